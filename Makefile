@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# pvshim: `make` builds the shim (CONFIG=default|debug|no-thunk, V=1 shows
+# commands), `make run` boots the demo, `make check` runs every test.
+
+CONFIG ?= default
+include configs/$(CONFIG).config
+
+BUILD := build/$(CONFIG)
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(Q),@printf '  %-7s %s\n' $(1) $(2))
+
+CC      := gcc
+LD      := ld
+OBJCOPY := objcopy
+NM      := nm
+HOSTCC  := cc
+GCCINC  := $(shell $(CC) -print-file-name=include)
+
+# Xen and multiboot headers come from Debian; link only those folders in,
+# so libc's headers stay out of the freestanding build.
+SYSINC := build/include
+
+CPPFLAGS := -nostdinc -isystem $(GCCINC) -I. -I$(SYSINC) -I$(BUILD)/include
+CPPFLAGS += $(if $(filter y,$(CONFIG_DEBUG)),-DCONFIG_DEBUG=1)
+CPPFLAGS += $(if $(filter y,$(CONFIG_INDIRECT_THUNK)),-DCONFIG_INDIRECT_THUNK=1)
+
+CFLAGS := -std=gnu11 -ffreestanding -m64 -march=x86-64 -mno-red-zone
+CFLAGS += -mgeneral-regs-only -fpie -fno-stack-protector
+CFLAGS += -fno-omit-frame-pointer -fno-asynchronous-unwind-tables
+CFLAGS += -fno-strict-aliasing -fcf-protection=none -fno-common
+CFLAGS += -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS += -MMD -MP
+ifeq ($(CONFIG_INDIRECT_THUNK),y)
+CFLAGS += -mindirect-branch=thunk-extern -mindirect-branch-register
+CFLAGS += -mfunction-return=keep
+endif
+ASFLAGS := -m64 -D__ASSEMBLER__ -D__ASSEMBLY__ -DASM_FILE -MMD -MP
+LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack
+
+HOSTCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+
+SRCS := boot/head.S boot/boot.c boot/multiboot.c boot/pvh.c
+SRCS += $(filter-out arch/x86/asm-offsets.c,$(wildcard arch/x86/*.c))
+SRCS += $(filter-out arch/x86/indirect-thunk.S,$(wildcard arch/x86/*.S))
+SRCS += $(wildcard shim/*.c shim/lib/*.c pv/*.c)
+ifeq ($(CONFIG_INDIRECT_THUNK),y)
+SRCS += arch/x86/indirect-thunk.S
+endif
+OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
+
+GEN := $(SYSINC)/xen $(SYSINC)/multiboot $(BUILD)/include/asm-offsets.h \
+       $(BUILD)/include/shim/version.h
+
+.PHONY: all run check unit bench clean distclean deps FORCE
+all: $(BUILD)/pvshim $(BUILD)/pvshim-pvh
+
+$(SYSINC)/xen $(SYSINC)/multiboot:
+	@mkdir -p $(SYSINC)
+	$(Q)ln -sfn /usr/include/$(notdir $@) $@
+
+$(BUILD)/include/asm-offsets.h: arch/x86/asm-offsets.c $(SYSINC)/xen
+	$(call say,GEN,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF /dev/null -S -o $@.s $<
+	$(Q)sed -n 's/^[[:space:]]*\.ascii[[:space:]]*"->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\)"/#define \1 \2/p' \
+	    $@.s > $@.tmp && mv $@.tmp $@
+
+# Rewritten only when the text changes, so version bumps don't rebuild all.
+$(BUILD)/include/shim/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@v=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	 c=$$($(CC) --version | head -n1); \
+	 printf '#define PVSHIM_VERSION "%s"\n#define PVSHIM_COMPILER "%s"\n' \
+	     "$$v" "$$c" > $@.tmp; \
+	 cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/%.o: %.c | $(GEN)
+	$(call say,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.S | $(GEN)
+	$(call say,AS,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(ASFLAGS) -c -o $@ $<
+
+$(BUILD)/shim.lds: boot/shim.lds.S arch/x86/layout.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -E -P -D__ASSEMBLER__ -I. -x c $< -o $@
+
+# Two links: the first has an empty symbol table, the second the real one,
+# placed after all text so no function moves (checked below).
+$(BUILD)/symbols-empty.S:
+	@mkdir -p $(dir $@)
+	$(Q)tools/gen-symbols.sh /dev/null > $@
+
+$(BUILD)/pvshim-syms.1: $(OBJS) $(BUILD)/symbols-empty.o $(BUILD)/shim.lds
+	$(call say,LD,$@)
+	$(Q)$(LD) $(LDFLAGS) -T $(BUILD)/shim.lds -o $@ $(OBJS) \
+	    $(BUILD)/symbols-empty.o
+
+$(BUILD)/symbols.S: $(BUILD)/pvshim-syms.1 tools/gen-symbols.sh
+	$(Q)$(NM) -n $< | tools/gen-symbols.sh /dev/stdin > $@
+
+$(BUILD)/%.o: $(BUILD)/%.S
+	$(Q)$(CC) $(ASFLAGS) -c -o $@ $<
+
+$(BUILD)/pvshim-syms: $(OBJS) $(BUILD)/symbols.o $(BUILD)/shim.lds
+	$(call say,LD,$@)
+	$(Q)$(LD) $(LDFLAGS) -T $(BUILD)/shim.lds -o $@ $(OBJS) $(BUILD)/symbols.o
+	$(Q)$(NM) -n $(BUILD)/pvshim-syms.1 | grep ' [tT] ' > $@.t1
+	$(Q)$(NM) -n $@ | grep ' [tT] ' > $@.t2
+	$(Q)cmp -s $@.t1 $@.t2 || { echo "symbols moved between links" >&2; \
+	    rm -f $@; exit 1; }
+
+# Multiboot loaders (QEMU -kernel, GRUB) get a 32-bit ELF, as Xen's do.
+$(BUILD)/pvshim: $(BUILD)/pvshim-syms $(BUILD)/tools/mkelf32
+	$(call say,MKELF32,$@)
+	$(Q)$(BUILD)/tools/mkelf32 $< $@
+
+# PVH: the ELF64 itself, with the multiboot1 header zeroed, because QEMU
+# takes the multiboot path for any image that has one.
+$(BUILD)/pvshim-pvh: $(BUILD)/pvshim-syms
+	$(call say,OBJCOPY,$@)
+	$(Q)head -c 12 /dev/zero > $@.zero
+	$(Q)$(OBJCOPY) --strip-debug --update-section .mb1=$@.zero $< $@
+
+$(BUILD)/tools/%: tools/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $<
+
+# ---------------------------------------------------------------- tests
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,build/unit/%,\
+                $(wildcard tests/unit/test-*.c))
+UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror \
+               -fsanitize=address,undefined -fno-sanitize-recover=all \
+               -I. -I$(SYSINC) -DSHIM_HOST_TEST -MMD -MP
+
+build/unit/%: tests/unit/%.c | $(SYSINC)/xen $(SYSINC)/multiboot
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $< -o $@
+
+unit: $(UNIT_TESTS)
+
+deps:
+	$(Q)ci/deps.sh
+
+run: deps all
+	$(Q)tools/pvshim-run --shim-dir $(BUILD) tests/demo/hello.txt \
+	    --guest-cmdline "the default demo module"
+
+check: deps
+	$(Q)ci/check.sh
+
+bench: deps all
+	$(Q)echo "No benchmarks yet: they arrive with PV guests (issue 3)."
+
+clean:
+	rm -rf build
+
+-include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Control registers and MSRs. */
+#ifndef ARCH_X86_CR_H
+#define ARCH_X86_CR_H
+
+#include <stdint.h>
+
+#define X86_CR0_PE      (1UL << 0)
+#define X86_CR0_WP      (1UL << 16)
+#define X86_CR0_PG      (1UL << 31)
+#define X86_CR4_PSE     (1UL << 4)
+#define X86_CR4_PAE     (1UL << 5)
+#define X86_CR4_PGE     (1UL << 7)
+#define X86_CR4_OSFXSR  (1UL << 9)
+#define X86_CR4_SMEP    (1UL << 20)
+#define X86_CR4_SMAP    (1UL << 21)
+
+#define MSR_EFER            0xc0000080
+#define MSR_FS_BASE         0xc0000100
+#define MSR_GS_BASE         0xc0000101
+#define MSR_SHADOW_GS_BASE  0xc0000102
+#define EFER_NXE            (1UL << 11)
+
+#define DEFINE_CR(n)                                                    \
+static inline unsigned long read_cr##n(void)                            \
+{                                                                       \
+    unsigned long v;                                                    \
+    asm volatile ( "mov %%cr" #n ", %0" : "=r" (v) );                   \
+    return v;                                                           \
+}                                                                       \
+static inline void write_cr##n(unsigned long v)                         \
+{                                                                       \
+    asm volatile ( "mov %0, %%cr" #n :: "r" (v) : "memory" );           \
+}
+DEFINE_CR(0)
+DEFINE_CR(2)
+DEFINE_CR(3)
+DEFINE_CR(4)
+#undef DEFINE_CR
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+    uint32_t lo, hi;
+
+    asm volatile ( "rdmsr" : "=a" (lo), "=d" (hi) : "c" (msr) );
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+    asm volatile ( "wrmsr" :: "c" (msr), "a" ((uint32_t)v),
+                   "d" ((uint32_t)(v >> 32)) );
+}
+
+#endif /* ARCH_X86_CR_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * GDT, TSS and IDT (SDM vol. 3A, 3.4.5, 7.2.3, 6.14).  One IDT for all
+ * CPUs: every vector goes to its stub in entry.S; NMI, #DF and #MC run on
+ * IST stacks so a broken stack still gives a register dump.
+ */
+#include "arch/x86/desc.h"
+#include "arch/x86/percpu.h"
+
+struct idt_entry {
+    uint16_t off0;
+    uint16_t sel;
+    uint8_t ist;
+    uint8_t type_attr;
+    uint16_t off1;
+    uint32_t off2;
+    uint32_t rsvd;
+} __packed;
+
+struct desc_ptr {
+    uint16_t limit;
+    uint64_t base;
+} __packed;
+
+static struct idt_entry idt[256] __aligned(4096);
+extern const char exception_stubs[];
+
+static const uint64_t reserved_gdt_template[] = {
+    0x0000000000000000,     /* 0xe000 unused */
+    0x00af9a000000ffff,     /* 0xe008 ring 0 code, 64-bit */
+    0x00cf92000000ffff,     /* 0xe010 ring 0 data */
+    0x0000000000000000,     /* 0xe018 reserved */
+    0x00cffa000000ffff,     /* 0xe023 FLAT_RING3_CS32 */
+    0x00cff2000000ffff,     /* 0xe02b FLAT_RING3_DS32 / SS */
+    0x00affa000000ffff,     /* 0xe033 FLAT_RING3_CS64 */
+    0x00cf9a000000ffff,     /* 0xe038 ring 0 code, compatibility */
+};
+
+static void idt_init(void)
+{
+    unsigned int v;
+
+    if ( idt[0].type_attr )
+        return;
+    for ( v = 0; v < 256; v++ )
+    {
+        uint64_t a = (uint64_t)exception_stubs + v * 16;
+
+        idt[v].off0 = a;
+        idt[v].sel = SHIM_CS;
+        idt[v].type_attr = 0x8e;        /* present, DPL 0, interrupt gate */
+        idt[v].off1 = a >> 16;
+        idt[v].off2 = a >> 32;
+    }
+    idt[2].ist = IST_NMI;
+    idt[8].ist = IST_DF;
+    idt[18].ist = IST_MC;
+}
+
+static void set_tss_desc(uint64_t *gdt, const struct tss64 *tss)
+{
+    uint64_t base = (uint64_t)tss, limit = sizeof(*tss) - 1;
+
+    /* 16-byte system descriptor, type 9 (available 64-bit TSS). */
+    gdt[0] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
+             (0x89ULL << 40) | (((limit >> 16) & 0xf) << 48) |
+             (((base >> 24) & 0xff) << 56);
+    gdt[1] = base >> 32;
+}
+
+void desc_init_cpu(struct percpu *pc)
+{
+    uint64_t *g = pc->gdt_reserved;
+    char *stack = pc->stack;
+    struct desc_ptr gdtr, idtr;
+
+    idt_init();
+
+    memcpy(g, reserved_gdt_template, sizeof(reserved_gdt_template));
+    set_tss_desc(&g[(TSS_SEL >> 3) - FIRST_RESERVED_GDT_ENTRY], &pc->tss);
+    /* A data segment whose limit is the CPU number: `lsl` reads it. */
+    g[(PER_CPU_SEL >> 3) - FIRST_RESERVED_GDT_ENTRY] =
+        0x0000910000000000ULL | pc->cpu_id;
+
+    pc->tss.ist[IST_NMI - 1] = (uint64_t)stack + (IST_NMI_PAGE + 1) * 4096;
+    pc->tss.ist[IST_DF - 1] = (uint64_t)stack + (IST_DF_PAGE + 1) * 4096;
+    pc->tss.ist[IST_MC - 1] = (uint64_t)stack + (IST_MC_PAGE + 1) * 4096;
+    pc->tss.rsp[0] = (uint64_t)stack + STACK_SIZE - sizeof(struct cpu_info);
+    pc->tss.iomap_base = sizeof(pc->tss);   /* no I/O bitmap */
+
+    /*
+     * The GDT base is placed so selector 0xe000 lands on our reserved
+     * page; the guest's pages below it come with PV guest support.
+     */
+    gdtr.limit = GDT_LIMIT;
+    gdtr.base = (uint64_t)g - FIRST_RESERVED_GDT_ENTRY * 8;
+    idtr.limit = sizeof(idt) - 1;
+    idtr.base = (uint64_t)idt;
+
+    asm volatile ( "lgdt %0" :: "m" (gdtr) );
+    asm volatile ( "lidt %0" :: "m" (idtr) );
+    /* Reload CS through a far return, then the data segments. */
+    asm volatile ( "pushq %[cs]\n\t"
+                   "lea 1f(%%rip), %%rax\n\t"
+                   "pushq %%rax\n\t"
+                   "lretq\n"
+                   "1:\n\t"
+                   "mov %[ds], %%ss\n\t"
+                   "mov %[ds], %%ds\n\t"
+                   "mov %[ds], %%es\n\t"
+                   : : [cs] "i" (SHIM_CS), [ds] "r" (SHIM_DS)
+                   : "rax", "memory" );
+    asm volatile ( "ltr %w0" :: "r" (TSS_SEL) );
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Exception and interrupt entry for the shim itself: one 16-byte stub per
+ * vector, one common path that saves a struct cpu_regs and calls
+ * do_trap(regs).
+ *
+ * Frame on the stack when do_trap() runs (struct cpu_regs, regs.h):
+ *
+ *   offset  field                      pushed by
+ *   ------  -------------------------  --------------------------------
+ *   +0x00   r15 r14 r13 r12 rbp rbx    exception_common
+ *   +0x30   r11 r10 r9 r8              exception_common
+ *   +0x50   rax rcx rdx rsi rdi        exception_common
+ *   +0x78   error_code (u32)           CPU, or the stub's `push $0`
+ *   +0x7c   entry_vector (u32)         the stub
+ *   +0x80   rip cs rflags rsp ss       CPU
+ *
+ * The C code takes the offsets from asm-offsets.h; the table is the map.
+ */
+#include "asm-offsets.h"
+
+/* Vectors for which the CPU pushes an error code (SDM vol. 3A, 6.3). */
+#define HAS_ERRCODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || \
+                        (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
+
+        .section .text.entry, "ax", @progbits
+
+/*
+ * exception_stubs: 256 stubs, 16 bytes apart, stub N for vector N.
+ * Registers on entry: the CPU's frame (and error code, if the vector has
+ * one) on the stack; all GPRs still the interrupted context's.
+ */
+        .balign 16
+        .globl  exception_stubs
+exception_stubs:
+        .set    vec, 0
+        .rept   256
+        .balign 16
+        .if !HAS_ERRCODE(vec)
+        push    $0
+        .endif
+        movl    $vec, 4(%rsp)
+        jmp     exception_common
+        .set    vec, vec + 1
+        .endr
+
+/*
+ * Registers on entry: interrupted context; %rsp points at error_code.
+ * The stack is 16-byte aligned minus 8 after the 15 pushes, so one more
+ * slot keeps the ABI's alignment at the call.
+ */
+exception_common:
+        cld
+        push    %rdi
+        push    %rsi
+        push    %rdx
+        push    %rcx
+        push    %rax
+        push    %r8
+        push    %r9
+        push    %r10
+        push    %r11
+        push    %rbx
+        push    %rbp
+        push    %r12
+        push    %r13
+        push    %r14
+        push    %r15
+        mov     %rsp, %rdi
+        sub     $8, %rsp
+        call    do_trap
+        add     $8, %rsp
+        pop     %r15
+        pop     %r14
+        pop     %r13
+        pop     %r12
+        pop     %rbp
+        pop     %rbx
+        pop     %r11
+        pop     %r10
+        pop     %r9
+        pop     %r8
+        pop     %rax
+        pop     %rcx
+        pop     %rdx
+        pop     %rsi
+        pop     %rdi
+        add     $8, %rsp                /* error_code, entry_vector */
+        iretq

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The shim's virtual memory layout, inside the L4 slots the PV ABI reserves
+ * for the hypervisor (HYPERVISOR_VIRT_START..END in xen/arch-x86/xen-x86_64.h).
+ * Usable from C, assembly and the linker script.
+ *
+ *   slot 256  0xffff800000000000  M2P, read-only to the guest (MACH2PHYS_*)
+ *   slot 261  0xffff82d080000000  the shim image (as Xen places its own)
+ *   slot 262+ 0xffff830000000000  directmap of RAM (as Xen's DIRECTMAP)
+ */
+#ifndef ARCH_X86_LAYOUT_H
+#define ARCH_X86_LAYOUT_H
+
+#ifdef __ASSEMBLER__
+#define _AC(x, y) x
+#else
+#define _AC(x, y) x##y
+#endif
+
+#define SHIM_VIRT_START      _AC(0xffff82d080000000, UL)
+#define SHIM_LOAD_PHYS       _AC(0x200000, UL)      /* 2 MiB */
+#define SHIM_IMAGE_MAX       _AC(0x40000000, UL)    /* boot maps 1 GiB */
+
+#define DIRECTMAP_VIRT_START _AC(0xffff830000000000, UL)
+#define DIRECTMAP_VIRT_END   _AC(0xffff880000000000, UL)
+
+#define L4_SLOT(va)          (((va) >> 39) & 511)
+
+/* Per-CPU stack block: guard page, 3 IST stacks, then the main stack. */
+#define STACK_ORDER          3
+#define STACK_SIZE           (_AC(4096, UL) << STACK_ORDER)
+#define IST_NMI_PAGE         1
+#define IST_DF_PAGE          2
+#define IST_MC_PAGE          3
+#define PRIMARY_STACK_PAGE   4
+
+#define NR_CPUS              64
+
+#ifndef __ASSEMBLER__
+/* Image addresses: fixed offset from the load address. */
+#define __pa_image(va)  ((unsigned long)(va) - SHIM_VIRT_START)
+/* Any RAM through the directmap. */
+#define __va(pa)        ((void *)((unsigned long)(pa) + DIRECTMAP_VIRT_START))
+#define __pa(va)        ((unsigned long)(va) - DIRECTMAP_VIRT_START)
+#endif
+
+#endif /* ARCH_X86_LAYOUT_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Page-table entry bits (SDM vol. 3A, 4.5) and the shim's paging API. */
+#ifndef ARCH_X86_PAGE_H
+#define ARCH_X86_PAGE_H
+
+#include "arch/x86/cpu.h"
+
+#define _PAGE_PRESENT   (1UL << 0)
+#define _PAGE_RW        (1UL << 1)
+#define _PAGE_USER      (1UL << 2)
+#define _PAGE_PWT       (1UL << 3)
+#define _PAGE_PCD       (1UL << 4)
+#define _PAGE_ACCESSED  (1UL << 5)
+#define _PAGE_DIRTY     (1UL << 6)
+#define _PAGE_PSE       (1UL << 7)
+#define _PAGE_GLOBAL    (1UL << 8)
+#define _PAGE_NX        (1UL << 63)
+#define PADDR_MASK      0x000ffffffffff000UL
+
+struct memmap;
+
+/*
+ * Replace the boot page tables: the image with per-section permissions
+ * (text RX, rodata R, data RW, all but text NX) and an unmapped guard page
+ * under each stack, and a directmap of the RAM in @m.
+ */
+void paging_init(const struct memmap *m);
+
+/* global-pages (arch/x86/global-pages.c): decided once at boot. */
+extern bool opt_global_pages;
+void global_pages_init(void);
+bool global_pages_decide(int8_t param, enum cpu_vendor vendor,
+                         bool hypervisor, const char **why);
+
+#endif /* ARCH_X86_PAGE_H */

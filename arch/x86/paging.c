@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The shim's own page tables, built once at boot from the memory map and
+ * then shared by every address space (their L4 slots are copied into each
+ * guest L4 later).  Intermediate tables are never user-accessible.
+ */
+#include "arch/x86/cpu.h"
+#include "arch/x86/cr.h"
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "arch/x86/percpu.h"
+#include "shim/console.h"
+#include "shim/frame.h"
+#include "shim/memmap.h"
+#include "shim/panic.h"
+
+#define L2_SIZE (1UL << 21)
+/* Page tables must be reachable through the boot directmap (< 4 GiB). */
+#define BOOT_LIMIT_PFN ((4UL << 30) >> PAGE_SHIFT)
+
+extern const char __text_start[], __text_end[], __rodata_end[];
+extern const char __image_start[], __image_end[];
+
+static uint64_t *idle_l4;
+static unsigned long nx_bit, global_bit;
+static unsigned long nr_tables, nr_4k, nr_2m;
+
+static uint64_t *pt_alloc(void)
+{
+    unsigned long pfn = frames_alloc(1, 0, BOOT_LIMIT_PFN);
+    uint64_t *t;
+
+    if ( pfn == INVALID_PFN )
+        panic("out of memory building the shim's page tables");
+    t = __va(pfn << PAGE_SHIFT);
+    memset(t, 0, PAGE_SIZE);
+    nr_tables++;
+    return t;
+}
+
+/* The table that entry @idx of @t points to, allocated if absent. */
+static always_inline uint64_t *pt_next(uint64_t *t, unsigned int idx)
+{
+    if ( !(t[idx] & _PAGE_PRESENT) )
+        t[idx] = __pa(pt_alloc()) | _PAGE_PRESENT | _PAGE_RW |
+                 _PAGE_ACCESSED | _PAGE_DIRTY;
+    return __va(t[idx] & PADDR_MASK);
+}
+
+/* Map one 4 KiB page, or one 2 MiB page when @large. */
+static void map_one(unsigned long va, uint64_t pa, unsigned long flags,
+                    bool large)
+{
+    uint64_t *l3 = pt_next(idle_l4, (va >> 39) & 511);
+    uint64_t *l2 = pt_next(l3, (va >> 30) & 511);
+    uint64_t *l1;
+
+    flags |= _PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_DIRTY | global_bit;
+    if ( large )
+    {
+        l2[(va >> 21) & 511] = pa | flags | _PAGE_PSE;
+        nr_2m++;
+        return;
+    }
+    l1 = pt_next(l2, (va >> 21) & 511);
+    l1[(va >> 12) & 511] = pa | flags;
+    nr_4k++;
+}
+
+/* Map [pa, pa + size) at DIRECTMAP + pa: 2 MiB pages where they fit. */
+static void map_direct_range(uint64_t pa, uint64_t size)
+{
+    uint64_t end = pa + size;
+
+    while ( pa < end )
+    {
+        bool large = !(pa & (L2_SIZE - 1)) && end - pa >= L2_SIZE;
+
+        map_one((unsigned long)__va(pa), pa, _PAGE_RW | nx_bit, large);
+        pa += large ? L2_SIZE : PAGE_SIZE;
+    }
+}
+
+static bool in_directmap(uint32_t type)
+{
+    switch ( type )
+    {
+    case MEMMAP_RAM: case MEMMAP_ACPI: case MEMMAP_NVS:
+    case MEMMAP_SHIM: case MEMMAP_MODULE: case MEMMAP_BOOT:
+    case MEMMAP_ALLOC:
+        return true;
+    }
+    return false;
+}
+
+static void map_image(void)
+{
+    unsigned long va, guard = (unsigned long)cpu0_stack;
+
+    for ( va = (unsigned long)__image_start;
+          va < (unsigned long)__image_end; va += PAGE_SIZE )
+    {
+        unsigned long flags;
+
+        if ( va == guard )
+            continue;                   /* stack overflow -> #DF */
+        if ( va < (unsigned long)__text_end )
+            flags = 0;                  /* RX */
+        else if ( va < (unsigned long)__rodata_end )
+            flags = nx_bit;             /* R */
+        else
+            flags = _PAGE_RW | nx_bit;  /* RW */
+        map_one(va, __pa_image(va), flags, false);
+    }
+}
+
+void paging_init(const struct memmap *m)
+{
+    unsigned int i;
+    unsigned long cr4;
+
+    nx_bit = cpu_has(X86_FEATURE_NX) ? _PAGE_NX : 0;
+    global_bit = opt_global_pages ? _PAGE_GLOBAL : 0;
+    idle_l4 = pt_alloc();
+
+    map_image();
+    for ( i = 0; i < m->nr; i++ )
+        if ( in_directmap(m->map[i].type) )
+            map_direct_range(m->map[i].addr, m->map[i].size);
+
+    cr4 = read_cr4() & ~X86_CR4_PGE;
+    if ( opt_global_pages )
+        cr4 |= X86_CR4_PGE;
+    if ( cpu_has(X86_FEATURE_SMEP) )
+        cr4 |= X86_CR4_SMEP;
+    write_cr3(__pa(idle_l4));
+    write_cr4(cr4);
+    write_cr0(read_cr0() | X86_CR0_WP);
+
+    printk("Paging: %lu tables, %lu 4K and %lu 2M mappings; NX %s, "
+           "text RX, rodata RO, stack guard page%s\n",
+           nr_tables, nr_4k, nr_2m, nx_bit ? "on" : "unavailable",
+           cr4 & X86_CR4_SMEP ? ", SMEP on" : "");
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Per-CPU data.  Each CPU's stack block is STACK_SIZE-aligned, and its
+ * struct cpu_info sits at the top, so any code on any of that CPU's stacks
+ * finds it from %rsp alone: no %gs, which a PV guest owns (as in Xen).
+ */
+#ifndef ARCH_X86_PERCPU_H
+#define ARCH_X86_PERCPU_H
+
+#include "arch/x86/layout.h"
+#include "arch/x86/regs.h"
+
+struct tss64 {
+    uint32_t _rsvd0;
+    uint64_t rsp[3];
+    uint64_t _rsvd1;
+    uint64_t ist[7];            /* ist[0] is IST1 */
+    uint64_t _rsvd2;
+    uint16_t _rsvd3;
+    uint16_t iomap_base;
+} __packed;
+
+struct percpu {
+    unsigned int cpu_id;
+    void *stack;                /* base of the STACK_SIZE block */
+    struct tss64 tss __aligned(16);
+    /* GDT entries 0x1c00..0x1dff (selectors 0xe000 up): Xen's reserved page. */
+    uint64_t *gdt_reserved;
+};
+
+struct cpu_info {
+    struct percpu *percpu;
+    unsigned int cpu_id;
+};
+
+static inline struct cpu_info *get_cpu_info(void)
+{
+    unsigned long sp;
+
+    asm ( "mov %%rsp, %0" : "=r" (sp) );
+    return (struct cpu_info *)((sp | (STACK_SIZE - 1)) + 1) - 1;
+}
+
+static inline struct percpu *this_cpu(void)
+{
+    return get_cpu_info()->percpu;
+}
+
+static inline unsigned int smp_processor_id(void)
+{
+    return get_cpu_info()->cpu_id;
+}
+
+extern struct percpu *percpu_area[NR_CPUS];
+extern char cpu0_stack[STACK_SIZE];
+
+#endif /* ARCH_X86_PERCPU_H */

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Bringing up the boot CPU. */
+#ifndef ARCH_X86_SETUP_H
+#define ARCH_X86_SETUP_H
+
+/* Per-CPU data, descriptor tables and exception handling for CPU 0. */
+void cpu_init_boot(void);
+
+#endif /* ARCH_X86_SETUP_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The TSC as the shim's clock. */
+#ifndef ARCH_X86_TIME_H
+#define ARCH_X86_TIME_H
+
+#include "shim/lib.h"
+
+static inline uint64_t rdtsc(void)
+{
+    uint32_t lo, hi;
+
+    asm volatile ( "rdtsc" : "=a" (lo), "=d" (hi) );
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Measure the TSC against the PIT; until then, time reads as 0. */
+void time_init(void);
+uint64_t cpu_khz(void);
+/* Nanoseconds since time_init() started counting. */
+uint64_t now_ns(void);
+uint64_t tsc_to_ns(uint64_t tsc);
+
+#endif /* ARCH_X86_TIME_H */

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What happens when the shim itself takes an exception or an interrupt it
+ * did not expect: a register dump and a symbolised stack trace in Xen's
+ * format, then the VM stops with SHIM_EXIT_FAULT.
+ */
+#include "arch/x86/cr.h"
+#include "arch/x86/traps.h"
+#include "shim/console.h"
+#include "shim/panic.h"
+
+static const char *const vector_names[32] = {
+    "divide error", "debug", "nmi", "breakpoint", "overflow", "bounds",
+    "invalid opcode", "device not available", "double fault",
+    "coprocessor segment overrun", "invalid TSS", "segment not found",
+    "stack error", "general protection fault", "page fault",
+    "spurious interrupt bug", "coprocessor error", "alignment check",
+    "machine check", "simd error", "virtualisation exception",
+    "control-flow protection", NULL, NULL, NULL, NULL, NULL, NULL,
+    "hypervisor injection", "vmm communication", "security exception",
+    NULL,
+};
+
+static void print_symbol(const char *pfx, unsigned long addr)
+{
+    unsigned long off, size;
+    const char *name = symbol_lookup(addr, &off, &size);
+
+    if ( name )
+        printk(XENLOG_ERR "%s[<%016lx>] %s+%#lx/%#lx\n", pfx, addr, name,
+               off, size);
+    else
+        printk(XENLOG_ERR "%s[<%016lx>] ???\n", pfx, addr);
+}
+
+static bool on_this_stack(unsigned long p, size_t len)
+{
+    unsigned long base = (unsigned long)this_cpu()->stack;
+
+    return p >= base && p + len <= base + STACK_SIZE && p + len > p;
+}
+
+void show_stack_trace(const void *fp)
+{
+    const unsigned long *frame = fp;
+    unsigned int depth = 0;
+
+    /* Each frame: saved %rbp, then the return address. */
+    while ( frame && on_this_stack((unsigned long)frame, 16) &&
+            depth++ < 32 )
+    {
+        if ( frame[1] )
+            print_symbol("   ", frame[1]);
+        if ( (unsigned long)frame[0] <= (unsigned long)frame )
+            break;                      /* stacks grow down: no loops */
+        frame = (const unsigned long *)frame[0];
+    }
+}
+
+static void show_registers(const struct cpu_regs *r)
+{
+    printk(XENLOG_ERR "----[ pvshim x86_64  debug=%c ]----\n",
+           IS_ENABLED(CONFIG_DEBUG) ? 'y' : 'n');
+    printk(XENLOG_ERR "CPU:    %u\n", smp_processor_id());
+    print_symbol("RIP:    ", r->rip);
+    printk(XENLOG_ERR "CS:     %04lx  RFLAGS: %016lx   CONTEXT: %s\n",
+           r->cs, r->rflags, regs_from_guest(r) ? "guest" : "hypervisor");
+    printk(XENLOG_ERR "rax: %016lx   rbx: %016lx   rcx: %016lx\n",
+           r->rax, r->rbx, r->rcx);
+    printk(XENLOG_ERR "rdx: %016lx   rsi: %016lx   rdi: %016lx\n",
+           r->rdx, r->rsi, r->rdi);
+    printk(XENLOG_ERR "rbp: %016lx   rsp: %016lx   r8:  %016lx\n",
+           r->rbp, r->rsp, r->r8);
+    printk(XENLOG_ERR "r9:  %016lx   r10: %016lx   r11: %016lx\n",
+           r->r9, r->r10, r->r11);
+    printk(XENLOG_ERR "r12: %016lx   r13: %016lx   r14: %016lx\n",
+           r->r12, r->r13, r->r14);
+    printk(XENLOG_ERR "r15: %016lx   cr0: %016lx   cr4: %016lx\n",
+           r->r15, read_cr0(), read_cr4());
+    printk(XENLOG_ERR "cr3: %016lx   cr2: %016lx\n", read_cr3(), read_cr2());
+    printk(XENLOG_ERR "fsb: %016lx   gsb: %016lx   gss: %016lx\n",
+           rdmsr(MSR_FS_BASE), rdmsr(MSR_GS_BASE),
+           rdmsr(MSR_SHADOW_GS_BASE));
+    printk(XENLOG_ERR "ss: %04lx   cs: %04lx\n", r->ss, r->cs);
+}
+
+void do_trap(struct cpu_regs *regs)
+{
+    unsigned int vec = regs->entry_vector;
+    const char *name = vec < 32 ? vector_names[vec] : NULL;
+
+    arch_disable_irqs();
+    show_registers(regs);
+    printk(XENLOG_ERR "Xen call trace:\n");
+    print_symbol("   ", regs->rip);
+    show_stack_trace((const void *)regs->rbp);
+    printk(XENLOG_ERR "\n****************************************\n");
+    printk(XENLOG_ERR "Panic on CPU %u:\n", smp_processor_id());
+    if ( vec < 32 )
+        printk(XENLOG_ERR "FATAL TRAP: vector = %u (%s)\n", vec,
+               name ? name : "reserved");
+    else
+        printk(XENLOG_ERR "UNEXPECTED INTERRUPT: vector = %u\n", vec);
+    printk(XENLOG_ERR "[error_code=%04x]\n", regs->error_code);
+    if ( vec == 14 )
+        printk(XENLOG_ERR "Faulting linear address: %016lx\n", read_cr2());
+    printk(XENLOG_ERR "****************************************\n");
+    machine_halt(SHIM_EXIT_FAULT);
+}
+
+/*
+ * Recursion whose base case never comes, to overflow into the guard page
+ * below the stack: the #PF can't be delivered there, so it becomes a #DF
+ * on its IST stack.
+ */
+static noinline unsigned long overflow_stack(volatile unsigned long n)
+{
+    volatile char pad[512];
+
+    pad[0] = n;
+    if ( n == ~0UL )
+        return 0;
+    return overflow_stack(n + 1) + pad[0];
+}
+
+bool arch_test_fault(const char *kind)
+{
+    if ( !strcmp(kind, "pf") )
+    {
+        volatile unsigned long *bad = (void *)0x10;
+
+        asm ( "" : "+r" (bad) );    /* hide the constant from gcc */
+        *bad = 0;
+    }
+    else if ( !strcmp(kind, "gp") )
+        wrmsr(0xdeadbeef, 0);
+    else if ( !strcmp(kind, "ud") )
+        asm volatile ( "ud2" );
+    else if ( !strcmp(kind, "de") )
+        asm volatile ( "xor %%ecx, %%ecx; div %%ecx" ::: "eax", "ecx", "edx" );
+    else if ( !strcmp(kind, "bp") )
+        asm volatile ( "int3" );
+    else if ( !strcmp(kind, "df") )
+        overflow_stack(0);
+    else
+        return false;
+    return true;
+}

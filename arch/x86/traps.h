@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The shim's own exceptions: register dumps, stack traces, test faults. */
+#ifndef ARCH_X86_TRAPS_H
+#define ARCH_X86_TRAPS_H
+
+#include "arch/x86/percpu.h"
+#include "arch/x86/regs.h"
+
+static inline void arch_disable_irqs(void)
+{
+    asm volatile ( "cli" ::: "memory" );
+}
+
+void do_trap(struct cpu_regs *regs);
+
+/* Walk the frame-pointer chain from @fp, printing symbol names. */
+void show_stack_trace(const void *fp);
+
+/*
+ * Take a deliberate fault in the shim ("pf", "gp", "ud", "de", "bp", "df");
+ * false if the name is unknown.  For test-fault=, to prove the dump path.
+ */
+bool arch_test_fault(const char *kind);
+
+/* arch/x86/symbols.c: name of the function containing @addr, or NULL. */
+const char *symbol_lookup(unsigned long addr, unsigned long *offset,
+                          unsigned long *size);
+
+#endif /* ARCH_X86_TRAPS_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The first C code: find out which protocol booted us, turn what it said
+ * into struct boot_info, and hand over to start_shim().
+ */
+#include <multiboot/multiboot.h>
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include <xen/arch-x86/hvm/start_info.h>
+#include "boot/boot.h"
+#include "boot/multiboot2.h"
+#include "arch/x86/layout.h"
+#include "shim/console.h"
+#include "shim/panic.h"
+
+struct boot_info boot_info;
+
+const void *boot_ptr(uint64_t paddr, uint64_t len)
+{
+    if ( !paddr || paddr + len < paddr || paddr + len > (4ULL << 30) )
+        return NULL;
+    return __va(paddr);
+}
+
+void boot_copy_string(char *dst, size_t size, uint64_t paddr,
+                      bool skip_image_name, bool *truncated)
+{
+    const char *s = boot_ptr(paddr, 1);
+    size_t n;
+
+    dst[0] = '\0';
+    if ( !s )
+        return;
+    /* Never read past the boot mapping, whatever the string's length. */
+    n = strnlen(s, MIN((4ULL << 30) - paddr, (uint64_t)16 << 10));
+    if ( skip_image_name )
+    {
+        while ( n && *s != ' ' )
+            s++, n--;
+        while ( n && *s == ' ' )
+            s++, n--;
+    }
+    if ( truncated )
+        *truncated = n >= size;
+    n = MIN(n, size - 1);
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+void boot_add_module(struct boot_info *bi, uint64_t start, uint64_t end,
+                     uint64_t cmdline_paddr)
+{
+    struct boot_module *m;
+
+    if ( bi->nr_modules == BOOT_MODULES_MAX )
+    {
+        bi->modules_dropped++;
+        return;
+    }
+    m = &bi->mods[bi->nr_modules++];
+    m->start = start;
+    m->size = end > start ? end - start : 0;
+    boot_copy_string(m->cmdline, sizeof(m->cmdline), cmdline_paddr,
+                     false, NULL);
+}
+
+/* Called from boot/head.S with the protocol's magic and info pointer. */
+noreturn void boot_c_entry(uint32_t magic, uint32_t info);
+noreturn void boot_c_entry(uint32_t magic, uint32_t info)
+{
+    struct boot_info *bi = &boot_info;
+
+    console_init_early();
+
+    switch ( magic )
+    {
+    case MULTIBOOT_BOOTLOADER_MAGIC:
+        multiboot1_parse(bi, info);
+        break;
+    case MB2_BOOTLOADER_MAGIC:
+        multiboot2_parse(bi, info);
+        break;
+    case XEN_HVM_START_MAGIC_VALUE:
+        pvh_parse(bi, info);
+        break;
+    default:
+        panic("unknown boot protocol (magic %#x, info %#x)", magic, info);
+    }
+
+    start_shim(bi);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Multiboot1 (QEMU -kernel, multiboot spec 0.6.96 section 3.3) and
+ * multiboot2 (GRUB, spec 2.0 section 3.6) into struct boot_info.
+ */
+#include <multiboot/multiboot.h>
+#include "boot/boot.h"
+#include "boot/multiboot2.h"
+#include "shim/panic.h"
+
+void multiboot1_parse(struct boot_info *bi, uint32_t info)
+{
+    const multiboot_info_t *mbi = boot_ptr(info, sizeof(*mbi));
+    unsigned int i;
+
+    bi->protocol = "multiboot1";
+    if ( !mbi )
+        panic("multiboot1: info structure at %#x is unreachable", info);
+
+    if ( mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME )
+        boot_copy_string(bi->loader, sizeof(bi->loader),
+                         mbi->boot_loader_name, false, NULL);
+    if ( mbi->flags & MULTIBOOT_INFO_CMDLINE )
+        boot_copy_string(bi->cmdline, sizeof(bi->cmdline), mbi->cmdline,
+                         true, &bi->cmdline_truncated);
+
+    if ( mbi->flags & MULTIBOOT_INFO_MODS )
+    {
+        const multiboot_module_t *mod =
+            boot_ptr(mbi->mods_addr, mbi->mods_count * sizeof(*mod));
+
+        for ( i = 0; mod && i < mbi->mods_count; i++ )
+            boot_add_module(bi, mod[i].mod_start, mod[i].mod_end,
+                            mod[i].cmdline);
+    }
+
+    if ( mbi->flags & MULTIBOOT_INFO_MEM_MAP )
+    {
+        const uint8_t *p = boot_ptr(mbi->mmap_addr, mbi->mmap_length);
+        const uint8_t *end = p + mbi->mmap_length;
+
+        /* Each entry's size field excludes itself. */
+        while ( p && p + sizeof(multiboot_memory_map_t) <= end )
+        {
+            const multiboot_memory_map_t *e = (const void *)p;
+
+            memmap_add(&bi->memmap, e->addr, e->len, e->type);
+            if ( e->size < 20 )
+                break;
+            p += e->size + sizeof(e->size);
+        }
+    }
+    else if ( mbi->flags & MULTIBOOT_INFO_MEMORY )
+    {
+        memmap_add(&bi->memmap, 0, (uint64_t)mbi->mem_lower << 10,
+                   MEMMAP_RAM);
+        memmap_add(&bi->memmap, 1 << 20, (uint64_t)mbi->mem_upper << 10,
+                   MEMMAP_RAM);
+    }
+}
+
+static void mb2_tag(struct boot_info *bi, const struct mb2_tag *tag,
+                    uint64_t paddr)
+{
+    const struct mb2_tag_module *mod = (const void *)tag;
+    const struct mb2_tag_mmap *mm = (const void *)tag;
+    const uint8_t *p, *end = (const uint8_t *)tag + tag->size;
+
+    switch ( tag->type )
+    {
+    case MB2_TAG_CMDLINE:
+        boot_copy_string(bi->cmdline, sizeof(bi->cmdline), paddr + 8,
+                         true, &bi->cmdline_truncated);
+        break;
+    case MB2_TAG_LOADER_NAME:
+        boot_copy_string(bi->loader, sizeof(bi->loader), paddr + 8,
+                         false, NULL);
+        break;
+    case MB2_TAG_MODULE:
+        if ( tag->size > sizeof(*mod) )
+            boot_add_module(bi, mod->mod_start, mod->mod_end, paddr + 16);
+        break;
+    case MB2_TAG_MMAP:
+        if ( tag->size < sizeof(*mm) || mm->entry_size < 24 )
+            break;
+        for ( p = (const uint8_t *)(mm + 1); p + 24 <= end;
+              p += mm->entry_size )
+        {
+            const struct mb2_mmap_entry *e = (const void *)p;
+
+            memmap_add(&bi->memmap, e->addr, e->len, e->type);
+        }
+        break;
+    case MB2_TAG_ACPI_OLD:
+    case MB2_TAG_ACPI_NEW:
+        /* The tag holds a copy of the RSDP: point at the copy. */
+        if ( !bi->rsdp || tag->type == MB2_TAG_ACPI_NEW )
+            bi->rsdp = paddr + 8;
+        break;
+    }
+}
+
+void multiboot2_parse(struct boot_info *bi, uint32_t info)
+{
+    const struct mb2_info *mbi = boot_ptr(info, sizeof(*mbi));
+    uint32_t off;
+
+    bi->protocol = "multiboot2";
+    if ( !mbi || !boot_ptr(info, mbi->total_size) )
+        panic("multiboot2: info structure at %#x is unreachable", info);
+
+    for ( off = 8; off + 8 <= mbi->total_size;
+          off = ROUNDUP(off + ((const struct mb2_tag *)
+                               ((const uint8_t *)mbi + off))->size, 8) )
+    {
+        const struct mb2_tag *tag = (const void *)((const uint8_t *)mbi + off);
+
+        if ( tag->type == MB2_TAG_END || tag->size < 8 ||
+             off + tag->size > mbi->total_size )
+            break;
+        mb2_tag(bi, tag, (uint64_t)info + off);
+    }
+}

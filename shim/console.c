@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * printk and the console: Xen's "(XEN) [   s.us] " line prefix, log-level
+ * filtering (loglvl=), and the serial ports chosen with console=, com1=,
+ * com2= (syntax as Xen's, docs/command-line.md).
+ */
+#include <xen/errno.h>
+#include "arch/x86/time.h"
+#include "arch/x86/uart.h"
+#include "shim/console.h"
+#include "shim/param.h"
+
+enum { LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG };
+
+static struct uart com[2] = {
+    { .io_base = 0x3f8, .irq = 4, .baud = 115200, .data_bits = 8,
+      .parity = 'n', .stop_bits = 1 },
+    { .io_base = 0x2f8, .irq = 3, .baud = 115200, .data_bits = 8,
+      .parity = 'n', .stop_bits = 1 },
+};
+static bool com_on[2];              /* selected with console= */
+static bool com_up[2];              /* initialised and answering */
+
+/* loglvl=: messages at or below this level are printed. */
+static int log_threshold = IS_ENABLED(CONFIG_DEBUG) ? LOG_DEBUG : LOG_INFO;
+
+enum { TS_NONE, TS_BOOT, TS_RAW };
+static int timestamps = TS_BOOT;
+
+static bool at_line_start = true;
+
+static void console_putc(char c)
+{
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(com); i++ )
+    {
+        if ( !com_up[i] )
+            continue;
+        if ( c == '\n' )
+            uart_putc(&com[i], '\r');
+        uart_putc(&com[i], c);
+    }
+}
+
+void console_puts(const char *s)
+{
+    while ( *s )
+        console_putc(*s++);
+}
+
+static void put_prefix(void)
+{
+    char ts[32];
+
+    console_puts("(XEN) ");
+    switch ( timestamps )
+    {
+    case TS_BOOT:
+    {
+        uint64_t ns = now_ns();
+
+        snprintf(ts, sizeof(ts), "[%5lu.%06lu] ",
+                 (unsigned long)(ns / 1000000000),
+                 (unsigned long)(ns % 1000000000) / 1000);
+        console_puts(ts);
+        break;
+    }
+    case TS_RAW:
+        snprintf(ts, sizeof(ts), "[%016lx] ", (unsigned long)rdtsc());
+        console_puts(ts);
+        break;
+    }
+}
+
+void vprintk(const char *fmt, va_list args)
+{
+    char buf[1024];
+    const char *p = buf;
+    int level = LOG_INFO;
+
+    if ( fmt[0] == '<' && fmt[1] >= '0' && fmt[1] <= '3' && fmt[2] == '>' )
+    {
+        level = fmt[1] - '0';
+        fmt += 3;
+    }
+    if ( level > log_threshold )
+        return;
+
+    vsnprintf(buf, sizeof(buf), fmt, args);
+    for ( ; *p; p++ )
+    {
+        if ( at_line_start )
+            put_prefix();
+        console_putc(*p);
+        at_line_start = *p == '\n';
+    }
+}
+
+void printk(const char *fmt, ...)
+{
+    va_list args;
+
+    va_start(args, fmt);
+    vprintk(fmt, args);
+    va_end(args);
+}
+
+int console_getc(void)
+{
+    unsigned int i;
+    int c;
+
+    for ( i = 0; i < ARRAY_SIZE(com); i++ )
+        if ( com_up[i] && (c = uart_getc(&com[i])) >= 0 )
+            return c;
+    return -1;
+}
+
+/* Before the command line is parsed: COM1 at 115200 8n1. */
+void console_init_early(void)
+{
+    com_on[0] = true;
+    com_up[0] = uart_init(&com[0]);
+}
+
+/* After it: the ports and settings the command line asked for. */
+void console_init(void)
+{
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(com); i++ )
+        com_up[i] = com_on[i] && uart_init(&com[i]);
+}
+
+/* console=<list>: comma-separated com1, com2, none. */
+static int __init_console(const char *s)
+{
+    bool on[2] = { false, false };
+    int rc = 0;
+
+    while ( *s )
+    {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+
+        if ( n == 4 && !strncmp(s, "com1", 4) )
+            on[0] = true;
+        else if ( n == 4 && !strncmp(s, "com2", 4) )
+            on[1] = true;
+        else if ( !(n == 4 && !strncmp(s, "none", 4)) )
+            rc = -XEN_EINVAL;
+        s += n + !!e;
+    }
+    com_on[0] = on[0];
+    com_on[1] = on[1];
+    return rc;
+}
+custom_param("console", __init_console);
+
+/*
+ * com1=<baud>[/<base-baud>][,<data><parity><stop>[,<io-base>[,<irq>]]]
+ * baud may be "auto" (keep the firmware's setting).
+ */
+static int parse_com(struct uart *u, const char *s)
+{
+    struct uart n = *u;
+    const char *e;
+    bool ovf = false;
+    unsigned long long v;
+
+    if ( !strncmp(s, "auto", 4) )
+    {
+        n.baud = 0;
+        s += 4;
+    }
+    else
+    {
+        v = simple_strtoull(s, &e, 10, &ovf);
+        if ( e == s || ovf || v < 50 || v > 921600 )
+            return -XEN_EINVAL;
+        n.baud = v;
+        s = e;
+    }
+    if ( *s == '/' )                /* base baud: accepted, fixed clock */
+    {
+        simple_strtoull(s + 1, &e, 0, &ovf);
+        s = e;
+    }
+    if ( *s == ',' && s[1] && s[1] != ',' )
+    {
+        s++;
+        if ( s[0] < '5' || s[0] > '8' || !strchr("noems", s[1]) ||
+             s[1] == '\0' || (s[2] != '1' && s[2] != '2') )
+            return -XEN_EINVAL;
+        n.data_bits = s[0] - '0';
+        n.parity = s[1];
+        n.stop_bits = s[2] - '0';
+        s += 3;
+    }
+    else if ( *s == ',' )
+        s++;
+    if ( *s == ',' )
+        s++;
+    if ( *s && *s != ',' )
+    {
+        v = simple_strtoull(s, &e, 0, &ovf);
+        if ( e == s || ovf || v == 0 || v > 0xfff8 )
+            return -XEN_EINVAL;
+        n.io_base = v;
+        s = e;
+    }
+    if ( *s == ',' )
+    {
+        v = simple_strtoull(s + 1, &e, 0, &ovf);
+        if ( e == s + 1 || ovf || v > 15 )
+            return -XEN_EINVAL;
+        n.irq = v;
+        s = e;
+    }
+    if ( *s )
+        return -XEN_EINVAL;
+    *u = n;
+    return 0;
+}
+
+static int __init_com1(const char *s)
+{
+    return parse_com(&com[0], s);
+}
+custom_param("com1", __init_com1);
+
+static int __init_com2(const char *s)
+{
+    return parse_com(&com[1], s);
+}
+custom_param("com2", __init_com2);
+
+/* loglvl=<level>[/<level>]: none, error, warning, info, debug, all. */
+static int __init_loglvl(const char *s)
+{
+    static const char *const names[] = {
+        "error", "warning", "info", "debug", "all",
+    };
+    size_t n = strchr(s, '/') ? (size_t)(strchr(s, '/') - s) : strlen(s);
+    unsigned int i;
+
+    if ( n == 4 && !strncmp(s, "none", 4) )
+    {
+        log_threshold = -1;
+        return 0;
+    }
+    for ( i = 0; i < ARRAY_SIZE(names); i++ )
+        if ( n == strlen(names[i]) && !strncmp(s, names[i], n) )
+        {
+            log_threshold = MIN(i, (unsigned int)LOG_DEBUG);
+            return 0;
+        }
+    return -XEN_EINVAL;
+}
+custom_param("loglvl", __init_loglvl);
+
+/* console_timestamps=<none|boot|raw>. */
+static int __init_timestamps(const char *s)
+{
+    if ( !strcmp(s, "none") )
+        timestamps = TS_NONE;
+    else if ( !strcmp(s, "boot") || !*s )
+        timestamps = TS_BOOT;
+    else if ( !strcmp(s, "raw") )
+        timestamps = TS_RAW;
+    else
+        return -XEN_EINVAL;
+    return 0;
+}
+custom_param("console_timestamps", __init_timestamps);

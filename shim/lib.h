@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Freestanding basics shared by every part of the shim: fixed-width types,
+ * compiler attributes, string and formatting helpers (shim/lib/).
+ */
+#ifndef SHIM_LIB_H
+#define SHIM_LIB_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define always_inline   inline __attribute__((__always_inline__))
+#define noinline        __attribute__((__noinline__))
+#define noreturn        __attribute__((__noreturn__))
+#define __used          __attribute__((__used__))
+#define __packed        __attribute__((__packed__))
+#define __aligned(a)    __attribute__((__aligned__(a)))
+#define __section(s)    __attribute__((__section__(s)))
+#define __printf(a, b)  __attribute__((__format__(__printf__, a, b)))
+#define likely(x)       __builtin_expect(!!(x), 1)
+#define unlikely(x)     __builtin_expect(!!(x), 0)
+
+#define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
+#define ROUNDUP(x, a)   (((x) + (a) - 1) & ~((typeof(x))(a) - 1))
+#define ROUNDDOWN(x, a) ((x) & ~((typeof(x))(a) - 1))
+#define MIN(a, b)       ((a) < (b) ? (a) : (b))
+#define MAX(a, b)       ((a) > (b) ? (a) : (b))
+#define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
+
+#define container_of(ptr, type, member) \
+    ((type *)((char *)(ptr) - offsetof(type, member)))
+
+/*
+ * IS_ENABLED(CONFIG_X): 1 if CONFIG_X is defined to 1, else 0, usable in
+ * ordinary C conditions so both branches are always compiled (Linux's trick).
+ */
+#define __ARG_PLACEHOLDER_1 0,
+#define __take_second_arg(ignored, val, ...) val
+#define ___is_defined(val) ____is_defined(__ARG_PLACEHOLDER_##val)
+#define ____is_defined(arg1_or_junk) __take_second_arg(arg1_or_junk 1, 0)
+#define IS_ENABLED(option) ___is_defined(option)
+
+/* shim/lib/string.c.  Host unit tests use the C library's versions. */
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strchr(const char *s, int c);
+size_t strlcpy(char *dst, const char *src, size_t size);
+
+/*
+ * shim/lib/strtoull.c: parse an unsigned number in base 0 (auto: 0x hex,
+ * leading 0 octal, else decimal), 10 or 16.  *endp gets the first unparsed
+ * character; *overflow (if not NULL) is set when the value does not fit.
+ */
+unsigned long long simple_strtoull(const char *cp, const char **endp,
+                                   unsigned int base, bool *overflow);
+
+/* shim/lib/vsnprintf.c: C99 semantics, returns the length it wanted. */
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
+int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
+
+#endif /* SHIM_LIB_H */

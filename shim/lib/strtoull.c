@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * simple_strtoull(): Xen's unsigned number parser, plus overflow reporting
+ * so that command-line values too big for 64 bits are rejected, not wrapped.
+ */
+#include "shim/lib.h"
+
+static int digit_value(char c)
+{
+    if ( c >= '0' && c <= '9' )
+        return c - '0';
+    if ( c >= 'a' && c <= 'f' )
+        return c - 'a' + 10;
+    if ( c >= 'A' && c <= 'F' )
+        return c - 'A' + 10;
+
+    return 16;
+}
+
+/*
+ * Base 0 picks 16 for a "0x"/"0X" prefix, 8 for a leading 0, else 10; base
+ * 16 also accepts the prefix.  A prefix counts only if a hex digit follows
+ * it, so "0x" alone parses as 0 with *endp at the 'x'.  On overflow the
+ * digits are still consumed and ULLONG_MAX is returned; *overflow is always
+ * written (false when the value fits).
+ */
+unsigned long long simple_strtoull(const char *cp, const char **endp,
+                                   unsigned int base, bool *overflow)
+{
+    unsigned long long val = 0;
+    bool ovf = false;
+    int d;
+
+    if ( (base == 0 || base == 16) && cp[0] == '0' &&
+         (cp[1] == 'x' || cp[1] == 'X') && digit_value(cp[2]) < 16 )
+    {
+        cp += 2;
+        base = 16;
+    }
+    else if ( base == 0 )
+        base = cp[0] == '0' ? 8 : 10;
+
+    for ( ; (d = digit_value(*cp)) < (int)base; cp++ )
+    {
+        if ( val > (~0ULL - d) / base )
+            ovf = true;
+        val = val * base + d;
+    }
+
+    if ( endp )
+        *endp = cp;
+    if ( overflow )
+        *overflow = ovf;
+
+    return ovf ? ~0ULL : val;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * start_shim(): the whole flow from boot to guest, one named step a line.
+ */
+#include "arch/x86/acpi.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/page.h"
+#include "arch/x86/setup.h"
+#include "arch/x86/time.h"
+#include "arch/x86/traps.h"
+#include "shim/boot-info.h"
+#include "shim/console.h"
+#include "shim/memory.h"
+#include "shim/panic.h"
+#include "shim/param.h"
+#include "shim/version.h"
+
+/* test-fault=<pf|gp|ud|de|bp|df>: take that fault once boot is done. */
+static char opt_test_fault[8];
+string_param("test-fault", opt_test_fault);
+
+static struct memmap memmap;
+
+static void print_boot_info(const struct boot_info *bi)
+{
+    printk("Booted by %s%s%s%s\n", bi->protocol,
+           bi->loader[0] ? " (" : "", bi->loader, bi->loader[0] ? ")" : "");
+    printk("Command line: %s\n", bi->cmdline);
+    if ( bi->cmdline_truncated )
+        printk(XENLOG_WARNING "Command line truncated to %zu bytes\n",
+               sizeof(bi->cmdline) - 1);
+}
+
+static void print_modules(const struct boot_info *bi)
+{
+    unsigned int i;
+
+    printk("Modules: %u\n", bi->nr_modules);
+    for ( i = 0; i < bi->nr_modules; i++ )
+        printk(" module %u: [%016lx, %016lx) %lu bytes, \"%s\"\n", i,
+               (unsigned long)bi->mods[i].start,
+               (unsigned long)(bi->mods[i].start + bi->mods[i].size),
+               (unsigned long)bi->mods[i].size, bi->mods[i].cmdline);
+    if ( bi->modules_dropped )
+        printk(XENLOG_WARNING "%u more module(s) ignored (at most %u)\n",
+               bi->modules_dropped, BOOT_MODULES_MAX);
+    if ( !bi->nr_modules )
+        printk(XENLOG_WARNING "No guest kernel module given\n");
+}
+
+static void run_test_fault(void)
+{
+    if ( !opt_test_fault[0] )
+        return;
+    printk("test-fault: taking a deliberate \"%s\" fault\n", opt_test_fault);
+    if ( !arch_test_fault(opt_test_fault) )
+        printk(XENLOG_WARNING "test-fault: unknown fault \"%s\"\n",
+               opt_test_fault);
+}
+
+noreturn void start_shim(struct boot_info *bi)
+{
+    cpu_init_boot();
+    time_init();
+    cmdline_parse(bi->cmdline);
+    console_init();
+    printk("pvshim %s (%s, %s build) starting\n", PVSHIM_VERSION,
+           PVSHIM_COMPILER, IS_ENABLED(CONFIG_DEBUG) ? "debug" : "release");
+    print_boot_info(bi);
+
+    cpu_detect(&boot_cpu);
+    cpu_print(&boot_cpu);
+    global_pages_init();
+    acpi_init(bi->rsdp);
+    memory_init(bi, &memmap);
+    paging_init(&memmap);
+    print_modules(bi);
+
+    run_test_fault();
+    printk("No PV guest support yet: nothing to run\n");
+    machine_halt(SHIM_EXIT_POWEROFF);
+}

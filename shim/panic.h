@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Ending the VM, and the exit statuses that tell a launcher why.  Keep in
+ * step with tools/pvshim-run and docs/architecture.md.
+ */
+#ifndef SHIM_PANIC_H
+#define SHIM_PANIC_H
+
+#include "shim/lib.h"
+
+enum shim_exit {
+    SHIM_EXIT_POWEROFF      = 0,    /* clean: the guest (or demo) is done */
+    SHIM_EXIT_REBOOT        = 2,    /* the guest asked for a reboot */
+    SHIM_EXIT_GUEST_CRASH   = 3,    /* the guest crashed; the shim is fine */
+    SHIM_EXIT_PANIC         = 4,    /* the shim gave up (boot failure) */
+    SHIM_EXIT_FAULT         = 5,    /* unexpected exception in the shim */
+    SHIM_EXIT_BAD_GUEST     = 6,    /* the guest kernel was refused */
+};
+
+/* A shim bug or boot failure: report, then end the VM. */
+noreturn void panic(const char *fmt, ...) __printf(1, 2);
+
+/*
+ * arch/x86/power.c: power the VM off with @status.  isa-debug-exit (QEMU
+ * exits with (status << 1) | 1) carries non-zero statuses; ACPI S5 (QEMU
+ * exits 0) is used for status 0 and as the fallback.
+ */
+noreturn void machine_halt(int status);
+
+#endif /* SHIM_PANIC_H */
