@@ -15,9 +15,16 @@ void pvh_parse(struct boot_info *bi, uint32_t info);
  */
 const void *boot_ptr(uint64_t paddr, uint64_t len);
 
-/* Copy a boot string; with skip_image_name, drop its first word. */
+/*
+ * Copy a boot string.  With @name, its first word (the image's file name,
+ * which multiboot loaders other than GRUB 2 put first) goes there and the
+ * rest to @dst.  *truncated (if given) says whether @dst was too small.
+ */
 void boot_copy_string(char *dst, size_t size, uint64_t paddr,
-                      bool skip_image_name, bool *truncated);
+                      char *name, size_t name_size, bool *truncated);
+
+/* Xen's rule: GRUB 2 leaves the image name out of the strings it passes. */
+void boot_set_loader(struct boot_info *bi, uint64_t name_paddr);
 
 void boot_add_module(struct boot_info *bi, uint64_t start, uint64_t end,
                      uint64_t cmdline_paddr);

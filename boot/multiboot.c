@@ -17,12 +17,13 @@ void multiboot1_parse(struct boot_info *bi, uint32_t info)
     if ( !mbi )
         panic("multiboot1: info structure at %#x is unreachable", info);
 
+    bi->image_names = true;
     if ( mbi->flags & MULTIBOOT_INFO_BOOT_LOADER_NAME )
-        boot_copy_string(bi->loader, sizeof(bi->loader),
-                         mbi->boot_loader_name, false, NULL);
+        boot_set_loader(bi, mbi->boot_loader_name);
     if ( mbi->flags & MULTIBOOT_INFO_CMDLINE )
         boot_copy_string(bi->cmdline, sizeof(bi->cmdline), mbi->cmdline,
-                         true, &bi->cmdline_truncated);
+                         bi->image, bi->image_names ? sizeof(bi->image) : 0,
+                         &bi->cmdline_truncated);
 
     if ( mbi->flags & MULTIBOOT_INFO_MODS )
     {
@@ -70,11 +71,8 @@ static void mb2_tag(struct boot_info *bi, const struct mb2_tag *tag,
     {
     case MB2_TAG_CMDLINE:
         boot_copy_string(bi->cmdline, sizeof(bi->cmdline), paddr + 8,
-                         true, &bi->cmdline_truncated);
-        break;
-    case MB2_TAG_LOADER_NAME:
-        boot_copy_string(bi->loader, sizeof(bi->loader), paddr + 8,
-                         false, NULL);
+                         bi->image, bi->image_names ? sizeof(bi->image) : 0,
+                         &bi->cmdline_truncated);
         break;
     case MB2_TAG_MODULE:
         if ( tag->size > sizeof(*mod) )
@@ -100,24 +98,39 @@ static void mb2_tag(struct boot_info *bi, const struct mb2_tag *tag,
     }
 }
 
+static void mb2_for_each_tag(struct boot_info *bi, const struct mb2_info *mbi,
+                             uint32_t info, bool loader_name)
+{
+    uint32_t off;
+    const struct mb2_tag *tag;
+
+    for ( off = 8; off + 8 <= mbi->total_size;
+          off = ROUNDUP(off + tag->size, 8) )
+    {
+        tag = (const void *)((const uint8_t *)mbi + off);
+        if ( tag->type == MB2_TAG_END || tag->size < 8 ||
+             off + tag->size > mbi->total_size )
+            break;
+        if ( (tag->type == MB2_TAG_LOADER_NAME) == loader_name )
+        {
+            if ( loader_name )
+                boot_set_loader(bi, (uint64_t)info + off + 8);
+            else
+                mb2_tag(bi, tag, (uint64_t)info + off);
+        }
+    }
+}
+
 void multiboot2_parse(struct boot_info *bi, uint32_t info)
 {
     const struct mb2_info *mbi = boot_ptr(info, sizeof(*mbi));
-    uint32_t off;
 
     bi->protocol = "multiboot2";
     if ( !mbi || !boot_ptr(info, mbi->total_size) )
         panic("multiboot2: info structure at %#x is unreachable", info);
 
-    for ( off = 8; off + 8 <= mbi->total_size;
-          off = ROUNDUP(off + ((const struct mb2_tag *)
-                               ((const uint8_t *)mbi + off))->size, 8) )
-    {
-        const struct mb2_tag *tag = (const void *)((const uint8_t *)mbi + off);
-
-        if ( tag->type == MB2_TAG_END || tag->size < 8 ||
-             off + tag->size > mbi->total_size )
-            break;
-        mb2_tag(bi, tag, (uint64_t)info + off);
-    }
+    /* The loader's name decides how to read the strings: find it first. */
+    bi->image_names = true;
+    mb2_for_each_tag(bi, mbi, info, true);
+    mb2_for_each_tag(bi, mbi, info, false);
 }

@@ -21,7 +21,7 @@ void pvh_parse(struct boot_info *bi, uint32_t info)
         panic("pvh: no hvm_start_info at %#x", info);
 
     boot_copy_string(bi->cmdline, sizeof(bi->cmdline), si->cmdline_paddr,
-                     false, &bi->cmdline_truncated);
+                     NULL, 0, &bi->cmdline_truncated);
     bi->rsdp = si->rsdp_paddr;
 
     mod = boot_ptr(si->modlist_paddr, si->nr_modules * sizeof(*mod));

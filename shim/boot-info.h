@@ -16,14 +16,18 @@
 struct boot_module {
     uint64_t start;                 /* physical address */
     uint64_t size;
-    char cmdline[BOOT_STRING_MAX];  /* as given: file name, then arguments */
+    char name[256];                 /* file name, if the loader gave one */
+    char cmdline[BOOT_STRING_MAX];  /* the arguments after it */
 };
 
 struct boot_info {
     const char *protocol;           /* "multiboot1", "multiboot2", "pvh" */
     char loader[64];                /* boot loader name, if it gave one */
+    char image[256];                /* our own file name, if given */
     char cmdline[BOOT_STRING_MAX];  /* the shim's own command line */
+    char guest_extra[BOOT_STRING_MAX]; /* after " -- ": for the guest */
     bool cmdline_truncated;
+    bool image_names;               /* strings start with a file name */
     unsigned int nr_modules;
     unsigned int modules_dropped;   /* beyond BOOT_MODULES_MAX */
     struct boot_module mods[BOOT_MODULES_MAX];

@@ -25,7 +25,12 @@ static void print_boot_info(const struct boot_info *bi)
 {
     printk("Booted by %s%s%s%s\n", bi->protocol,
            bi->loader[0] ? " (" : "", bi->loader, bi->loader[0] ? ")" : "");
+    if ( bi->image[0] )
+        printk("Image: %s\n", bi->image);
     printk("Command line: %s\n", bi->cmdline);
+    if ( bi->guest_extra[0] )
+        printk("Guest command line extra (after \"--\"): %s\n",
+               bi->guest_extra);
     if ( bi->cmdline_truncated )
         printk(XENLOG_WARNING "Command line truncated to %zu bytes\n",
                sizeof(bi->cmdline) - 1);
@@ -37,7 +42,9 @@ static void print_modules(const struct boot_info *bi)
 
     printk("Modules: %u\n", bi->nr_modules);
     for ( i = 0; i < bi->nr_modules; i++ )
-        printk(" module %u: [%016lx, %016lx) %lu bytes, \"%s\"\n", i,
+        printk(" module %u: %s%s[%016lx, %016lx) %lu bytes, "
+               "command line \"%s\"\n", i, bi->mods[i].name,
+               bi->mods[i].name[0] ? " " : "",
                (unsigned long)bi->mods[i].start,
                (unsigned long)(bi->mods[i].start + bi->mods[i].size),
                (unsigned long)bi->mods[i].size, bi->mods[i].cmdline);

@@ -133,7 +133,12 @@ bool arch_test_fault(const char *kind)
         *bad = 0;
     }
     else if ( !strcmp(kind, "gp") )
-        wrmsr(0xdeadbeef, 0);
+    {
+        volatile unsigned long *bad = (void *)0x8000000000000000UL;
+
+        asm ( "" : "+r" (bad) );    /* non-canonical: #GP, not #PF */
+        *bad = 0;
+    }
     else if ( !strcmp(kind, "ud") )
         asm volatile ( "ud2" );
     else if ( !strcmp(kind, "de") )

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make check: build every configuration, run the host unit tests and the
+# boot tests, and end with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+
+passed=0 failed=0
+failures=()
+log=build/check
+mkdir -p "$log"
+
+pass() { passed=$((passed + 1)); echo "PASS: $1"; }
+fail() { failed=$((failed + 1)); failures+=("$1"); echo "FAIL: $1"; }
+
+# Every configuration must build without warnings (-Werror).
+for c in configs/*.config; do
+    c=$(basename "$c" .config)
+    if make -s CONFIG="$c" >"$log/build-$c.log" 2>&1; then
+        pass "build: $c"
+    else
+        cat "$log/build-$c.log"
+        fail "build: $c"
+    fi
+done
+
+# Host unit tests, under ASan and UBSan: one line per case.
+if make -s unit >"$log/unit-build.log" 2>&1; then
+    for t in build/unit/test-*; do
+        [ -x "$t" ] || continue
+        name=$(basename "$t")
+        "$t" >"$log/$name.log" 2>&1
+        rc=$?
+        while read -r verdict rest; do
+            case "$verdict" in
+            PASS:) pass "unit: $name: $rest" ;;
+            FAIL:) fail "unit: $name: $rest" ;;
+            esac
+        done < "$log/$name.log"
+        if [ $rc != 0 ] && ! grep -q '^FAIL:' "$log/$name.log"; then
+            cat "$log/$name.log"
+            fail "unit: $name exited $rc"
+        fi
+    done
+else
+    cat "$log/unit-build.log"
+    fail "unit: build"
+fi
+
+# Boot tests under QEMU TCG.
+while read -r verdict rest; do
+    case "$verdict" in
+    PASS:) pass "boot: $rest" ;;
+    FAIL:) fail "boot: $rest" ;;
+    *) echo "$verdict $rest" ;;
+    esac
+done < <(tests/boot/run.sh 2>&1 | tee "$log/boot.log")
+
+if [ $failed != 0 ]; then
+    echo
+    echo "Failures (logs in $log/):"
+    printf '  %s\n' "${failures[@]}"
+fi
+echo
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Install the Debian 12 packages pvshim needs to build, run and test.
+# Idempotent, and quiet when everything is already there.
+set -eu
+
+PACKAGES="
+    gcc make binutils libc6-dev git
+    libxen-dev multiboot
+    qemu-system-x86 qemu-system-data ovmf
+    grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
+"
+
+missing=
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+        grep -q '^install ok installed$' || missing="$missing $p"
+done
+[ -n "$missing" ] || exit 0
+
+echo "ci/deps.sh: installing:$missing"
+sudo=
+[ "$(id -u)" = 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot tests: boot the shim under QEMU TCG through tools/pvshim-run and
+# check its exit status and console.  One "PASS: name" / "FAIL: name" line
+# per case; a failing case's console is kept in build/check/boot/NAME.log.
+#
+#   expect NAME STATUS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS...
+#
+# +REGEX must match a console line, -REGEX must match none (grep -E).
+set -u
+cd "$(dirname "$0")/../.."
+
+logdir=build/check/boot
+mkdir -p "$logdir"
+demo=tests/demo/hello.txt
+timeout=${BOOT_TIMEOUT:-120}
+
+expect() {
+    local name=$1 want=$2 log=$logdir/${1//[^A-Za-z0-9_.-]/_}.log
+    local pats=() why= rc p
+    shift 2
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
+    shift
+
+    tools/pvshim-run --timeout "$timeout" "$@" </dev/null >"$log" 2>&1
+    rc=$?
+    [ "$rc" = "$want" ] || why="exit status $rc, wanted $want"
+    for p in "${pats[@]}"; do
+        case "$p" in
+        +*) grep -aqE -- "${p#+}" "$log" || why="${why:+$why; }no line matches '${p#+}'" ;;
+        -*) ! grep -aqE -- "${p#-}" "$log" || why="${why:+$why; }a line matches '${p#-}'" ;;
+        esac
+    done
+    if [ -z "$why" ]; then
+        echo "PASS: $name"
+    else
+        echo "FAIL: $name: $why (console: $log)"
+        tail -n 15 "$log" | sed 's/^/    | /'
+    fi
+}
+
+banner='\(XEN\) \[ *[0-9]+\.[0-9]{6}\] pvshim .* starting'
+clean='Shutting down the VM, exit status 0'
+
+# The three entry paths (and GRUB from BIOS too): banner, memory map,
+# modules, command line, clean ACPI poweroff.
+for boot in multiboot1 grub-bios grub-uefi; do
+    expect "entry: $boot" 0 "+$banner" "+Physical memory map:" \
+        "+ \[0000000000200000, [0-9a-f]+\] \(shim\)" "+Modules: 1" \
+        "+module 0: .*command line \"console=hvc0 earlyprintk\"" \
+        "+Command line: loglvl=all" "+$clean" \
+        -- "$demo" --boot "$boot" --shim-cmdline "loglvl=all" \
+        --guest-cmdline "console=hvc0 earlyprintk"
+done
+expect "entry: pvh" 0 "+$banner" "+Booted by pvh" "+Physical memory map:" \
+    "+Modules: 1" "+Command line: loglvl=all" \
+    "+Guest command line extra \(after \"--\"\): console=hvc0" "+$clean" \
+    -- "$demo" --boot pvh --shim-cmdline "loglvl=all" \
+    --guest-cmdline "console=hvc0"
+expect "entry: multiboot1 with initrd" 0 "+Modules: 2" \
+    "+module 1: tests/demo/hello.txt" "+$clean" \
+    -- "$demo" --initrd "$demo"
+expect "entry: multiboot1, module string with a comma" 0 \
+    "+command line \"a,b\"" -- "$demo" --guest-cmdline "a,b"
+for c in debug no-thunk; do
+    expect "config: $c boots" 0 "+$banner" "+$clean" \
+        -- "$demo" --shim-dir "build/$c"
+done
+expect "config: debug build says so in its banner" 0 \
+    "+debug build" -- "$demo" --shim-dir build/debug
+
+# CPU and hypervisor detection, and the global-pages default both ways.
+expect "global-pages: EPYC is AMD, virtualized -> off" 0 \
+    "+CPU: AuthenticAMD \(AMD\)" "+Hypervisor: QEMU TCG" \
+    "+global-pages: off \(AMD, running virtualized\)" \
+    -- "$demo" --cpu EPYC
+expect "global-pages: qemu64 is AMD, virtualized -> off" 0 \
+    "+global-pages: off \(AMD, running virtualized\)" -- "$demo" --cpu qemu64
+expect "global-pages: Intel -> on" 0 "+CPU: GenuineIntel \(Intel\)" \
+    "+global-pages: on \(not AMD/Hygon\)" \
+    -- "$demo" --cpu qemu64,vendor=GenuineIntel
+expect "global-pages: Hygon, virtualized -> off" 0 \
+    "+CPU: HygonGenuine \(Hygon\)" \
+    "+global-pages: off \(Hygon, running virtualized\)" \
+    -- "$demo" --cpu qemu64,vendor=HygonGenuine
+expect "global-pages: no hypervisor bit -> on" 0 \
+    "+Hypervisor: none detected" "+global-pages: on \(not virtualized\)" \
+    -- "$demo" --cpu qemu64,-hypervisor
+expect "global-pages: global-pages=1 overrides AMD" 0 \
+    "+global-pages: on \(command line\)" -- "$demo" --cpu EPYC \
+    --shim-cmdline "global-pages=1"
+expect "global-pages: no-global-pages overrides Intel" 0 \
+    "+global-pages: off \(command line\)" \
+    -- "$demo" --cpu qemu64,vendor=GenuineIntel \
+    --shim-cmdline "no-global-pages"
+expect "global-pages: global-pages=maybe is rejected, default kept" 0 \
+    "+parameter \"global-pages\" has invalid value \"maybe\"" \
+    "+global-pages: off \(AMD, running virtualized\)" "+$clean" \
+    -- "$demo" --cpu EPYC --shim-cmdline "global-pages=maybe"
+
+# Deliberate faults: register dump with symbol names, exit status 5.
+for f in pf:14 gp:13 ud:6 de:0 bp:3; do
+    expect "test-fault=${f%:*}" 5 "+FATAL TRAP: vector = ${f#*:} " \
+        "+RIP: +\[<ffff82d0[0-9a-f]+>\] arch_test_fault\+0x" \
+        "+Xen call trace:" "+\] start_shim\+0x[0-9a-f]+/0x" \
+        "+rax: [0-9a-f]{16} +rbx: " "+Shutting down the VM, exit status 5" \
+        -- "$demo" --shim-cmdline "test-fault=${f%:*}"
+done
+# Stack overflow: the #PF on the guard page can't be delivered on the
+# same stack, so it becomes a #DF on its own IST stack.
+expect "test-fault=df (stack overflow into the guard page)" 5 \
+    "+FATAL TRAP: vector = 8 \(double fault\)" \
+    "+RIP: +\[<ffff82d0[0-9a-f]+>\] overflow_stack" \
+    "+Shutting down the VM, exit status 5" \
+    -- "$demo" --shim-cmdline "test-fault=df"
+expect "test-fault: unknown kind is reported" 0 \
+    "+test-fault: unknown fault \"zz\"" "+$clean" \
+    -- "$demo" --shim-cmdline "test-fault=zz"
+expect "test-fault=pf via pvh" 5 "+FATAL TRAP: vector = 14 " \
+    -- "$demo" --boot pvh --shim-cmdline "test-fault=pf"
+
+# Malformed command lines are reported, and boot goes on.
+expect "cmdline: unknown option" 0 "+parameter \"frobnicate\" unknown!" \
+    "+parameter \"no-such-thing\" unknown!" "+global-pages: on \(command" \
+    "+$clean" -- "$demo" \
+    --shim-cmdline "frobnicate no-such-thing=3 global-pages"
+expect "cmdline: huge and malformed numbers" 0 \
+    "+parameter \"com1\" has invalid value \"99999999999999999999999\"" \
+    "+parameter \"com1\" has invalid value \"115200,8x1\"" "+$clean" \
+    -- "$demo" --shim-cmdline "com1=99999999999999999999999 com1=115200,8x1"
+long=$(printf 'x%.0s' $(seq 1 4096))
+expect "cmdline: a 4 KiB line" 0 "+truncated" "+$clean" \
+    -- "$demo" --shim-cmdline "global-pages=1 $long"
+expect "cmdline: loglvl=warning hides info" 0 \
+    "-Physical memory map" "-$banner" \
+    -- "$demo" --shim-cmdline "loglvl=warning"
+expect "cmdline: console=none is silent" 0 "-\(XEN\)" \
+    -- "$demo" --shim-cmdline "console=none"
+expect "cmdline: com1 settings accepted" 0 "-invalid value" "+$clean" \
+    -- "$demo" --shim-cmdline "com1=115200,8n1,0x3f8,4 console=com1"
+expect "cmdline: console_timestamps=none" 0 "+^\(XEN\) pvshim .* starting" \
+    -- "$demo" --shim-cmdline "console_timestamps=none"
