@@ -40,7 +40,7 @@ LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack
 
 HOSTCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 
-SRCS := boot/head.S boot/boot.c boot/multiboot.c boot/pvh.c
+SRCS := boot/head.S $(wildcard boot/*.c)
 SRCS += $(filter-out arch/x86/asm-offsets.c,$(wildcard arch/x86/*.c))
 SRCS += $(filter-out arch/x86/indirect-thunk.S,$(wildcard arch/x86/*.S))
 SRCS += $(wildcard shim/*.c shim/lib/*.c pv/*.c)

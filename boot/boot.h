@@ -29,4 +29,11 @@ void boot_set_loader(struct boot_info *bi, uint64_t name_paddr);
 void boot_add_module(struct boot_info *bi, uint64_t start, uint64_t end,
                      uint64_t cmdline_paddr);
 
+/* Add a raw memory-map entry, counting those that don't fit. */
+void boot_add_memory(struct boot_info *bi, uint64_t addr, uint64_t size,
+                     uint32_t type);
+
+/* Move what follows a " -- " on the shim's line to bi->guest_extra. */
+void boot_split_guest_extra(struct boot_info *bi);
+
 #endif /* BOOT_BOOT_H */

@@ -45,7 +45,7 @@ void multiboot1_parse(struct boot_info *bi, uint32_t info)
         {
             const multiboot_memory_map_t *e = (const void *)p;
 
-            memmap_add(&bi->memmap, e->addr, e->len, e->type);
+            boot_add_memory(bi, e->addr, e->len, e->type);
             if ( e->size < 20 )
                 break;
             p += e->size + sizeof(e->size);
@@ -53,9 +53,9 @@ void multiboot1_parse(struct boot_info *bi, uint32_t info)
     }
     else if ( mbi->flags & MULTIBOOT_INFO_MEMORY )
     {
-        memmap_add(&bi->memmap, 0, (uint64_t)mbi->mem_lower << 10,
+        boot_add_memory(bi, 0, (uint64_t)mbi->mem_lower << 10,
                    MEMMAP_RAM);
-        memmap_add(&bi->memmap, 1 << 20, (uint64_t)mbi->mem_upper << 10,
+        boot_add_memory(bi, 1 << 20, (uint64_t)mbi->mem_upper << 10,
                    MEMMAP_RAM);
     }
 }
@@ -86,7 +86,7 @@ static void mb2_tag(struct boot_info *bi, const struct mb2_tag *tag,
         {
             const struct mb2_mmap_entry *e = (const void *)p;
 
-            memmap_add(&bi->memmap, e->addr, e->len, e->type);
+            boot_add_memory(bi, e->addr, e->len, e->type);
         }
         break;
     case MB2_TAG_ACPI_OLD:

@@ -33,5 +33,5 @@ void pvh_parse(struct boot_info *bi, uint32_t info)
         return;
     mm = boot_ptr(si->memmap_paddr, si->memmap_entries * sizeof(*mm));
     for ( i = 0; mm && i < si->memmap_entries; i++ )
-        memmap_add(&bi->memmap, mm[i].addr, mm[i].size, mm[i].type);
+        boot_add_memory(bi, mm[i].addr, mm[i].size, mm[i].type);
 }

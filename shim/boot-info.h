@@ -32,6 +32,7 @@ struct boot_info {
     unsigned int modules_dropped;   /* beyond BOOT_MODULES_MAX */
     struct boot_module mods[BOOT_MODULES_MAX];
     struct memmap memmap;           /* raw, as reported */
+    unsigned int memmap_dropped;    /* entries beyond MEMMAP_MAX */
     uint64_t rsdp;                  /* physical address, 0 if not given */
 };
 

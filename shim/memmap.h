@@ -31,7 +31,7 @@ struct memmap_entry {
     uint32_t type;
 };
 
-#define MEMMAP_MAX 128
+#define MEMMAP_MAX 256
 
 struct memmap {
     unsigned int nr;

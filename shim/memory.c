@@ -60,6 +60,9 @@ void memory_init(struct boot_info *bi, struct memmap *m)
     *m = bi->memmap;
     if ( !m->nr )
         panic("the boot loader gave no memory map");
+    if ( bi->memmap_dropped )
+        printk(XENLOG_WARNING "Memory map: %u entries beyond the first %u "
+               "ignored\n", bi->memmap_dropped, MEMMAP_MAX);
     fixed = memmap_sanitise(m);
     if ( fixed )
         printk("Memory map: %u fix-up(s) for overlapping, unaligned or "
