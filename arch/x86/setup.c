@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The boot CPU's per-CPU state: stack block, cpu_info, GDT, TSS, IDT. */
 #include "arch/x86/desc.h"
+#include "arch/x86/io.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/setup.h"
 
@@ -11,6 +12,16 @@ char cpu0_stack[STACK_SIZE] __aligned(STACK_SIZE)
 static struct percpu percpu0;
 static uint64_t cpu0_gdt[512] __aligned(4096)
     __section(".bss.page_aligned");
+
+/*
+ * Mask both 8259 PICs: firmware leaves them on vectors 8-15, where an IRQ
+ * would look like an exception.  Interrupts come through the local APIC.
+ */
+static void i8259_mask_all(void)
+{
+    outb(0xff, 0x21);
+    outb(0xff, 0xa1);
+}
 
 void cpu_init_boot(void)
 {
@@ -23,4 +34,5 @@ void cpu_init_boot(void)
     ci->cpu_id = 0;
     percpu_area[0] = &percpu0;
     desc_init_cpu(&percpu0);
+    i8259_mask_all();
 }
