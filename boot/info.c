@@ -6,6 +6,25 @@
  */
 #include "boot/boot.h"
 
+/*
+ * How many bytes from @paddr (up to @max) boot_ptr() vouches for: a string
+ * must not be read past them, whether or not it is terminated in them.
+ */
+static size_t boot_mapped(uint64_t paddr, size_t max)
+{
+    size_t lo = 0, hi = max, mid;
+
+    while ( lo < hi )
+    {
+        mid = hi - (hi - lo) / 2;
+        if ( boot_ptr(paddr, mid) )
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 void boot_copy_string(char *dst, size_t size, uint64_t paddr,
                       char *name, size_t name_size, bool *truncated)
 {
@@ -20,14 +39,16 @@ void boot_copy_string(char *dst, size_t size, uint64_t paddr,
     if ( !s )
         return;
     /* Never read past the boot mapping, whatever the string's length. */
-    n = strnlen(s, MIN((4ULL << 30) - paddr, (uint64_t)16 << 10));
+    n = strnlen(s, boot_mapped(paddr, 16 << 10));
     while ( n && *s == ' ' )
         s++, n--;
     if ( name_size )
     {
         for ( w = 0; w < n && s[w] != ' '; w++ )
             ;
-        strlcpy(name, s, MIN(w + 1, name_size));
+        /* Not strlcpy(): that would read on to the string's end. */
+        memcpy(name, s, MIN(w, name_size - 1));
+        name[MIN(w, name_size - 1)] = '\0';
         s += w, n -= w;
         while ( n && *s == ' ' )
             s++, n--;

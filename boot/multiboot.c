@@ -38,7 +38,7 @@ void multiboot1_parse(struct boot_info *bi, uint32_t info)
     if ( mbi->flags & MULTIBOOT_INFO_MEM_MAP )
     {
         const uint8_t *p = boot_ptr(mbi->mmap_addr, mbi->mmap_length);
-        const uint8_t *end = p + mbi->mmap_length;
+        const uint8_t *end = p ? p + mbi->mmap_length : NULL;
 
         /* Each entry's size field excludes itself. */
         while ( p && p + sizeof(multiboot_memory_map_t) <= end )
@@ -91,8 +91,9 @@ static void mb2_tag(struct boot_info *bi, const struct mb2_tag *tag,
         break;
     case MB2_TAG_ACPI_OLD:
     case MB2_TAG_ACPI_NEW:
-        /* The tag holds a copy of the RSDP: point at the copy. */
-        if ( !bi->rsdp || tag->type == MB2_TAG_ACPI_NEW )
+        /* The tag holds a copy of the RSDP (20 bytes at least). */
+        if ( tag->size >= 8 + 20 &&
+             (!bi->rsdp || tag->type == MB2_TAG_ACPI_NEW) )
             bi->rsdp = paddr + 8;
         break;
     }
@@ -101,7 +102,7 @@ static void mb2_tag(struct boot_info *bi, const struct mb2_tag *tag,
 static void mb2_for_each_tag(struct boot_info *bi, const struct mb2_info *mbi,
                              uint32_t info, bool loader_name)
 {
-    uint32_t off;
+    uint64_t off;       /* 64-bit: off + tag->size must not wrap */
     const struct mb2_tag *tag;
 
     for ( off = 8; off + 8 <= mbi->total_size;
