@@ -11,7 +11,7 @@
 #include "shim/memmap.h"
 
 #define BOOT_MODULES_MAX   8
-#define BOOT_STRING_MAX    1024
+#define BOOT_STRING_MAX    4096
 
 struct boot_module {
     uint64_t start;                 /* physical address */

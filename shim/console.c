@@ -13,10 +13,10 @@
 enum { LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG };
 
 static struct uart com[2] = {
-    { .io_base = 0x3f8, .irq = 4, .baud = 115200, .data_bits = 8,
-      .parity = 'n', .stop_bits = 1 },
-    { .io_base = 0x2f8, .irq = 3, .baud = 115200, .data_bits = 8,
-      .parity = 'n', .stop_bits = 1 },
+    { .io_base = 0x3f8, .irq = 4, .baud = 115200, .base_baud = 115200,
+      .data_bits = 8, .parity = 'n', .stop_bits = 1 },
+    { .io_base = 0x2f8, .irq = 3, .baud = 115200, .base_baud = 115200,
+      .data_bits = 8, .parity = 'n', .stop_bits = 1 },
 };
 static bool com_on[2];              /* selected with console= */
 static bool com_up[2];              /* initialised and answering */
@@ -87,7 +87,9 @@ void vprintk(const char *fmt, va_list args)
     if ( level > log_threshold )
         return;
 
-    vsnprintf(buf, sizeof(buf), fmt, args);
+    /* A message too long for the buffer still ends its line. */
+    if ( vsnprintf(buf, sizeof(buf), fmt, args) >= (int)sizeof(buf) )
+        strlcpy(buf + sizeof(buf) - 5, "...\n", 5);
     for ( ; *p; p++ )
     {
         if ( at_line_start )
@@ -137,7 +139,9 @@ void console_init(void)
 static int __init_console(const char *s)
 {
     bool on[2] = { false, false };
-    int rc = 0;
+
+    if ( !*s || !strcmp(s, "no") )
+        return -XEN_EINVAL;             /* bare or no-console: not Xen's */
 
     while ( *s )
     {
@@ -148,13 +152,15 @@ static int __init_console(const char *s)
             on[0] = true;
         else if ( n == 4 && !strncmp(s, "com2", 4) )
             on[1] = true;
+        else if ( n == 3 && !strncmp(s, "vga", 3) )
+            printk(XENLOG_WARNING "console: no VGA console, ignored\n");
         else if ( !(n == 4 && !strncmp(s, "none", 4)) )
-            rc = -XEN_EINVAL;
+            return -XEN_EINVAL;         /* nothing changed */
         s += n + !!e;
     }
     com_on[0] = on[0];
     com_on[1] = on[1];
-    return rc;
+    return 0;
 }
 custom_param("console", __init_console);
 
@@ -177,16 +183,21 @@ static int parse_com(struct uart *u, const char *s)
     else
     {
         v = simple_strtoull(s, &e, 10, &ovf);
-        if ( e == s || ovf || v < 50 || v > 921600 )
+        if ( e == s || ovf || v < 50 || v > 4000000 )
             return -XEN_EINVAL;
         n.baud = v;
         s = e;
     }
-    if ( *s == '/' )                /* base baud: accepted, fixed clock */
+    if ( *s == '/' )                /* base baud: the UART clock / 16 */
     {
-        simple_strtoull(s + 1, &e, 0, &ovf);
+        v = simple_strtoull(s + 1, &e, 0, &ovf);
+        if ( e == s + 1 || ovf || v > 4000000 )
+            return -XEN_EINVAL;
+        n.base_baud = v;
         s = e;
     }
+    if ( n.baud && n.baud > n.base_baud )
+        return -XEN_EINVAL;         /* the divisor would be 0 */
     if ( *s == ',' && s[1] && s[1] != ',' )
     {
         s++;

@@ -42,6 +42,22 @@
 #define ____is_defined(arg1_or_junk) __take_second_arg(arg1_or_junk 1, 0)
 #define IS_ENABLED(option) ___is_defined(option)
 
+/*
+ * ASSERT(p): a shim invariant, checked in CONFIG_DEBUG builds only.  Never
+ * for guest input (that gets an error or a guest crash, not a panic).
+ */
+#ifdef SHIM_HOST_TEST
+#include <assert.h>
+#define ASSERT(p) assert(p)
+#else
+noreturn void assert_failed(const char *pred, const char *file,
+                            unsigned int line);
+#define ASSERT(p) do {                                                  \
+    if ( IS_ENABLED(CONFIG_DEBUG) && unlikely(!(p)) )                   \
+        assert_failed(#p, __FILE__, __LINE__);                          \
+} while ( 0 )
+#endif
+
 /* shim/lib/string.c.  Host unit tests use the C library's versions. */
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);

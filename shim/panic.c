@@ -26,3 +26,9 @@ noreturn void panic(const char *fmt, ...)
     show_stack_trace(__builtin_frame_address(0));
     machine_halt(SHIM_EXIT_PANIC);
 }
+
+noreturn void assert_failed(const char *pred, const char *file,
+                            unsigned int line)
+{
+    panic("Assertion '%s' failed at %s:%u", pred, file, line);
+}

@@ -4,6 +4,7 @@
 # assembly table arch/x86/symbols.c searches (text symbols only, sorted).
 set -eu
 awk '
+BEGIN { n = 0 }
 $2 ~ /^[tTwW]$/ && $3 !~ /^\./ && $3 !~ /^__(text|rodata|data|bss|image)_/ {
     addr[n] = $1; name[n] = $3; n++
 }

@@ -19,5 +19,14 @@ void asm_offsets(void)
     OFFSET(REGS_entry_vector, cpu_regs, entry_vector);
     OFFSET(REGS_rip, cpu_regs, rip);
     DEFINE(REGS_sizeof, sizeof(struct cpu_regs));
+    OFFSET(REGS_rsp, cpu_regs, rsp);
+    OFFSET(REGS_cs, cpu_regs, cs);
+    OFFSET(REGS_ss, cpu_regs, ss);
+    OFFSET(REGS_rflags, cpu_regs, rflags);
+    OFFSET(REGS_rcx, cpu_regs, rcx);
+    OFFSET(REGS_r11, cpu_regs, r11);
     DEFINE(CPU_INFO_sizeof, sizeof(struct cpu_info));
+    OFFSET(CPU_INFO_guest_regs, cpu_info, guest_regs);
+    DEFINE(CPU_INFO_rsp0, offsetof(struct cpu_info, guest_regs) +
+                          sizeof(struct cpu_regs));
 }

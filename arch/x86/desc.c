@@ -85,7 +85,7 @@ void desc_init_cpu(struct percpu *pc)
     pc->tss.ist[IST_NMI - 1] = (uint64_t)stack + (IST_NMI_PAGE + 1) * 4096;
     pc->tss.ist[IST_DF - 1] = (uint64_t)stack + (IST_DF_PAGE + 1) * 4096;
     pc->tss.ist[IST_MC - 1] = (uint64_t)stack + (IST_MC_PAGE + 1) * 4096;
-    pc->tss.rsp[0] = (uint64_t)stack + STACK_SIZE - sizeof(struct cpu_info);
+    pc->tss.rsp[0] = cpu_info_rsp0((struct cpu_info *)(stack + STACK_SIZE) - 1);
     pc->tss.iomap_base = sizeof(pc->tss);   /* no I/O bitmap */
 
     /*

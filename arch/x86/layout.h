@@ -17,6 +17,10 @@
 #define _AC(x, y) x##y
 #endif
 
+/* All of the shim's mappings: pv/ checks this is the ABI's reserved range. */
+#define SHIM_AREA_START      _AC(0xffff800000000000, UL)
+#define SHIM_AREA_END        _AC(0xffff880000000000, UL)
+
 #define SHIM_VIRT_START      _AC(0xffff82d080000000, UL)
 #define SHIM_LOAD_PHYS       _AC(0x200000, UL)      /* 2 MiB */
 #define SHIM_IMAGE_MAX       _AC(0x40000000, UL)    /* boot maps 1 GiB */
@@ -26,12 +30,17 @@
 
 #define L4_SLOT(va)          (((va) >> 39) & 511)
 
-/* Per-CPU stack block: guard page, 3 IST stacks, then the main stack. */
+/*
+ * Per-CPU stack block: 3 IST stacks, a guard page, then the primary stack,
+ * so a primary-stack overflow faults on the guard page (and becomes a #DF
+ * on its intact IST stack) before it can reach the IST stacks.
+ */
 #define STACK_ORDER          3
 #define STACK_SIZE           (_AC(4096, UL) << STACK_ORDER)
+#define IST_MC_PAGE          0
 #define IST_NMI_PAGE         1
 #define IST_DF_PAGE          2
-#define IST_MC_PAGE          3
+#define STACK_GUARD_PAGE     3
 #define PRIMARY_STACK_PAGE   4
 
 #define NR_CPUS              64

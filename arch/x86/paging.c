@@ -55,6 +55,8 @@ static void map_one(unsigned long va, uint64_t pa, unsigned long flags,
     uint64_t *l2 = pt_next(l3, (va >> 30) & 511);
     uint64_t *l1;
 
+    ASSERT(!(pa & (large ? L2_SIZE - 1 : PAGE_SIZE - 1)));
+    ASSERT(va >= SHIM_AREA_START && va < SHIM_AREA_END);
     flags |= _PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_DIRTY | global_bit;
     if ( large )
     {
@@ -95,7 +97,9 @@ static bool in_directmap(uint32_t type)
 
 static void map_image(void)
 {
-    unsigned long va, guard = (unsigned long)cpu0_stack;
+    unsigned long va;
+    unsigned long guard = (unsigned long)cpu0_stack +
+                          STACK_GUARD_PAGE * PAGE_SIZE;
 
     for ( va = (unsigned long)__image_start;
           va < (unsigned long)__image_end; va += PAGE_SIZE )

@@ -28,9 +28,18 @@ struct percpu {
     uint64_t *gdt_reserved;
 };
 
+/*
+ * At the top of each CPU's primary stack.  guest_regs is where the CPU
+ * pushes its frame on an entry from a lower privilege level (TSS.RSP0
+ * points just past it) and where the syscall entry builds the same frame:
+ * the guest's registers are always at one known place, as in Xen.
+ */
 struct cpu_info {
+    struct cpu_regs guest_regs;
+    uint64_t _pad;                  /* keeps RSP0 16-byte aligned */
     struct percpu *percpu;
     unsigned int cpu_id;
+    void *current;                  /* the vCPU this CPU runs, if any */
 };
 
 static inline struct cpu_info *get_cpu_info(void)
@@ -49,6 +58,12 @@ static inline struct percpu *this_cpu(void)
 static inline unsigned int smp_processor_id(void)
 {
     return get_cpu_info()->cpu_id;
+}
+
+/* Where TSS.RSP0 points: the end of the guest frame. */
+static inline unsigned long cpu_info_rsp0(struct cpu_info *ci)
+{
+    return (unsigned long)(&ci->guest_regs + 1);
 }
 
 extern struct percpu *percpu_area[NR_CPUS];

@@ -18,6 +18,8 @@ struct cpu_regs {
     uint64_t rip, cs, rflags, rsp, ss;
 };
 
+BUILD_BUG_ON(sizeof(struct cpu_regs) % 16 != 8);
+
 static inline bool regs_from_guest(const struct cpu_regs *r)
 {
     return r->cs & 3;

@@ -49,8 +49,12 @@ void show_stack_trace(const void *fp)
     while ( frame && on_this_stack((unsigned long)frame, 16) &&
             depth++ < 32 )
     {
-        if ( frame[1] )
-            print_symbol("   ", frame[1]);
+        unsigned long off, size;
+
+        /* Only return addresses into our text: the chain ends there. */
+        if ( !symbol_lookup(frame[1], &off, &size) )
+            break;
+        print_symbol("   ", frame[1]);
         if ( (unsigned long)frame[0] <= (unsigned long)frame )
             break;                      /* stacks grow down: no loops */
         frame = (const unsigned long *)frame[0];

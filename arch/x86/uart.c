@@ -51,7 +51,7 @@ bool uart_init(const struct uart *u)
     outb(0, b + UART_IER);                  /* polled */
     if ( u->baud )
     {
-        uint32_t div = UART_CLOCK_HZ / 16 / u->baud;
+        uint32_t div = (u->base_baud ?: UART_CLOCK_HZ / 16) / u->baud;
 
         outb(lcr | LCR_DLAB, b + UART_LCR);
         outb(div & 0xff, b + UART_DLL);

@@ -9,6 +9,7 @@ struct uart {
     uint16_t io_base;       /* 0: absent */
     uint8_t irq;
     uint32_t baud;          /* 0: keep what firmware set ("auto") */
+    uint32_t base_baud;     /* UART clock / 16: 115200 on a PC */
     uint8_t data_bits;      /* 5..8 */
     char parity;            /* 'n', 'o', 'e', 'm', 's' */
     uint8_t stop_bits;      /* 1, 2 */

@@ -1021,7 +1021,7 @@ static void limit_cmdline(void)
     CHECK(bi.cmdline_truncated);
     CHECK_EQ(bi.cmdline[BOOT_STRING_MAX - 2], 'b');
 
-    set_pvh_cmdline(2000, 'c');
+    set_pvh_cmdline(BOOT_STRING_MAX + 1000, 'c');
     CHECK_EQ(bi.cmdline[BOOT_STRING_MAX - 1], '\0');
     CHECK_EQ(strlen(bi.cmdline), BOOT_STRING_MAX - 1);
     CHECK(bi.cmdline_truncated);
@@ -1069,7 +1069,7 @@ static void string_at_end(void)
 
     reset();
     si = pvh_new(&info, 1);
-    si->cmdline_paddr = put_unterminated_at_end('y', 3000);
+    si->cmdline_paddr = put_unterminated_at_end('y', BOOT_STRING_MAX + 1000);
     pvh_parse(&bi, info);
     CHECK_EQ(strlen(bi.cmdline), BOOT_STRING_MAX - 1);
     CHECK(bi.cmdline_truncated);
