@@ -22,6 +22,8 @@ GCCINC  := $(shell $(CC) -print-file-name=include)
 SYSINC := build/include
 
 CPPFLAGS := -nostdinc -isystem $(GCCINC) -I. -I$(SYSINC) -I$(BUILD)/include
+# We implement the interface of the headers we build with.
+CPPFLAGS += -D__XEN_INTERFACE_VERSION__=0x00040e00
 CPPFLAGS += $(if $(filter y,$(CONFIG_DEBUG)),-DCONFIG_DEBUG=1)
 CPPFLAGS += $(if $(filter y,$(CONFIG_INDIRECT_THUNK)),-DCONFIG_INDIRECT_THUNK=1)
 
@@ -37,13 +39,14 @@ CFLAGS += -mfunction-return=keep
 endif
 ASFLAGS := -m64 -D__ASSEMBLER__ -D__ASSEMBLY__ -DASM_FILE -MMD -MP
 LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack
+LDFLAGS += --build-id=sha1
 
 HOSTCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 
 SRCS := boot/head.S $(wildcard boot/*.c)
 SRCS += $(filter-out arch/x86/asm-offsets.c,$(wildcard arch/x86/*.c))
 SRCS += $(filter-out arch/x86/indirect-thunk.S,$(wildcard arch/x86/*.S))
-SRCS += $(wildcard shim/*.c shim/lib/*.c pv/*.c)
+SRCS += $(wildcard shim/*.c shim/lib/*.c pv/*.c pv/*.S)
 ifeq ($(CONFIG_INDIRECT_THUNK),y)
 SRCS += arch/x86/indirect-thunk.S
 endif
@@ -132,6 +135,9 @@ $(BUILD)/tools/%: tools/%.c
 
 # ---------------------------------------------------------------- tests
 
+include tests/guests/guests.mk
+include tests/fuzz/fuzz.mk
+
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/unit/%,\
                 $(wildcard tests/unit/test-*.c))
 UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror \
@@ -148,9 +154,9 @@ unit: $(UNIT_TESTS)
 deps:
 	$(Q)ci/deps.sh
 
-run: deps all
-	$(Q)tools/pvshim-run --shim-dir $(BUILD) tests/demo/hello.txt \
-	    --guest-cmdline "the default demo module"
+run: deps all guests
+	$(Q)tools/pvshim-run --shim-dir $(BUILD) build/guests/hello.elf \
+	    --guest-cmdline "console=hvc0 the demo's command line"
 
 check: deps
 	$(Q)ci/check.sh

@@ -56,6 +56,10 @@ SECTIONS
     .note : AT(ADDR(.note) - SHIM_VIRT_START)
     {
         KEEP(*(.note.shim))
+        . = ALIGN(4);
+        __note_gnu_build_id_start = .;
+        KEEP(*(.note.gnu.build-id))
+        __note_gnu_build_id_end = .;
     } :rodata :note
 
     /* Filled in by the second link (tools/gen-symbols.sh); last in rodata. */

@@ -47,6 +47,29 @@ else
     fail "unit: build"
 fi
 
+# The fuzzers, a bounded and seeded run each.
+while read -r verdict rest; do
+    case "$verdict" in
+    PASS:) pass "$rest" ;;
+    FAIL:) fail "$rest" ;;
+    *) echo "$verdict $rest" ;;
+    esac
+done < <(make -s fuzz-check 2>&1 | tee "$log/fuzz.log")
+
+# PV test kernels, each booted on the shim.
+if make -s guests >"$log/guests-build.log" 2>&1; then
+    while read -r verdict rest; do
+        case "$verdict" in
+        PASS:) pass "$rest" ;;
+        FAIL:) fail "$rest" ;;
+        *) echo "$verdict $rest" ;;
+        esac
+    done < <(tests/guests/run.sh 2>&1 | tee "$log/guests.log")
+else
+    cat "$log/guests-build.log"
+    fail "guests: build"
+fi
+
 # Boot tests under QEMU TCG.
 while read -r verdict rest; do
     case "$verdict" in

@@ -5,7 +5,7 @@
 set -eu
 
 PACKAGES="
-    gcc make binutils libc6-dev git
+    gcc make binutils libc6-dev git clang libclang-rt-14-dev
     libxen-dev multiboot
     qemu-system-x86 qemu-system-data ovmf
     grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools

@@ -80,7 +80,8 @@ struct pv_elf_segment {
     uint64_t vaddr, paddr, offset, filesz, memsz;
     uint32_t flags;             /* PF_R/PF_W/PF_X */
     unsigned int phdr;          /* index in the program header table */
-    uint64_t dest;              /* guest virtual: paddr - paddr_offset + virt_base */
+    /* Where it goes, guest virtual: paddr - paddr_offset + virt_base. */
+    uint64_t dest;
 };
 
 /* PAE_MODE note (or legacy PAE=), meaningful for 32-bit guests only. */
@@ -93,7 +94,7 @@ enum pv_pae_mode {
 
 struct pv_kernel {
     /* From the ELF headers. */
-    uint64_t entry;             /* ENTRY note (or legacy VIRT_ENTRY), else e_entry */
+    uint64_t entry;             /* ENTRY note (legacy VIRT_ENTRY) or e_entry */
     unsigned int nr_segments;   /* PT_LOAD with any of R/W/X, in phdr order */
     struct pv_elf_segment seg[PV_ELF_MAX_SEGMENTS];
     uint64_t vstart, vend;      /* lowest dest, highest dest + memsz */
@@ -106,8 +107,8 @@ struct pv_kernel {
                                    virt_base with the legacy string */
     uint64_t hypercall_page;    /* virtual address, or PV_ELF_UNSET */
     uint64_t init_p2m;          /* INIT_P2M virtual address, or PV_ELF_UNSET */
-    uint64_t hv_start_low;      /* HV_START_LOW (32-bit guests), or PV_ELF_UNSET */
-    bool mod_start_pfn;         /* MOD_START_PFN != 0: initrd may be unmapped */
+    uint64_t hv_start_low;      /* HV_START_LOW (32-bit), or PV_ELF_UNSET */
+    bool mod_start_pfn;         /* MOD_START_PFN: initrd may be unmapped */
     bool suspend_cancel;        /* SUSPEND_CANCEL != 0 */
     bool bsd_symtab;            /* BSD_SYMTAB "yes": wants its symbols loaded
                                    (not included in vend) */

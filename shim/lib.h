@@ -22,6 +22,7 @@
 #define likely(x)       __builtin_expect(!!(x), 1)
 #define unlikely(x)     __builtin_expect(!!(x), 0)
 
+#define ACCESS_ONCE(x)  (*(volatile typeof(x) *)&(x))
 #define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
 #define ROUNDUP(x, a)   (((x) + (a) - 1) & ~((typeof(x))(a) - 1))
 #define ROUNDDOWN(x, a) ((x) & ~((typeof(x))(a) - 1))

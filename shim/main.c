@@ -14,6 +14,8 @@
 #include "shim/panic.h"
 #include "shim/param.h"
 #include "shim/version.h"
+#include "pv/build.h"
+#include "pv/domain.h"
 
 /* test-fault=<pf|gp|ud|de|bp|df>: take that fault once boot is done. */
 static char opt_test_fault[8];
@@ -81,9 +83,12 @@ noreturn void start_shim(struct boot_info *bi)
     acpi_init(bi->rsdp);
     memory_init(bi, &memmap);
     paging_init(&memmap);
+    fpu_init();
     print_modules(bi);
 
     run_test_fault();
-    printk("No PV guest support yet: nothing to run\n");
-    machine_halt(SHIM_EXIT_POWEROFF);
+    pv_m2p_init();
+    pv_domain_build(bi);
+    pv_cpu_init();
+    pv_enter_guest();
 }

@@ -6,12 +6,19 @@
 #include <stdint.h>
 
 #define X86_CR0_PE      (1UL << 0)
+#define X86_CR0_MP      (1UL << 1)
+#define X86_CR0_EM      (1UL << 2)
+#define X86_CR0_TS      (1UL << 3)
+#define X86_CR0_ET      (1UL << 4)
+#define X86_CR0_NE      (1UL << 5)
 #define X86_CR0_WP      (1UL << 16)
 #define X86_CR0_PG      (1UL << 31)
 #define X86_CR4_PSE     (1UL << 4)
 #define X86_CR4_PAE     (1UL << 5)
 #define X86_CR4_PGE     (1UL << 7)
 #define X86_CR4_OSFXSR  (1UL << 9)
+#define X86_CR4_OSXMMEXCPT (1UL << 10)
+#define X86_CR4_OSXSAVE (1UL << 18)
 #define X86_CR4_SMEP    (1UL << 20)
 #define X86_CR4_SMAP    (1UL << 21)
 
@@ -19,6 +26,10 @@
 #define MSR_FS_BASE         0xc0000100
 #define MSR_GS_BASE         0xc0000101
 #define MSR_SHADOW_GS_BASE  0xc0000102
+#define MSR_STAR            0xc0000081
+#define MSR_LSTAR           0xc0000082
+#define MSR_CSTAR           0xc0000083
+#define MSR_SFMASK          0xc0000084
 #define EFER_NXE            (1UL << 11)
 
 #define DEFINE_CR(n)                                                    \

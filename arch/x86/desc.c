@@ -52,6 +52,9 @@ static void idt_init(void)
         idt[v].off1 = a >> 16;
         idt[v].off2 = a >> 32;
     }
+    /* int3 and into from the guest must arrive as #BP / #OF, not #GP. */
+    idt[3].type_attr = 0xee;
+    idt[4].type_attr = 0xee;
     idt[2].ist = IST_NMI;
     idt[8].ist = IST_DF;
     idt[18].ist = IST_MC;
@@ -70,16 +73,16 @@ static void set_tss_desc(uint64_t *gdt, const struct tss64 *tss)
 
 void desc_init_cpu(struct percpu *pc)
 {
-    uint64_t *g = pc->gdt_reserved;
+    uint64_t *g = pc->gdt + GDT_RESERVED_ENTRY;
     char *stack = pc->stack;
     struct desc_ptr gdtr, idtr;
 
     idt_init();
 
     memcpy(g, reserved_gdt_template, sizeof(reserved_gdt_template));
-    set_tss_desc(&g[(TSS_SEL >> 3) - FIRST_RESERVED_GDT_ENTRY], &pc->tss);
+    set_tss_desc(&g[(TSS_SEL >> 3) - GDT_RESERVED_ENTRY], &pc->tss);
     /* A data segment whose limit is the CPU number: `lsl` reads it. */
-    g[(PER_CPU_SEL >> 3) - FIRST_RESERVED_GDT_ENTRY] =
+    g[(PER_CPU_SEL >> 3) - GDT_RESERVED_ENTRY] =
         0x0000910000000000ULL | pc->cpu_id;
 
     pc->tss.ist[IST_NMI - 1] = (uint64_t)stack + (IST_NMI_PAGE + 1) * 4096;
@@ -88,12 +91,8 @@ void desc_init_cpu(struct percpu *pc)
     pc->tss.rsp[0] = cpu_info_rsp0((struct cpu_info *)(stack + STACK_SIZE) - 1);
     pc->tss.iomap_base = sizeof(pc->tss);   /* no I/O bitmap */
 
-    /*
-     * The GDT base is placed so selector 0xe000 lands on our reserved
-     * page; the guest's pages below it come with PV guest support.
-     */
     gdtr.limit = GDT_LIMIT;
-    gdtr.base = (uint64_t)g - FIRST_RESERVED_GDT_ENTRY * 8;
+    gdtr.base = (uint64_t)pc->gdt;
     idtr.limit = sizeof(idt) - 1;
     idtr.base = (uint64_t)idt;
 

@@ -7,7 +7,7 @@
 #ifndef ARCH_X86_DESC_H
 #define ARCH_X86_DESC_H
 
-#define FIRST_RESERVED_GDT_ENTRY 0x1c00  /* selector 0xe000, page 14 */
+#define GDT_RESERVED_ENTRY 0x1c00  /* selector 0xe000, page 14 */
 #define SHIM_CS         0xe008      /* ring 0, 64-bit: Xen's __HYPERVISOR_CS */
 #define SHIM_DS         0xe010      /* ring 0 data */
 #define SHIM_CS32       0xe038      /* ring 0, compatibility mode */
@@ -15,6 +15,7 @@
 #define LDT_SEL         0xe050
 #define PER_CPU_SEL     0xe060      /* limit == cpu number, as in Xen */
 #define GDT_LIMIT       0xefff      /* 15 pages: guest's 14 + reserved */
+#define GDT_ENTRIES     ((GDT_LIMIT + 1) / 8)
 
 #define IST_NMI         1
 #define IST_DF          2

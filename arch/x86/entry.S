@@ -4,6 +4,10 @@
  * vector, one common path that saves a struct cpu_regs and calls
  * do_trap(regs).
  *
+ * An exception from the guest (ring 3) arrives on the frame at the top of
+ * the stack (struct cpu_info's guest_regs) and goes to pv/entry.S; one
+ * from the shim itself goes to do_trap().
+ *
  * Frame on the stack when do_trap() runs (struct cpu_regs, regs.h):
  *
  *   offset  field                      pushed by
@@ -18,6 +22,7 @@
  * The C code takes the offsets from asm-offsets.h; the table is the map.
  */
 #include "asm-offsets.h"
+#include "arch/x86/asm-macros.h"
 
 /* Vectors for which the CPU pushes an error code (SDM vol. 3A, 6.3). */
 #define HAS_ERRCODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || \
@@ -51,39 +56,14 @@ exception_stubs:
  */
 exception_common:
         cld
-        push    %rdi
-        push    %rsi
-        push    %rdx
-        push    %rcx
-        push    %rax
-        push    %r8
-        push    %r9
-        push    %r10
-        push    %r11
-        push    %rbx
-        push    %rbp
-        push    %r12
-        push    %r13
-        push    %r14
-        push    %r15
+        SAVE_ALL
         mov     %rsp, %rdi
+        /* From the guest (RPL 3): the PV code decides, on the guest frame. */
+        testb   $3, REGS_cs(%rsp)
+        jnz     pv_exception_entry
         sub     $8, %rsp
         call    do_trap
         add     $8, %rsp
-        pop     %r15
-        pop     %r14
-        pop     %r13
-        pop     %r12
-        pop     %rbp
-        pop     %rbx
-        pop     %r11
-        pop     %r10
-        pop     %r9
-        pop     %r8
-        pop     %rax
-        pop     %rcx
-        pop     %rdx
-        pop     %rsi
-        pop     %rdi
+        RESTORE_ALL
         add     $8, %rsp                /* error_code, entry_vector */
         iretq

@@ -19,12 +19,32 @@
 
 struct memmap;
 
+/* Zero one 4 KiB page, 8 bytes at a time. */
+static inline void clear_page(void *p)
+{
+    unsigned long n = 4096 / 8;
+
+    asm volatile ( "rep stosq" : "+D" (p), "+c" (n) : "a" (0UL) : "memory" );
+}
+
 /*
  * Replace the boot page tables: the image with per-section permissions
  * (text RX, rodata R, data RW, all but text NX) and an unmapped guard page
  * under each stack, and a directmap of the RAM in @m.
  */
 void paging_init(const struct memmap *m);
+
+/*
+ * Map [va, va + size) to [pa, ...) with 4 KiB pages in the shim's own
+ * tables, whose L4 slots every guest L4 copies.  Frames for the tables come
+ * from below 4 GiB.  _PAGE_USER makes the range visible to the guest.
+ */
+void map_pages(unsigned long va, uint64_t pa, unsigned long size,
+               unsigned long flags);
+/* The shim's L4 table (its reserved slots are the ones guests copy). */
+const uint64_t *shim_l4(void);
+/* _PAGE_NX if the CPU has NX, else 0. */
+unsigned long page_nx_bit(void);
 
 /* global-pages (arch/x86/global-pages.c): decided once at boot. */
 extern bool opt_global_pages;

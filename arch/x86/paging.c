@@ -38,12 +38,17 @@ static uint64_t *pt_alloc(void)
     return t;
 }
 
-/* The table that entry @idx of @t points to, allocated if absent. */
-static always_inline uint64_t *pt_next(uint64_t *t, unsigned int idx)
+/*
+ * The table that entry @idx of @t points to, allocated if absent.  @user
+ * opens the path to ring 3 (only the read-only M2P asks for that).
+ */
+static always_inline uint64_t *pt_next(uint64_t *t, unsigned int idx,
+                                       unsigned long user)
 {
     if ( !(t[idx] & _PAGE_PRESENT) )
         t[idx] = __pa(pt_alloc()) | _PAGE_PRESENT | _PAGE_RW |
                  _PAGE_ACCESSED | _PAGE_DIRTY;
+    t[idx] |= user;
     return __va(t[idx] & PADDR_MASK);
 }
 
@@ -51,20 +56,22 @@ static always_inline uint64_t *pt_next(uint64_t *t, unsigned int idx)
 static void map_one(unsigned long va, uint64_t pa, unsigned long flags,
                     bool large)
 {
-    uint64_t *l3 = pt_next(idle_l4, (va >> 39) & 511);
-    uint64_t *l2 = pt_next(l3, (va >> 30) & 511);
+    unsigned long user = flags & _PAGE_USER;
+    uint64_t *l3 = pt_next(idle_l4, (va >> 39) & 511, user);
+    uint64_t *l2 = pt_next(l3, (va >> 30) & 511, user);
     uint64_t *l1;
 
     ASSERT(!(pa & (large ? L2_SIZE - 1 : PAGE_SIZE - 1)));
     ASSERT(va >= SHIM_AREA_START && va < SHIM_AREA_END);
-    flags |= _PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_DIRTY | global_bit;
+    flags |= _PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_DIRTY |
+             (flags & _PAGE_USER ? 0 : global_bit);
     if ( large )
     {
         l2[(va >> 21) & 511] = pa | flags | _PAGE_PSE;
         nr_2m++;
         return;
     }
-    l1 = pt_next(l2, (va >> 21) & 511);
+    l1 = pt_next(l2, (va >> 21) & 511, user);
     l1[(va >> 12) & 511] = pa | flags;
     nr_4k++;
 }
@@ -145,4 +152,25 @@ void paging_init(const struct memmap *m)
            "text RX, rodata RO, stack guard page%s\n",
            nr_tables, nr_4k, nr_2m, nx_bit ? "on" : "unavailable",
            cr4 & X86_CR4_SMEP ? ", SMEP on" : "");
+}
+
+void map_pages(unsigned long va, uint64_t pa, unsigned long size,
+               unsigned long flags)
+{
+    unsigned long off;
+
+    if ( !(flags & _PAGE_RW) || (flags & _PAGE_USER) )
+        flags |= nx_bit;            /* data only, never guest-executable */
+    for ( off = 0; off < size; off += PAGE_SIZE )
+        map_one(va + off, pa + off, flags, false);
+}
+
+const uint64_t *shim_l4(void)
+{
+    return idle_l4;
+}
+
+unsigned long page_nx_bit(void)
+{
+    return nx_bit;
 }

@@ -24,8 +24,12 @@ struct percpu {
     unsigned int cpu_id;
     void *stack;                /* base of the STACK_SIZE block */
     struct tss64 tss __aligned(16);
-    /* GDT entries 0x1c00..0x1dff (selectors 0xe000 up): Xen's reserved page. */
-    uint64_t *gdt_reserved;
+    /*
+     * The GDT: GDT_ENTRIES descriptors.  Entries below GDT_RESERVED_ENTRY
+     * (selector 0xe000) are the guest's, empty (not present) until it
+     * installs validated ones; the page from 0xe000 is Xen's reserved one.
+     */
+    uint64_t *gdt;
 };
 
 /*

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The boot CPU's per-CPU state: stack block, cpu_info, GDT, TSS, IDT. */
+#include "arch/x86/cpu.h"
+#include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/io.h"
 #include "arch/x86/percpu.h"
@@ -10,7 +12,8 @@ char cpu0_stack[STACK_SIZE] __aligned(STACK_SIZE)
     __section(".bss.page_aligned");
 
 static struct percpu percpu0;
-static uint64_t cpu0_gdt[512] __aligned(4096)
+/* The whole GDT: 14 pages for the guest's entries, then our reserved one. */
+static uint64_t cpu0_gdt[GDT_ENTRIES] __aligned(4096)
     __section(".bss.page_aligned");
 
 /*
@@ -29,10 +32,34 @@ void cpu_init_boot(void)
 
     percpu0.cpu_id = 0;
     percpu0.stack = cpu0_stack;
-    percpu0.gdt_reserved = cpu0_gdt;
+    percpu0.gdt = cpu0_gdt;
     ci->percpu = &percpu0;
     ci->cpu_id = 0;
     percpu_area[0] = &percpu0;
     desc_init_cpu(&percpu0);
     i8259_mask_all();
+}
+
+/*
+ * The FPU, SSE and AVX state belong to the guest: the shim never touches
+ * them (it is built with -mgeneral-regs-only), so they only need turning
+ * on (SDM vol. 3A, 13.1: CR0.MP/NE, CR4.OSFXSR/OSXMMEXCPT/OSXSAVE, XCR0).
+ */
+void fpu_init(void)
+{
+    uint32_t a, b, c, d;
+    uint64_t xcr0 = 0x3;                    /* x87, SSE */
+
+    write_cr0((read_cr0() & ~(X86_CR0_EM | X86_CR0_TS)) | X86_CR0_MP |
+              X86_CR0_NE);
+    write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
+    if ( cpu_has(X86_FEATURE_XSAVE) )
+    {
+        cpuid_count(0xd, 0, &a, &b, &c, &d);
+        xcr0 |= a & 0x4;                    /* AVX, if the CPU has it */
+        write_cr4(read_cr4() | X86_CR4_OSXSAVE);
+        asm volatile ( "xsetbv" :: "c" (0), "a" ((uint32_t)xcr0),
+                       "d" ((uint32_t)(xcr0 >> 32)) );
+    }
+    asm volatile ( "fninit" );
 }

@@ -6,4 +6,7 @@
 /* Per-CPU data, descriptor tables and exception handling for CPU 0. */
 void cpu_init_boot(void);
 
+/* Turn on the FPU and vector state for the guest to use. */
+void fpu_init(void);
+
 #endif /* ARCH_X86_SETUP_H */

@@ -6,6 +6,7 @@
  */
 #include "arch/x86/cr.h"
 #include "arch/x86/traps.h"
+#include "arch/x86/uaccess.h"
 #include "shim/console.h"
 #include "shim/panic.h"
 
@@ -92,6 +93,15 @@ void do_trap(struct cpu_regs *regs)
 {
     unsigned int vec = regs->entry_vector;
     const char *name = vec < 32 ? vector_names[vec] : NULL;
+    unsigned long fixup;
+
+    /* A fault the code expected (a guest-memory copy): resume there. */
+    if ( (vec == 13 || vec == 14) &&
+         (fixup = search_exception_table(regs->rip)) )
+    {
+        regs->rip = fixup;
+        return;
+    }
 
     arch_disable_irqs();
     show_registers(regs);

@@ -13,7 +13,8 @@ cd "$(dirname "$0")/../.."
 
 logdir=build/check/boot
 mkdir -p "$logdir"
-demo=tests/demo/hello.txt
+demo=build/guests/hello.elf
+notakernel=tests/demo/hello.txt
 timeout=${BOOT_TIMEOUT:-120}
 
 expect() {
@@ -44,25 +45,31 @@ banner='\(XEN\) \[ *[0-9]+\.[0-9]{6}\] pvshim .* starting'
 clean='Shutting down the VM, exit status 0'
 
 # The three entry paths (and GRUB from BIOS too): banner, memory map,
-# modules, command line, clean ACPI poweroff.
+# modules, command line, then the demo PV guest to a clean ACPI poweroff.
+guest_ok='\(d1\) Test result: SUCCESS'
 for boot in multiboot1 grub-bios grub-uefi; do
     expect "entry: $boot" 0 "+$banner" "+Physical memory map:" \
         "+ \[0000000000200000, [0-9a-f]+\] \(shim\)" "+Modules: 1" \
         "+module 0: .*command line \"console=hvc0 earlyprintk\"" \
-        "+Command line: loglvl=all" "+$clean" \
+        "+Command line: loglvl=all" \
+        "+\(d1\)   cmd_line +\"console=hvc0 earlyprintk\"" \
+        "+$guest_ok" "+$clean" \
         -- "$demo" --boot "$boot" --shim-cmdline "loglvl=all" \
         --guest-cmdline "console=hvc0 earlyprintk"
 done
 expect "entry: pvh" 0 "+$banner" "+Booted by pvh" "+Physical memory map:" \
     "+Modules: 1" "+Command line: loglvl=all" \
-    "+Guest command line extra \(after \"--\"\): console=hvc0" "+$clean" \
+    "+Guest command line extra \(after \"--\"\): console=hvc0" \
+    "+\(d1\)   cmd_line +\"console=hvc0\"" "+$guest_ok" "+$clean" \
     -- "$demo" --boot pvh --shim-cmdline "loglvl=all" \
     --guest-cmdline "console=hvc0"
 expect "entry: multiboot1 with initrd" 0 "+Modules: 2" \
-    "+module 1: tests/demo/hello.txt" "+$clean" \
-    -- "$demo" --initrd "$demo"
+    "+module 1: tests/demo/hello.txt" "+\(d1\)   module +0x[0-9a-f]+, 139 bytes" \
+    "+$guest_ok" "+$clean" -- "$demo" --initrd "$notakernel"
 expect "entry: multiboot1, module string with a comma" 0 \
     "+command line \"a,b\"" -- "$demo" --guest-cmdline "a,b"
+expect "entry: a module that is no kernel is refused" 6 \
+    "+d1: guest kernel refused: " "+exit status 6" -- "$notakernel"
 for c in debug no-thunk; do
     expect "config: $c boots" 0 "+$banner" "+$clean" \
         -- "$demo" --shim-dir "build/$c"

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Where the guest wants its exceptions and events delivered:
+ * set_trap_table, set_callbacks and callback_op, as Xen's pv/callback.c
+ * and pv/traps.c (do_set_trap_table).
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include <xen/callback.h>
+#include "pv/domain.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+
+#define TRAP_TABLE_MAX 4096
+
+/* A handler the guest names must be a usable guest address. */
+static bool handler_ok(unsigned long eip)
+{
+    return guest_range_ok(eip, 1);
+}
+
+/*
+ * An array of trap_info ending at an entry whose address is 0; a NULL
+ * array clears the table (Xen's do_set_trap_table).  Entries are applied
+ * as they are read, as in Xen: a fault part-way leaves the earlier ones.
+ */
+long do_set_trap_table(unsigned long traps)
+{
+    struct vcpu *v = current_vcpu();
+    trap_info_t ti;
+    unsigned long i;
+
+    if ( !traps )
+    {
+        memset(v->trap_ctxt, 0, sizeof(v->trap_ctxt));
+        return 0;
+    }
+    for ( i = 0; ; i++ )
+    {
+        if ( copy_from_guest_offset(&ti, traps, i, sizeof(ti)) )
+            return -XEN_EFAULT;
+        if ( !ti.address )
+            return 0;
+        if ( !handler_ok(ti.address) )
+            return -XEN_EINVAL;
+        v->trap_ctxt[ti.vector] = ti;
+        /* Xen preempts long lists; until continuations, bound them. */
+        if ( i == TRAP_TABLE_MAX )
+            return -XEN_E2BIG;
+    }
+}
+
+static long register_callback(const struct callback_register *r)
+{
+    struct vcpu *v = current_vcpu();
+
+    if ( r->address && !handler_ok(r->address) )
+        return -XEN_EINVAL;
+    switch ( r->type )
+    {
+    case CALLBACKTYPE_event:
+        v->event_callback_eip = r->address;
+        return 0;
+    case CALLBACKTYPE_failsafe:
+        v->failsafe_callback_eip = r->address;
+        v->failsafe_disables_events =
+            r->flags & CALLBACKF_mask_events;
+        return 0;
+    case CALLBACKTYPE_syscall:
+        v->syscall_callback_eip = r->address;
+        v->syscall_disables_events =
+            r->flags & CALLBACKF_mask_events;
+        return 0;
+    case CALLBACKTYPE_syscall32:
+        v->syscall32_callback_eip = r->address;
+        return 0;
+    case CALLBACKTYPE_sysenter:
+        v->sysenter_callback_eip = r->address;
+        return 0;
+    case CALLBACKTYPE_nmi:
+        v->nmi_callback_eip = r->address;
+        return 0;
+    default:
+        return -XEN_ENOSYS;
+    }
+}
+
+static long unregister_callback(const struct callback_unregister *u)
+{
+    switch ( u->type )
+    {
+    case CALLBACKTYPE_event:
+    case CALLBACKTYPE_failsafe:
+    case CALLBACKTYPE_syscall:
+    case CALLBACKTYPE_syscall32:
+    case CALLBACKTYPE_sysenter:
+        return -XEN_EINVAL;             /* Xen: these can't be removed */
+    case CALLBACKTYPE_nmi:
+        current_vcpu()->nmi_callback_eip = 0;
+        return 0;
+    default:
+        return -XEN_ENOSYS;
+    }
+}
+
+long do_callback_op(unsigned long cmd, unsigned long arg)
+{
+    struct callback_register r;
+    struct callback_unregister u;
+
+    switch ( cmd )
+    {
+    case CALLBACKOP_register:
+        if ( copy_from_guest(&r, arg, sizeof(r)) )
+            return -XEN_EFAULT;
+        return register_callback(&r);
+    case CALLBACKOP_unregister:
+        if ( copy_from_guest(&u, arg, sizeof(u)) )
+            return -XEN_EFAULT;
+        return unregister_callback(&u);
+    default:
+        return -XEN_ENOSYS;
+    }
+}
+
+long do_set_callbacks(unsigned long event, unsigned long failsafe,
+                      unsigned long syscall)
+{
+    struct callback_register r = { .type = CALLBACKTYPE_event,
+                                   .address = event };
+    long rc = register_callback(&r);
+
+    if ( rc )
+        return rc;
+    r.type = CALLBACKTYPE_failsafe;
+    r.address = failsafe;
+    if ( (rc = register_callback(&r)) )
+        return rc;
+    r.type = CALLBACKTYPE_syscall;
+    r.address = syscall;
+    return register_callback(&r);
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The domain's life cycle around the entry code: per-CPU syscall set-up,
+ * the checks on every exit to the guest, and the two ways it ends
+ * (an orderly shutdown, or a crash with a reason and a register dump).
+ */
+#include "shim/lib.h"
+#include <xen/sched.h>
+#include "arch/x86/cr.h"
+#include "arch/x86/desc.h"
+#include "arch/x86/percpu.h"
+#include "pv/domain.h"
+#include "pv/entry.h"
+#include "shim/console.h"
+#include "shim/panic.h"
+
+struct domain dom;
+
+#define X86_EFLAGS_IF       0x200
+#define X86_EFLAGS_IOPL     0x3000
+#define X86_EFLAGS_VM       0x20000
+#define X86_EFLAGS_RF       0x10000
+#define EFER_SCE            (1UL << 0)
+
+/* Flags syscall clears on entry (MSR_SFMASK), as Xen's XEN_SYSCALL_MASK. */
+#define SYSCALL_MASK        0x47700     /* AC VM RF NT IOPL DF IF TF */
+
+BUILD_BUG_ON(HYPERVISOR_VIRT_START != SHIM_AREA_START);
+BUILD_BUG_ON(HYPERVISOR_VIRT_END != SHIM_AREA_END);
+BUILD_BUG_ON(SHIM_CS != 0xe008);
+BUILD_BUG_ON(GDT_RESERVED_ENTRY != FIRST_RESERVED_GDT_ENTRY);
+
+/* syscall from ring 3 lands on this CPU's stub, on this CPU's stack. */
+void pv_cpu_init(void)
+{
+    unsigned int cpu = smp_processor_id();
+    struct cpu_info *ci = get_cpu_info();
+
+    lstar_stack[cpu] = cpu_info_rsp0(ci);
+    ci->current = current_vcpu();
+    wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+    wrmsr(MSR_STAR, ((uint64_t)FLAT_RING3_CS32 << 48) |
+                    ((uint64_t)SHIM_CS << 32));
+    wrmsr(MSR_LSTAR, (unsigned long)lstar_stubs + cpu * 32);
+    wrmsr(MSR_SFMASK, SYSCALL_MASK);
+}
+
+/*
+ * Last look at the frame before iretq: whatever the guest or a handler
+ * put there, the guest runs in ring 3 with interrupts on and IOPL 0.
+ */
+void pv_exit_to_guest(struct cpu_regs *regs)
+{
+    regs->cs |= 3;
+    regs->ss |= 3;
+    regs->rflags = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
+                   X86_EFLAGS_IF;
+}
+
+static void show_guest_registers(const struct cpu_regs *r)
+{
+    printk(XENLOG_ERR "d1v0 RIP: %04lx:%016lx  RFLAGS: %016lx  (%s mode)\n",
+           r->cs, r->rip, r->rflags,
+           current_vcpu()->kernel_mode ? "kernel" : "user");
+    printk(XENLOG_ERR "rax: %016lx   rbx: %016lx   rcx: %016lx\n",
+           r->rax, r->rbx, r->rcx);
+    printk(XENLOG_ERR "rdx: %016lx   rsi: %016lx   rdi: %016lx\n",
+           r->rdx, r->rsi, r->rdi);
+    printk(XENLOG_ERR "rbp: %016lx   rsp: %016lx   r8:  %016lx\n",
+           r->rbp, r->rsp, r->r8);
+    printk(XENLOG_ERR "r9:  %016lx   r10: %016lx   r11: %016lx\n",
+           r->r9, r->r10, r->r11);
+    printk(XENLOG_ERR "r12: %016lx   r13: %016lx   r14: %016lx\n",
+           r->r12, r->r13, r->r14);
+    printk(XENLOG_ERR "r15: %016lx   cr3: %016lx   ss: %04lx\n",
+           r->r15, read_cr3(), r->ss);
+}
+
+static void report_end(void)
+{
+    if ( dom.unknown_hypercalls )
+        printk(XENLOG_WARNING "d1: %lu call(s) to unimplemented hypercalls "
+               "returned -ENOSYS\n", dom.unknown_hypercalls);
+}
+
+/*
+ * The guest broke the ABI or can't go on: say why, show its registers,
+ * and end the VM with "guest crashed".  The shim itself is fine.
+ */
+noreturn void domain_crash(const char *fmt, ...)
+{
+    char msg[256];
+    va_list args;
+
+    va_start(args, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, args);
+    va_end(args);
+
+    printk(XENLOG_ERR "d1: domain crash: %s\n", msg);
+    show_guest_registers(&get_cpu_info()->guest_regs);
+    report_end();
+    machine_halt(SHIM_EXIT_GUEST_CRASH);
+}
+
+noreturn void pv_iret_fault(struct cpu_regs *regs)
+{
+    domain_crash("returning to the guest faulted: unusable cs %#lx / "
+                 "ss %#lx (registers partly overwritten)", regs->cs,
+                 regs->ss);
+}
+
+/* SCHEDOP_shutdown: the reason decides the VM's exit status. */
+noreturn void domain_shutdown(unsigned int reason)
+{
+    static const char *const names[] = {
+        [SHUTDOWN_poweroff] = "poweroff", [SHUTDOWN_reboot] = "reboot",
+        [SHUTDOWN_suspend] = "suspend", [SHUTDOWN_crash] = "crash",
+        [SHUTDOWN_watchdog] = "watchdog", [SHUTDOWN_soft_reset] = "soft_reset",
+    };
+    int status;
+
+    switch ( reason )
+    {
+    case SHUTDOWN_poweroff:
+        status = SHIM_EXIT_POWEROFF;
+        break;
+    case SHUTDOWN_reboot:
+    case SHUTDOWN_soft_reset:
+        status = SHIM_EXIT_REBOOT;
+        break;
+    default:
+        status = SHIM_EXIT_GUEST_CRASH;
+        break;
+    }
+    printk("d1: shutdown: %s", reason < ARRAY_SIZE(names) && names[reason]
+                               ? names[reason] : "unknown");
+    if ( dom.shutdown_code != ~0u )
+        printk(" (code %u)", dom.shutdown_code);
+    printk("\n");
+    report_end();
+    machine_halt(status);
+}

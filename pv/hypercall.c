@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Hypercall dispatch: a switch of direct calls (no table of function
+ * pointers, so no indirect branch on the hypercall path), as Xen and
+ * Linux do it since 2022.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include <xen/errno.h>
+#include "pv/domain.h"
+#include "pv/entry.h"
+#include "pv/hypercall.h"
+#include "pv/traps.h"
+
+long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
+                     const unsigned long a[6], bool in_multicall)
+{
+    switch ( nr )
+    {
+    case __HYPERVISOR_set_trap_table:
+        return do_set_trap_table(a[0]);
+    case __HYPERVISOR_set_gdt:
+        return do_set_gdt(a[0], a[1]);
+    case __HYPERVISOR_stack_switch:
+        return do_stack_switch(a[0], a[1]);
+    case __HYPERVISOR_set_callbacks:
+        return do_set_callbacks(a[0], a[1], a[2]);
+    case __HYPERVISOR_fpu_taskswitch:
+        return do_fpu_taskswitch(a[0]);
+    case __HYPERVISOR_set_debugreg:
+        return do_set_debugreg(a[0], a[1]);
+    case __HYPERVISOR_get_debugreg:
+        return do_get_debugreg(a[0]);
+    case __HYPERVISOR_update_descriptor:
+        return do_update_descriptor(a[0], a[1]);
+    case __HYPERVISOR_memory_op:
+        return do_memory_op(a[0], a[1]);
+    case __HYPERVISOR_multicall:
+        /* Xen refuses to nest: the entry fails, the batch goes on. */
+        if ( in_multicall )
+            return -XEN_EINVAL;
+        return do_multicall(a[0], a[1]);
+    case __HYPERVISOR_xen_version:
+        return do_xen_version(a[0], a[1]);
+    case __HYPERVISOR_console_io:
+        return do_console_io(a[0], a[1], a[2]);
+    case __HYPERVISOR_vm_assist:
+        return do_vm_assist(a[0], a[1]);
+    case __HYPERVISOR_iret:
+        /* Only from the hypercall page's own stub, never batched. */
+        if ( in_multicall )
+            return -XEN_EINVAL;
+        return do_iret(regs);
+    case __HYPERVISOR_set_segment_base:
+        return do_set_segment_base(a[0], a[1]);
+    case __HYPERVISOR_sched_op:
+        return do_sched_op(a[0], a[1]);
+    case __HYPERVISOR_callback_op:
+        return do_callback_op(a[0], a[1]);
+    case __HYPERVISOR_event_channel_op:
+        return do_event_channel_op(a[0], a[1]);
+    default:
+        dom.unknown_hypercalls++;
+        return -XEN_ENOSYS;
+    }
+}
+
+/*
+ * syscall from the guest.  From its kernel, a hypercall: %rax the number,
+ * %rdi %rsi %rdx %r10 %r8 %r9 the arguments (the 64-bit PV ABI), result
+ * in %rax.  From its user mode, the guest's own system call: bounce it to
+ * the kernel's syscall callback.
+ */
+void pv_syscall(struct cpu_regs *regs)
+{
+    unsigned long args[6] = {
+        regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9,
+    };
+
+    if ( !current_vcpu()->kernel_mode )
+    {
+        pv_bounce_syscall(regs);
+        return;
+    }
+    regs->rax = pv_do_hypercall(regs, regs->rax, args, false);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Every hypercall handler, named do_<hypercall> as in Xen.  Arguments are
+ * the guest's registers as unsigned longs; guest pointers are guest
+ * virtual addresses, used only through pv/guest-access.h.
+ */
+#ifndef PV_HYPERCALL_H
+#define PV_HYPERCALL_H
+
+#include "pv/domain.h"
+
+long do_set_trap_table(unsigned long traps);
+long do_stack_switch(unsigned long ss, unsigned long esp);
+long do_set_callbacks(unsigned long event, unsigned long failsafe,
+                      unsigned long syscall);
+long do_fpu_taskswitch(unsigned long set);
+long do_set_debugreg(unsigned long reg, unsigned long value);
+unsigned long do_get_debugreg(unsigned long reg);
+long do_update_descriptor(unsigned long pa, unsigned long desc);
+long do_set_gdt(unsigned long frame_list, unsigned long entries);
+long do_memory_op(unsigned long cmd, unsigned long arg);
+long do_multicall(unsigned long call_list, unsigned long nr_calls);
+long do_xen_version(unsigned long cmd, unsigned long arg);
+long do_console_io(unsigned long cmd, unsigned long count,
+                   unsigned long buffer);
+long do_vm_assist(unsigned long cmd, unsigned long type);
+long do_iret(struct cpu_regs *regs);
+long do_set_segment_base(unsigned long which, unsigned long base);
+long do_sched_op(unsigned long cmd, unsigned long arg);
+long do_callback_op(unsigned long cmd, unsigned long arg);
+long do_event_channel_op(unsigned long cmd, unsigned long arg);
+
+/*
+ * One hypercall, as the syscall entry and multicall both dispatch it.
+ * in_multicall refuses the calls a multicall may not contain.
+ */
+long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
+                     const unsigned long args[6], bool in_multicall);
+
+#endif /* PV_HYPERCALL_H */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * HYPERVISOR_iret: return from a bounced exception, as Xen's pv/iret.c.
+ * The guest jumped to the hypercall page's iret stub with struct
+ * iret_context on its stack (xen/arch-x86/xen-x86_64.h).
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include "pv/domain.h"
+#include "pv/entry.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+
+#define X86_EFLAGS_IF   0x00000200
+#define X86_EFLAGS_IOPL 0x00003000
+#define X86_EFLAGS_VM   0x00020000
+
+long do_iret(struct cpu_regs *regs)
+{
+    struct vcpu *v = current_vcpu();
+    struct iret_context ctx;
+
+    if ( copy_from_guest(&ctx, regs->rsp, sizeof(ctx)) )
+        domain_crash("iret: frame at %#lx unreadable", regs->rsp);
+
+    /* RPL 3 means guest user mode; anything else its kernel. */
+    if ( (ctx.cs & 3) == 3 && !v->guest_table_user )
+        domain_crash("iret: switching to user mode with no user page "
+                     "tables");
+
+    if ( dom.vm_assist & (1UL << VMASST_TYPE_architectural_iopl) )
+        v->iopl = ctx.rflags & X86_EFLAGS_IOPL;
+
+    regs->rip = ctx.rip;
+    regs->cs = ctx.cs | 3;              /* force guest privilege */
+    regs->rflags = (ctx.rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
+                   X86_EFLAGS_IF;
+    regs->rsp = ctx.rsp;
+    regs->ss = ctx.ss | 3;
+    if ( !(ctx.flags & VGCF_in_syscall) )
+    {
+        regs->entry_vector &= ~ENTRY_SYSCALL;
+        regs->r11 = ctx.r11;
+        regs->rcx = ctx.rcx;
+    }
+
+    /* The upcall mask follows the IF the guest returns with. */
+    v->vcpu_info->evtchn_upcall_mask = !(ctx.rflags & X86_EFLAGS_IF);
+
+    /* The caller writes this to %rax. */
+    return ctx.rax;
+}

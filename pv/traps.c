@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Exceptions the guest raises: emulate what Xen emulates, bounce the rest
+ * to the guest kernel's handler on Xen's 64-bit PV frame
+ * (xen/arch/x86/x86_64/entry.S create_bounce_frame):
+ *
+ *   guest kernel stack, 16-byte aligned, low to high:
+ *     RCX, R11, [error code], RIP, CS | upcall_mask << 32, RFLAGS, RSP, SS
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include "arch/x86/cr.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/traps.h"
+#include "pv/domain.h"
+#include "pv/entry.h"
+#include "pv/guest-access.h"
+#include "pv/traps.h"
+#include "shim/console.h"
+
+#define X86_EFLAGS_TF   0x00000100
+#define X86_EFLAGS_IF   0x00000200
+#define X86_EFLAGS_IOPL 0x00003000
+#define X86_EFLAGS_NT   0x00004000
+#define X86_EFLAGS_RF   0x00010000
+#define X86_EFLAGS_VM   0x00020000
+#define X86_EFLAGS_AC   0x00040000
+
+#define PFEC_USER       (1u << 2)
+
+/* trap_info.flags bit 2: the handler runs with events masked. */
+#define TI_CLEAR_EVENTS 4
+
+static const char *const exc_names[32] = {
+    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "#09",
+    "#TS", "#NP", "#SS", "#GP", "#PF", "#15", "#MF", "#AC", "#MC", "#XM",
+    "#VE", "#CP",
+};
+
+static bool has_error_code(unsigned int v)
+{
+    return v == X86_EXC_DF || (v >= X86_EXC_TS && v <= X86_EXC_PF) ||
+           v == X86_EXC_AC || v == X86_EXC_CP;
+}
+
+static void create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
+                                bool mask_events, bool has_err,
+                                uint32_t error_code, unsigned int vector)
+{
+    struct vcpu *v = current_vcpu();
+    uint8_t mask = v->vcpu_info->evtchn_upcall_mask;
+    unsigned long frame[8], sp, cs = regs->cs;
+    unsigned int n = 0;
+
+    if ( !v->kernel_mode )
+        domain_crash("vector %u from user mode: no user mode yet", vector);
+    sp = regs->rsp & ~0xfUL;
+    cs &= ~3UL;                         /* tells the guest: kernel context */
+
+    frame[n++] = regs->rcx;
+    frame[n++] = regs->r11;
+    if ( has_err )
+        frame[n++] = error_code;
+    frame[n++] = regs->rip;
+    frame[n++] = cs | ((unsigned long)mask << 32);
+    frame[n++] = (regs->rflags & ~(X86_EFLAGS_IF | X86_EFLAGS_IOPL)) |
+                 (mask ? 0 : X86_EFLAGS_IF) | v->iopl;
+    frame[n++] = regs->rsp;
+    frame[n++] = regs->ss;
+
+    sp -= n * sizeof(frame[0]);
+    if ( copy_to_guest(sp, frame, n * sizeof(frame[0])) )
+        domain_crash("fault writing the frame for vector %u at %#lx "
+                     "(guest stack unusable)", vector, sp);
+
+    if ( mask_events )
+        v->vcpu_info->evtchn_upcall_mask = 1;
+    regs->rflags &= ~(X86_EFLAGS_AC | X86_EFLAGS_VM | X86_EFLAGS_RF |
+                      X86_EFLAGS_NT | X86_EFLAGS_TF);
+    regs->ss = FLAT_KERNEL_SS;
+    regs->rsp = sp;
+    regs->cs = FLAT_KERNEL_CS;
+    regs->rip = eip;
+}
+
+void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
+                         uint32_t error_code)
+{
+    const trap_info_t *ti = &current_vcpu()->trap_ctxt[vector];
+
+    if ( !ti->address )
+        domain_crash("%s (vector %u, error code %#x) at %#lx with no handler "
+                     "registered", vector < 32 && exc_names[vector]
+                     ? exc_names[vector] : "exception", vector, error_code,
+                     regs->rip);
+    create_bounce_frame(regs, ti->address, ti->flags & TI_CLEAR_EVENTS,
+                        has_error_code(vector), error_code, vector);
+}
+
+bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector)
+{
+    const trap_info_t *ti = &current_vcpu()->trap_ctxt[vector];
+    unsigned int dpl = ti->flags & 3;
+
+    /* Xen's levels: 0 nobody, 1-2 the kernel, 3 everyone. */
+    if ( !ti->address || !dpl ||
+         (dpl < 3 && !current_vcpu()->kernel_mode) )
+        return false;
+    create_bounce_frame(regs, ti->address, ti->flags & TI_CLEAR_EVENTS,
+                        false, 0, vector);
+    return true;
+}
+
+void pv_bounce_syscall(struct cpu_regs *regs)
+{
+    domain_crash("syscall from user mode: no user mode yet");
+}
+
+void pv_exception(struct cpu_regs *regs)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned int vec = regs->entry_vector;
+
+    /* NMI, #DF, #MC run on IST stacks: not a guest matter. */
+    if ( regs != &get_cpu_info()->guest_regs )
+    {
+        do_trap(regs);
+        return;
+    }
+
+    switch ( vec )
+    {
+    case X86_EXC_UD:
+        if ( pv_emulate_forced_cpuid(regs) )
+            return;
+        break;
+    case X86_EXC_GP:
+        if ( pv_emulate_privileged_op(regs) )
+            return;
+        break;
+    case X86_EXC_PF:
+        v->vcpu_info->arch.cr2 = read_cr2();
+        /* The kernel runs in ring 3: show it the fault as its own. */
+        if ( v->kernel_mode )
+            regs->error_code &= ~PFEC_USER;
+        break;
+    case X86_EXC_NM:
+        /* The guest's own lazy FPU switch (fpu_taskswitch): its TS. */
+        if ( v->ctrlreg0_ts )
+        {
+            v->ctrlreg0_ts = 0;
+            asm volatile ( "clts" );
+        }
+        break;
+    }
+
+    if ( vec >= 32 )
+    {
+        printk(XENLOG_WARNING "d1: spurious interrupt %u in guest\n", vec);
+        return;
+    }
+    pv_inject_exception(regs, vec, regs->error_code);
+}

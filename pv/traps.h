@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Delivering exceptions and events to the guest kernel (pv/traps.c). */
+#ifndef PV_TRAPS_H
+#define PV_TRAPS_H
+
+#include "arch/x86/regs.h"
+
+/* Architectural exception vectors (SDM vol. 3A, table 6-1). */
+enum {
+    X86_EXC_DE = 0, X86_EXC_DB = 1, X86_EXC_NMI = 2, X86_EXC_BP = 3,
+    X86_EXC_OF = 4, X86_EXC_BR = 5, X86_EXC_UD = 6, X86_EXC_NM = 7,
+    X86_EXC_DF = 8, X86_EXC_TS = 10, X86_EXC_NP = 11, X86_EXC_SS = 12,
+    X86_EXC_GP = 13, X86_EXC_PF = 14, X86_EXC_MF = 16, X86_EXC_AC = 17,
+    X86_EXC_MC = 18, X86_EXC_XM = 19, X86_EXC_VE = 20, X86_EXC_CP = 21,
+};
+
+/*
+ * Make the guest take exception @vector (with @error_code where the
+ * vector has one) at its registered handler; no handler crashes it.
+ */
+void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
+                         uint32_t error_code);
+
+/* The software interrupt `int $vector` (no error code), at rip already past
+ * the instruction.  Returns false if the trap table forbids it. */
+bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector);
+
+/* A syscall from guest user mode, to the kernel's syscall callback. */
+void pv_bounce_syscall(struct cpu_regs *regs);
+
+/* pv/emul-priv-op.c: emulate a #GP-ing privileged instruction; true if
+ * handled (including by injecting a different fault). */
+bool pv_emulate_privileged_op(struct cpu_regs *regs);
+/* ... and the forced-emulation prefix `ud2; .ascii "xen"; cpuid`. */
+bool pv_emulate_forced_cpuid(struct cpu_regs *regs);
+
+#endif /* PV_TRAPS_H */

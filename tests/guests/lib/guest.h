@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The guest library's API for test kernels: start-of-day state, console
+ * output, expected faults, and the test result.
+ */
+#ifndef GUEST_GUEST_H
+#define GUEST_GUEST_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xen/xen.h>
+#include <xen/errno.h>
+
+#include "hypercall.h"
+
+#define __printf(f, a) __attribute__((format(__printf__, f, a)))
+#define __noreturn      __attribute__((noreturn))
+#define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
+#define PAGE_SIZE       4096UL
+
+/* ------------------------------------------------------------ the test */
+
+/* Each test kernel defines these two. */
+extern const char test_title[];
+void test_main(void);
+
+/*
+ * A test that defines this as true starts with no trap table: the library
+ * then never calls set_trap_table (for tests of the hypervisor's handling
+ * of a guest without exception handlers).
+ */
+extern const bool test_no_trap_table __attribute__((weak));
+
+/*
+ * The result, as XTF reports it: the worst one reported wins, in the order
+ * SUCCESS < SKIP < ERROR < FAILURE, and a test that reports nothing ends
+ * in ERROR.  The messages go to the console at once, one line each.
+ */
+void test_success(void);
+void test_skip(const char *fmt, ...) __printf(1, 2);
+void test_error(const char *fmt, ...) __printf(1, 2);   /* the test broke */
+void test_fail(const char *fmt, ...) __printf(1, 2);   /* the hypervisor did */
+
+/* test_fail() unless @expr evaluates to @want (both taken as long). */
+#define check_rc(expr, want) do {                                           \
+    long got_ = (long)(expr), want_ = (long)(want);                         \
+                                                                            \
+    if ( got_ != want_ )                                                    \
+        test_fail("%s: got %ld, expected %ld", #expr, got_, want_);         \
+} while ( 0 )
+
+/* --------------------------------------------------- start-of-day state */
+
+extern start_info_t *start_info;        /* %rsi at entry */
+
+/*
+ * shared_info is at a machine address (start_info->shared_info); this maps
+ * it with update_va_mapping.  Returns 0 or the hypercall's error; until it
+ * succeeds, shared_info is NULL.
+ */
+extern shared_info_t *shared_info;
+long map_shared_info(void);
+
+/* ------------------------------------------------------------- console */
+
+int printf(const char *fmt, ...) __printf(1, 2);
+int vprintf(const char *fmt, va_list args);
+int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
+
+/* Guest-virtual addresses that no hypercall may accept as a buffer. */
+#define BAD_UNMAPPED     ((void *)(1UL << 46))  /* L4 slot 128: never built */
+#define BAD_NONCANONICAL ((void *)0x8000000000000000UL)
+#define BAD_XEN          ((void *)HYPERVISOR_VIRT_START) /* hypervisor's */
+
+/* ------------------------------------------------------ expected faults */
+
+/* Exception vectors (SDM vol. 3 table 6-1). */
+#define X86_EXC_DE   0
+#define X86_EXC_DB   1
+#define X86_EXC_BP   3
+#define X86_EXC_OF   4
+#define X86_EXC_UD   6
+#define X86_EXC_GP  13
+#define X86_EXC_PF  14
+#define X86_NR_EXC  32
+
+/*
+ * A fault that a test expects: bit 63 says a fault happened, bits 32-39
+ * hold the vector, bits 0-31 the error code (0 for vectors without one).
+ */
+typedef uint64_t exinfo_t;
+
+#define EXINFO_FAULT         (1UL << 63)
+#define EXINFO(vec, ec)      (EXINFO_FAULT | ((uint64_t)(vec) << 32) | \
+                              (uint32_t)(ec))
+#define exinfo_vector(ex)    ((unsigned int)((ex) >> 32) & 0xff)
+#define exinfo_error(ex)     ((uint32_t)(ex))
+
+/*
+ * ASM_EXTABLE(fault, fixup), inside an asm statement: an exception taken at
+ * @fault (its RIP in the exception frame) resumes at @fixup with %rax = the
+ * exinfo_t.  Give the asm a "+a" (ex) operand set to 0 beforehand.
+ */
+#define ASM_EXTABLE(fault, fixup)                                           \
+    ".pushsection .ex_table, \"a\"\n\t"                                     \
+    ".balign 8\n\t"                                                         \
+    ".quad " #fault ", " #fixup "\n\t"                                      \
+    ".popsection\n\t"
+
+/* Read or write one byte at @p; 0, or the fault it raised. */
+static inline exinfo_t probe_read(const void *p)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "1: movb (%[p]), %%dl; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex) : [p] "r" (p) : "rdx", "memory" );
+    return ex;
+}
+
+static inline exinfo_t probe_write(void *p)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "1: movb $0, (%[p]); 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex) : [p] "r" (p) : "memory" );
+    return ex;
+}
+
+/*
+ * CR2 of the last #PF taken through the library's handler, from
+ * shared_info's vcpu_info[0].arch.cr2; ~0UL if shared_info isn't mapped.
+ */
+extern unsigned long last_pf_cr2;
+
+/* The library's trap table and its per-vector entry stubs (entry.S). */
+extern const unsigned long exception_entry[X86_NR_EXC];
+long trap_init(void);
+
+/* -------------------------------------------------------------- string */
+
+void *memset(void *s, int c, size_t n);
+void *memcpy(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strstr(const char *haystack, const char *needle);
+
+#endif /* GUEST_GUEST_H */

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The trap table, the exception fix-up table, and what happens to an
+ * exception that no test expected.
+ */
+#include "guest.h"
+#include "lib.h"
+
+/* entry.S builds this frame by pushing registers: the header must agree. */
+#define REGS_AT(field, slot) \
+    _Static_assert(offsetof(struct cpu_user_regs, field) == (slot) * 8, \
+                   #field " is not at slot " #slot " of the entry frame")
+REGS_AT(r15, 0);
+REGS_AT(rbx, 5);
+REGS_AT(r11, 6);
+REGS_AT(r8, 9);
+REGS_AT(rax, 10);
+REGS_AT(rcx, 11);
+REGS_AT(rdi, 14);
+REGS_AT(error_code, 15);
+REGS_AT(rip, 16);
+REGS_AT(cs, 17);
+REGS_AT(rflags, 18);
+REGS_AT(rsp, 19);
+REGS_AT(ss, 20);
+_Static_assert(offsetof(struct cpu_user_regs, entry_vector) == 15 * 8 + 4,
+               "entry_vector is not the upper half of the error-code slot");
+
+struct extable_entry {
+    unsigned long fault, fixup;
+};
+extern const struct extable_entry __start_ex_table[], __stop_ex_table[];
+
+unsigned long last_pf_cr2 = ~0UL;
+
+static trap_info_t trap_table[X86_NR_EXC + 1];  /* zero address ends it */
+
+/* Install a handler for every exception vector: the PV `lidt`. */
+long trap_init(void)
+{
+    unsigned int vec;
+
+    for ( vec = 0; vec < X86_NR_EXC; vec++ )
+    {
+        trap_info_t *ti = &trap_table[vec];
+
+        ti->vector = vec;
+        ti->cs = FLAT_KERNEL_CS;
+        ti->address = exception_entry[vec];
+        /* int3 and into may be used from any ring, as on bare metal. */
+        TI_SET_DPL(ti, (vec == X86_EXC_BP || vec == X86_EXC_OF) ? 3 : 0);
+        TI_SET_IF(ti, 1);       /* mask events on entry: an interrupt gate */
+    }
+
+    return hypercall_set_trap_table(trap_table);
+}
+
+static const struct extable_entry *search_extable(unsigned long rip)
+{
+    const struct extable_entry *e;
+
+    for ( e = __start_ex_table; e < __stop_ex_table; e++ )
+        if ( e->fault == rip )
+            return e;
+
+    return NULL;
+}
+
+static const char *const exc_names[X86_NR_EXC] = {
+    [0] = "#DE", [1] = "#DB", [2] = "NMI", [3] = "#BP", [4] = "#OF",
+    [5] = "#BR", [6] = "#UD", [7] = "#NM", [8] = "#DF", [10] = "#TS",
+    [11] = "#NP", [12] = "#SS", [13] = "#GP", [14] = "#PF", [16] = "#MF",
+    [17] = "#AC", [18] = "#MC", [19] = "#XM", [20] = "#VE", [21] = "#CP",
+};
+
+static void dump_regs(const struct cpu_user_regs *regs)
+{
+    unsigned int vec = regs->entry_vector;
+    const char *name = vec < X86_NR_EXC ? exc_names[vec] : NULL;
+
+    printf("Unhandled exception: vector %u (%s), error code 0x%x\n",
+           vec, name ? name : "reserved", regs->error_code);
+    printf("RIP: %04x:%016lx  RFLAGS: %016lx  upcall mask: %u\n",
+           regs->cs, regs->rip, regs->rflags, regs->saved_upcall_mask);
+    printf("RSP: %04x:%016lx", regs->ss, regs->rsp);
+    if ( vec == X86_EXC_PF && shared_info )
+        printf("  CR2: %016lx", shared_info->vcpu_info[0].arch.cr2);
+    printf("\n");
+    printf("RAX: %016lx  RBX: %016lx  RCX: %016lx\n",
+           regs->rax, regs->rbx, regs->rcx);
+    printf("RDX: %016lx  RSI: %016lx  RDI: %016lx\n",
+           regs->rdx, regs->rsi, regs->rdi);
+    printf("RBP: %016lx  R8:  %016lx  R9:  %016lx\n",
+           regs->rbp, regs->r8, regs->r9);
+    printf("R10: %016lx  R11: %016lx  R12: %016lx\n",
+           regs->r10, regs->r11, regs->r12);
+    printf("R13: %016lx  R14: %016lx  R15: %016lx\n",
+           regs->r13, regs->r14, regs->r15);
+}
+
+/*
+ * Called by entry.S for every exception.  One that a test expected (its
+ * RIP is in the fix-up table) resumes at the fix-up with %rax = exinfo_t;
+ * any other ends the test in ERROR.
+ */
+void do_exception(struct cpu_user_regs *regs)
+{
+    static unsigned int depth;
+    const struct extable_entry *fix;
+
+    if ( ++depth > 1 )
+    {
+        /* Faulted while handling a fault: nothing left to trust. */
+        hypercall_shutdown(SHUTDOWN_crash);
+        for ( ;; )
+            hypercall_sched_op(SCHEDOP_yield, NULL);
+    }
+
+    if ( regs->entry_vector == X86_EXC_PF && shared_info )
+        last_pf_cr2 = shared_info->vcpu_info[0].arch.cr2;
+
+    fix = search_extable(regs->rip);
+    if ( !fix )
+    {
+        dump_regs(regs);
+        test_error("unexpected exception");
+        test_exit();
+    }
+
+    regs->rax = EXINFO(regs->entry_vector, regs->error_code);
+    regs->rip = fix->fixup;
+    depth--;
+}
+
+/* A page-aligned page whose mapping map_shared_info() replaces. */
+static uint8_t shared_info_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+shared_info_t *shared_info;
+
+/* x86 PTE bits (SDM vol. 3 section 4.5). */
+#define PTE_P   0x001UL
+#define PTE_RW  0x002UL
+#define PTE_A   0x020UL
+#define PTE_D   0x040UL
+
+long map_shared_info(void)
+{
+    long rc = hypercall_update_va_mapping(
+        (unsigned long)shared_info_page,
+        start_info->shared_info | PTE_P | PTE_RW | PTE_A | PTE_D,
+        UVMF_INVLPG);
+
+    if ( rc == 0 )
+        shared_info = (shared_info_t *)shared_info_page;
+
+    return rc;
+}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot every PV test kernel in build/guests on the shim under QEMU TCG and
+# check its outcome: the launcher's exit status (default 0) and the
+# "Test result:" line (default SUCCESS), as tests/guests/NAME/expect says:
+#
+#   status N          exit status of tools/pvshim-run (3: guest crashed)
+#   result WORD       SUCCESS, SKIP, ...; "result none": no result line
+#   shim-cmdline STR  extra shim options
+#   log REGEX         a console line that must appear (may repeat)
+#
+# One "PASS: NAME" / "FAIL: NAME: why" line per test.  GUEST_ACCEL=kvm
+# runs them under KVM where the host really has it.
+set -u
+cd "$(dirname "$0")/../.."
+
+logdir=build/check/guests
+mkdir -p "$logdir"
+timeout=${GUEST_TIMEOUT:-120}
+accel=()
+[ -z "${GUEST_ACCEL:-}" ] || accel=(--accel "$GUEST_ACCEL")
+
+run_one() {
+    local name=$1 elf=build/guests/$1.elf exp=tests/guests/$1/expect
+    local status=0 result=SUCCESS cmdline= logs=() why= rc key val
+    local log=$logdir/$name.log
+
+    if [ -r "$exp" ]; then
+        while read -r key val; do
+            case "$key" in
+            status) status=$val; result=none ;;
+            result) result=$val ;;
+            shim-cmdline) cmdline=$val ;;
+            log) logs+=("$val") ;;
+            esac
+        done < "$exp"
+        # An explicit result line wins over the status default.
+        grep -q '^result ' "$exp" && result=$(awk '$1=="result"{print $2}' "$exp")
+    fi
+
+    tools/pvshim-run "$elf" --timeout "$timeout" --memory 128M \
+        --shim-cmdline "$cmdline" "${accel[@]}" </dev/null >"$log" 2>&1
+    rc=$?
+    [ "$rc" = "$status" ] || why="exit status $rc, wanted $status"
+    if [ "$result" = none ]; then
+        ! grep -aq 'Test result:' "$log" ||
+            why="${why:+$why; }unexpected $(grep -a -o 'Test result: .*' "$log")"
+    elif ! grep -aq "Test result: $result\b" "$log"; then
+        why="${why:+$why; }no 'Test result: $result'"
+    fi
+    for val in "${logs[@]}"; do
+        grep -aqE -- "$val" "$log" || why="${why:+$why; }no line matches '$val'"
+    done
+    # Whatever the guest did, the shim must not have faulted or panicked.
+    ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" ||
+        why="${why:+$why; }the shim itself failed"
+
+    if [ -z "$why" ]; then
+        echo "PASS: guest: $name"
+    else
+        echo "FAIL: guest: $name: $why (console: $log)"
+        grep -a -E '\(d1\)|d1:' "$log" | tail -n 12 | sed 's/^/    | /'
+    fi
+}
+
+for elf in build/guests/*.elf; do
+    [ -e "$elf" ] || continue
+    name=$(basename "$elf" .elf)
+    [ -d "tests/guests/$name" ] && run_one "$name"
+done
