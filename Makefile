@@ -35,6 +35,8 @@ CFLAGS += -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS += -MMD -MP
 ifeq ($(CONFIG_INDIRECT_THUNK),y)
 CFLAGS += -mindirect-branch=thunk-extern -mindirect-branch-register
+# A switch must not become an indirect jump through a thunk (as Linux).
+CFLAGS += -fno-jump-tables
 CFLAGS += -mfunction-return=keep
 endif
 ASFLAGS := -m64 -D__ASSEMBLER__ -D__ASSEMBLY__ -DASM_FILE -MMD -MP
@@ -78,12 +80,18 @@ $(BUILD)/include/shim/version.h: FORCE
 	     "$$v" "$$c" > $@.tmp; \
 	 cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/%.o: %.c | $(GEN)
+# Objects depend on the flags too: a config change rebuilds what it must.
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CPPFLAGS) $(CFLAGS) $(ASFLAGS) $(LDFLAGS)' > $@.tmp; \
+	 cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/%.o: %.c $(BUILD)/.flags | $(GEN)
 	$(call say,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.S | $(GEN)
+$(BUILD)/%.o: %.S $(BUILD)/.flags | $(GEN)
 	$(call say,AS,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(ASFLAGS) -c -o $@ $<
@@ -162,7 +170,7 @@ check: deps
 	$(Q)ci/check.sh
 
 bench: deps all
-	$(Q)echo "No benchmarks yet: they arrive with PV guests (issue 3)."
+	$(Q)tests/bench/run.sh
 
 clean:
 	rm -rf build

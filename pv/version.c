@@ -80,11 +80,13 @@ long do_xen_version(unsigned long cmd, unsigned long arg)
         xen_commandline_t cmdline;
     } u;
 
+    /* XENVER_version first and without touching u: it's the hot one. */
+    if ( cmd == XENVER_version )
+        return (XEN_MAJOR << 16) | XEN_MINOR;
+
     memset(&u, 0, sizeof(u));
     switch ( cmd )
     {
-    case XENVER_version:
-        return (XEN_MAJOR << 16) | XEN_MINOR;
     case XENVER_extraversion:
         strlcpy(u.extra, EXTRAVERSION, sizeof(u.extra));
         return copy_to_guest(arg, u.extra, sizeof(u.extra));
