@@ -9,6 +9,7 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/uaccess.h"
 #include "shim/console.h"
 #include "shim/frame.h"
 #include "shim/memmap.h"
@@ -144,14 +145,21 @@ void paging_init(const struct memmap *m)
         cr4 |= X86_CR4_PGE;
     if ( cpu_has(X86_FEATURE_SMEP) )
         cr4 |= X86_CR4_SMEP;
+    /* The guest-memory copies open the window (stac/clac) as they go. */
+    if ( cpu_has(X86_FEATURE_SMAP) )
+    {
+        cr4 |= X86_CR4_SMAP;
+        smap_enabled = true;
+    }
     write_cr3(__pa(idle_l4));
     write_cr4(cr4);
     write_cr0(read_cr0() | X86_CR0_WP);
 
     printk("Paging: %lu tables, %lu 4K and %lu 2M mappings; NX %s, "
-           "text RX, rodata RO, stack guard page%s\n",
+           "text RX, rodata RO, stack guard page%s%s\n",
            nr_tables, nr_4k, nr_2m, nx_bit ? "on" : "unavailable",
-           cr4 & X86_CR4_SMEP ? ", SMEP on" : "");
+           cr4 & X86_CR4_SMEP ? ", SMEP on" : "",
+           cr4 & X86_CR4_SMAP ? ", SMAP on" : "");
 }
 
 void map_pages(unsigned long va, uint64_t pa, unsigned long size,

@@ -11,7 +11,8 @@
 #   log REGEX         a console line that must appear (may repeat)
 #
 # One "PASS: NAME" / "FAIL: NAME: why" line per test.  GUEST_ACCEL=kvm
-# runs them under KVM where the host really has it.
+# runs them under KVM where the host really has it; GUEST_CPU=MODEL under
+# that QEMU CPU model (its name then tags each result).
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -20,11 +21,16 @@ mkdir -p "$logdir"
 timeout=${GUEST_TIMEOUT:-120}
 accel=()
 [ -z "${GUEST_ACCEL:-}" ] || accel=(--accel "$GUEST_ACCEL")
+tag=
+if [ -n "${GUEST_CPU:-}" ]; then
+    accel+=(--cpu "$GUEST_CPU")
+    tag=" [${GUEST_CPU%%,*}]"
+fi
 
 run_one() {
     local name=$1 elf=build/guests/$1.elf exp=tests/guests/$1/expect
     local status=0 result=SUCCESS cmdline= logs=() why= rc key val
-    local log=$logdir/$name.log
+    local log=$logdir/$name${GUEST_CPU:+-${GUEST_CPU%%,*}}.log
 
     if [ -r "$exp" ]; then
         while read -r key val; do
@@ -57,9 +63,9 @@ run_one() {
         why="${why:+$why; }the shim itself failed"
 
     if [ -z "$why" ]; then
-        echo "PASS: guest: $name"
+        echo "PASS: guest: $name$tag"
     else
-        echo "FAIL: guest: $name: $why (console: $log)"
+        echo "FAIL: guest: $name$tag: $why (console: $log)"
         grep -a -E '\(d1\)|d1:' "$log" | tail -n 12 | sed 's/^/    | /'
     fi
 }
