@@ -148,3 +148,13 @@ expect "cmdline: com1 settings accepted" 0 "-invalid value" "+$clean" \
     -- "$demo" --shim-cmdline "com1=115200,8n1,0x3f8,4 console=com1"
 expect "cmdline: console_timestamps=none" 0 "+^\(XEN\) pvshim .* starting" \
     -- "$demo" --shim-cmdline "console_timestamps=none"
+
+# Malformed and unsupported kernels (the fuzzer's seeds): each is refused
+# with a reason (status 6), or runs and crashes as a guest (status 3);
+# the shim itself never fails.
+for f in tests/fuzz/corpus/elf/*; do
+    name=$(basename "$f")
+    want=6 why="+d1: guest kernel refused: "
+    [ "$name" != minimal ] || { want=3; why="+d1: domain crash: "; }
+    expect "kernel: $name" $want "$why" "-FATAL TRAP|Panic on CPU" -- "$f"
+done

@@ -8,6 +8,8 @@
 #   status N          exit status of tools/pvshim-run (3: guest crashed)
 #   result WORD       SUCCESS, SKIP, ...; "result none": no result line
 #   shim-cmdline STR  extra shim options
+#   guest-cmdline STR the guest kernel's command line
+#   initrd FILE       a second module
 #   log REGEX         a console line that must appear (may repeat)
 #
 # One "PASS: NAME" / "FAIL: NAME: why" line per test.  GUEST_ACCEL=kvm
@@ -30,6 +32,7 @@ fi
 run_one() {
     local name=$1 elf=build/guests/$1.elf exp=tests/guests/$1/expect
     local status=0 result=SUCCESS cmdline= logs=() why= rc key val
+    local extra=()
     local log=$logdir/$name${GUEST_CPU:+-${GUEST_CPU%%,*}}.log
 
     if [ -r "$exp" ]; then
@@ -38,6 +41,8 @@ run_one() {
             status) status=$val; result=none ;;
             result) result=$val ;;
             shim-cmdline) cmdline=$val ;;
+            guest-cmdline) extra+=(--guest-cmdline "$val") ;;
+            initrd) extra+=(--initrd "$val") ;;
             log) logs+=("$val") ;;
             esac
         done < "$exp"
@@ -46,7 +51,8 @@ run_one() {
     fi
 
     tools/pvshim-run "$elf" --timeout "$timeout" --memory 128M \
-        --shim-cmdline "$cmdline" "${accel[@]}" </dev/null >"$log" 2>&1
+        --shim-cmdline "$cmdline" "${extra[@]}" "${accel[@]}" \
+        </dev/null >"$log" 2>&1
     rc=$?
     [ "$rc" = "$status" ] || why="exit status $rc, wanted $status"
     if [ "$result" = none ]; then
