@@ -25,6 +25,7 @@ struct pv_layout {
 unsigned long pv_m2p_pages(void);
 void pv_m2p_init(void);
 void pv_m2p_set(unsigned long mfn, unsigned long pfn);
+unsigned long pv_m2p_get(unsigned long mfn);
 
 /* pv/build-memory.c */
 void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages);

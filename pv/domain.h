@@ -36,6 +36,9 @@ struct vcpu {
     unsigned long ctrlreg0_ts;          /* fpu_taskswitch: guest's CR0.TS */
     unsigned long debugreg[8];          /* set_debugreg(): DR0-3, 6, 7 */
     unsigned int iopl;                  /* vm_assist architectural_iopl */
+    bool in_multicall;                  /* no continuations in a batch */
+    unsigned long gdt_frames[14];       /* set_gdt(): the guest's frames */
+    unsigned int gdt_ents;
 };
 
 struct domain {

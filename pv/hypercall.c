@@ -11,8 +11,47 @@
 #include "pv/entry.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"
+#include "arch/x86/percpu.h"
+#include "shim/param.h"
 
-long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
+/*
+ * hypercall-batch=<integer>: how many entries of a batched hypercall
+ * (mmu_update, mmuext_op) one invocation handles before it continues
+ * itself, so the guest can't hold the CPU for long; 0 never preempts.
+ */
+static unsigned int opt_hypercall_batch = 512;
+integer_param("hypercall-batch", opt_hypercall_batch);
+
+bool hypercall_preempt_check(unsigned long done)
+{
+    return opt_hypercall_batch && done >= opt_hypercall_batch &&
+           !current_vcpu()->in_multicall;
+}
+
+/*
+ * Make the guest issue hypercall @nr again, with these arguments, when it
+ * next runs: back over its 2-byte `syscall`, as Xen's continuations do.
+ * The handler returns what this returns (the number), which lands in
+ * %rax for the re-issue.
+ */
+unsigned long hypercall_create_continuation(unsigned long nr,
+                                            unsigned long a0,
+                                            unsigned long a1,
+                                            unsigned long a2,
+                                            unsigned long a3)
+{
+    struct cpu_regs *regs = &get_cpu_info()->guest_regs;
+
+    ASSERT(!current_vcpu()->in_multicall);
+    regs->rip -= 2;
+    regs->rdi = a0;
+    regs->rsi = a1;
+    regs->rdx = a2;
+    regs->r10 = a3;
+    return nr;
+}
+
+static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                      const unsigned long a[6], bool in_multicall)
 {
     switch ( nr )
@@ -63,6 +102,19 @@ long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
         dom.unknown_hypercalls++;
         return -XEN_ENOSYS;
     }
+}
+
+long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
+                     const unsigned long a[6], bool in_multicall)
+{
+    struct vcpu *v = current_vcpu();
+    bool outer = v->in_multicall;
+    long rc;
+
+    v->in_multicall = in_multicall;
+    rc = dispatch(regs, nr, a, in_multicall);
+    v->in_multicall = outer;
+    return rc;
 }
 
 /*

@@ -31,6 +31,21 @@ long do_callback_op(unsigned long cmd, unsigned long arg);
 long do_event_channel_op(unsigned long cmd, unsigned long arg);
 
 /*
+ * Preemption of long batches: after @done entries, should this invocation
+ * stop and continue itself (never inside a multicall)?  The continuation
+ * re-issues hypercall @nr with new arguments; return its result.
+ */
+bool hypercall_preempt_check(unsigned long done);
+
+/* In a batch's count: "continued" (Xen's own, not part of the ABI). */
+#define MMU_UPDATE_PREEMPTED (1UL << 31)
+unsigned long hypercall_create_continuation(unsigned long nr,
+                                            unsigned long a0,
+                                            unsigned long a1,
+                                            unsigned long a2,
+                                            unsigned long a3);
+
+/*
  * One hypercall, as the syscall entry and multicall both dispatch it.
  * in_multicall refuses the calls a multicall may not contain.
  */

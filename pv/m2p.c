@@ -45,3 +45,9 @@ void pv_m2p_set(unsigned long mfn, unsigned long pfn)
     ASSERT(mfn < frames_max_pfn());
     m2p[mfn] = pfn;
 }
+
+/* The pfn of machine frame @mfn, or INVALID_PFN past the end of RAM. */
+unsigned long pv_m2p_get(unsigned long mfn)
+{
+    return mfn < frames_max_pfn() ? m2p[mfn] : INVALID_PFN;
+}

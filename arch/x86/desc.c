@@ -110,4 +110,10 @@ void desc_init_cpu(struct percpu *pc)
                    : : [cs] "i" (SHIM_CS), [ds] "r" (SHIM_DS)
                    : "rax", "memory" );
     asm volatile ( "ltr %w0" :: "r" (TSS_SEL) );
+    /*
+     * No LDT until one is installed: firmware may leave LDTR's hidden base
+     * at 0 (its reset value), which is guest memory once a guest runs,
+     * where a forged call gate would lead to ring 0.
+     */
+    asm volatile ( "lldt %w0" :: "r" (0) );
 }

@@ -95,8 +95,20 @@ void do_trap(struct cpu_regs *regs)
     const char *name = vec < 32 ? vector_names[vec] : NULL;
     unsigned long fixup;
 
-    /* A fault the code expected (a guest-memory copy): resume there. */
-    if ( (vec == 13 || vec == 14) &&
+    /*
+     * #DB in the shim: the debug registers are the guest's, and one of its
+     * watchpoints hit while we touched its memory for it.  Not our fault,
+     * so carry on, as Xen's do_debug() does (the guest sees the hit in DR6).
+     */
+    if ( vec == 1 )
+        return;
+
+    /*
+     * A fault the code expected (a guest-memory copy, an iretq to a frame
+     * the guest chose: #GP, #NP, #SS, #PF...): resume at its fix-up.  Not
+     * for NMI, #DF or #MC, which no instruction "expects".
+     */
+    if ( vec < 32 && vec != 2 && vec != 8 && vec != 18 &&
          (fixup = search_exception_table(regs->rip)) )
     {
         regs->rip = fixup;

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* TLB and cache flushes (SDM vol. 3A, 4.10.4: invalidation of TLBs). */
+#include "arch/x86/cr.h"
+#include "arch/x86/flush.h"
+#include "arch/x86/percpu.h"
+
+struct flush_stats flush_stats;
+
+void flush_area_local(unsigned long va, unsigned int flags)
+{
+    if ( flags & FLUSH_TLB_GLOBAL )
+    {
+        unsigned long cr4 = read_cr4();
+
+        if ( cr4 & X86_CR4_PGE )
+        {
+            /* Clearing PGE flushes everything, global entries included. */
+            write_cr4(cr4 & ~X86_CR4_PGE);
+            write_cr4(cr4);
+            flush_stats.global_pge++;
+        }
+        else
+        {
+            write_cr3(read_cr3());
+            flush_stats.global_cr3++;
+        }
+    }
+    else if ( flags & FLUSH_TLB )
+    {
+        write_cr3(read_cr3());
+        flush_stats.tlb++;
+    }
+    else if ( flags & FLUSH_VA )
+    {
+        asm volatile ( "invlpg (%0)" :: "r" (va) : "memory" );
+        flush_stats.va++;
+    }
+
+    if ( flags & FLUSH_CACHE )
+    {
+        asm volatile ( "wbinvd" ::: "memory" );
+        flush_stats.cache++;
+    }
+}
+
+/* One CPU for now: the others come with SMP bring-up (IPIs). */
+void flush_area_mask(unsigned long mask, unsigned long va,
+                     unsigned int flags)
+{
+    if ( mask & (1UL << smp_processor_id()) )
+        flush_area_local(va, flags);
+}

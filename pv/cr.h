@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The guest's control registers and MSRs: what it reads (its view) and
+ * what the CPU holds while it runs (pv/cr.c, pv/msr.c).
+ */
+#ifndef PV_CR_H
+#define PV_CR_H
+
+#include "shim/lib.h"
+
+/*
+ * The CR4 the CPU holds while the guest runs, as Xen's pv_make_cr4():
+ * the shim's own, with PGE exactly when global-pages is on.
+ */
+unsigned long pv_make_cr4(void);
+
+/* What `mov %cr0` / `mov %cr4` show the guest (Xen's read_cr()). */
+unsigned long pv_guest_cr0(void);
+unsigned long pv_guest_cr4(void);
+
+/*
+ * rdmsr/wrmsr from the guest kernel, as Xen 4.17's read_msr()/write_msr()
+ * and guest_{rd,wr}msr() for a PV domU: false means #GP(0).
+ */
+bool pv_read_msr(uint32_t msr, uint64_t *val);
+bool pv_write_msr(uint32_t msr, uint64_t val);
+
+#endif /* PV_CR_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Segment descriptors a PV guest may put in its GDT: the bits Xen's
+ * check_descriptor() looks at (SDM vol. 3A, 3.4.5 and table 3-2, with
+ * Xen's names from its asm/desc.h) and the check itself.
+ */
+#ifndef PV_DESCRIPTOR_TABLES_H
+#define PV_DESCRIPTOR_TABLES_H
+
+#include "shim/lib.h"
+
+/* Bits of a descriptor's high 32 bits. */
+#define _SEGMENT_TYPE       (15u << 8)
+#define _SEGMENT_S          (1u << 12)  /* code or data (clear: system) */
+#define _SEGMENT_DPL        (3u << 13)
+#define _SEGMENT_P          (1u << 15)
+
+/* System descriptor types in long mode (SDM vol. 3A, table 3-2). */
+#define SYS_DESC_ldt        2
+#define SYS_DESC_tss_avail  9
+#define SYS_DESC_tss_busy   11
+#define SYS_DESC_call_gate  12
+#define SYS_DESC_irq_gate   14
+#define SYS_DESC_trap_gate  15
+
+/* A 64-bit PV guest's kernel runs in ring 3 (Xen's GUEST_KERNEL_RPL). */
+#define GUEST_KERNEL_RPL    3
+
+/*
+ * pv/check-descriptor.c: may a 64-bit PV guest have descriptor @d in its
+ * GDT?  True if so, with @d fixed up as Xen fixes it; false (and @d
+ * unchanged) if it must be refused.  Pure: no state, no side effects.
+ */
+bool check_descriptor(uint64_t *d);
+
+#endif /* PV_DESCRIPTOR_TABLES_H */

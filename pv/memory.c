@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * HYPERVISOR_memory_op: what a PV kernel asks about its memory, as Xen's
+ * do_memory_op() (common/memory.c) and arch_memory_op() (arch/x86/mm.c)
+ * answer.  Changing the reservation comes with ballooning, later.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include <xen/errno.h>
+#include <xen/memory.h>
+#include <xen/arch-x86/hvm/start_info.h>
+#include "pv/domain.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+#include "shim/frame.h"
+
+/*
+ * cmd carries a continuation's start extent above the sub-op (Xen's
+ * xen/hypercall.h: not in the public headers, but part of the ABI).
+ */
+#define MEMOP_EXTENT_SHIFT  6
+#define MEMOP_CMD_MASK      ((1UL << MEMOP_EXTENT_SHIFT) - 1)
+
+/* Our guest's domain id: the log calls it d1. */
+#define PV_DOMID            1
+
+/*
+ * One entry of the guest's memory map, in the BIOS INT 15h E820 format
+ * that xen/memory.h names but defines no structure for.
+ */
+struct e820entry {
+    uint64_t addr;
+    uint64_t size;
+    uint32_t type;
+} __packed;
+
+/*
+ * XENMEM_memory_map.  The toolstack gives a PV domU one RAM entry from 0
+ * (libxl's xc_domain_set_memmap_limit()); ours covers nr_pages.  Fewer
+ * slots than entries truncate the map, as in Xen.
+ */
+static long memory_map(unsigned long arg)
+{
+    struct xen_memory_map map;
+    const struct e820entry ram = {
+        .addr = 0,
+        .size = (uint64_t)dom.nr_pages << PAGE_SHIFT,
+        .type = XEN_HVM_MEMMAP_TYPE_RAM,
+    };
+
+    if ( copy_from_guest(&map, arg, sizeof(map)) )
+        return -XEN_EFAULT;
+    map.nr_entries = MIN(map.nr_entries, 1u);
+    if ( map.nr_entries &&
+         copy_to_guest((unsigned long)map.buffer.p, &ram, sizeof(ram)) )
+        return -XEN_EFAULT;
+    if ( copy_to_guest(arg, &map, sizeof(map)) )
+        return -XEN_EFAULT;
+    return 0;
+}
+
+/*
+ * The reservation queries take a struct xen_memory_domain.  Xen finds the
+ * domain (-ESRCH if none), then refuses an unprivileged guest any domain
+ * but its own (-EPERM).  Here the only other domain the guest knows of is
+ * dom0, the backend its console and xenstore ports name.
+ */
+static long domain_query(unsigned int op, unsigned long arg)
+{
+    struct xen_memory_domain md;
+    unsigned long max_pfn;
+
+    if ( copy_from_guest(&md, arg, sizeof(md)) )
+        return -XEN_EFAULT;
+    if ( md.domid == 0 )
+        return -XEN_EPERM;
+    if ( md.domid != DOMID_SELF && md.domid != PV_DOMID )
+        return -XEN_ESRCH;
+
+    switch ( op )
+    {
+    case XENMEM_current_reservation:
+    case XENMEM_maximum_reservation:
+        return dom.nr_pages;
+
+    default:
+        /*
+         * XENMEM_maximum_gpfn: Xen's domain_get_maximum_gpfn() for PV
+         * reads shared_info's max_pfn, which the guest may rewrite (Linux
+         * does), and which holds a page count, hence the - 1.
+         */
+        max_pfn = ACCESS_ONCE(dom.shared_info->arch.max_pfn);
+        return (max_pfn ?: 1) - 1;
+    }
+}
+
+/* Xen's arch_memory_op() compares the whole cmd: no start extent here. */
+static long arch_memory_op(unsigned long cmd, unsigned long arg)
+{
+    switch ( cmd )
+    {
+    case XENMEM_memory_map:
+        return memory_map(arg);
+
+    default:
+        return -XEN_ENOSYS;
+    }
+}
+
+long do_memory_op(unsigned long cmd, unsigned long arg)
+{
+    unsigned long start_extent = cmd >> MEMOP_EXTENT_SHIFT;
+    unsigned int op = cmd & MEMOP_CMD_MASK;
+
+    switch ( op )
+    {
+    case XENMEM_maximum_ram_page:
+        /* Xen's max_page: the highest RAM frame, plus one. */
+        if ( start_extent )
+            return -XEN_EINVAL;
+        return frames_max_pfn();
+
+    case XENMEM_current_reservation:
+    case XENMEM_maximum_reservation:
+    case XENMEM_maximum_gpfn:
+        if ( start_extent )
+            return -XEN_EINVAL;
+        return domain_query(op, arg);
+
+    default:
+        return arch_memory_op(cmd, arg);
+    }
+}

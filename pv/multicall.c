@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * HYPERVISOR_multicall, as Xen's do_multicall() (common/multicall.c): a
+ * guest array of hypercalls, each run in turn with its result written
+ * back into its entry.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include <xen/errno.h>
+#include "arch/x86/percpu.h"
+#include "pv/domain.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+
+/*
+ * -EFAULT if the array is bad (checked up front as Xen does: its start,
+ * and that its size doesn't overflow) or an entry can't be read or its
+ * result written; the entries before it have run.  A sub-call's own
+ * error is only that entry's result.  Only `result` is written back; a
+ * debug build poisons the rest of each entry, as a debug Xen does, so
+ * guests that rely on more get caught.
+ */
+long do_multicall(unsigned long call_list, unsigned long nr_calls)
+{
+    struct cpu_regs *regs = &get_cpu_info()->guest_regs;
+    multicall_entry_t call;
+    unsigned long i, entry;
+
+    if ( nr_calls >= ~0UL / sizeof(call) || !guest_range_ok(call_list, 1) )
+        return -XEN_EFAULT;
+
+    for ( i = 0; i < nr_calls; i++ )
+    {
+        entry = call_list + i * sizeof(call);
+        /*
+         * Xen continues a long batch when work is pending; we do it every
+         * hypercall-batch entries, so the shim is back on its return path
+         * after bounded work, invisibly to the guest.
+         */
+        if ( hypercall_preempt_check(i) )
+            return hypercall_create_continuation(__HYPERVISOR_multicall,
+                                                 entry, nr_calls - i, 0, 0);
+
+        if ( copy_from_guest(&call, entry, sizeof(call)) )
+            return -XEN_EFAULT;
+
+        /* A nested multicall or an iret fails here with -EINVAL. */
+        call.result = pv_do_hypercall(regs, call.op, call.args, true);
+
+        if ( IS_ENABLED(CONFIG_DEBUG) )
+        {
+            multicall_entry_t poison;
+
+            memset(&poison, 0xaa, sizeof(poison));
+            (void)copy_to_guest(entry, &poison, sizeof(poison));
+        }
+        if ( copy_to_guest(entry + offsetof(multicall_entry_t, result),
+                           &call.result, sizeof(call.result)) )
+            return -XEN_EFAULT;
+    }
+    return 0;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Long multicall batches.  Xen preempts a long batch with a continuation
+ * the guest never sees; pvshim continues one every hypercall-batch
+ * entries (7 here, see expect, so every batch below crosses several).  Batches
+ * of any length must complete with every entry's result in place, the
+ * errors of entries past a continuation included, and an array whose size
+ * overflows is -EFAULT as in Xen (which has taken nr_calls as an unsigned
+ * long since 4.19).
+ */
+#include "guest.h"
+
+const char test_title[] = "multicall: long batches across continuations";
+
+#define NR 300
+
+static multicall_entry_t mc[NR];
+
+static void fill(unsigned int nr)
+{
+    unsigned int i;
+
+    for ( i = 0; i < nr; i++ )
+        mc[i] = (multicall_entry_t){
+            .op = __HYPERVISOR_xen_version, .result = 0x5a5a5a5a,
+            .args = { XENVER_pagesize },
+        };
+    for ( ; i < NR; i++ )
+        mc[i] = (multicall_entry_t){ .op = 60, .result = 0x5a5a5a5a };
+}
+
+static unsigned int check(unsigned int nr, unsigned int bad, long bad_rc)
+{
+    unsigned int i, wrong = 0;
+
+    for ( i = 0; i < NR; i++ )
+    {
+        long want = i >= nr ? 0x5a5a5a5a : i == bad ? bad_rc : (long)PAGE_SIZE;
+
+        if ( (long)mc[i].result != want && !wrong++ )
+            test_fail("batch of %u: entry %u result %ld, expected %ld",
+                      nr, i, (long)mc[i].result, want);
+    }
+    return wrong;
+}
+
+static void run(unsigned int nr)
+{
+    fill(nr);
+    check_rc(hypercall_multicall(mc, nr), 0);
+    if ( !check(nr, ~0u, 0) )
+        printf("  batch of %3u: every result in place\n", nr);
+}
+
+void test_main(void)
+{
+    run(1);
+    run(63);
+    run(64);
+    run(65);
+    run(128);
+    run(129);
+    run(NR);
+
+    /* Errors after a continuation stay with their own entry. */
+    fill(NR);
+    mc[100].op = __HYPERVISOR_multicall;
+    mc[100].args[0] = (unsigned long)mc;
+    mc[100].args[1] = 1;
+    check_rc(hypercall_multicall(mc, NR), 0);
+    check(NR, 100, -XEN_EINVAL);
+
+    fill(NR);
+    mc[200].args[0] = XENVER_extraversion;
+    mc[200].args[1] = (unsigned long)BAD_UNMAPPED;
+    check_rc(hypercall_multicall(mc, NR), 0);
+    check(NR, 200, -XEN_EFAULT);
+
+    /* A size that overflows: refused before any entry runs. */
+    fill(NR);
+    check_rc(hypercall_multicall(mc, 1UL << 59), -XEN_EFAULT);
+    check_rc(hypercall_multicall(mc, ~0UL), -XEN_EFAULT);
+    check(0, ~0u, 0);
+
+    test_success();
+}

@@ -1,0 +1,716 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Host tests of pv/page-type.c: every operation from every starting state
+ * against a reference model written from the header's contract, targeted
+ * cases for the rules that keep the guest in, and a long seeded random run.
+ */
+#include "tests/unit/unit.h"
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * ASSERT() marks a shim bug.  Here it is recorded instead of aborting, so
+ * each one can be checked and the release build's behaviour after it (a
+ * refusal that changes nothing) tested too; a forked child sets
+ * assert_fatal to see it stop a debug build.
+ */
+#include "shim/lib.h"
+#undef ASSERT
+static unsigned int asserts_fired;
+static bool assert_fatal;
+
+static void unit_assert(bool ok)
+{
+    if ( ok )
+        return;
+    if ( assert_fatal )
+        abort();
+    asserts_fired++;
+}
+#define ASSERT(p) unit_assert(!!(p))
+
+#include "../../pv/page-type.c"
+
+#define MAX32 UINT32_MAX
+
+/* ------------------------------------------------------ reference model */
+
+struct st {
+    uint32_t count, tc, stamp;
+    unsigned int type, owner, flags;
+};
+
+/* The states a frame can be in (page-type.c's table); BAD: none. */
+enum cls { FREE, WRITABLE, SEGDESC, VALIDATING, VALIDATED, DEVALIDATING,
+           BAD };
+
+static bool pt(unsigned int t)
+{
+    return t == PGT_L1 || t == PGT_L2 || t == PGT_L3 || t == PGT_L4;
+}
+
+static enum cls classify(const struct st *s)
+{
+    unsigned int pin = s->flags & PGF_PINNED;
+    unsigned int v = s->flags & ~PGF_PINNED;
+
+    if ( s->type >= PGT_NR || s->owner > PGO_SHIM || s->flags > 7 )
+        return BAD;
+    if ( s->type == PGT_NONE )
+        return s->tc == 0 && s->flags == 0 ? FREE : BAD;
+    if ( s->tc == 0 )
+        return BAD;
+    if ( !pt(s->type) )
+    {
+        if ( s->flags )
+            return BAD;
+        return s->type == PGT_WRITABLE ? WRITABLE : SEGDESC;
+    }
+    if ( v == PGF_VALIDATING && s->tc == 1 )
+        return VALIDATING;
+    if ( v == PGF_VALIDATED )
+        return VALIDATED;
+    if ( v == 0 && !pin && s->tc == 1 )
+        return DEVALIDATING;
+    return BAD;
+}
+
+enum op { OP_GET, OP_PUT, OP_GET_TYPE, OP_VALIDATED, OP_INVALID,
+          OP_PUT_TYPE, OP_RELEASED, OP_PIN, OP_PIN_ABORT, OP_UNPIN,
+          OP_NEEDS_FLUSH, OP_NR };
+
+static const char *const op_name[OP_NR] = {
+    "get", "put", "get_type", "validated", "invalid", "put_type",
+    "released", "pin", "pin_abort", "unpin", "needs_flush",
+};
+
+struct res {
+    int ret;
+    bool bug;       /* a shim bug: ASSERT, and nothing changes */
+};
+
+static struct res bug(int ret)
+{
+    return (struct res){ ret, true };
+}
+
+static struct res ok(int ret)
+{
+    return (struct res){ ret, false };
+}
+
+static void make_free(struct st *s, bool stamp)
+{
+    s->type = PGT_NONE;
+    s->tc = 0;
+    s->flags = 0;
+    if ( stamp )
+        s->stamp = tlbflush_clock;
+}
+
+/* get_type's rules, shared by pin (which then adds the flag). */
+static int model_get_type(struct st *s, enum cls c, unsigned int t)
+{
+    if ( c == FREE )
+    {
+        s->type = t;
+        s->tc = 1;
+        s->flags = pt(t) ? PGF_VALIDATING : 0;
+        return pt(t) ? PGT_VALIDATE : PGT_OK;
+    }
+    if ( s->type != t || s->tc == MAX32 || c == VALIDATING ||
+         c == DEVALIDATING )
+        return -XEN_EINVAL;
+    s->tc++;
+    return PGT_OK;
+}
+
+/* @s is a consistent state (not BAD); @arg an owner or a type. */
+static struct res model(struct st *s, enum op op, unsigned int arg)
+{
+    enum cls c = classify(s);
+    bool pinned = s->flags & PGF_PINNED;
+    int rc;
+
+    switch ( op )
+    {
+    case OP_GET:
+        if ( arg == PGO_NONE || arg != s->owner || s->count == 0 ||
+             s->count == MAX32 )
+            return ok(0);
+        s->count++;
+        return ok(1);
+    case OP_PUT:
+        if ( s->count == 0 )
+            return bug(0);
+        s->count--;
+        return ok(0);
+    case OP_GET_TYPE:
+        if ( arg == PGT_NONE || arg >= PGT_NR )
+            return bug(-XEN_EINVAL);
+        return ok(model_get_type(s, c, arg));
+    case OP_VALIDATED:
+        if ( c != VALIDATING )
+            return bug(0);
+        s->flags = PGF_VALIDATED | (s->flags & PGF_PINNED);
+        return ok(0);
+    case OP_INVALID:
+        if ( c != VALIDATING )
+            return bug(0);
+        make_free(s, false);
+        return ok(0);
+    case OP_PUT_TYPE:
+        if ( c == FREE || c == VALIDATING || c == DEVALIDATING ||
+             (pinned && s->tc == 1) )
+            return bug(0);
+        if ( s->tc > 1 )
+        {
+            s->tc--;
+            return ok(0);
+        }
+        if ( c == VALIDATED )
+        {
+            s->flags = 0;
+            return ok(1);
+        }
+        make_free(s, true);
+        return ok(0);
+    case OP_RELEASED:
+        if ( c != DEVALIDATING )
+            return bug(0);
+        make_free(s, true);
+        return ok(0);
+    case OP_PIN:
+        if ( !pt(arg) )
+            return bug(-XEN_EINVAL);
+        if ( pinned )
+            return ok(-XEN_EINVAL);
+        rc = model_get_type(s, c, arg);
+        if ( rc >= 0 )
+            s->flags |= PGF_PINNED;
+        return ok(rc);
+    case OP_PIN_ABORT:
+        if ( c != FREE && c != VALIDATING )
+            return bug(0);
+        s->flags &= ~PGF_PINNED;
+        return ok(0);
+    case OP_UNPIN:
+        if ( !pinned )
+            return ok(-XEN_EINVAL);
+        if ( c != VALIDATED )
+            return bug(-XEN_EINVAL);
+        s->flags &= ~PGF_PINNED;
+        if ( s->tc > 1 )
+        {
+            s->tc--;
+            return ok(0);
+        }
+        s->flags = 0;
+        return ok(1);
+    case OP_NEEDS_FLUSH:
+        return ok(s->stamp == tlbflush_clock);
+    default:
+        abort();
+    }
+}
+
+/* ----------------------------------------------- running the real thing */
+
+static void to_page(const struct st *s, struct page_info *pg)
+{
+    memset(pg, 0, sizeof(*pg));
+    pg->count = s->count;
+    pg->type_count = s->tc;
+    pg->type = s->type;
+    pg->owner = s->owner;
+    pg->flags = s->flags;
+    pg->flush_stamp = s->stamp;
+    pg->linear_pt_count = -7;   /* not ours: must stay as it is */
+}
+
+static void from_page(const struct page_info *pg, struct st *s)
+{
+    s->count = pg->count;
+    s->tc = pg->type_count;
+    s->type = pg->type;
+    s->owner = pg->owner;
+    s->flags = pg->flags;
+    s->stamp = pg->flush_stamp;
+}
+
+static int run_op(struct page_info *pg, enum op op, unsigned int arg)
+{
+    switch ( op )
+    {
+    case OP_GET:          return page_get(pg, arg);
+    case OP_PUT:          page_put(pg); return 0;
+    case OP_GET_TYPE:     return page_get_type(pg, arg);
+    case OP_VALIDATED:    page_type_validated(pg); return 0;
+    case OP_INVALID:      page_type_invalid(pg); return 0;
+    case OP_PUT_TYPE:     return page_put_type(pg);
+    case OP_RELEASED:     page_type_released(pg); return 0;
+    case OP_PIN:          return page_pin(pg, arg);
+    case OP_PIN_ABORT:    page_pin_abort(pg); return 0;
+    case OP_UNPIN:        return page_unpin(pg);
+    case OP_NEEDS_FLUSH:  return page_needs_flush(pg);
+    default:              abort();
+    }
+}
+
+static bool same(const struct st *a, const struct st *b)
+{
+    return a->count == b->count && a->tc == b->tc && a->type == b->type &&
+           a->owner == b->owner && a->flags == b->flags &&
+           a->stamp == b->stamp;
+}
+
+static unsigned int mismatches;
+
+static void report(const char *what, const struct st *in, enum op op,
+                   unsigned int arg, const struct st *got, int ret)
+{
+    if ( ++mismatches > 10 )
+        return;
+    printf("  %s: %s(%u) on count %#x type %u tc %#x flags %#x owner %u "
+           "stamp %#x: got ret %d count %#x type %u tc %#x flags %#x "
+           "stamp %#x asserts %u\n", what, op_name[op], arg, in->count,
+           in->type, in->tc, in->flags, in->owner, in->stamp, ret,
+           got->count, got->type, got->tc, got->flags, got->stamp,
+           asserts_fired);
+}
+
+/*
+ * A counter moved by more than one, or wrapped.  A consistent refusal
+ * never does either; used on states the model doesn't cover.
+ */
+static bool wrapped(uint32_t before, uint32_t after)
+{
+    if ( after == before || after == before + 1 )
+        return before == MAX32 && after == 0;
+    if ( after == before - 1 )
+        return before == 0;
+    /* A count dropped to 0 when a type ends: only from 1 or 0. */
+    return !(after == 0 && before <= 1);
+}
+
+/* One operation on one state; returns true if the model covered it. */
+static bool check_one(const struct st *in, enum op op, unsigned int arg)
+{
+    struct page_info pg;
+    struct st want = *in, got;
+    struct res r = { 0, false };
+    bool covered = classify(in) != BAD;
+    int ret;
+
+    to_page(in, &pg);
+    asserts_fired = 0;
+    ret = run_op(&pg, op, arg);
+    from_page(&pg, &got);
+    if ( pg.linear_pt_count != -7 || pg._pad )
+        report("touched another field", in, op, arg, &got, ret);
+
+    if ( !covered )
+    {
+        if ( wrapped(in->count, got.count) || wrapped(in->tc, got.tc) )
+            report("wrapped", in, op, arg, &got, ret);
+        return false;
+    }
+
+    r = model(&want, op, arg);
+    if ( ret != r.ret || !same(&got, &want) || r.bug != (asserts_fired > 0) )
+        report(r.bug ? "bug case" : "mismatch", in, op, arg, &got, ret);
+    if ( r.bug && !same(&got, in) )
+        report("changed after ASSERT", in, op, arg, &got, ret);
+    return true;
+}
+
+/* ------------------------------------------------------- the exhaustive */
+
+static const uint32_t counts[] = { 0, 1, 2, MAX32 - 1, MAX32 };
+static unsigned long exhaustive_checks, exhaustive_covered;
+
+/* @arg values worth trying for @op: owners, types (valid or not), or 0. */
+static unsigned int nr_args(enum op op)
+{
+    switch ( op )
+    {
+    case OP_GET:        return PGO_SHIM + 2;
+    case OP_GET_TYPE:
+    case OP_PIN:        return PGT_NR + 1;
+    default:            return 1;
+    }
+}
+
+static void exhaustive(void)
+{
+    unsigned long i, nr = PGT_NR * ARRAY_SIZE(counts) * 8 * (PGO_SHIM + 1) *
+                          ARRAY_SIZE(counts) * 3;
+    unsigned int op, arg;
+    struct st s;
+
+    mismatches = 0;
+    tlbflush_clock = 0x1234;
+    for ( i = 0; i < nr; i++ )
+    {
+        unsigned long x = i;
+
+        s.type = x % PGT_NR;                    x /= PGT_NR;
+        s.tc = counts[x % ARRAY_SIZE(counts)];  x /= ARRAY_SIZE(counts);
+        s.flags = x % 8;                        x /= 8;
+        s.owner = x % (PGO_SHIM + 1);           x /= PGO_SHIM + 1;
+        s.count = counts[x % ARRAY_SIZE(counts)]; x /= ARRAY_SIZE(counts);
+        /* Stamped now, one flush ago, or 2^32 - 1 flushes ago. */
+        s.stamp = tlbflush_clock - 1 + x;
+
+        for ( op = 0; op < OP_NR; op++ )
+            for ( arg = 0; arg < nr_args(op); arg++ )
+            {
+                exhaustive_covered += check_one(&s, op, arg);
+                exhaustive_checks++;
+            }
+    }
+    CHECK_EQ(mismatches, 0);
+    printf("  exhaustive: %lu checks, %lu from consistent states\n",
+           exhaustive_checks, exhaustive_covered);
+}
+
+/* ---------------------------------------------------- targeted cases */
+
+static struct page_info guest_frame(void)
+{
+    struct page_info pg = { .count = 1, .owner = PGO_GUEST,
+                            .flush_stamp = 0 };
+
+    return pg;
+}
+
+static void owner_and_count(void)
+{
+    struct page_info pg = guest_frame();
+
+    CHECK(page_get(&pg, PGO_GUEST));
+    CHECK_EQ(pg.count, 2);
+    CHECK(!page_get(&pg, PGO_SHIM));
+    CHECK(!page_get(&pg, PGO_NONE));
+    pg.owner = PGO_NONE;
+    CHECK(!page_get(&pg, PGO_NONE));
+    pg.owner = PGO_GUEST;
+    page_put(&pg);
+    page_put(&pg);
+    CHECK_EQ(pg.count, 0);
+    /* A frame whose last reference went can't be brought back. */
+    CHECK(!page_get(&pg, PGO_GUEST));
+    CHECK_EQ(pg.count, 0);
+}
+
+static void writable_blocks_l1(void)
+{
+    struct page_info pg = guest_frame();
+
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), PGT_OK);
+    CHECK_EQ(page_get_type(&pg, PGT_L1), -XEN_EINVAL);
+    CHECK_EQ(page_pin(&pg, PGT_L1), -XEN_EINVAL);
+    CHECK_EQ(page_get_type(&pg, PGT_SEG_DESC), -XEN_EINVAL);
+    CHECK(!(pg.flags & PGF_PINNED));
+    CHECK(!page_put_type(&pg));
+    CHECK_EQ(pg.type, PGT_NONE);
+    CHECK_EQ(page_get_type(&pg, PGT_L1), PGT_VALIDATE);
+    page_type_validated(&pg);
+    CHECK_EQ(pg.flags, PGF_VALIDATED);
+}
+
+static void l1_blocks_writable(void)
+{
+    struct page_info pg = guest_frame();
+
+    CHECK_EQ(page_get_type(&pg, PGT_L1), PGT_VALIDATE);
+    /* While validating: not writable, and not itself again. */
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
+    CHECK_EQ(page_get_type(&pg, PGT_L1), -XEN_EINVAL);
+    page_type_validated(&pg);
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
+    CHECK_EQ(page_get_type(&pg, PGT_L2), -XEN_EINVAL);
+    CHECK_EQ(page_get_type(&pg, PGT_L1), PGT_OK);
+    CHECK_EQ(pg.type_count, 2);
+    CHECK(!page_put_type(&pg));
+    CHECK(page_put_type(&pg));
+    /* Devalidating: still no writable mapping until released. */
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
+    CHECK_EQ(page_get_type(&pg, PGT_L1), -XEN_EINVAL);
+    page_type_released(&pg);
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), PGT_OK);
+}
+
+/* "Pin a table that maps itself writable": validation sees the refusal. */
+static void table_mapping_itself_writable(void)
+{
+    struct page_info pg = guest_frame();
+
+    CHECK_EQ(page_pin(&pg, PGT_L1), PGT_VALIDATE);
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
+    page_type_invalid(&pg);
+    page_pin_abort(&pg);
+    CHECK_EQ(pg.type, PGT_NONE);
+    CHECK_EQ(pg.type_count, 0);
+    CHECK_EQ(pg.flags, 0);
+    /* The other order leaves the same. */
+    CHECK_EQ(page_pin(&pg, PGT_L2), PGT_VALIDATE);
+    page_pin_abort(&pg);
+    CHECK_EQ(pg.flags, PGF_VALIDATING);
+    page_type_invalid(&pg);
+    CHECK_EQ(pg.type, PGT_NONE);
+    CHECK_EQ(pg.flags, 0);
+}
+
+static void pin_unpin(void)
+{
+    struct page_info pg = guest_frame();
+
+    CHECK_EQ(page_unpin(&pg), -XEN_EINVAL);
+    CHECK_EQ(page_pin(&pg, PGT_L4), PGT_VALIDATE);
+    page_type_validated(&pg);
+    CHECK_EQ(page_pin(&pg, PGT_L4), -XEN_EINVAL);
+    CHECK_EQ(pg.type_count, 1);
+    CHECK_EQ(page_get_type(&pg, PGT_L4), PGT_OK);     /* e.g. CR3 */
+    CHECK_EQ(page_unpin(&pg), 0);
+    CHECK_EQ(page_unpin(&pg), -XEN_EINVAL);
+    CHECK_EQ(page_pin(&pg, PGT_L4), PGT_OK);
+    CHECK(!page_put_type(&pg));
+    CHECK_EQ(page_unpin(&pg), 1);
+    CHECK_EQ(pg.type, PGT_L4);
+    CHECK_EQ(pg.flags, 0);
+    page_type_released(&pg);
+    CHECK_EQ(pg.type, PGT_NONE);
+    CHECK_EQ(pg.type_count, 0);
+}
+
+static void seg_desc(void)
+{
+    struct page_info pg = guest_frame();
+
+    CHECK_EQ(page_get_type(&pg, PGT_SEG_DESC), PGT_OK);
+    CHECK_EQ(pg.flags, 0);
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
+    CHECK_EQ(page_get_type(&pg, PGT_L1), -XEN_EINVAL);
+    CHECK_EQ(page_pin(&pg, PGT_L1), -XEN_EINVAL);
+    CHECK(!page_put_type(&pg));
+    CHECK_EQ(pg.type, PGT_NONE);
+}
+
+static void flush_stamp(void)
+{
+    struct page_info pg = guest_frame();
+
+    tlbflush_clock = 1;
+    CHECK(!page_needs_flush(&pg));          /* never typed */
+    page_get_type(&pg, PGT_WRITABLE);
+    page_get_type(&pg, PGT_WRITABLE);
+    tlbflush_clock = 5;
+    page_put_type(&pg);
+    CHECK_EQ(pg.flush_stamp, 0);            /* a writable ref is left */
+    page_put_type(&pg);
+    CHECK_EQ(pg.flush_stamp, 5);
+    CHECK(page_needs_flush(&pg));
+    tlbflush_clock++;
+    CHECK(!page_needs_flush(&pg));
+
+    /* A page table's end is stamped too (paging-structure caches). */
+    page_get_type(&pg, PGT_L2);
+    page_type_validated(&pg);
+    CHECK(page_put_type(&pg));
+    CHECK(!page_needs_flush(&pg));          /* not ended yet */
+    page_type_released(&pg);
+    CHECK(page_needs_flush(&pg));
+
+    /* A failed validation used nothing: not stamped. */
+    tlbflush_clock++;
+    page_get_type(&pg, PGT_L3);
+    page_type_invalid(&pg);
+    CHECK(!page_needs_flush(&pg));
+
+    /* Wrap-around: only ever one flush too many. */
+    tlbflush_clock = MAX32;
+    page_get_type(&pg, PGT_SEG_DESC);
+    page_put_type(&pg);
+    CHECK(page_needs_flush(&pg));
+    tlbflush_clock++;
+    CHECK_EQ(tlbflush_clock, 0);
+    CHECK(!page_needs_flush(&pg));
+    tlbflush_clock = MAX32;                 /* 2^32 flushes later */
+    CHECK(page_needs_flush(&pg));
+}
+
+static void ceilings(void)
+{
+    struct page_info pg = guest_frame();
+
+    pg.count = MAX32 - 1;
+    CHECK(page_get(&pg, PGO_GUEST));
+    CHECK(!page_get(&pg, PGO_GUEST));
+    CHECK_EQ(pg.count, MAX32);
+
+    pg.type = PGT_WRITABLE;
+    pg.type_count = MAX32 - 1;
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), PGT_OK);
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
+    CHECK_EQ(pg.type_count, MAX32);
+
+    pg.type = PGT_L3;
+    pg.flags = PGF_VALIDATED;
+    CHECK_EQ(page_pin(&pg, PGT_L3), -XEN_EINVAL);
+    CHECK_EQ(pg.flags, PGF_VALIDATED);
+    CHECK_EQ(pg.type_count, MAX32);
+}
+
+/* In a debug build each shim bug stops the shim: see it in a child. */
+static bool dies(enum op op, struct page_info pg)
+{
+    pid_t pid = fork();
+    int status;
+
+    if ( pid == 0 )
+    {
+        assert_fatal = true;
+        run_op(&pg, op, PGT_L1);
+        _exit(0);
+    }
+    if ( pid < 0 || waitpid(pid, &status, 0) != pid )
+        return false;
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void shim_bugs_stop_debug_builds(void)
+{
+    struct page_info none = guest_frame(), pg = guest_frame();
+
+    none.count = 0;
+    CHECK(dies(OP_PUT, none));
+    CHECK(dies(OP_PUT_TYPE, none));
+    CHECK(dies(OP_VALIDATED, none));
+    CHECK(dies(OP_RELEASED, none));
+    CHECK(!dies(OP_GET_TYPE, pg));
+    CHECK_EQ(pg.type, PGT_NONE);            /* the child's, not ours */
+}
+
+/* ----------------------------------------------------- random sequence */
+
+#define NR_FRAMES   4
+#define NR_STEPS    400000
+
+static uint64_t rng = 0x5eed0f9a9e7e1e55ULL;
+
+static uint32_t rnd(uint32_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 32) % n;
+}
+
+/* The invariants, read straight off the frame. */
+static bool invariants(const struct page_info *pg)
+{
+    bool none = pg->type == PGT_NONE;
+
+    if ( none != (pg->type_count == 0 && !(pg->flags & PGF_VALIDATING)) )
+        return false;
+    if ( (pg->flags & PGF_PINNED) && pg->type_count == 0 )
+        return false;
+    if ( (pg->flags & (PGF_VALIDATED | PGF_VALIDATING)) &&
+         !is_page_table_type(pg->type) )
+        return false;
+    return (pg->flags & (PGF_VALIDATED | PGF_VALIDATING)) !=
+           (PGF_VALIDATED | PGF_VALIDATING);
+}
+
+static void random_sequence(void)
+{
+    struct page_info pg[NR_FRAMES];
+    struct st model_st[NR_FRAMES], got;
+    unsigned int i, step, bugs = 0, seen[BAD + 1] = { 0 };
+
+    mismatches = 0;
+    tlbflush_clock = 1;
+    for ( i = 0; i < NR_FRAMES; i++ )
+    {
+        /* The guest's frames, and one of the shim's. */
+        model_st[i] = (struct st){
+            .count = 1,
+            .owner = i == NR_FRAMES - 1 ? PGO_SHIM : PGO_GUEST,
+        };
+        to_page(&model_st[i], &pg[i]);
+    }
+
+    for ( step = 0; step < NR_STEPS; step++ )
+    {
+        unsigned int f = rnd(NR_FRAMES), arg;
+        struct st before;
+        uint32_t count0;
+        struct res r;
+        enum op op;
+        int ret;
+
+        if ( rnd(20) == 0 )                 /* a full flush */
+        {
+            tlbflush_clock += 1 + rnd(2) * (MAX32 / 3);
+            continue;
+        }
+        /* Reach the ceilings now and then. */
+        if ( rnd(50000) == 0 )
+            pg[f].count = model_st[f].count = MAX32 - rnd(2);
+
+        /* Mostly what a correct caller does; a shim bug one time in 8. */
+        do {
+            op = rnd(OP_NR);
+            arg = 0;
+            if ( op == OP_GET )
+                arg = rnd(PGO_SHIM + 1);
+            else if ( op == OP_GET_TYPE || op == OP_PIN )
+                arg = 1 + rnd(PGT_NR - 1);
+            before = model_st[f];
+        } while ( model(&before, op, arg).bug && rnd(8) );
+
+        before = model_st[f];
+        count0 = pg[f].count;
+        r = model(&model_st[f], op, arg);
+        asserts_fired = 0;
+        ret = run_op(&pg[f], op, arg);
+        from_page(&pg[f], &got);
+        bugs += r.bug;
+        seen[classify(&got)]++;
+        if ( ret != r.ret || !same(&got, &model_st[f]) ||
+             r.bug != (asserts_fired > 0) || !invariants(&pg[f]) ||
+             wrapped(count0, pg[f].count) ||
+             wrapped(before.tc, pg[f].type_count) )
+        {
+            report("random", &before, op, arg, &got, ret);
+            model_st[f] = got;
+        }
+    }
+    for ( i = 0; i < BAD; i++ )
+        CHECK(seen[i] > 1000);
+    CHECK_EQ(seen[BAD], 0);
+    CHECK_EQ(mismatches, 0);
+    printf("  random: %u steps, %u of them shim bugs refused; states free %u "
+           "writable %u seg_desc %u validating %u validated %u "
+           "devalidating %u\n", NR_STEPS, bugs, seen[FREE], seen[WRITABLE],
+           seen[SEGDESC], seen[VALIDATING], seen[VALIDATED],
+           seen[DEVALIDATING]);
+}
+
+int main(void)
+{
+    RUN(exhaustive);
+    RUN(owner_and_count);
+    RUN(writable_blocks_l1);
+    RUN(l1_blocks_writable);
+    RUN(table_mapping_itself_writable);
+    RUN(pin_unpin);
+    RUN(seg_desc);
+    RUN(flush_stamp);
+    RUN(ceilings);
+    RUN(shim_bugs_stop_debug_builds);
+    RUN(random_sequence);
+    UNIT_EXIT();
+}
