@@ -66,7 +66,7 @@ if make -s guests >"$log/guests-build.log" 2>&1; then
         esac
     done < <({ tests/guests/run.sh
                # SMEP/SMAP and an AMD vendor; an Intel vendor, so PGE on.
-               GUEST_CPU=EPYC tests/guests/run.sh
+               GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
                GUEST_CPU=qemu64,vendor=GenuineIntel tests/guests/run.sh
              } 2>&1 | tee "$log/guests.log")
 else

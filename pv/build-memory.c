@@ -10,6 +10,7 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "pv/build.h"
+#include "pv/mm.h"
 #include "shim/console.h"
 #include "shim/frame.h"
 #include "shim/panic.h"
@@ -56,6 +57,7 @@ void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages)
             panic("out of frames after %lu of the guest's %lu", i, nr_pages);
         if ( opt_bootscrub )
             clear_page(__va(mfn << PAGE_SHIFT));
+        pv_mm_give_frame(mfn);
         d->p2m[opt_p2m_reverse ? nr_pages - 1 - i : i] = mfn;
     }
     for ( i = 0; i < nr_pages; i++ )

@@ -13,6 +13,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/rtc.h"
 #include "pv/build.h"
+#include "pv/mm.h"
 #include "pv/domain.h"
 #include "pv/event-channel.h"
 #include "shim/boot-info.h"
@@ -34,6 +35,7 @@ static void setup_shared_info(struct domain *d)
     s = __va(mfn << PAGE_SHIFT);
     memset(s, 0, PAGE_SIZE);
     pv_m2p_set(mfn, SHARED_M2P_ENTRY);
+    pv_mm_give_frame(mfn);              /* the guest maps it itself */
 
     s->vcpu_info[0].evtchn_upcall_mask = 1;     /* events start masked */
     s->arch.max_pfn = d->nr_pages;

@@ -1,27 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * set_gdt and update_descriptor, as Xen's pv/descriptor-tables.c.
+ * set_gdt, update_descriptor and MMUEXT_SET_LDT, as Xen's
+ * pv/descriptor-tables.c.
  *
- * Xen maps the guest's GDT frames into the GDT itself, after giving them
- * the seg_desc page type: a type that is granted only once every
- * descriptor in the frame passes check_descriptor(), and that keeps the
- * frame read-only to the guest for as long as it holds it, so the frames
- * can't change behind the check.  The frame table that carries page types
- * comes with issue 4.  Until then the frames stay ordinary guest memory,
- * and the CPU never sees them: each CPU's GDT (this_cpu()->gdt, whose
- * first FIRST_RESERVED_GDT_ENTRY entries are the guest's) holds a
- * validated copy.  set_gdt checks every descriptor of the frames it is
- * given and installs the copy, all or nothing; update_descriptor checks
- * one descriptor, writes it to the frame and, if the frame is part of the
- * current GDT, to the copy.  What the guest writes to its frames directly
- * never reaches the CPU.  Issue 4 will enforce the seg_desc type as Xen
- * does (no writable mapping of a GDT frame, no GDT frame as a page
- * table).
+ * As in Xen, a frame holding the guest's descriptors takes the seg_desc
+ * page type for as long as it is in use: the type is refused to a frame
+ * that is mapped writable or is a page table, and keeps it from becoming
+ * either, so only update_descriptor (which checks) can change it.  The CPU
+ * reads a copy: each CPU's GDT (this_cpu()->gdt, whose first
+ * FIRST_RESERVED_GDT_ENTRY entries are the guest's) and the vCPU's LDT
+ * copy hold the checked descriptors; update_descriptor writes the frame
+ * and every copy of it.  The LDT is installed when it is set, not on first
+ * use as Xen maps it, so its pages must be mapped by then.
  *
  * Segment registers are not reloaded when a descriptor changes: the CPU
- * reads the GDT only when a selector is loaded, and, as in Xen for 64-bit
- * guests, a selector the guest already holds keeps its cached descriptor
- * until the guest loads it again.
+ * reads the tables only when a selector is loaded, and, as in Xen for
+ * 64-bit guests, a selector the guest already holds keeps its cached
+ * descriptor until the guest loads it again.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -34,6 +29,7 @@
 #include "pv/descriptor-tables.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/mm.h"
 #include "shim/frame.h"
 
 #define DESCS_PER_FRAME (PAGE_SIZE / sizeof(uint64_t))
@@ -42,67 +38,30 @@ BUILD_BUG_ON(GDT_RESERVED_ENTRY != FIRST_RESERVED_GDT_ENTRY);
 BUILD_BUG_ON(ARRAY_SIZE(((struct vcpu *)0)->gdt_frames) !=
              FIRST_RESERVED_GDT_PAGE);
 
-/* Is @mfn one of the guest's frames?  The M2P and the p2m must agree. */
-static bool guest_mfn_ok(unsigned long mfn)
+/* Frames of descriptors hold the seg_desc type while in use. */
+static int get_desc_frame(unsigned long mfn)
 {
-    unsigned long pfn = pv_m2p_get(mfn);
-
-    return pfn < dom.nr_pages && dom.p2m[pfn] == mfn;
+    return get_page_and_type(mfn, PGT_SEG_DESC);
 }
 
-/*
- * Is @mfn the page table @table at @level (4: an L4) or one below it?
- * Stands in for issue 4's page types, which refuse a frame that is a page
- * table both as a GDT frame and as update_descriptor's target: a
- * "not present" descriptor may hold any value with bit 47 clear, a fine
- * PTE.  The shim's L4 slots are not the guest's, and a table that is not
- * a guest frame isn't read.
- */
-static bool pt_holds_mfn(unsigned long table, unsigned int level,
-                         unsigned long mfn)
+static void put_desc_frames(unsigned long *frames, unsigned int nr)
 {
-    const uint64_t *t;
     unsigned int i;
 
-    if ( table == mfn )
-        return true;
-    if ( level == 1 || !guest_mfn_ok(table) )
-        return false;
-
-    t = __va(table << PAGE_SHIFT);
-    for ( i = 0; i < 512; i++ )
-    {
-        uint64_t e = ACCESS_ONCE(t[i]);
-
-        if ( level == 4 && i >= L4_SLOT(HYPERVISOR_VIRT_START) &&
-             i < L4_SLOT(HYPERVISOR_VIRT_END) )
-            continue;
-        if ( !(e & _PAGE_PRESENT) || (level < 4 && (e & _PAGE_PSE)) )
-            continue;
-        if ( pt_holds_mfn((e & PADDR_MASK) >> PAGE_SHIFT, level - 1, mfn) )
-            return true;
-    }
-    return false;
-}
-
-/* May @mfn hold descriptors (Xen: may it take the seg_desc type)? */
-static bool desc_frame_ok(const struct vcpu *v, unsigned long mfn)
-{
-    return guest_mfn_ok(mfn) && !pt_holds_mfn(v->guest_table, 4, mfn) &&
-           (!v->guest_table_user || !pt_holds_mfn(v->guest_table_user, 4,
-                                                  mfn));
+    for ( i = 0; i < nr; i++ )
+        if ( frames[i] )
+        {
+            put_page_and_type(frames[i]);
+            frames[i] = 0;
+        }
 }
 
 /* Xen's validate_segdesc_page(): every descriptor of the frame. */
-static bool gdt_frame_ok(const struct vcpu *v, unsigned long mfn)
+static bool desc_frame_ok(unsigned long mfn)
 {
-    const uint64_t *descs;
+    const uint64_t *descs = __va(mfn << PAGE_SHIFT);
     unsigned int i;
 
-    if ( !desc_frame_ok(v, mfn) )
-        return false;
-
-    descs = __va(mfn << PAGE_SHIFT);
     for ( i = 0; i < DESCS_PER_FRAME; i++ )
     {
         uint64_t d = ACCESS_ONCE(descs[i]);
@@ -140,7 +99,7 @@ static void install_frame(uint64_t *gdt, unsigned long mfn)
  * Xen's pv_set_gdt().  As in Xen the CPU sees whole frames: entries past
  * @entries in the last frame are checked and usable too.
  */
-static long pv_set_gdt(struct vcpu *v, const unsigned long *frames,
+static long pv_set_gdt(struct vcpu *v, unsigned long *frames,
                        unsigned int entries)
 {
     uint64_t *gdt = this_cpu()->gdt;
@@ -151,16 +110,29 @@ static long pv_set_gdt(struct vcpu *v, const unsigned long *frames,
         return -XEN_EINVAL;
 
     for ( i = 0; i < nr_frames; i++ )
-        if ( !gdt_frame_ok(v, frames[i]) )
-            return -XEN_EINVAL;
+    {
+        if ( get_desc_frame(frames[i]) )
+            break;
+        if ( !desc_frame_ok(frames[i]) )
+        {
+            put_page_and_type(frames[i]);
+            break;
+        }
+    }
+    if ( i < nr_frames )
+    {
+        put_desc_frames(frames, i);     /* the ones already taken */
+        return -XEN_EINVAL;
+    }
 
     for ( i = 0; i < nr_frames; i++ )
         install_frame(gdt + i * DESCS_PER_FRAME, frames[i]);
     memset(gdt + nr_frames * DESCS_PER_FRAME, 0,
            (FIRST_RESERVED_GDT_PAGE - nr_frames) * PAGE_SIZE);
 
-    for ( i = 0; i < FIRST_RESERVED_GDT_PAGE; i++ )
-        v->gdt_frames[i] = i < nr_frames ? frames[i] : 0;
+    put_desc_frames(v->gdt_frames, FIRST_RESERVED_GDT_PAGE);
+    for ( i = 0; i < nr_frames; i++ )
+        v->gdt_frames[i] = frames[i];
     v->gdt_ents = entries;
 
     return 0;
@@ -206,12 +178,23 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
                              DESCS_PER_FRAME;
     uint64_t d = desc;
 
-    if ( (pa & (sizeof(d) - 1)) || !check_descriptor(&d) )
+    struct page_info *pg = mfn_to_page(mfn);
+    enum page_type type;
+
+    if ( (pa & (sizeof(d) - 1)) || !check_descriptor(&d) || !pg ||
+         !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
-    if ( !desc_frame_ok(v, mfn) )
+    /* A descriptor frame in use, or any frame that may be writable. */
+    type = pg->type == PGT_SEG_DESC ? PGT_SEG_DESC : PGT_WRITABLE;
+    if ( page_get_type(pg, type) != PGT_OK )
+    {
+        page_put(pg);
         return -XEN_EINVAL;
+    }
 
     ACCESS_ONCE(((uint64_t *)__va(mfn << PAGE_SHIFT))[idx]) = d;
+    put_page_and_type(mfn);
+    pv_ldt_update(v, mfn, idx, d);
 
     /* A frame may be in the GDT more than once. */
     for ( i = 0; i < nr_frames; i++ )
@@ -219,4 +202,81 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
             ACCESS_ONCE(this_cpu()->gdt[i * DESCS_PER_FRAME + idx]) = d;
 
     return 0;
+}
+
+/* The vCPU's LDT as the CPU sees it: checked copies of its descriptors. */
+static uint64_t ldt_copy[LDT_ENTRIES_MAX] __aligned(PAGE_SIZE);
+
+static void load_ldt(unsigned int ents)
+{
+    uint64_t *g = this_cpu()->gdt + (LDT_SEL >> 3);
+    uint64_t base = (uint64_t)ldt_copy, limit = ents * 8 - 1;
+
+    if ( !ents )
+    {
+        asm volatile ( "lldt %w0" :: "r" (0) );
+        return;
+    }
+    /* A 16-byte system descriptor, type 2 (LDT), present, DPL 0. */
+    g[0] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x82ULL << 40) |
+           (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+    g[1] = base >> 32;
+    asm volatile ( "lldt %w0" :: "r" (LDT_SEL) );
+}
+
+/*
+ * MMUEXT_SET_LDT: the LDT at guest address @base, @ents descriptors.  Xen's
+ * checks first (page aligned, a guest address, at most 8192 entries);
+ * then each page must be mapped, take the seg_desc type, and hold only
+ * descriptors check_descriptor() accepts, or nothing changes.
+ */
+long pv_set_ldt(struct vcpu *v, unsigned long base, unsigned int ents)
+{
+    unsigned long frames[LDT_FRAMES_MAX] = { 0 }, l1;
+    unsigned int nr = ROUNDUP(ents, DESCS_PER_FRAME) / DESCS_PER_FRAME;
+    unsigned int i, idx;
+
+    if ( (base & (PAGE_SIZE - 1)) || !guest_range_ok(base, 1) ||
+         ents > LDT_ENTRIES_MAX )
+        return -XEN_EINVAL;
+
+    for ( i = 0; i < nr; i++ )
+    {
+        uint64_t e;
+
+        if ( guest_l1_slot(v, base + i * PAGE_SIZE, &l1, &idx) )
+            break;
+        e = ((uint64_t *)__va(l1 << PAGE_SHIFT))[idx];
+        if ( !(e & _PAGE_PRESENT) ||
+             get_desc_frame((e & PADDR_MASK) >> PAGE_SHIFT) )
+            break;
+        frames[i] = (e & PADDR_MASK) >> PAGE_SHIFT;
+        if ( !desc_frame_ok(frames[i]) )
+            break;
+    }
+    if ( i < nr )
+    {
+        put_desc_frames(frames, LDT_FRAMES_MAX);
+        return -XEN_EINVAL;
+    }
+
+    for ( i = 0; i < nr; i++ )
+        install_frame(ldt_copy + i * DESCS_PER_FRAME, frames[i]);
+    put_desc_frames(v->ldt_frames, LDT_FRAMES_MAX);
+    memcpy(v->ldt_frames, frames, sizeof(frames));
+    v->ldt_base = base;
+    v->ldt_ents = ents;
+    load_ldt(ents);
+    return 0;
+}
+
+/* update_descriptor hit frame @mfn: refresh every LDT copy of it. */
+void pv_ldt_update(struct vcpu *v, unsigned long mfn, unsigned int idx,
+                   uint64_t d)
+{
+    unsigned int i;
+
+    for ( i = 0; i < LDT_FRAMES_MAX; i++ )
+        if ( v->ldt_frames[i] == mfn )
+            ACCESS_ONCE(ldt_copy[i * DESCS_PER_FRAME + idx]) = d;
 }

@@ -33,4 +33,13 @@
  */
 bool check_descriptor(uint64_t *d);
 
+#define LDT_ENTRIES_MAX     8192
+#define LDT_FRAMES_MAX      (LDT_ENTRIES_MAX * 8 / 4096)
+
+struct vcpu;
+/* MMUEXT_SET_LDT, and keeping the LDT copy in step with its frames. */
+long pv_set_ldt(struct vcpu *v, unsigned long base, unsigned int ents);
+void pv_ldt_update(struct vcpu *v, unsigned long mfn, unsigned int idx,
+                   uint64_t d);
+
 #endif /* PV_DESCRIPTOR_TABLES_H */

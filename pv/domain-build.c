@@ -13,6 +13,7 @@
 #include "pv/build.h"
 #include "pv/domain.h"
 #include "pv/elf.h"
+#include "pv/mm.h"
 #include "shim/boot-info.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -171,11 +172,13 @@ void pv_domain_build(struct boot_info *bi)
     check_layout(&l, nr_pages);
     print_layout(&l, &k);
 
+    pv_mm_init();
     pv_alloc_guest_memory(&dom, nr_pages);
     pv_load_kernel(&dom, &l, &k, __va(kern->start));
     pv_build_page_tables(&dom, &l);
     pv_setup_start_info(&dom, &l, &k, bi, initrd);
     pv_setup_vcpu(&dom, &l, &k);
+    pv_mm_adopt_initial_tables(&dom.vcpu[0]);
     printk("Dom1: %lu MiB, %lu pages; entering the guest at %#lx\n",
            nr_pages >> 8, nr_pages, (unsigned long)k.entry);
 }

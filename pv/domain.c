@@ -11,6 +11,7 @@
 #include "arch/x86/percpu.h"
 #include "pv/domain.h"
 #include "pv/entry.h"
+#include "pv/mm.h"
 #include "shim/console.h"
 #include "shim/panic.h"
 
@@ -78,6 +79,13 @@ static void show_guest_registers(const struct cpu_regs *r)
 
 static void report_end(void)
 {
+    long bad;
+
+    if ( opt_mm_audit )
+    {
+        bad = pv_mm_audit();
+        printk("mm audit: %s (%ld problem(s))\n", bad ? "FAILED" : "OK", bad);
+    }
     if ( dom.unknown_hypercalls )
         printk(XENLOG_WARNING "d1: %lu call(s) to unimplemented hypercalls "
                "returned -ENOSYS\n", dom.unknown_hypercalls);

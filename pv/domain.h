@@ -39,6 +39,9 @@ struct vcpu {
     bool in_multicall;                  /* no continuations in a batch */
     unsigned long gdt_frames[14];       /* set_gdt(): the guest's frames */
     unsigned int gdt_ents;
+    unsigned long ldt_frames[16];       /* MMUEXT_SET_LDT's, typed */
+    unsigned long ldt_base;
+    unsigned int ldt_ents;
 };
 
 struct domain {

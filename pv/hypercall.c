@@ -13,6 +13,18 @@
 #include "pv/traps.h"
 #include "arch/x86/percpu.h"
 #include "shim/param.h"
+#include "shim/panic.h"
+#include "pv/mm.h"
+
+static bool is_mmu_hypercall(unsigned long nr)
+{
+    return nr == __HYPERVISOR_mmu_update || nr == __HYPERVISOR_mmuext_op ||
+           nr == __HYPERVISOR_update_va_mapping ||
+           nr == __HYPERVISOR_update_va_mapping_otherdomain ||
+           nr == __HYPERVISOR_set_gdt ||
+           nr == __HYPERVISOR_update_descriptor ||
+           nr == __HYPERVISOR_multicall;
+}
 
 /*
  * hypercall-batch=<integer>: how many entries of a batched hypercall
@@ -58,6 +70,14 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     {
     case __HYPERVISOR_set_trap_table:
         return do_set_trap_table(a[0]);
+    case __HYPERVISOR_mmu_update:
+        return do_mmu_update(a[0], a[1], a[2], a[3]);
+    case __HYPERVISOR_mmuext_op:
+        return do_mmuext_op(a[0], a[1], a[2], a[3]);
+    case __HYPERVISOR_update_va_mapping:
+        return do_update_va_mapping(a[0], a[1], a[2]);
+    case __HYPERVISOR_update_va_mapping_otherdomain:
+        return do_update_va_mapping_otherdomain(a[0], a[1], a[2], a[3]);
     case __HYPERVISOR_set_gdt:
         return do_set_gdt(a[0], a[1]);
     case __HYPERVISOR_stack_switch:
@@ -114,6 +134,8 @@ long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
     v->in_multicall = in_multicall;
     rc = dispatch(regs, nr, a, in_multicall);
     v->in_multicall = outer;
+    if ( unlikely(opt_mm_audit) && is_mmu_hypercall(nr) && pv_mm_audit() )
+        panic("mm audit failed after hypercall %lu (rc %ld)", nr, rc);
     return rc;
 }
 

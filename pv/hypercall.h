@@ -29,6 +29,15 @@ long do_set_segment_base(unsigned long which, unsigned long base);
 long do_sched_op(unsigned long cmd, unsigned long arg);
 long do_callback_op(unsigned long cmd, unsigned long arg);
 long do_event_channel_op(unsigned long cmd, unsigned long arg);
+long do_mmu_update(unsigned long ureqs, unsigned long count,
+                   unsigned long pdone, unsigned long foreigndom);
+long do_mmuext_op(unsigned long uops, unsigned long count,
+                  unsigned long pdone, unsigned long foreigndom);
+long do_update_va_mapping(unsigned long va, unsigned long val,
+                          unsigned long flags);
+long do_update_va_mapping_otherdomain(unsigned long va, unsigned long val,
+                                      unsigned long flags,
+                                      unsigned long domid);
 
 /*
  * Preemption of long batches: after @done entries, should this invocation

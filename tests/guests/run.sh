@@ -14,7 +14,8 @@
 #
 # One "PASS: NAME" / "FAIL: NAME: why" line per test.  GUEST_ACCEL=kvm
 # runs them under KVM where the host really has it; GUEST_CPU=MODEL under
-# that QEMU CPU model (its name then tags each result).
+# that QEMU CPU model (its name then tags each result); GUEST_SHIM_CMDLINE
+# adds shim options to every test (with mm-audit, a failed audit fails it).
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -51,7 +52,8 @@ run_one() {
     fi
 
     tools/pvshim-run "$elf" --timeout "$timeout" --memory 128M \
-        --shim-cmdline "$cmdline" "${extra[@]}" "${accel[@]}" \
+        --shim-cmdline "$cmdline ${GUEST_SHIM_CMDLINE:-}" "${extra[@]}" \
+        "${accel[@]}" \
         </dev/null >"$log" 2>&1
     rc=$?
     [ "$rc" = "$status" ] || why="exit status $rc, wanted $status"
@@ -64,9 +66,12 @@ run_one() {
     for val in "${logs[@]}"; do
         grep -aqE -- "$val" "$log" || why="${why:+$why; }no line matches '$val'"
     done
-    # Whatever the guest did, the shim must not have faulted or panicked.
+    # Whatever the guest did, the shim must not have faulted or panicked,
+    # nor its frame table gone inconsistent.
     ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" ||
         why="${why:+$why; }the shim itself failed"
+    ! grep -aq 'mm audit: FAILED' "$log" ||
+        why="${why:+$why; }the frame table audit failed"
 
     if [ -z "$why" ]; then
         echo "PASS: guest: $name$tag"

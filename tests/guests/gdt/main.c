@@ -4,7 +4,10 @@
  * for a 64-bit guest: valid descriptors installed and usable, DPL 0-2
  * raised to 3 (in the frame too), call gates kept out of ring 0 and away
  * from the hypervisor's selectors, and every hostile call -EINVAL (or
- * -EFAULT) with nothing changed.
+ * -EFAULT) with nothing changed.  As under Xen, a descriptor frame must be
+ * mapped read-only to become one (it takes the seg_desc type), and can't
+ * be mapped writable while it is one: the test writes its frames through
+ * a writable mapping only while they aren't in use.
  */
 #include "guest.h"
 
@@ -52,6 +55,24 @@ static unsigned long mfn_of(const void *va)
     const unsigned long *p2m = (const unsigned long *)start_info->mfn_list;
 
     return p2m[(unsigned long)va >> 12];
+}
+
+/* Map frame @f of ours read-only or writable again (update_va_mapping). */
+static long map_frame(unsigned int f, bool rw)
+{
+    unsigned long pte = (mfns[f] << 12) | 0x25 | (rw ? 0x42 : 0);
+
+    return HYPERCALL(__HYPERVISOR_update_va_mapping, frame[f], pte,
+                     UVMF_INVLPG | UVMF_LOCAL, 0, 0);
+}
+
+static void map_all(bool rw)
+{
+    unsigned int f;
+
+    for ( f = 0; f < NR_FRAMES; f++ )
+        if ( map_frame(f, rw) )
+            test_error("mapping frame %u %s failed", f, rw ? "rw" : "ro");
 }
 
 static unsigned long pa_of(unsigned int f, unsigned int idx)
@@ -181,6 +202,10 @@ static void test_install(void)
     frame[0][2] = CODE32;
     frame[0][3] = CODE32_DPL0;      /* Xen raises the DPL to 3 */
     frame[0][4] = DATA32_NP;
+
+    /* Writable, a frame can't be a descriptor frame; read-only it can. */
+    check_rc(set_gdt(mfns, 5), -XEN_EINVAL);
+    map_all(false);
     check_rc(set_gdt(mfns, 5), 0);
 
     check_eq(lar(SEL(1)), ar_of(DATA32));
@@ -243,13 +268,11 @@ static void test_update(void)
     check_eq(frame[13][7], DATA32);
     check_eq(lar(SEL(13 * DESCS + 7)), ~0u);
 
-    /*
-     * Writes to the frame itself never reach the CPU (until issue 4 makes
-     * GDT frames read-only, as Xen's seg_desc type does, and this faults).
-     */
-    frame[0][6] = DATA32;
+    /* In use, a descriptor frame can't be made writable (seg_desc). */
+    check_rc(map_frame(0, true), -XEN_EINVAL);
+    check_fault("write to a GDT frame", probe_write(&frame[0][6]),
+                X86_EXC_PF, 3);
     check_eq(lar(SEL(6)), ~0u);
-    frame[0][6] = 0;
 
     /* Back to what check_gdt_unchanged() expects. */
     check_rc(update_descriptor(pa_of(0, 4), DATA32_NP), 0);
@@ -290,15 +313,20 @@ static void check_bad_frame(const char *what, unsigned int idx, uint64_t bad)
 {
     unsigned long list[2] = { mfns[0], mfns[12] };
 
+    check_rc(map_frame(12, true), 0);
     frame[12][1] = DATA32_DPL0;
     frame[12][idx] = bad;
+    check_rc(map_frame(12, false), 0);
     if ( set_gdt(&list[1], 3) != -XEN_EINVAL ||
          set_gdt(list, 1024) != -XEN_EINVAL )
         test_fail("set_gdt accepted a frame with %s", what);
     /* Nothing changed: no fix-up written, the old GDT in place. */
     check_eq(frame[12][1], DATA32_DPL0);
     check_gdt_unchanged(what);
+    check_rc(map_frame(12, true), 0);
     frame[12][idx] = 0;
+    frame[12][1] = 0;
+    check_rc(map_frame(12, false), 0);
 }
 
 /* Frame @i of the guest's bootstrap page tables. */
@@ -345,11 +373,17 @@ static void test_set_gdt_hostile(void)
     check_bad_frame("a TSS past entries", 300, TSS_DESC);
 
     /* Not present is harmless whatever the type. */
+    check_rc(map_frame(12, true), 0);
+    frame[12][1] = DATA32_DPL0;
     frame[12][2] = TSS_DESC & ~(1UL << 47);
+    check_rc(map_frame(12, false), 0);
     check_rc(set_gdt(&mfns[12], 3), 0);
     check_eq(frame[12][1], DATA32);
     check_eq(lar(SEL(1)), ar_of(DATA32));
+    check_rc(set_gdt(mfns, 5), 0);      /* frame 12 leaves the GDT */
+    check_rc(map_frame(12, true), 0);
     frame[12][1] = frame[12][2] = 0;
+    check_rc(map_frame(12, false), 0);
 
     /* Xen takes `entries` as an unsigned int. */
     check_rc(set_gdt(mfns, (1UL << 32) | 5), 0);
@@ -382,7 +416,9 @@ static void test_update_hostile(void)
 /* The largest GDT, then none at all. */
 static void test_limits(void)
 {
+    check_rc(map_frame(13, true), 0);
     frame[13][DESCS - 1] = DATA32;
+    check_rc(map_frame(13, false), 0);
     check_rc(set_gdt(mfns, FIRST_RESERVED_GDT_ENTRY), 0);
     check_eq(lar(SEL(FIRST_RESERVED_GDT_ENTRY - 1)), ar_of(DATA32));
     check_gdt_unchanged("the largest set_gdt");
@@ -399,6 +435,9 @@ static void test_limits(void)
                 1 << 3);
     check_rc(update_descriptor(pa_of(0, 1), DATA32), 0);
     check_eq(lar(SEL(1)), ~0u);
+
+    /* Out of use, the frames can be writable again. */
+    map_all(true);
 }
 
 void test_main(void)
