@@ -122,8 +122,10 @@ static const uint32_t needs_avx512[NR_FS] = {
                    F(1d, MCA) | F(1d, CMOV) | F(1d, PAT) |              \
                    F(1d, PSE36) | F(1d, MMX) | F(1d, FXSR))
 
-/* Xen 4.17's policy sizes: basic leaves to 0xd, leaf 7 subleaves to 2,
- * leaf 4 subleaves to 5; extended leaves to 0x21 (AMD) or 8 (Intel). */
+/*
+ * Xen 4.17's policy sizes: basic leaves to 0xd, leaf 7 subleaves to 2,
+ * leaf 4 subleaves to 5; extended leaves to 0x21 (AMD) or 8 (Intel).
+ */
 #define MAX_BASIC       0xdu
 #define MAX_FEAT_SUB    2u
 #define MAX_CACHE_SUB   5u

@@ -2,36 +2,22 @@
 /*
  * The privileged instructions a PV kernel may use from ring 3, emulated
  * from their #GP as Xen's pv/emul-priv-op.c does (its priv_op_ops and
- * validate(), and do_general_protection()'s `int $n` path); and the
- * forced-emulation prefix from #UD, as its pv/emul-inv-op.c.  Only the
+ * validate(), and do_general_protection()'s `int $n` path).  Only the
  * forms emulated are decoded: any other bytes keep the fault they raised.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include "arch/x86/cr.h"
-#include "pv/cpuid.h"
 #include "pv/cr.h"
-#include "pv/domain.h"
+#include "pv/emulate.h"
 #include "pv/guest-access.h"
-#include "pv/hypercall.h"
-#include "pv/traps.h"
 #include "shim/console.h"
 
-#define X86_EFLAGS_TF   0x00000100
-#define X86_EFLAGS_RF   0x00010000
 #define X86_XEC_EXT     (1u << 0)       /* #GP error code: external event */
 #define X86_XEC_IDT     (1u << 1)       /* #GP error code: an IDT gate */
-#define X86_DR6_BS      (1UL << 14)     /* single step */
 #define LAR_L           (1u << 21)      /* lar: 64-bit code segment */
 #define MAX_INSN_LEN    15
-
-/* The public header's `ud2; .ascii "xen"; cpuid`, as bytes to compare. */
-asm ( ".pushsection .rodata\n"
-      "forced_cpuid: " XEN_CPUID "\n"
-      "forced_cpuid_end:\n"
-      ".popsection" );
-extern const uint8_t forced_cpuid[], forced_cpuid_end[];
 
 /* The bytes at the guest's rip, and how far decoding has got. */
 struct insn {
@@ -129,17 +115,10 @@ static bool cs_is_64bit(unsigned long sel)
     return ok && (ar & LAR_L);
 }
 
-/* Past the instruction, as Xen's pv_emul_instruction_done(). */
-static bool emul_done(struct cpu_regs *regs, unsigned int len)
+/* Past the decoded instruction. */
+static bool emul_done(struct cpu_regs *regs, const struct insn *in)
 {
-    regs->rip += len;
-    regs->rflags &= ~X86_EFLAGS_RF;
-    if ( regs->rflags & X86_EFLAGS_TF )
-    {
-        do_set_debugreg(6, do_get_debugreg(6) | X86_DR6_BS);
-        pv_inject_exception(regs, X86_EXC_DB, 0);
-    }
-    return true;
+    return pv_emul_instruction_done(regs, in->len);
 }
 
 /* Xen's gdprintk() for what it won't emulate: once each, here. */
@@ -148,27 +127,6 @@ static void refuse_once(bool *said, const char *what)
     if ( !*said )
         printk(XENLOG_WARNING "d1: %s: not emulated, #GP\n", what);
     *said = true;
-}
-
-bool pv_emulate_forced_cpuid(struct cpu_regs *regs)
-{
-    size_t len = forced_cpuid_end - forced_cpuid;
-    uint8_t bytes[MAX_INSN_LEN];
-    uint32_t res[4];
-
-    /*
-     * Xen injects #PF when the bytes after a ud2 can't be read; here that
-     * is a plain ud2, #UD as on hardware.
-     */
-    if ( copy_from_guest(bytes, regs->rip, len) ||
-         memcmp(bytes, forced_cpuid, len) )
-        return false;
-    pv_cpuid(regs->rax, regs->rcx, res);
-    regs->rax = res[0];
-    regs->rbx = res[1];
-    regs->rcx = res[2];
-    regs->rdx = res[3];
-    return emul_done(regs, len);
 }
 
 static bool read_cr(unsigned int cr, uint64_t *val)
@@ -213,13 +171,17 @@ static bool write_cr(unsigned int cr, uint64_t val)
         current_vcpu()->vcpu_info->arch.cr2 = val;
         return true;
     case 3:
-        /* Xen validates the new L4 (new_guest_cr3()): that needs the PV
-         * MMU's page types, so the #GP stays until they exist. */
+        /*
+         * Xen validates the new L4 (new_guest_cr3()): that needs the PV
+         * MMU's page types, so the #GP stays until they exist.
+         */
         refuse_once(&said_cr3, "CR3 write");
         return false;
     case 4:
-        /* Xen keeps the guest's TSD, DE, FSGSBASE and OSXSAVE
-         * (pv_fixup_guest_cr4()); not yet. */
+        /*
+         * Xen keeps the guest's TSD, DE, FSGSBASE and OSXSAVE
+         * (pv_fixup_guest_cr4()); not yet.
+         */
         refuse_once(&said_cr4, "CR4 write");
         return false;
     default:
@@ -241,16 +203,16 @@ static bool emulate_mov_crdr(struct cpu_regs *regs, struct insn *in, int op)
     switch ( op )
     {
     case 0x20:
-        return read_cr(reg, r) && emul_done(regs, in->len);
+        return read_cr(reg, r) && emul_done(regs, in);
     case 0x22:
-        return write_cr(reg, *r) && emul_done(regs, in->len);
+        return write_cr(reg, *r) && emul_done(regs, in);
     case 0x21:
         /* Xen's x86emul_read_dr(): no such register (DR8+) is #UD. */
         val = do_get_debugreg(reg);
         if ( reg >= 4 && val == (unsigned long)-XEN_ENODEV )
             break;
         *r = val;
-        return emul_done(regs, in->len);
+        return emul_done(regs, in);
     default:
         /* Xen's x86emul_write_dr(): set_debugreg()'s errors as faults. */
         rc = do_set_debugreg(reg, *r);
@@ -258,7 +220,7 @@ static bool emulate_mov_crdr(struct cpu_regs *regs, struct insn *in, int op)
             break;
         if ( rc )
             return false;
-        return emul_done(regs, in->len);
+        return emul_done(regs, in);
     }
     pv_inject_exception(regs, X86_EXC_UD, 0);
     return true;
@@ -278,70 +240,30 @@ static bool emulate_0f(struct cpu_regs *regs, struct insn *in)
     {
     case 0x06:                          /* clts */
         do_fpu_taskswitch(0);
-        return emul_done(regs, in->len);
+        return emul_done(regs, in);
     case 0x09:                          /* wbinvd, wbnoinvd */
-        /* Ignored for a domain without cache control: Linux times loops
-         * with it. */
-        return emul_done(regs, in->len);
+        /*
+         * Ignored for a domain without cache control: Linux times loops
+         * with it.
+         */
+        return emul_done(regs, in);
     case 0x20 ... 0x23:
         return emulate_mov_crdr(regs, in, op);
     case 0x30:                          /* wrmsr */
         if ( !pv_write_msr(regs->rcx, ((uint64_t)(uint32_t)regs->rdx << 32) |
                                       (uint32_t)regs->rax) )
             return false;
-        return emul_done(regs, in->len);
+        return emul_done(regs, in);
     case 0x32:                          /* rdmsr */
         if ( !pv_read_msr(regs->rcx, &val) )
             return false;
         regs->rax = (uint32_t)val;
         regs->rdx = val >> 32;
-        return emul_done(regs, in->len);
+        return emul_done(regs, in);
     default:
         /* lgdt, lidt, ltr, lldt, invlpg, invd, xsetbv...: #GP. */
         return false;
     }
-}
-
-/* Xen's iopl_ok(): the kernel is CPL 1, or 0 with architectural IOPL. */
-static bool iopl_ok(const struct vcpu *v)
-{
-    unsigned int cpl = !v->kernel_mode ? 3 :
-        (dom.vm_assist & (1UL << VMASST_TYPE_architectural_iopl)) ? 0 : 1;
-
-    return (cpl << 12) <= v->iopl;
-}
-
-/*
- * With I/O privilege but no ports of its own, a domU reads all ones and
- * its writes vanish, but for the RTC index and PCI CONFIG_ADDRESS that
- * Xen latches (guest_io_read()/guest_io_write()).  There is no vPIT (a
- * libxl PV domU has none).  One domain: the latches live here.
- */
-static uint32_t cmos_idx, pci_cf8;
-
-static uint32_t guest_io_read(unsigned int port, unsigned int size)
-{
-    uint32_t data = 0;
-    unsigned int i;
-
-    if ( port == 0xcf8 && size == 4 )
-        return pci_cf8;
-    for ( i = 0; i < size; i++ )
-        data |= (port + i == 0x70 ? cmos_idx & 0xff : 0xff) << (i * 8);
-    return data;
-}
-
-static void guest_io_write(unsigned int port, unsigned int size,
-                           uint32_t data)
-{
-    unsigned int i;
-
-    if ( port == 0xcf8 && size == 4 )
-        pci_cf8 = data;
-    else
-        for ( i = 0; i < size; i++ )
-            if ( port + i == 0x70 )
-                cmos_idx = (data >> (i * 8)) & 0xff;
 }
 
 /* in/out, with an immediate port or %dx; the string forms keep the #GP. */
@@ -351,15 +273,15 @@ static bool emulate_io(struct cpu_regs *regs, struct insn *in, int op)
     int port = (op & 8) ? (uint16_t)regs->rdx : insn_byte(in);
     uint64_t mask = (1ULL << (size * 8)) - 1;
 
-    if ( port < 0 || !iopl_ok(current_vcpu()) )
+    if ( port < 0 || !pv_iopl_ok(current_vcpu()) )
         return false;
     if ( op & 2 )
-        guest_io_write(port, size, regs->rax);
+        pv_io_write(port, size, regs->rax);
     else if ( size == 4 )
-        regs->rax = guest_io_read(port, size);  /* zero-extends */
+        regs->rax = pv_io_read(port, size);  /* zero-extends */
     else
-        regs->rax = (regs->rax & ~mask) | guest_io_read(port, size);
-    return emul_done(regs, in->len);
+        regs->rax = (regs->rax & ~mask) | pv_io_read(port, size);
+    return emul_done(regs, in);
 }
 
 /*
@@ -408,9 +330,11 @@ bool pv_emulate_privileged_op(struct cpu_regs *regs)
         return emulate_io(regs, &in, op);
     case 0xfa:                          /* cli */
     case 0xfb:                          /* sti */
-        /* With I/O privilege Xen skips them: the guest's event mask is
-         * the interrupt flag that matters, and it owns it. */
-        return iopl_ok(current_vcpu()) && emul_done(regs, in.len);
+        /*
+         * With I/O privilege Xen skips them: the guest's event mask is
+         * the interrupt flag that matters, and it owns it.
+         */
+        return pv_iopl_ok(current_vcpu()) && emul_done(regs, &in);
     default:
         return false;                   /* hlt, ins/outs, ...: #GP */
     }

@@ -10,7 +10,8 @@
 #include "pv/build.h"
 
 static const uint32_t supported[XENFEAT_NR_SUBMAPS] = {
-    [0] = 0,
+    [0] = (1u << XENFEAT_writable_page_tables) |
+          (1u << XENFEAT_mmu_pt_update_preserve_ad),
 };
 
 uint32_t pv_features_submap(unsigned int idx)

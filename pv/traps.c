@@ -139,6 +139,8 @@ void pv_exception(struct cpu_regs *regs)
             return;
         break;
     case X86_EXC_PF:
+        if ( pv_ptwr_fault(regs, read_cr2(), regs->error_code) )
+            return;
         v->vcpu_info->arch.cr2 = read_cr2();
         /* The kernel runs in ring 3: show it the fault as its own. */
         if ( v->kernel_mode )

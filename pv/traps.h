@@ -28,6 +28,10 @@ bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector);
 /* A syscall from guest user mode, to the kernel's syscall callback. */
 void pv_bounce_syscall(struct cpu_regs *regs);
 
+/* pv/ro-page-fault.c: a write to one of the guest's own L1 tables, done
+ * for it (writable page tables); true if emulated. */
+bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec);
+
 /* pv/emul-priv-op.c: emulate a #GP-ing privileged instruction; true if
  * handled (including by injecting a different fault). */
 bool pv_emulate_privileged_op(struct cpu_regs *regs);

@@ -52,6 +52,37 @@ static inline long hypercall_update_va_mapping(unsigned long va,
     return HYPERCALL(__HYPERVISOR_update_va_mapping, va, pte, flags, 0, 0);
 }
 
+/*
+ * The PV MMU (xen.h "MMU-UPDATE REQUESTS" and "MMU EXTENDED OPERATIONS").
+ * @done may be NULL; @foreigndom is DOMID_SELF unless a test says
+ * otherwise (mmu_update also takes a page-table owner + 1 in bits 16-31).
+ */
+static inline long hypercall_mmu_update(const mmu_update_t *reqs,
+                                        unsigned int count,
+                                        unsigned int *done,
+                                        unsigned int foreigndom)
+{
+    return HYPERCALL(__HYPERVISOR_mmu_update, reqs, count, done, foreigndom,
+                     0);
+}
+
+static inline long hypercall_mmuext_op(const mmuext_op_t *ops,
+                                       unsigned int count,
+                                       unsigned int *done,
+                                       unsigned int foreigndom)
+{
+    return HYPERCALL(__HYPERVISOR_mmuext_op, ops, count, done, foreigndom, 0);
+}
+
+static inline long hypercall_update_va_mapping_otherdomain(unsigned long va,
+                                                           uint64_t pte,
+                                                           unsigned long flags,
+                                                           unsigned int domid)
+{
+    return HYPERCALL(__HYPERVISOR_update_va_mapping_otherdomain, va, pte,
+                     flags, domid, 0);
+}
+
 static inline long hypercall_xen_version(int cmd, void *arg)
 {
     return HYPERCALL(__HYPERVISOR_xen_version, cmd, arg, 0, 0, 0);

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * PV MMU helpers for test kernels: page-table entries, a walk of the
+ * bootstrap page tables, free frames, and the mmu_update / mmuext_op /
+ * update_va_mapping calls a PV kernel makes to manage its own tables.
+ */
+#ifndef GUEST_MM_H
+#define GUEST_MM_H
+
+#include "guest.h"
+
+/* ------------------------------------------- page-table entries (x86-64) */
+
+/* Entry bits, SDM vol. 3A section 4.5 (and xen.h's MMU_NORMAL_PT_UPDATE). */
+#define _PAGE_PRESENT   0x001UL
+#define _PAGE_RW        0x002UL
+#define _PAGE_USER      0x004UL
+#define _PAGE_PWT       0x008UL
+#define _PAGE_PCD       0x010UL
+#define _PAGE_ACCESSED  0x020UL
+#define _PAGE_DIRTY     0x040UL
+#define _PAGE_PSE       0x080UL         /* L2/L3: superpage; L4: reserved */
+#define _PAGE_PAT       0x080UL         /* L1 */
+#define _PAGE_GLOBAL    0x100UL
+#define _PAGE_NX        (1UL << 63)
+
+#ifndef PAGE_SHIFT
+#define PAGE_SHIFT      12
+#endif
+#define PTE_ADDR_MASK   0x000ffffffffff000UL    /* bits 12-51 */
+#define INVALID_MFN     (~0UL)
+
+/* What a kernel asks for: data read-only / writable, and a table entry. */
+#define PTE_RO          (_PAGE_PRESENT | _PAGE_ACCESSED)
+#define PTE_RW          (_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | \
+                         _PAGE_DIRTY)
+#define PTE_TABLE       (_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED)
+
+/*
+ * Bits the hypervisor may add to a present entry (Xen's adjust_guest_l1e()
+ * and friends: _PAGE_USER because the guest kernel runs in ring 3,
+ * _PAGE_GUEST_KERNEL = bit 52 to remember it, _PAGE_GLOBAL on user
+ * mappings, _PAGE_ACCESSED on L4 entries).  Compare entries without them.
+ */
+#define PTE_HV_BITS     (_PAGE_USER | _PAGE_GLOBAL | _PAGE_ACCESSED | \
+                         (1UL << 52))
+
+#define __page_aligned  __attribute__((aligned(PAGE_SIZE)))
+
+static inline uint64_t pte_make(unsigned long mfn, uint64_t flags)
+{
+    return ((uint64_t)mfn << PAGE_SHIFT) | flags;
+}
+
+static inline unsigned long pte_mfn(uint64_t pte)
+{
+    return (pte & PTE_ADDR_MASK) >> PAGE_SHIFT;
+}
+
+/* Index of @va in its table at @level (1-4). */
+static inline unsigned int pt_slot(unsigned long va, unsigned int level)
+{
+    return (va >> (PAGE_SHIFT + 9 * (level - 1))) & 511;
+}
+
+/* The canonical address whose walk uses slots l4, l3, l2, l1. */
+static inline unsigned long va_of_slots(unsigned int l4, unsigned int l3,
+                                        unsigned int l2, unsigned int l1)
+{
+    unsigned long va = ((unsigned long)l4 << 39) | ((unsigned long)l3 << 30) |
+                       ((unsigned long)l2 << 21) | ((unsigned long)l1 << 12);
+
+    return l4 & 256 ? va | 0xffff000000000000UL : va;
+}
+
+/* Reads and writes the compiler may not cache: mappings change under it. */
+static inline uint64_t peek(unsigned long va)
+{
+    return *(const volatile uint64_t *)va;
+}
+
+static inline void poke(unsigned long va, uint64_t val)
+{
+    *(volatile uint64_t *)va = val;
+}
+
+/* ------------------------------------------------- frames and the walk */
+
+/* The M2P (read-only, in the hypervisor's slot 256) and the p2m. */
+static inline unsigned long mfn_to_pfn(unsigned long mfn)
+{
+    return ((const volatile unsigned long *)MACH2PHYS_VIRT_START)[mfn];
+}
+
+static inline unsigned long pfn_to_mfn(unsigned long pfn)
+{
+    return ((const unsigned long *)start_info->mfn_list)[pfn];
+}
+
+/* The L4 the guest started on (start_info->pt_base), pinned by its builder. */
+unsigned long pt_base_mfn(void);
+
+/*
+ * The entry at @level (4 = the L4 entry) on the walk of @va from pt_base,
+ * read through the read-only start-of-day mapping of the bootstrap tables.
+ * NULL if an entry above it is not present or points at a table outside
+ * the bootstrap ones (those have no mapping to read them through).
+ */
+const uint64_t *pt_entry(unsigned long va, unsigned int level);
+
+/* Its machine address, the `ptr` of an mmu_update; 0 if pt_entry() is NULL. */
+uint64_t pt_entry_maddr(unsigned long va, unsigned int level);
+
+/* The frame @va maps, by the walk above; INVALID_MFN if none. */
+unsigned long virt_to_mfn(const void *va);
+
+/*
+ * The end of the start-of-day mapping (xen.h: at least 512 KiB past the
+ * bootstrap stack, 4 MiB aligned).  Pfns from here up to nr_pages are the
+ * guest's but mapped nowhere: alloc_frame() hands them out.
+ */
+unsigned long initial_mapping_end(void);
+
+/*
+ * A free frame, zeroed through a temporary writable mapping that is gone
+ * again when this returns: the frame has no mapping and no type, ready to
+ * become a page table.  Ends the test in ERROR when none are left.
+ */
+unsigned long alloc_frame(void);
+
+/*
+ * Access any frame the guest may map through the same temporary mapping:
+ * writable for frame_write()/frame_fill() (so not for page tables),
+ * read-only for frame_read().  A refused mapping ends the test in ERROR.
+ */
+void frame_write(unsigned long mfn, unsigned int off, const void *src,
+                 size_t len);
+void frame_fill(unsigned long mfn, int byte);
+void frame_read(unsigned long mfn, unsigned int off, void *dst, size_t len);
+
+static inline void frame_set_pte(unsigned long mfn, unsigned int slot,
+                                 uint64_t val)
+{
+    frame_write(mfn, slot * 8, &val, sizeof(val));
+}
+
+static inline uint64_t frame_get_pte(unsigned long mfn, unsigned int slot)
+{
+    uint64_t val;
+
+    frame_read(mfn, slot * 8, &val, sizeof(val));
+    return val;
+}
+
+/*
+ * Frames that are not the guest's: the hypervisor's L3 for its read-only
+ * M2P (the frame our L4's slot 256 points at), and the first frame past
+ * the end of RAM (XENMEM_maximum_ram_page).
+ */
+unsigned long hypervisor_frame(void);
+unsigned long maximum_ram_page(void);
+
+/* Is @mfn in the guest's p2m (start_info->mfn_list)? */
+bool is_guest_frame(unsigned long mfn);
+
+/* CPUID 0x80000001 EDX.NX, and 0x80000008 EAX[7:0] (MAXPHYADDR). */
+bool cpu_has_nx(void);
+unsigned int cpu_paddr_bits(void);
+
+/* ------------------------------------------------------- MMU requests */
+
+/* update_va_mapping(@va, @mfn with @flags, UVMF_INVLPG). */
+long map_frame_at(unsigned long va, unsigned long mfn, uint64_t flags);
+/* update_va_mapping(@va, 0, UVMF_INVLPG). */
+long unmap_va(unsigned long va);
+/* Back to @va's start-of-day mapping: pfn va >> 12, writable. */
+long remap_initial(unsigned long va);
+
+/* One MMU_NORMAL_PT_UPDATE (or the command in @ptr's low bits). */
+long mmu_update1(uint64_t ptr, uint64_t val);
+/* One mmuext_op with arg1 = @arg1, for DOMID_SELF. */
+long mmuext1(unsigned int cmd, unsigned long arg1);
+
+/* MMUEXT_PIN_L<level>_TABLE / MMUEXT_UNPIN_TABLE of @mfn. */
+long pin_table(unsigned int level, unsigned long mfn);
+long unpin_table(unsigned long mfn);
+
+static inline long tlb_flush_local(void)
+{
+    return mmuext1(MMUEXT_TLB_FLUSH_LOCAL, 0);
+}
+
+static inline long invlpg_local(unsigned long va)
+{
+    return mmuext1(MMUEXT_INVLPG_LOCAL, va);
+}
+
+/*
+ * A new page table of @level (1-4) from a free frame: entry @slot set to
+ * @entry (0: an empty table), written while the frame has no other
+ * mapping, then pinned.  Returns its mfn; a refused pin ends the test in
+ * ERROR.
+ */
+unsigned long new_table(unsigned int level, unsigned int slot,
+                        uint64_t entry);
+
+#endif /* GUEST_MM_H */

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmsr/wrmsr from the guest kernel, emulated from their #GP as Xen 4.17
+ * does for a PV domU: the FS/GS bases are the real ones (loads through
+ * %fs and %gs use them, set_segment_base agrees), a non-canonical base is
+ * #GP(0), EFER reads without SVME, the hypercall-page MSR reads as zero,
+ * and MSRs Xen doesn't handle are #GP(0) both ways.
+ */
+#include "guest.h"
+#include <xen/arch-x86/cpuid.h>
+
+const char test_title[] = "rdmsr/wrmsr: segment bases, EFER, unknown MSRs";
+
+#define MSR_EFER            0xc0000080
+#define MSR_FS_BASE         0xc0000100
+#define MSR_GS_BASE         0xc0000101
+#define MSR_SHADOW_GS_BASE  0xc0000102
+#define MSR_TSC_AUX         0xc0000103
+#define MSR_APIC_BASE       0x0000001b
+#define MSR_PLATFORM_INFO   0x000000ce
+#define EFER_SCE            (1UL << 0)
+#define EFER_LME            (1UL << 8)
+#define EFER_LMA            (1UL << 10)
+#define EFER_SVME           (1UL << 12)
+
+static exinfo_t rdmsr_ex(uint32_t msr, uint64_t *val)
+{
+    exinfo_t ex = 0;
+    uint32_t lo = 0, hi = 0;
+
+    asm volatile ( "1: rdmsr; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex), "+d" (hi) : "c" (msr) : "memory" );
+    lo = ex;
+    if ( !(ex & EXINFO_FAULT) )
+        ex = 0;
+    *val = ((uint64_t)hi << 32) | lo;
+    return ex;
+}
+
+static exinfo_t wrmsr_ex(uint32_t msr, uint64_t val)
+{
+    exinfo_t ex = (uint32_t)val;
+
+    asm volatile ( "1: wrmsr; xor %%eax, %%eax; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex) : "c" (msr), "d" ((uint32_t)(val >> 32))
+                   : "memory" );
+    return ex;
+}
+
+static uint64_t rdmsr(uint32_t msr)
+{
+    uint64_t val;
+    exinfo_t ex = rdmsr_ex(msr, &val);
+
+    if ( ex )
+        test_fail("rdmsr %#x: exinfo %#lx", msr, ex);
+    return val;
+}
+
+static void wrmsr(uint32_t msr, uint64_t val)
+{
+    exinfo_t ex = wrmsr_ex(msr, val);
+
+    if ( ex )
+        test_fail("wrmsr %#x <- %#lx: exinfo %#lx", msr, val, ex);
+}
+
+static void check_gp(const char *what, exinfo_t ex)
+{
+    if ( ex != EXINFO(X86_EXC_GP, 0) )
+        test_fail("%s: exinfo %#lx, expected #GP(0)", what, ex);
+}
+
+static uint64_t via_fs(void)
+{
+    uint64_t v;
+
+    asm volatile ( "mov %%fs:0, %0" : "=r" (v) :: "memory" );
+    return v;
+}
+
+static uint64_t via_gs(void)
+{
+    uint64_t v;
+
+    asm volatile ( "mov %%gs:8, %0" : "=r" (v) :: "memory" );
+    return v;
+}
+
+static const uint32_t bases[] = { MSR_FS_BASE, MSR_GS_BASE,
+                                  MSR_SHADOW_GS_BASE };
+
+static void test_bases(void)
+{
+    static uint64_t data[2] = { 0x1111222233334444UL, 0x5555666677778888UL };
+    unsigned int i;
+    uint64_t v;
+
+    for ( i = 0; i < ARRAY_SIZE(bases); i++ )
+    {
+        wrmsr(bases[i], 0x00007fffdeadb000UL + i);
+        check_rc(rdmsr(bases[i]), 0x00007fffdeadb000UL + i);
+        /* Any canonical address goes, the upper half too (as Xen). */
+        wrmsr(bases[i], 0xffff888812345000UL);
+        check_rc(rdmsr(bases[i]), 0xffff888812345000UL);
+        check_gp("non-canonical base",
+                 wrmsr_ex(bases[i], 0x0000800000000000UL));
+        check_gp("non-canonical base",
+                 wrmsr_ex(bases[i], 0x8000000000000000UL));
+        check_rc(rdmsr(bases[i]), 0xffff888812345000UL);
+    }
+
+    /* Loads through %fs and %gs use what wrmsr wrote. */
+    wrmsr(MSR_FS_BASE, (unsigned long)&data[0]);
+    check_rc(via_fs(), data[0]);
+    wrmsr(MSR_GS_BASE, (unsigned long)&data[0]);
+    check_rc(via_gs(), data[1]);
+    wrmsr(MSR_FS_BASE, (unsigned long)&data[1]);
+    check_rc(via_fs(), data[1]);
+
+    /* set_segment_base and the MSRs are the same registers. */
+    check_rc(HYPERCALL(__HYPERVISOR_set_segment_base, SEGBASE_GS_USER,
+                       0x4000, 0, 0, 0), 0);
+    check_rc(rdmsr(MSR_SHADOW_GS_BASE), 0x4000);
+    check_rc(HYPERCALL(__HYPERVISOR_set_segment_base, SEGBASE_GS_KERNEL,
+                       0x5000, 0, 0, 0), 0);
+    check_rc(rdmsr(MSR_GS_BASE), 0x5000);
+    check_rc(HYPERCALL(__HYPERVISOR_set_segment_base, SEGBASE_FS,
+                       0x6000, 0, 0, 0), 0);
+    check_rc(rdmsr(MSR_FS_BASE), 0x6000);
+    v = rdmsr(MSR_GS_BASE);
+    wrmsr(MSR_SHADOW_GS_BASE, 0x7000);
+    check_rc(rdmsr(MSR_GS_BASE), v);            /* untouched */
+
+    for ( i = 0; i < ARRAY_SIZE(bases); i++ )
+        wrmsr(bases[i], 0);
+}
+
+static void test_others(void)
+{
+    static const uint32_t unknown[] = {
+        MSR_APIC_BASE, 0x12345678, 0x40000001, 0x400002ff, 0xc0001000,
+        0xffffffff,
+    };
+    unsigned int i;
+    uint64_t v;
+
+    v = rdmsr(MSR_EFER);
+    printf("  EFER %#lx\n", v);
+    if ( (v & (EFER_LME | EFER_LMA | EFER_SCE)) !=
+         (EFER_LME | EFER_LMA | EFER_SCE) || (v & EFER_SVME) )
+        test_fail("EFER %#lx: want LME LMA SCE, no SVME", v);
+    check_gp("wrmsr EFER", wrmsr_ex(MSR_EFER, v));
+
+    /* Xen's hypercall-page MSR: write-only, reads as zero. */
+    check_rc(rdmsr(XEN_CPUID_FIRST_LEAF), 0);
+    /* No CPUID faulting offered. */
+    check_rc(rdmsr(MSR_PLATFORM_INFO), 0);
+
+    for ( i = 0; i < ARRAY_SIZE(unknown); i++ )
+    {
+        check_gp("rdmsr of an unhandled MSR", rdmsr_ex(unknown[i], &v));
+        check_gp("wrmsr of an unhandled MSR", wrmsr_ex(unknown[i], 0));
+    }
+}
+
+/* TSC_AUX is the guest's where CPUID offers RDTSCP. */
+static void test_tsc_aux(void)
+{
+    uint32_t a, b, c, d, aux;
+    uint64_t v;
+
+    asm volatile ( XEN_CPUID : "=a" (a), "=b" (b), "=c" (c), "=d" (d)
+                   : "0" (0x80000001), "2" (0) );
+    if ( !(d & (1u << 27)) )
+    {
+        check_gp("rdmsr TSC_AUX without RDTSCP", rdmsr_ex(MSR_TSC_AUX, &v));
+        printf("  no RDTSCP: TSC_AUX not checked\n");
+        return;
+    }
+    wrmsr(MSR_TSC_AUX, 0x1234);
+    check_rc(rdmsr(MSR_TSC_AUX), 0x1234);
+    asm volatile ( "rdtscp" : "=a" (a), "=d" (d), "=c" (aux) );
+    check_rc(aux, 0x1234);
+    check_gp("TSC_AUX upper half", wrmsr_ex(MSR_TSC_AUX, 1UL << 32));
+}
+
+void test_main(void)
+{
+    test_bases();
+    test_others();
+    test_tsc_aux();
+
+    test_success();
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Privileged instructions from the guest kernel (ring 3), as Xen emulates
+ * them for a PV domU: CR0/CR2/CR3/CR4 reads, TS through CR0 and clts,
+ * CR2 writes, wbinvd ignored, debug registers through the set_debugreg
+ * rules; hlt, cli/sti, in/out, descriptor-table loads, invlpg keep their
+ * #GP(0).  `int $n` reaches the trap table entry when its DPL allows,
+ * else #GP with error code (n << 3) | 2.
+ */
+#include "guest.h"
+
+const char test_title[] = "Privileged instructions: emulated and refused";
+
+#define X86_CR0_PE      (1UL << 0)
+#define X86_CR0_TS      (1UL << 3)
+#define X86_CR0_WP      (1UL << 16)
+#define X86_CR0_PG      (1UL << 31)
+#define X86_CR4_PAE     (1UL << 5)
+#define X86_CR4_PGE     (1UL << 7)
+#define X86_CR4_VMXE    (1UL << 13)
+#define X86_CR4_OSXSAVE (1UL << 18)
+#define X86_CR4_SMEP    (1UL << 20)
+#define X86_CR4_SMAP    (1UL << 21)
+#define DR7_DEFAULT     0x400UL
+#define DR7_GD          (1UL << 13)
+#define IDT_ERR(n)      (((n) << 3) | 2)
+
+#define READ_CR(n) ({                                                       \
+    unsigned long v_;                                                       \
+    asm volatile ( "mov %%cr" #n ", %0" : "=r" (v_) );                      \
+    v_;                                                                     \
+})
+
+/*
+ * One instruction that may raise an exception: its exinfo_t, or 0.  A
+ * fault reports the instruction, a trap (int $n's) the one after it.
+ */
+#define TRY(insn, operands...) ({                                           \
+    exinfo_t ex_ = 0;                                                       \
+    asm volatile ( "1: " insn "; 2:\n\t"                                    \
+                   ASM_EXTABLE(1b, 2b)                                      \
+                   ASM_EXTABLE(2b, 2b)                                      \
+                   : "+a" (ex_) : operands : "memory" );                    \
+    ex_;                                                                    \
+})
+
+static void check_fault(const char *what, exinfo_t ex, unsigned int vec,
+                        uint32_t ec)
+{
+    if ( ex == EXINFO(vec, ec) )
+        printf("  %-26s vector %u, error code %#x\n", what, vec, ec);
+    else
+        test_fail("%s: exinfo %#lx, expected vector %u error code %#x",
+                  what, ex, vec, ec);
+}
+
+static void test_cr_reads(void)
+{
+    const unsigned long *mfns = (const unsigned long *)start_info->mfn_list;
+    unsigned long l4_mfn = mfns[start_info->pt_base / PAGE_SIZE];
+    unsigned long cr0 = READ_CR(0), cr4 = READ_CR(4);
+    uint32_t a, b, c, d;
+
+    /* virt_base is 0 for our kernels: pt_base >> 12 is the L4's pfn. */
+    check_rc(READ_CR(3), xen_pfn_to_cr3(l4_mfn));
+    printf("  cr0 %#lx cr3 %#lx cr4 %#lx\n", cr0, READ_CR(3), cr4);
+
+    if ( (cr0 & (X86_CR0_PE | X86_CR0_PG | X86_CR0_WP)) !=
+         (X86_CR0_PE | X86_CR0_PG | X86_CR0_WP) || (cr0 & X86_CR0_TS) )
+        test_fail("cr0 %#lx: want PE PG WP, no TS", cr0);
+    if ( !(cr4 & X86_CR4_PAE) ||
+         (cr4 & (X86_CR4_VMXE | X86_CR4_SMEP | X86_CR4_SMAP |
+                 X86_CR4_OSXSAVE)) )
+        test_fail("cr4 %#lx: want PAE; no VMXE SMEP SMAP OSXSAVE", cr4);
+
+    /* CR4.PGE and CPUID's PGE both follow global-pages. */
+    asm volatile ( XEN_CPUID : "=a" (a), "=b" (b), "=c" (c), "=d" (d)
+                   : "0" (1), "2" (0) );
+    check_rc(!!(cr4 & X86_CR4_PGE), !!(d & (1u << 13)));
+
+    /* CR2: the last #PF's address; the guest may write it. */
+    probe_read(BAD_UNMAPPED);
+    check_rc(READ_CR(2), (unsigned long)BAD_UNMAPPED);
+    asm volatile ( "mov %0, %%cr2" :: "r" (0x1234UL) );
+    check_rc(READ_CR(2), 0x1234);
+}
+
+static void test_ts(void)
+{
+    unsigned long cr0 = READ_CR(0);
+
+    check_rc(HYPERCALL(__HYPERVISOR_fpu_taskswitch, 1, 0, 0, 0, 0), 0);
+    check_rc(READ_CR(0), cr0 | X86_CR0_TS);
+    asm volatile ( "clts" );
+    check_rc(READ_CR(0), cr0);
+    /* An FPU instruction runs: TS really is clear. */
+    check_rc(TRY("fnop", "i" (0)), 0);
+
+    asm volatile ( "mov %0, %%cr0" :: "r" (cr0 | X86_CR0_TS) );
+    check_rc(READ_CR(0), cr0 | X86_CR0_TS);
+    check_fault("fnop with TS", TRY("fnop", "i" (0)), 7, 0);
+    check_rc(READ_CR(0), cr0);          /* the #NM cleared it */
+    asm volatile ( "mov %0, %%cr0" :: "r" (cr0) );
+    check_fault("mov to cr0: WP off",
+                TRY("mov %1, %%cr0", "r" (cr0 & ~X86_CR0_WP)), 13, 0);
+    check_rc(READ_CR(0), cr0);
+}
+
+static void test_debugregs(void)
+{
+    unsigned long v;
+
+    asm volatile ( "mov %%db7, %0" : "=r" (v) );
+    check_rc(v, DR7_DEFAULT);
+    asm volatile ( "mov %0, %%db0" :: "r" (0x100000UL) );
+    asm volatile ( "mov %%db0, %0" : "=r" (v) );
+    check_rc(v, 0x100000);
+    check_rc(HYPERCALL(__HYPERVISOR_get_debugreg, 0, 0, 0, 0, 0), 0x100000);
+    asm volatile ( "mov %0, %%db0" :: "r" (0UL) );
+    check_fault("mov to dr7: GD", TRY("mov %1, %%db7", "r" (DR7_GD)), 13, 0);
+    check_fault("mov to dr0: hypervisor",
+                TRY("mov %1, %%db0", "r" (HYPERVISOR_VIRT_START)), 13, 0);
+    /* mov %dr8, %rax: REX.R names a register that doesn't exist. */
+    check_fault("mov from dr8", TRY(".byte 0x44, 0x0f, 0x21, 0xc0", "i" (0)),
+                6, 0);
+}
+
+static void test_refused(void)
+{
+    static const struct { uint16_t limit; uint64_t base; } __attribute__((
+        packed)) dt = { 0, 0 };
+
+    check_rc(TRY("wbinvd", "i" (0)), 0);
+    check_fault("hlt", TRY("hlt", "i" (0)), 13, 0);
+    check_fault("cli", TRY("cli", "i" (0)), 13, 0);
+    check_fault("sti", TRY("sti", "i" (0)), 13, 0);
+    check_fault("inb $0x80", TRY("inb $0x80, %%al", "i" (0)), 13, 0);
+    check_fault("outb %al, %dx", TRY("outb %%al, %%dx", "d" (0x80)), 13, 0);
+    check_fault("inl %dx", TRY("inl %%dx, %%eax", "d" (0xcf8)), 13, 0);
+    check_fault("lgdt", TRY("lgdt %1", "m" (dt)), 13, 0);
+    check_fault("lidt", TRY("lidt %1", "m" (dt)), 13, 0);
+    check_fault("lldt", TRY("lldt %w1", "r" (0)), 13, 0);
+    check_fault("ltr", TRY("ltr %w1", "r" (0)), 13, 0);
+    check_fault("invlpg", TRY("invlpg (%1)", "r" (0x100000UL)), 13, 0);
+    check_fault("invd", TRY("invd", "i" (0)), 13, 0);
+    check_fault("mov %cr8", TRY("mov %%cr8, %%rax", "i" (0)), 13, 0);
+}
+
+static long set_trap(unsigned int vec, unsigned int dpl, unsigned long entry)
+{
+    trap_info_t t[2] = {
+        { .vector = vec, .flags = dpl, .cs = FLAT_KERNEL_CS,
+          .address = entry },
+        { 0 },
+    };
+
+    return hypercall_set_trap_table(t);
+}
+
+#define INT80 TRY("int $0x80", "i" (0))
+
+/* Delivered through the library's #BP stub, it reports vector 3. */
+static void test_swint(void)
+{
+    unsigned long bp = exception_entry[X86_EXC_BP];
+
+    check_fault("int $0x80, no entry", INT80, 13, IDT_ERR(0x80));
+    check_rc(set_trap(0x80, 3, bp), 0);
+    check_fault("int $0x80, DPL 3", INT80, X86_EXC_BP, 0);
+    check_rc(set_trap(0x80, 1, bp), 0);
+    check_fault("int $0x80, DPL 1", INT80, X86_EXC_BP, 0);
+    check_rc(set_trap(0x80, 0, bp), 0);
+    check_fault("int $0x80, DPL 0", INT80, 13, IDT_ERR(0x80));
+    check_rc(set_trap(0x81, 0, bp), 0);
+    check_fault("int $0x81, DPL 0", TRY("int $0x81", "i" (0)), 13,
+                IDT_ERR(0x81));
+    /* A prefix changes the length, not the vector. */
+    check_rc(set_trap(0x82, 3, bp), 0);
+    check_fault("rex.w int $0x82", TRY(".byte 0x48; int $0x82", "i" (0)),
+                X86_EXC_BP, 0);
+
+    check_rc(hypercall_set_trap_table(NULL), 0);
+    check_rc(trap_init(), 0);
+}
+
+void test_main(void)
+{
+    test_cr_reads();
+    test_ts();
+    test_debugregs();
+    test_refused();
+    test_swint();
+
+    test_success();
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Writable page tables (VMASST_TYPE_writable_pagetables): with the assist
+ * on, a plain store, xchg or cmpxchg to one of the guest's own (read-only
+ * mapped) L1 tables is validated and applied for it, as Xen's ptwr does;
+ * an entry that would break the rules, an instruction the emulator
+ * doesn't know, or the assist off, leave the guest its #PF.
+ */
+#include "guest.h"
+#include "mm.h"
+
+const char test_title[] = "Writable page tables: emulated L1 writes";
+
+static uint8_t target[PAGE_SIZE] __page_aligned;
+
+static exinfo_t store(volatile uint64_t *p, uint64_t v)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "1: movq %[v], (%[p]); 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex) : [p] "r" (p), [v] "r" (v) : "memory" );
+    return ex;
+}
+
+static exinfo_t xchg(volatile uint64_t *p, uint64_t *v)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "1: xchg %[v], (%[p]); 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex), [v] "+r" (*v) : [p] "r" (p) : "memory" );
+    return ex;
+}
+
+/* cmpxchg: true if it stored; *expect gets what was there. */
+static bool cas(volatile uint64_t *p, uint64_t *expect, uint64_t v)
+{
+    bool ok;
+
+    asm volatile ( "lock cmpxchg %[v], (%[p]); setz %[ok]"
+                   : "+a" (*expect), [ok] "=q" (ok)
+                   : [p] "r" (p), [v] "r" (v) : "memory" );
+    return ok;
+}
+
+static long vm_assist(unsigned int cmd)
+{
+    return HYPERCALL(__HYPERVISOR_vm_assist, cmd,
+                     VMASST_TYPE_writable_pagetables, 0, 0, 0);
+}
+
+static void check_reads(const char *what, uint8_t byte)
+{
+    invlpg_local((unsigned long)target);
+    if ( target[0] != byte || target[PAGE_SIZE - 1] != byte )
+        test_fail("%s: reads %#x, expected %#x", what, target[0], byte);
+}
+
+void test_main(void)
+{
+    volatile uint64_t *e = (volatile uint64_t *)pt_entry(
+        (unsigned long)target, 1);
+    unsigned long a = alloc_frame(), b = alloc_frame();
+    uint64_t orig, v, seen;
+    exinfo_t ex;
+
+    if ( !e || a == INVALID_MFN || b == INVALID_MFN )
+        return test_error("no L1 entry or no free frames");
+    orig = *e;
+    frame_fill(a, 0xaa);
+    frame_fill(b, 0xbb);
+
+    /* Off: the store is the guest's #PF (write to a present page). */
+    ex = store(e, pte_make(a, PTE_RW));
+    if ( exinfo_vector(ex) != X86_EXC_PF || !(exinfo_error(ex) & 3) )
+        test_fail("store with the assist off: exinfo %#lx", ex);
+
+    check_rc(vm_assist(VMASST_CMD_enable), 0);
+
+    check_rc(store(e, pte_make(a, PTE_RW)), 0);
+    check_reads("after mov", 0xaa);
+
+    v = pte_make(b, PTE_RW);
+    check_rc(xchg(e, &v), 0);
+    if ( pte_mfn(v) != a )
+        test_fail("xchg gave back mfn %#lx, expected %#lx", pte_mfn(v), a);
+    check_reads("after xchg", 0xbb);
+
+    seen = *e;
+    if ( !cas(e, &seen, pte_make(a, PTE_RW)) )
+        test_fail("cmpxchg with the right value did not store");
+    check_reads("after cmpxchg", 0xaa);
+    seen = pte_make(b, PTE_RW);
+    if ( cas(e, &seen, pte_make(b, PTE_RW)) )
+        test_fail("cmpxchg with a stale value stored");
+    else if ( pte_mfn(seen) != a )
+        test_fail("failed cmpxchg gave back mfn %#lx", pte_mfn(seen));
+    check_reads("after the failed cmpxchg", 0xaa);
+
+    /* What validation refuses stays the guest's #PF, nothing changed. */
+    ex = store(e, pte_make(hypervisor_frame(), PTE_RW));
+    if ( exinfo_vector(ex) != X86_EXC_PF )
+        test_fail("mapping a hypervisor frame: exinfo %#lx", ex);
+    ex = store(e, pte_make(virt_to_mfn((const void *)e), PTE_RW));
+    if ( exinfo_vector(ex) != X86_EXC_PF )
+        test_fail("mapping the L1 itself writable: exinfo %#lx", ex);
+    ex = store(e, pte_make(a, PTE_RW | _PAGE_PSE | _PAGE_PCD));
+    if ( exinfo_vector(ex) != X86_EXC_PF )
+        test_fail("a cache-attribute entry: exinfo %#lx", ex);
+    check_reads("after refused stores", 0xaa);
+
+    /* An instruction the emulator doesn't do: the guest's #PF. */
+    {
+        exinfo_t ex2 = 0;
+
+        asm volatile ( "1: orq $0, (%[p]); 2:\n\t"
+                       ASM_EXTABLE(1b, 2b)
+                       : "+a" (ex2) : [p] "r" (e) : "memory" );
+        if ( exinfo_vector(ex2) != X86_EXC_PF )
+            test_fail("or to a page table: exinfo %#lx", ex2);
+    }
+
+    check_rc(store(e, orig), 0);
+    invlpg_local((unsigned long)target);
+    check_rc(vm_assist(VMASST_CMD_disable), 0);
+    ex = store(e, orig);
+    if ( exinfo_vector(ex) != X86_EXC_PF )
+        test_fail("store with the assist off again: exinfo %#lx", ex);
+    test_success();
+}
