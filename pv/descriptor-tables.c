@@ -6,12 +6,11 @@
  * As in Xen, a frame holding the guest's descriptors takes the seg_desc
  * page type for as long as it is in use: the type is refused to a frame
  * that is mapped writable or is a page table, and keeps it from becoming
- * either, so only update_descriptor (which checks) can change it.  The CPU
- * reads a copy: each CPU's GDT (this_cpu()->gdt, whose first
- * FIRST_RESERVED_GDT_ENTRY entries are the guest's) and the vCPU's LDT
- * copy hold the checked descriptors; update_descriptor writes the frame
- * and every copy of it.  The LDT is installed when it is set, not on first
- * use as Xen maps it, so its pages must be mapped by then.
+ * either, so only update_descriptor (which checks) can change it.  For the
+ * GDT the CPU reads a copy (each CPU's GDT, whose first
+ * FIRST_RESERVED_GDT_ENTRY entries are the guest's), which
+ * update_descriptor keeps in step; the LDT's frames are mapped for the CPU
+ * on first use, as Xen maps them (see pv_ldt_fault()).
  *
  * Segment registers are not reloaded when a descriptor changes: the CPU
  * reads the tables only when a selector is loaded, and, as in Xen for
@@ -30,6 +29,7 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm.h"
+#include "pv/traps.h"
 #include "shim/frame.h"
 
 #define DESCS_PER_FRAME (PAGE_SIZE / sizeof(uint64_t))
@@ -194,7 +194,6 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
 
     ACCESS_ONCE(((uint64_t *)__va(mfn << PAGE_SHIFT))[idx]) = d;
     put_page_and_type(mfn);
-    pv_ldt_update(v, mfn, idx, d);
 
     /* A frame may be in the GDT more than once. */
     for ( i = 0; i < nr_frames; i++ )
@@ -204,13 +203,22 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
     return 0;
 }
 
-/* The vCPU's LDT as the CPU sees it: checked copies of its descriptors. */
-static uint64_t ldt_copy[LDT_ENTRIES_MAX] __aligned(PAGE_SIZE);
+/*
+ * The LDT, as Xen's: MMUEXT_SET_LDT only records where it is, and the CPU
+ * reads it through LDT_VIRT_START, where nothing is mapped at first.  The
+ * first access to a page faults there (pv_ldt_fault()); the guest's frame
+ * behind it then takes the seg_desc type, its descriptors are checked, and
+ * it is mapped read-only for the CPU.  A page that can't be mapped is the
+ * guest's #PF at its own address.
+ */
+#define LDT_VIRT_START ONDEMAND_VIRT_START
+
+BUILD_BUG_ON(LDT_ENTRIES_MAX * 8 > ONDEMAND_VIRT_SIZE);
 
 static void load_ldt(unsigned int ents)
 {
     uint64_t *g = this_cpu()->gdt + (LDT_SEL >> 3);
-    uint64_t base = (uint64_t)ldt_copy, limit = ents * 8 - 1;
+    uint64_t base = LDT_VIRT_START, limit = ents * 8 - 1;
 
     if ( !ents )
     {
@@ -224,59 +232,93 @@ static void load_ldt(unsigned int ents)
     asm volatile ( "lldt %w0" :: "r" (LDT_SEL) );
 }
 
+/* Unmap the LDT's pages and release their frames (Xen's pv_destroy_ldt). */
+static void destroy_ldt(struct vcpu *v)
+{
+    unsigned int i;
+
+    for ( i = 0; i < LDT_FRAMES_MAX; i++ )
+        if ( v->ldt_frames[i] )
+            unmap_pages(LDT_VIRT_START + i * PAGE_SIZE, PAGE_SIZE);
+    put_desc_frames(v->ldt_frames, LDT_FRAMES_MAX);
+}
+
 /*
- * MMUEXT_SET_LDT: the LDT at guest address @base, @ents descriptors.  Xen's
- * checks first (page aligned, a guest address, at most 8192 entries);
- * then each page must be mapped, take the seg_desc type, and hold only
- * descriptors check_descriptor() accepts, or nothing changes.
+ * MMUEXT_SET_LDT: Xen's checks (page aligned, a guest address, at most
+ * 8192 entries); nothing is mapped or checked until the CPU reads it.
  */
 long pv_set_ldt(struct vcpu *v, unsigned long base, unsigned int ents)
 {
-    unsigned long frames[LDT_FRAMES_MAX] = { 0 }, l1;
-    unsigned int nr = ROUNDUP(ents, DESCS_PER_FRAME) / DESCS_PER_FRAME;
-    unsigned int i, idx;
-
     if ( (base & (PAGE_SIZE - 1)) || !guest_range_ok(base, 1) ||
          ents > LDT_ENTRIES_MAX )
         return -XEN_EINVAL;
-
-    for ( i = 0; i < nr; i++ )
-    {
-        uint64_t e;
-
-        if ( guest_l1_slot(v, base + i * PAGE_SIZE, &l1, &idx) )
-            break;
-        e = ((uint64_t *)__va(l1 << PAGE_SHIFT))[idx];
-        if ( !(e & _PAGE_PRESENT) ||
-             get_desc_frame((e & PADDR_MASK) >> PAGE_SHIFT) )
-            break;
-        frames[i] = (e & PADDR_MASK) >> PAGE_SHIFT;
-        if ( !desc_frame_ok(frames[i]) )
-            break;
-    }
-    if ( i < nr )
-    {
-        put_desc_frames(frames, LDT_FRAMES_MAX);
-        return -XEN_EINVAL;
-    }
-
-    for ( i = 0; i < nr; i++ )
-        install_frame(ldt_copy + i * DESCS_PER_FRAME, frames[i]);
-    put_desc_frames(v->ldt_frames, LDT_FRAMES_MAX);
-    memcpy(v->ldt_frames, frames, sizeof(frames));
+    if ( ents == v->ldt_ents && base == v->ldt_base )
+        return 0;
+    destroy_ldt(v);
     v->ldt_base = base;
     v->ldt_ents = ents;
     load_ldt(ents);
     return 0;
 }
 
-/* update_descriptor hit frame @mfn: refresh every LDT copy of it. */
-void pv_ldt_update(struct vcpu *v, unsigned long mfn, unsigned int idx,
-                   uint64_t d)
+/* Before any guest L4 is validated: its copy of the slot must see it. */
+void pv_ldt_init(void)
 {
+    paging_reserve(LDT_VIRT_START, LDT_FRAMES_MAX * PAGE_SIZE);
+}
+
+/* Check a descriptor frame as it is, writing Xen's fix-ups back. */
+static bool fix_desc_frame(unsigned long mfn)
+{
+    uint64_t *descs = __va(mfn << PAGE_SHIFT);
     unsigned int i;
 
-    for ( i = 0; i < LDT_FRAMES_MAX; i++ )
-        if ( v->ldt_frames[i] == mfn )
-            ACCESS_ONCE(ldt_copy[i * DESCS_PER_FRAME + idx]) = d;
+    for ( i = 0; i < DESCS_PER_FRAME; i++ )
+    {
+        uint64_t d = ACCESS_ONCE(descs[i]);
+
+        if ( !check_descriptor(&d) )
+            return false;
+        if ( d != descs[i] )
+            ACCESS_ONCE(descs[i]) = d;
+    }
+    return true;
+}
+
+/*
+ * A #PF at @addr: if it is the CPU reading a not yet mapped page of the
+ * current LDT, map it (true: retry) or give the guest its #PF at the LDT's
+ * own address (true: delivered).  False: not an LDT access.
+ */
+bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned long off = addr - LDT_VIRT_START, l1, mfn;
+    unsigned int page = off / PAGE_SIZE, idx;
+    uint64_t e;
+
+    if ( addr < LDT_VIRT_START || off >= (unsigned long)v->ldt_ents * 8 ||
+         v->ldt_frames[page] )
+        return false;                   /* not ours, or mapped already */
+
+    if ( guest_l1_slot(v, v->ldt_base + page * PAGE_SIZE, &l1, &idx) )
+        goto guest_fault;
+    e = ((uint64_t *)__va(l1 << PAGE_SHIFT))[idx];
+    mfn = (e & PADDR_MASK) >> PAGE_SHIFT;
+    if ( !(e & _PAGE_PRESENT) || get_desc_frame(mfn) )
+        goto guest_fault;
+    if ( !fix_desc_frame(mfn) )
+    {
+        put_page_and_type(mfn);
+        goto guest_fault;
+    }
+    v->ldt_frames[page] = mfn;
+    map_pages(LDT_VIRT_START + page * PAGE_SIZE, mfn << PAGE_SHIFT, PAGE_SIZE,
+              0);
+    return true;
+
+guest_fault:
+    v->vcpu_info->arch.cr2 = v->ldt_base + off;
+    pv_inject_exception(regs, X86_EXC_PF, regs->error_code);
+    return true;
 }

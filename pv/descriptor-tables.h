@@ -37,9 +37,10 @@ bool check_descriptor(uint64_t *d);
 #define LDT_FRAMES_MAX      (LDT_ENTRIES_MAX * 8 / 4096)
 
 struct vcpu;
-/* MMUEXT_SET_LDT, and keeping the LDT copy in step with its frames. */
+struct cpu_regs;
+/* MMUEXT_SET_LDT, and mapping the LDT's pages as the CPU reads them. */
 long pv_set_ldt(struct vcpu *v, unsigned long base, unsigned int ents);
-void pv_ldt_update(struct vcpu *v, unsigned long mfn, unsigned int idx,
-                   uint64_t d);
+bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr);
+void pv_ldt_init(void);
 
 #endif /* PV_DESCRIPTOR_TABLES_H */

@@ -172,7 +172,6 @@ void pv_domain_build(struct boot_info *bi)
     check_layout(&l, nr_pages);
     print_layout(&l, &k);
 
-    pv_mm_init();
     pv_alloc_guest_memory(&dom, nr_pages);
     pv_load_kernel(&dom, &l, &k, __va(kern->start));
     pv_build_page_tables(&dom, &l);

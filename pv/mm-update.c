@@ -83,6 +83,8 @@ int new_guest_user_cr3(struct vcpu *v, unsigned long mfn)
     unsigned long old = v->guest_table_user;
     int rc;
 
+    if ( mfn == old )
+        return 0;
     if ( mfn && (rc = get_page_and_type(mfn, PGT_L4)) )
         return rc;
     v->guest_table_user = mfn;

@@ -10,14 +10,15 @@
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
-#include "arch/x86/cpu.h"
 #include "arch/x86/flush.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
+#include "pv/descriptor-tables.h"
 #include "pv/mm.h"
 #include "pv/pte-rules.h"
 #include "shim/console.h"
 #include "shim/frame.h"
+#include "shim/memmap.h"
 #include "shim/panic.h"
 
 struct page_info *frame_table;
@@ -42,7 +43,28 @@ static unsigned long entry_mfn(uint64_t e)
     return (e & PADDR_MASK) >> PAGE_SHIFT;
 }
 
-void pv_mm_init(void)
+/* Frames the memory map doesn't call RAM are I/O space, as Xen's dom_io. */
+static void mark_io(const struct memmap *m)
+{
+    unsigned long mfn;
+    unsigned int i;
+
+    for ( mfn = 0; mfn < frame_table_nr; mfn++ )
+        frame_table[mfn].owner = PGO_IO;
+    for ( i = 0; i < m->nr; i++ )
+    {
+        const struct memmap_entry *e = &m->map[i];
+
+        if ( e->type == MEMMAP_RAM || e->type == MEMMAP_SHIM ||
+             e->type == MEMMAP_MODULE || e->type == MEMMAP_ALLOC )
+            for ( mfn = e->addr >> PAGE_SHIFT;
+                  mfn < (e->addr + e->size) >> PAGE_SHIFT &&
+                  mfn < frame_table_nr; mfn++ )
+                frame_table[mfn].owner = PGO_NONE;
+    }
+}
+
+void pv_mm_init(const struct memmap *m)
 {
     unsigned long bytes, pfn;
 
@@ -52,11 +74,17 @@ void pv_mm_init(void)
     if ( pfn == INVALID_PFN )
         panic("no room for a %lu KiB frame table", bytes >> 10);
     frame_table = __va(pfn << PAGE_SHIFT);
-    memset(frame_table, 0, bytes);      /* every frame: PGO_NONE */
+    pv_ldt_init();
+    memset(frame_table, 0, bytes);
+    mark_io(m);
 
     policy.nx = page_nx_bit();
     policy.global_pages = opt_global_pages;
-    policy.paddr_bits = boot_cpu.phys_bits;
+    /*
+     * Frames beyond RAM are caught as such (-EPERM at L1, as Xen's
+     * mfn_valid() test), so the rule only needs the architecture's limit.
+     */
+    policy.paddr_bits = 52;
     printk("Frame table: %lu frames, %lu KiB\n", frame_table_nr,
            bytes >> 10);
 }
@@ -247,13 +275,21 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
     mfn = entry_mfn(*e);
     if ( level == 1 )
     {
+        /*
+         * Xen's get_page_from_l1e(): I/O space needs a permission we never
+         * give (-EPERM); a frame that is someone else's, or that can't be
+         * writable now, is -EBUSY.
+         */
         pg = mfn_to_page(mfn);
-        if ( !pg || !page_get(pg, PGO_GUEST) )
-            return -XEN_EINVAL;
+        if ( !pg || pg->owner == PGO_IO )
+            return mfn == PADDR_MASK >> PAGE_SHIFT ? -XEN_EINVAL  /* invalid */
+                                                   : -XEN_EPERM;
+        if ( !page_get(pg, PGO_GUEST) )
+            return -XEN_EBUSY;
         if ( (*e & _PAGE_RW) && page_get_type(pg, PGT_WRITABLE) != PGT_OK )
         {
             page_put(pg);
-            return -XEN_EINVAL;
+            return -XEN_EBUSY;
         }
         return 0;
     }

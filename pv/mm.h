@@ -23,7 +23,8 @@ static inline struct page_info *mfn_to_page(unsigned long mfn)
 }
 
 /* Boot: the table, then the builder hands frames to the guest. */
-void pv_mm_init(void);
+struct memmap;
+void pv_mm_init(const struct memmap *m);
 void pv_mm_give_frame(unsigned long mfn);
 
 /*

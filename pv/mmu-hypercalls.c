@@ -19,12 +19,18 @@
 /* Our guest's own domain id, as a toolstack would number a first domU. */
 #define SELF_DOMID 1
 
-/* DOMID_SELF or our own id; the privileged ones aren't for us. */
+/*
+ * Whose frames an MMU hypercall may touch, as Xen's get_pg_owner() and
+ * XSM answer an unprivileged guest: DOMID_SELF only.  Naming itself by
+ * number is -ESRCH in Xen ("cannot specify itself as foreign domain");
+ * domain 0 and the special domains exist but are not ours (-EPERM).
+ */
 int pv_check_domid(unsigned long domid)
 {
-    if ( domid == DOMID_SELF || domid == SELF_DOMID )
+    domid &= 0xffff;
+    if ( domid == DOMID_SELF )
         return 0;
-    if ( domid == DOMID_IO || domid == DOMID_XEN )
+    if ( domid == 0 || domid == DOMID_IO || domid == DOMID_XEN )
         return -XEN_EPERM;
     return -XEN_ESRCH;
 }
@@ -36,7 +42,7 @@ static int pt_update(unsigned long ptr, uint64_t val, bool preserve_ad)
     struct page_info *pg = mfn_to_page(mfn);
     unsigned int idx = (ptr & (PAGE_SIZE - 1)) / 8;
 
-    if ( (ptr & 7) || !pg || pg->owner != PGO_GUEST )
+    if ( !pg || pg->owner != PGO_GUEST )
         return -XEN_EINVAL;
     if ( is_page_table_type(pg->type) )
         return mod_entry(mfn, type_level(pg->type), idx, val, preserve_ad);
@@ -68,17 +74,28 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
     unsigned long i;
     long rc = 0;
 
+    /* Xen takes both as unsigned int: the upper halves don't count. */
+    count = (unsigned int)count;
+    foreigndom = (unsigned int)foreigndom;
     if ( count & MMU_UPDATE_PREEMPTED )
     {
         count &= ~MMU_UPDATE_PREEMPTED;
         if ( pdone )
             (void)copy_from_guest(&done, pdone, sizeof(done));
     }
-    /* Low 16 bits: whose frames; above them: whose page tables (+1). */
-    if ( (rc = pv_check_domid(foreigndom & 0xffff)) ||
-         ((foreigndom >> 16) &&
-          (rc = pv_check_domid((foreigndom >> 16) - 1))) )
+    if ( !guest_range_ok(ureqs, count * sizeof(req)) )
+        return -XEN_EFAULT;
+    /*
+     * Low 16 bits: whose frames.  Above them, whose page tables, plus one:
+     * that may name us by number (Xen lets a guest name itself there).
+     * As in Xen, only the frames' owner being refused reports *pdone.
+     */
+    i = 0;
+    if ( (foreigndom >> 16) && (foreigndom >> 16) - 1 != SELF_DOMID &&
+         (rc = pv_check_domid((foreigndom >> 16) - 1)) )
         return rc;
+    if ( (rc = pv_check_domid(foreigndom)) )
+        goto out;
 
     for ( i = 0; i < count; i++ )
     {
@@ -94,22 +111,27 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
             rc = -XEN_EFAULT;
             break;
         }
-        switch ( req.ptr & 3 )
+        /* The command is in the bits below an entry's alignment. */
+        switch ( req.ptr & 7 )
         {
         case MMU_NORMAL_PT_UPDATE:
         case MMU_PT_UPDATE_PRESERVE_AD:
         case MMU_PT_UPDATE_NO_TRANSLATE:    /* translation is HVM's only */
-            rc = pt_update(req.ptr & ~3UL, req.val,
-                           (req.ptr & 3) == MMU_PT_UPDATE_PRESERVE_AD);
+            rc = pt_update(req.ptr & ~7UL, req.val,
+                           (req.ptr & 7) == MMU_PT_UPDATE_PRESERVE_AD);
             break;
         case MMU_MACHPHYS_UPDATE:
             rc = machphys_update(req.ptr >> PAGE_SHIFT, req.val);
+            break;
+        default:
+            rc = -XEN_ENOSYS;
             break;
         }
         if ( rc )
             break;
     }
 
+out:
     if ( pdone )
     {
         done += i;
@@ -123,31 +145,30 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
  * (UVMF_LOCAL), all of them (UVMF_ALL), or those in the guest's bitmap
  * at the rest of @flags.  One vCPU for now: any set means us.
  */
+/*
+ * As Xen's __do_update_va_mapping(): flush type 3 is no flush at all, and
+ * with a vCPU bitmap, reading it decides the result (even over the
+ * update's own).  Returns 1 when the result is the update's.
+ */
 static long uvmf_flush(unsigned long va, unsigned long flags)
 {
     unsigned long where = flags & ~(unsigned long)UVMF_FLUSHTYPE_MASK;
+    unsigned long type = flags & UVMF_FLUSHTYPE_MASK;
     unsigned long mask = 1;
+    long rc = 1;
 
-    switch ( flags & UVMF_FLUSHTYPE_MASK )
+    if ( type != UVMF_TLB_FLUSH && type != UVMF_INVLPG )
+        return 1;
+    if ( where != UVMF_LOCAL && where != UVMF_ALL )
     {
-    case UVMF_NONE:
-        return 0;
-    case UVMF_TLB_FLUSH:
-    case UVMF_INVLPG:
-        break;
-    default:
-        return -XEN_EINVAL;
+        rc = copy_from_guest(&mask, where, sizeof(mask)) ? -XEN_EFAULT : 0;
+        if ( rc )
+            mask = 0;
     }
-    if ( where != UVMF_LOCAL && where != UVMF_ALL &&
-         copy_from_guest(&mask, where, sizeof(mask)) )
-        return -XEN_EFAULT;
-    if ( !(mask & 1) )
-        return 0;
-    if ( (flags & UVMF_FLUSHTYPE_MASK) == UVMF_INVLPG )
-        pv_flush_local(va, FLUSH_VA);
-    else
-        pv_flush_local(0, FLUSH_TLB_GLOBAL);
-    return 0;
+    if ( mask & 1 )
+        pv_flush_local(type == UVMF_INVLPG ? va : 0,
+                       type == UVMF_INVLPG ? FLUSH_VA : FLUSH_TLB_GLOBAL);
+    return rc;
 }
 
 long do_update_va_mapping(unsigned long va, unsigned long val,
@@ -165,7 +186,7 @@ long do_update_va_mapping(unsigned long va, unsigned long val,
         rc = mod_entry(l1, 1, idx, val, false);
     /* As Xen: the flush happens whatever the update's result. */
     frc = uvmf_flush(va, flags);
-    return rc ? rc : frc;
+    return frc == 1 ? rc : frc;
 }
 
 long do_update_va_mapping_otherdomain(unsigned long va, unsigned long val,

@@ -83,7 +83,7 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
     case MMUEXT_TLB_FLUSH_MULTI:
     case MMUEXT_INVLPG_MULTI:
         if ( vcpu_mask((unsigned long)op->arg2.vcpumask.p, &mask) )
-            return -XEN_EFAULT;
+            return -XEN_EINVAL;         /* as Xen turns the -EFAULT */
         if ( !(mask & 1) )
             return 0;
         if ( op->cmd == MMUEXT_TLB_FLUSH_MULTI )
@@ -93,9 +93,10 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
         return 0;
 
     case MMUEXT_FLUSH_CACHE:
-    case MMUEXT_FLUSH_CACHE_GLOBAL:
         /* Xen: only for a domain with I/O access, which ours lacks. */
         return -XEN_EACCES;
+    case MMUEXT_FLUSH_CACHE_GLOBAL:
+        return -XEN_EINVAL;             /* Xen's answer there */
 
     case MMUEXT_CLEAR_PAGE:
         return copy_or_clear(op->arg1.mfn, 0, false);
@@ -104,10 +105,12 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
 
     case MMUEXT_MARK_SUPER:
     case MMUEXT_UNMARK_SUPER:
-        return -XEN_EINVAL;             /* no PV superpages, as Xen now */
+        return -XEN_EOPNOTSUPP;         /* no PV superpages, as Xen now */
 
     case MMUEXT_SET_LDT:
-        return pv_set_ldt(v, op->arg1.linear_addr, op->arg2.nr_ents);
+        /* Xen ignores the address of an empty LDT. */
+        return pv_set_ldt(v, op->arg2.nr_ents ? op->arg1.linear_addr : 0,
+                          op->arg2.nr_ents);
 
     default:
         return -XEN_ENOSYS;
@@ -123,12 +126,17 @@ long do_mmuext_op(unsigned long uops, unsigned long count,
     unsigned long i;
     long rc;
 
+    /* Xen takes both as unsigned int: the upper halves don't count. */
+    count = (unsigned int)count;
+    foreigndom = (unsigned int)foreigndom;
     if ( count & MMU_UPDATE_PREEMPTED )
     {
         count &= ~MMU_UPDATE_PREEMPTED;
         if ( pdone )
             (void)copy_from_guest(&done, pdone, sizeof(done));
     }
+    if ( !guest_range_ok(uops, count * sizeof(op)) )
+        return -XEN_EFAULT;
     if ( (rc = pv_check_domid(foreigndom)) )
         return rc;
 

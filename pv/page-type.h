@@ -28,6 +28,8 @@ enum page_owner {
     PGO_GUEST,          /* the guest's: it may map and type it */
     PGO_SHIM,           /* ours (image, M2P, shared_info...): never the
                            guest's to map through its page tables */
+    PGO_IO,             /* not RAM: device or firmware space (Xen's
+                           dom_io), refused to a guest without I/O */
 };
 
 #define PGF_VALIDATED   0x01    /* type's contents checked (page tables) */

@@ -16,6 +16,7 @@
 #include "pv/entry.h"
 #include "pv/guest-access.h"
 #include "pv/traps.h"
+#include "pv/descriptor-tables.h"
 #include "shim/console.h"
 
 #define X86_EFLAGS_TF   0x00000100
@@ -139,7 +140,8 @@ void pv_exception(struct cpu_regs *regs)
             return;
         break;
     case X86_EXC_PF:
-        if ( pv_ptwr_fault(regs, read_cr2(), regs->error_code) )
+        if ( pv_ldt_fault(regs, read_cr2()) ||
+             pv_ptwr_fault(regs, read_cr2(), regs->error_code) )
             return;
         v->vcpu_info->arch.cr2 = read_cr2();
         /* The kernel runs in ring 3: show it the fault as its own. */

@@ -16,6 +16,7 @@
 #include "shim/version.h"
 #include "pv/build.h"
 #include "pv/domain.h"
+#include "pv/mm.h"
 
 /* test-fault=<pf|gp|ud|de|bp|df>: take that fault once boot is done. */
 static char opt_test_fault[8];
@@ -88,6 +89,7 @@ noreturn void start_shim(struct boot_info *bi)
 
     run_test_fault();
     pv_m2p_init();
+    pv_mm_init(&memmap);
     pv_domain_build(bi);
     pv_cpu_init();
     pv_enter_guest();

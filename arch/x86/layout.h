@@ -5,6 +5,7 @@
  * Usable from C, assembly and the linker script.
  *
  *   slot 256  0xffff800000000000  M2P, read-only to the guest (MACH2PHYS_*)
+ *   slot 260  0xffff820000000000  pages mapped on demand (a guest's LDT)
  *   slot 261  0xffff82d080000000  the shim image (as Xen places its own)
  *   slot 262+ 0xffff830000000000  directmap of RAM (as Xen's DIRECTMAP)
  */
@@ -24,6 +25,10 @@
 #define SHIM_VIRT_START      _AC(0xffff82d080000000, UL)
 #define SHIM_LOAD_PHYS       _AC(0x200000, UL)      /* 2 MiB */
 #define SHIM_IMAGE_MAX       _AC(0x40000000, UL)    /* boot maps 1 GiB */
+
+/* Slot 260: pages mapped on demand, e.g. a guest's LDT as the CPU reads it. */
+#define ONDEMAND_VIRT_START  _AC(0xffff820000000000, UL)
+#define ONDEMAND_VIRT_SIZE   _AC(0x200000, UL)
 
 #define DIRECTMAP_VIRT_START _AC(0xffff830000000000, UL)
 #define DIRECTMAP_VIRT_END   _AC(0xffff880000000000, UL)

@@ -41,6 +41,13 @@ void paging_init(const struct memmap *m);
  */
 void map_pages(unsigned long va, uint64_t pa, unsigned long size,
                unsigned long flags);
+/*
+ * Tables for [va, va + size) made now, so every guest L4 (which copies the
+ * shim's slots when validated) sees later mappings there; and unmapping.
+ */
+void paging_reserve(unsigned long va, unsigned long size);
+void unmap_pages(unsigned long va, unsigned long size);
+
 /* The shim's L4 table (its reserved slots are the ones guests copy). */
 const uint64_t *shim_l4(void);
 /* _PAGE_NX if the CPU has NX, else 0. */

@@ -182,3 +182,32 @@ unsigned long page_nx_bit(void)
 {
     return nx_bit;
 }
+
+/* The L1 slot for @va, allocating the tables above it. */
+static uint64_t *l1_slot(unsigned long va)
+{
+    uint64_t *l3 = pt_next(idle_l4, (va >> 39) & 511, 0);
+    uint64_t *l2 = pt_next(l3, (va >> 30) & 511, 0);
+    uint64_t *l1 = pt_next(l2, (va >> 21) & 511, 0);
+
+    return &l1[(va >> 12) & 511];
+}
+
+void paging_reserve(unsigned long va, unsigned long size)
+{
+    unsigned long off;
+
+    for ( off = 0; off < size; off += PAGE_SIZE )
+        (void)l1_slot(va + off);
+}
+
+void unmap_pages(unsigned long va, unsigned long size)
+{
+    unsigned long off;
+
+    for ( off = 0; off < size; off += PAGE_SIZE )
+    {
+        *l1_slot(va + off) = 0;
+        asm volatile ( "invlpg (%0)" :: "r" (va + off) : "memory" );
+    }
+}

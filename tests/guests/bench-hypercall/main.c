@@ -61,38 +61,35 @@ static uint32_t time_baseline(void)
     return rdtsc_fenced() - t0;
 }
 
-/* k-th smallest of a[0..n), reordering a (quickselect). */
-static uint32_t select_kth(uint32_t *a, unsigned long n, unsigned long k)
+/* Sort a[0..n) ascending: heapsort, in place, no recursion. */
+static void sift(uint32_t *a, unsigned long root, unsigned long n)
 {
-    unsigned long lo = 0, hi = n - 1;
+    unsigned long child;
+    uint32_t t;
 
-    while ( lo < hi )
+    while ( (child = 2 * root + 1) < n )
     {
-        uint32_t pivot = a[lo + (hi - lo) / 2], t;
-        unsigned long i = lo, j = hi;
-
-        while ( i <= j )
-        {
-            while ( a[i] < pivot )
-                i++;
-            while ( a[j] > pivot )
-                j--;
-            if ( i <= j )
-            {
-                t = a[i]; a[i] = a[j]; a[j] = t;
-                i++;
-                if ( j-- == 0 )
-                    break;
-            }
-        }
-        if ( k <= j )
-            hi = j;
-        else if ( k >= i )
-            lo = i;
-        else
-            break;
+        if ( child + 1 < n && a[child + 1] > a[child] )
+            child++;
+        if ( a[root] >= a[child] )
+            return;
+        t = a[root]; a[root] = a[child]; a[child] = t;
+        root = child;
     }
-    return a[k];
+}
+
+static void sort(uint32_t *a, unsigned long n)
+{
+    unsigned long i;
+    uint32_t t;
+
+    for ( i = n / 2; i-- > 0; )
+        sift(a, i, n);
+    for ( i = n; i-- > 1; )
+    {
+        t = a[0]; a[0] = a[i]; a[i] = t;
+        sift(a, 0, i);
+    }
 }
 
 static void measure(const char *what, uint32_t (*fn)(void),
@@ -105,11 +102,12 @@ static void measure(const char *what, uint32_t (*fn)(void),
         fn();
     for ( i = 0; i < n; i++ )
         samples[i] = fn();
-    min = select_kth(samples, n, 0);
-    max = select_kth(samples, n, n - 1);
-    p10 = select_kth(samples, n, n / 10);
-    p90 = select_kth(samples, n, n * 9 / 10);
-    *median = select_kth(samples, n, n / 2);
+    sort(samples, n);
+    min = samples[0];
+    max = samples[n - 1];
+    p10 = samples[n / 10];
+    p90 = samples[n * 9 / 10];
+    *median = samples[n / 2];
     printf("bench: %-9s n=%lu median=%u p10=%u p90=%u min=%u max=%u\n",
            what, n, *median, p10, p90, min, max);
 }
