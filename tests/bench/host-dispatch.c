@@ -57,6 +57,16 @@ STUB(do_set_segment_base, unsigned long a, unsigned long b)
 STUB(do_sched_op, unsigned long a, unsigned long b)
 STUB(do_callback_op, unsigned long a, unsigned long b)
 STUB(do_event_channel_op, unsigned long a, unsigned long b)
+STUB(do_mmu_update, unsigned long a, unsigned long b, unsigned long c,
+     unsigned long d)
+STUB(do_mmuext_op, unsigned long a, unsigned long b, unsigned long c,
+     unsigned long d)
+STUB(do_update_va_mapping, unsigned long a, unsigned long b, unsigned long c)
+STUB(do_update_va_mapping_otherdomain, unsigned long a, unsigned long b,
+     unsigned long c, unsigned long d)
+bool opt_mm_audit;
+long pv_mm_audit(void) { return 0; }
+void panic(const char *fmt, ...) { abort(); }
 
 static int cmp(const void *a, const void *b)
 {

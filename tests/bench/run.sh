@@ -19,12 +19,13 @@ res=$out/results.txt
 
 say() { echo "$*" | tee -a "$res"; }
 
-run_guest() {   # config, extra qemu args...
-    local config=$1
-    shift
-    tools/pvshim-run build/guests/bench-hypercall.elf --timeout 300 \
+run_guest() {   # guest, config, extra qemu args...
+    local guest=$1 config=$2
+    shift 2
+    tools/pvshim-run "build/guests/$guest.elf" --timeout 300 \
         --shim-dir "build/$config" --guest-cmdline "iterations=$n" \
-        -- "$@" </dev/null 2>&1 | tee "$out/guest-$config$*.log" |
+        --memory 128M -- "$@" </dev/null 2>&1 |
+        tee "$out/$guest-$config${*// /}.log" |
         grep -a 'bench: ' | sed 's/.*(d1) //'
 }
 
@@ -36,9 +37,16 @@ for config in default no-thunk; do
     make -s CONFIG=$config >/dev/null
     say ""
     say "== CONFIG=$config, TCG -icount shift=0 (instructions)"
-    run_guest $config -icount shift=0 | tee -a "$res"
+    run_guest bench-hypercall $config -icount shift=0 | tee -a "$res"
     say "== CONFIG=$config, TCG (TSC cycles)"
-    run_guest $config | tee -a "$res"
+    run_guest bench-hypercall $config | tee -a "$res"
+done
+
+say ""
+say "PV MMU (instructions, TCG -icount shift=0; totals seen by the guest)"
+for config in default no-thunk; do
+    say "== CONFIG=$config"
+    n=200 run_guest bench-mmu $config -icount shift=0 | tee -a "$res"
 done
 
 say ""
