@@ -146,6 +146,24 @@ $(BUILD)/tools/%: tools/%.c
 include tests/guests/guests.mk
 include tests/fuzz/fuzz.mk
 
+# The long MMU fuzz: the mm-fuzz guest over many seeds, each op audited.
+# (make check runs one short seed; make fuzz adds this to the libFuzzer runs.)
+FUZZ_GUEST_SEEDS ?= 1 2 3 4 5 6 7 8
+FUZZ_GUEST_OPS   ?= 20000
+.PHONY: fuzz-guest
+fuzz-guest: all guests
+	@mkdir -p build/fuzz
+	$(Q)for s in $(FUZZ_GUEST_SEEDS); do \
+	    if tools/pvshim-run build/guests/mm-fuzz.elf --memory 128M \
+	        --timeout 1800 --shim-cmdline "mm-audit hypercall-batch=$$s" \
+	        --guest-cmdline "seed=$$s iterations=$(FUZZ_GUEST_OPS)" \
+	        </dev/null >build/fuzz/mm-fuzz-$$s.log 2>&1 && \
+	       grep -aq 'Test result: SUCCESS' build/fuzz/mm-fuzz-$$s.log; \
+	    then echo "PASS: fuzz: mm-fuzz seed $$s ($(FUZZ_GUEST_OPS) ops)"; \
+	    else echo "FAIL: fuzz: mm-fuzz seed $$s (build/fuzz/mm-fuzz-$$s.log)"; \
+	    fi; done
+fuzz: fuzz-guest
+
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/unit/%,\
                 $(wildcard tests/unit/test-*.c))
 UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror \

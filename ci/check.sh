@@ -76,6 +76,14 @@ if make -s guests >"$log/guests-build.log" 2>&1; then
                # SMEP/SMAP and an AMD vendor; an Intel vendor, so PGE on.
                GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
                GUEST_CPU=qemu64,vendor=GenuineIntel tests/guests/run.sh
+               # Multi-threaded TCG (a second, idle vCPU), frame table
+               # audited after every MMU hypercall.
+               GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
+               # Real hardware virtualization, where this host has it.
+               if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]
+               then
+                   GUEST_ACCEL=kvm tests/guests/run.sh
+               fi
              } 2>&1 | tee "$log/guests.log")
 else
     cat "$log/guests-build.log"

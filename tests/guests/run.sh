@@ -25,16 +25,23 @@ timeout=${GUEST_TIMEOUT:-120}
 accel=()
 [ -z "${GUEST_ACCEL:-}" ] || accel=(--accel "$GUEST_ACCEL")
 tag=
+if [ -n "${GUEST_VCPUS:-}" ]; then
+    accel+=(--vcpus "$GUEST_VCPUS")     # more than one: TCG thread=multi
+    tag=" [smp$GUEST_VCPUS]"
+fi
+if [ -n "${GUEST_ACCEL:-}" ]; then
+    tag="$tag [$GUEST_ACCEL]"
+fi
 if [ -n "${GUEST_CPU:-}" ]; then
     accel+=(--cpu "$GUEST_CPU")
-    tag=" [${GUEST_CPU%%,*}]"
+    tag="$tag [${GUEST_CPU%%,*}]"
 fi
 
 run_one() {
     local name=$1 elf=build/guests/$1.elf exp=tests/guests/$1/expect
     local status=0 result=SUCCESS cmdline= logs=() why= rc key val
     local extra=()
-    local log=$logdir/$name${GUEST_CPU:+-${GUEST_CPU%%,*}}.log
+    local log=$logdir/$name${GUEST_CPU:+-${GUEST_CPU%%,*}}${GUEST_VCPUS:+-smp$GUEST_VCPUS}${GUEST_ACCEL:+-$GUEST_ACCEL}.log
 
     if [ -r "$exp" ]; then
         while read -r key val; do
