@@ -10,6 +10,7 @@
 #include "arch/x86/desc.h"
 #include "arch/x86/percpu.h"
 #include "pv/domain.h"
+#include "pv/cr.h"
 #include "pv/entry.h"
 #include "pv/mm.h"
 #include "shim/console.h"
@@ -44,6 +45,8 @@ void pv_cpu_init(void)
                     ((uint64_t)SHIM_CS << 32));
     wrmsr(MSR_LSTAR, (unsigned long)lstar_stubs + cpu * 32);
     wrmsr(MSR_SFMASK, SYSCALL_MASK);
+    /* The CR4 the guest runs under: one function decides it. */
+    write_cr4(pv_make_cr4());
 }
 
 /*
