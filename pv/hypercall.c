@@ -124,6 +124,14 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     }
 }
 
+/* mm-audit: the frame table must add up after every MMU hypercall. */
+static void audit_after(unsigned long nr, long rc)
+{
+    if ( is_mmu_hypercall(nr) && pv_mm_audit() )
+        panic("mm audit failed after hypercall %lu (rc %ld)", nr, rc);
+}
+
+/* For multicall's entries: in_multicall holds while one runs. */
 long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
                      const unsigned long a[6], bool in_multicall)
 {
@@ -134,8 +142,8 @@ long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
     v->in_multicall = in_multicall;
     rc = dispatch(regs, nr, a, in_multicall);
     v->in_multicall = outer;
-    if ( unlikely(opt_mm_audit) && is_mmu_hypercall(nr) && pv_mm_audit() )
-        panic("mm audit failed after hypercall %lu (rc %ld)", nr, rc);
+    if ( unlikely(opt_mm_audit) )
+        audit_after(nr, rc);
     return rc;
 }
 
@@ -147,14 +155,18 @@ long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
  */
 void pv_syscall(struct cpu_regs *regs)
 {
+    unsigned long nr = regs->rax;
     unsigned long args[6] = {
         regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9,
     };
 
-    if ( !current_vcpu()->kernel_mode )
+    if ( unlikely(!current_vcpu()->kernel_mode) )
     {
         pv_bounce_syscall(regs);
         return;
     }
-    regs->rax = pv_do_hypercall(regs, regs->rax, args, false);
+    /* The hot path: straight to the switch (never inside a multicall). */
+    regs->rax = dispatch(regs, nr, args, false);
+    if ( unlikely(opt_mm_audit) )
+        audit_after(nr, regs->rax);
 }
