@@ -75,7 +75,10 @@ static void guest_cmdline(char *dst, size_t size, const struct boot_info *bi)
 {
     const char *own = bi->mods[0].cmdline, *extra = bi->guest_extra;
 
-    snprintf(dst, size, "%s%s%s", own, *own && *extra ? " " : "", extra);
+    if ( snprintf(dst, size, "%s%s%s", own, *own && *extra ? " " : "",
+                  extra) >= (int)size )
+        printk(XENLOG_WARNING "Dom1 command line cut to %zu bytes "
+               "(MAX_GUEST_CMDLINE)\n", size - 1);
 }
 
 void pv_setup_start_info(struct domain *d, const struct pv_layout *l,

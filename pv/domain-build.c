@@ -111,18 +111,23 @@ static void check_features(const struct pv_kernel *k)
                    pv_feature_name(f));
 }
 
+/*
+ * The guest's pages: guest-mem=, or what the shim can spare.  Either way
+ * the shim keeps SHIM_RESERVE_PAGES and room for the p2m it builds (a
+ * 513th of the rest), so a big guest-mem= is cut down, not fatal.
+ */
 static unsigned long guest_pages(void)
 {
-    unsigned long avail = frames_free_count(), want;
+    unsigned long avail = frames_free_count(), limit, want;
 
-    want = opt_guest_mem ? opt_guest_mem >> PAGE_SHIFT
-                         : avail - MIN(avail, SHIM_RESERVE_PAGES +
-                                       pv_m2p_pages());
-    if ( want > avail )
+    limit = avail - MIN(avail, SHIM_RESERVE_PAGES);
+    limit -= limit / 513 + 1;
+    want = opt_guest_mem ? opt_guest_mem >> PAGE_SHIFT : limit;
+    if ( want > limit )
     {
-        printk(XENLOG_WARNING "guest-mem: %lu MiB asked, %lu MiB free\n",
-               want >> 8, avail >> 8);
-        want = avail;
+        printk(XENLOG_WARNING "guest-mem: %lu MiB asked, %lu MiB can be "
+               "given\n", want >> 8, limit >> 8);
+        want = limit;
     }
     return want;
 }
@@ -170,6 +175,12 @@ void pv_domain_build(struct boot_info *bi)
     compute_layout(&l, &k, nr_pages, initrd ? initrd->size : 0,
                    initrd_mapped);
     check_layout(&l, nr_pages);
+    /* An initrd left unmapped (MOD_START_PFN) goes after the mapping. */
+    if ( initrd && !initrd_mapped &&
+         ((l.v_end - l.v_start) >> PAGE_SHIFT) +
+         (ROUNDUP(initrd->size, PAGE_SIZE) >> PAGE_SHIFT) > nr_pages )
+        refuse("its %lu KiB initrd doesn't fit in the guest's %lu MiB",
+               (unsigned long)initrd->size >> 10, nr_pages >> 8);
     print_layout(&l, &k);
 
     pv_alloc_guest_memory(&dom, nr_pages);

@@ -9,6 +9,7 @@
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/traps.h"
 #include "pv/domain.h"
 #include "pv/cr.h"
 #include "pv/entry.h"
@@ -66,18 +67,8 @@ static void show_guest_registers(const struct cpu_regs *r)
     printk(XENLOG_ERR "d1v0 RIP: %04lx:%016lx  RFLAGS: %016lx  (%s mode)\n",
            r->cs, r->rip, r->rflags,
            current_vcpu()->kernel_mode ? "kernel" : "user");
-    printk(XENLOG_ERR "rax: %016lx   rbx: %016lx   rcx: %016lx\n",
-           r->rax, r->rbx, r->rcx);
-    printk(XENLOG_ERR "rdx: %016lx   rsi: %016lx   rdi: %016lx\n",
-           r->rdx, r->rsi, r->rdi);
-    printk(XENLOG_ERR "rbp: %016lx   rsp: %016lx   r8:  %016lx\n",
-           r->rbp, r->rsp, r->r8);
-    printk(XENLOG_ERR "r9:  %016lx   r10: %016lx   r11: %016lx\n",
-           r->r9, r->r10, r->r11);
-    printk(XENLOG_ERR "r12: %016lx   r13: %016lx   r14: %016lx\n",
-           r->r12, r->r13, r->r14);
-    printk(XENLOG_ERR "r15: %016lx   cr3: %016lx   ss: %04lx\n",
-           r->r15, read_cr3(), r->ss);
+    show_gprs(r);
+    printk(XENLOG_ERR "cr3: %016lx   ss: %04lx\n", read_cr3(), r->ss);
 }
 
 static void report_end(void)

@@ -71,7 +71,8 @@ pv_exception_entry:
 
 /*
  * The one way back to the guest.  Registers on entry: %rsp = the guest
- * frame.  pv_exit_to_guest() does pending work and sanitises the frame.
+ * frame.  pv_exit_to_guest() sanitises the frame (and is where pending
+ * work such as event delivery will go).
  */
         .globl  pv_return_to_guest
 pv_return_to_guest:

@@ -9,6 +9,7 @@
 #include <xen/errno.h>
 #include "pv/domain.h"
 #include "pv/entry.h"
+#include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"
 #include "arch/x86/percpu.h"
@@ -169,4 +170,25 @@ void pv_syscall(struct cpu_regs *regs)
     regs->rax = dispatch(regs, nr, args, false);
     if ( unlikely(opt_mm_audit) )
         audit_after(nr, regs->rax);
+}
+
+unsigned int batch_begin(unsigned long *count, unsigned long pdone)
+{
+    unsigned int done = 0;
+
+    *count = (unsigned int)*count;
+    if ( *count & MMU_UPDATE_PREEMPTED )
+    {
+        *count &= ~MMU_UPDATE_PREEMPTED;
+        if ( pdone )
+            (void)copy_from_guest(&done, pdone, sizeof(done));
+    }
+    return done;
+}
+
+void batch_end(unsigned long pdone, unsigned int done, unsigned long i)
+{
+    done += i;
+    if ( pdone )
+        (void)copy_to_guest(pdone, &done, sizeof(done));
 }

@@ -48,6 +48,14 @@ bool hypercall_preempt_check(unsigned long done);
 
 /* In a batch's count: "continued" (Xen's own, not part of the ABI). */
 #define MMU_UPDATE_PREEMPTED (1UL << 31)
+
+/*
+ * mmu_update / mmuext_op batches: the count Xen takes (32 bits, less the
+ * continuation flag) and the total done so far, read back from *pdone
+ * when continuing; at the end, the total is written back.
+ */
+unsigned int batch_begin(unsigned long *count, unsigned long pdone);
+void batch_end(unsigned long pdone, unsigned int done, unsigned long i);
 unsigned long hypercall_create_continuation(unsigned long nr,
                                             unsigned long a0,
                                             unsigned long a1,

@@ -38,10 +38,15 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
     if ( preserve_ad )
         val |= old & (_PAGE_ACCESSED | _PAGE_DIRTY);
 
-    /* Same frame, same RW, both present: only the flags move. */
+    /*
+     * Same frame, same RW, both present: only the flags move, so no
+     * reference changes, but the new flags must pass like any others.
+     */
     if ( (old & _PAGE_PRESENT) && (val & _PAGE_PRESENT) &&
          !((old ^ val) & ~(uint64_t)FASTPATH_FLAGS) )
     {
+        if ( (rc = pv_check_entry(level, &val)) )
+            return rc;
         *slot = val;
         return 0;
     }

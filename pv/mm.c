@@ -181,6 +181,26 @@ static int validate_table(unsigned long mfn, unsigned int level)
     return 0;
 }
 
+/*
+ * A frame that just took page-table type @type: a TLB may still map it
+ * writable (flush, then it can't), and its entries must pass.  The type
+ * is validated, or undone, on return.
+ */
+static int validate_new_type(struct page_info *pg, unsigned long mfn,
+                             enum page_type type)
+{
+    int rc;
+
+    if ( page_needs_flush(pg) )
+        pv_flush_local(0, FLUSH_TLB_GLOBAL);
+    rc = validate_table(mfn, type_level(type));
+    if ( rc )
+        page_type_invalid(pg);
+    else
+        page_type_validated(pg);
+    return rc;
+}
+
 int get_page_and_type(unsigned long mfn, enum page_type type)
 {
     struct page_info *pg = mfn_to_page(mfn);
@@ -189,26 +209,11 @@ int get_page_and_type(unsigned long mfn, enum page_type type)
     if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
     rc = page_get_type(pg, type);
-    if ( rc < 0 )
-    {
-        page_put(pg);
-        return rc;
-    }
     if ( rc == PGT_VALIDATE )
-    {
-        /* A TLB may still map it writable: not once it's a page table. */
-        if ( page_needs_flush(pg) )
-            pv_flush_local(0, FLUSH_TLB_GLOBAL);
-        rc = validate_table(mfn, type_level(type));
-        if ( rc )
-        {
-            page_type_invalid(pg);
-            page_put(pg);
-            return rc;
-        }
-        page_type_validated(pg);
-    }
-    return 0;
+        rc = validate_new_type(pg, mfn, type);
+    if ( rc < 0 )
+        page_put(pg);
+    return rc < 0 ? rc : 0;
 }
 
 void put_page_and_type(unsigned long mfn)
@@ -256,22 +261,28 @@ static int get_linear(unsigned int level, uint64_t e, unsigned long table_mfn)
     return 0;
 }
 
+int pv_check_entry(unsigned int level, uint64_t *e)
+{
+    const char *why;
+    int rc = pte_check(level, e, &policy, &why);
+
+    if ( rc )
+        printk(XENLOG_DEBUG "d1: L%u entry %#lx refused: %s\n", level,
+               (unsigned long)*e, why);
+    return rc;
+}
+
 int get_page_from_entry(unsigned int level, uint64_t *e,
                         unsigned long table_mfn)
 {
     struct page_info *pg;
     unsigned long mfn;
-    const char *why;
     int rc;
 
     if ( !(*e & _PAGE_PRESENT) )
         return 0;
-    if ( (rc = pte_check(level, e, &policy, &why)) )
-    {
-        printk(XENLOG_DEBUG "d1: L%u entry %#lx refused: %s\n", level,
-               (unsigned long)*e, why);
+    if ( (rc = pv_check_entry(level, e)) )
         return rc;
-    }
     mfn = entry_mfn(*e);
     if ( level == 1 )
     {
@@ -334,25 +345,11 @@ int pin_table(unsigned long mfn, enum page_type type)
     if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
     rc = page_pin(pg, type);
+    if ( rc == PGT_VALIDATE && (rc = validate_new_type(pg, mfn, type)) )
+        page_pin_abort(pg);
     if ( rc < 0 )
-    {
         page_put(pg);
-        return rc;
-    }
-    if ( rc == PGT_VALIDATE )
-    {
-        if ( page_needs_flush(pg) )
-            pv_flush_local(0, FLUSH_TLB_GLOBAL);
-        if ( (rc = validate_table(mfn, type_level(type))) )
-        {
-            page_type_invalid(pg);
-            page_pin_abort(pg);
-            page_put(pg);
-            return rc;
-        }
-        page_type_validated(pg);
-    }
-    return 0;
+    return rc < 0 ? rc : 0;
 }
 
 int unpin_table(unsigned long mfn)

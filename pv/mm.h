@@ -43,6 +43,9 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
 void put_page_from_entry(unsigned int level, uint64_t e,
                          unsigned long table_mfn);
 
+/* pv/pte-rules.c's check of one entry's flags, with the shim's policy. */
+int pv_check_entry(unsigned int level, uint64_t *e);
+
 /* Pin / unpin a page table: -XEN_EINVAL if pinned twice, or never. */
 int pin_table(unsigned long mfn, enum page_type type);
 int unpin_table(unsigned long mfn);

@@ -70,19 +70,13 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
                    unsigned long pdone, unsigned long foreigndom)
 {
     mmu_update_t req;
-    unsigned int done = 0;
+    unsigned int done;
     unsigned long i;
     long rc = 0;
 
     /* Xen takes both as unsigned int: the upper halves don't count. */
-    count = (unsigned int)count;
     foreigndom = (unsigned int)foreigndom;
-    if ( count & MMU_UPDATE_PREEMPTED )
-    {
-        count &= ~MMU_UPDATE_PREEMPTED;
-        if ( pdone )
-            (void)copy_from_guest(&done, pdone, sizeof(done));
-    }
+    done = batch_begin(&count, pdone);
     if ( !guest_range_ok(ureqs, count * sizeof(req)) )
         return -XEN_EFAULT;
     /*
@@ -132,11 +126,7 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
     }
 
 out:
-    if ( pdone )
-    {
-        done += i;
-        (void)copy_to_guest(pdone, &done, sizeof(done));
-    }
+    batch_end(pdone, done, i);
     return rc;
 }
 

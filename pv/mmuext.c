@@ -122,19 +122,13 @@ long do_mmuext_op(unsigned long uops, unsigned long count,
 {
     struct vcpu *v = current_vcpu();
     struct mmuext_op op;
-    unsigned int done = 0;
+    unsigned int done;
     unsigned long i;
     long rc;
 
     /* Xen takes both as unsigned int: the upper halves don't count. */
-    count = (unsigned int)count;
     foreigndom = (unsigned int)foreigndom;
-    if ( count & MMU_UPDATE_PREEMPTED )
-    {
-        count &= ~MMU_UPDATE_PREEMPTED;
-        if ( pdone )
-            (void)copy_from_guest(&done, pdone, sizeof(done));
-    }
+    done = batch_begin(&count, pdone);
     if ( !guest_range_ok(uops, count * sizeof(op)) )
         return -XEN_EFAULT;
     if ( (rc = pv_check_domid(foreigndom)) )
@@ -158,10 +152,6 @@ long do_mmuext_op(unsigned long uops, unsigned long count,
             break;
     }
 
-    if ( pdone )
-    {
-        done += i;
-        (void)copy_to_guest(pdone, &done, sizeof(done));
-    }
+    batch_end(pdone, done, i);
     return rc;
 }

@@ -138,7 +138,7 @@ void console_init(void)
 /* console=<list>: comma-separated com1, com2, none. */
 static int __init_console(const char *s)
 {
-    bool on[2] = { false, false };
+    bool on[2] = { false, false }, none = false;
 
     if ( !*s || !strcmp(s, "no") )
         return -XEN_EINVAL;             /* bare or no-console: not Xen's */
@@ -154,9 +154,17 @@ static int __init_console(const char *s)
             on[1] = true;
         else if ( n == 3 && !strncmp(s, "vga", 3) )
             printk(XENLOG_WARNING "console: no VGA console, ignored\n");
-        else if ( !(n == 4 && !strncmp(s, "none", 4)) )
+        else if ( n == 4 && !strncmp(s, "none", 4) )
+            none = true;
+        else
             return -XEN_EINVAL;         /* nothing changed */
         s += n + !!e;
+    }
+    /* "vga" alone would leave no console at all: keep COM1. */
+    if ( !on[0] && !on[1] && !none )
+    {
+        printk(XENLOG_WARNING "console: nothing usable asked, keeping com1\n");
+        on[0] = true;
     }
     com_on[0] = on[0];
     com_on[1] = on[1];
@@ -196,8 +204,9 @@ static int parse_com(struct uart *u, const char *s)
         n.base_baud = v;
         s = e;
     }
-    if ( n.baud && n.baud > n.base_baud )
-        return -XEN_EINVAL;         /* the divisor would be 0 */
+    /* The divisor must be 1 to 65535. */
+    if ( n.baud && (n.baud > n.base_baud || n.base_baud / n.baud > 0xffff) )
+        return -XEN_EINVAL;
     if ( *s == ',' && s[1] && s[1] != ',' )
     {
         s++;

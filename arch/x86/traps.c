@@ -62,14 +62,8 @@ void show_stack_trace(const void *fp)
     }
 }
 
-static void show_registers(const struct cpu_regs *r)
+void show_gprs(const struct cpu_regs *r)
 {
-    printk(XENLOG_ERR "----[ pvshim x86_64  debug=%c ]----\n",
-           IS_ENABLED(CONFIG_DEBUG) ? 'y' : 'n');
-    printk(XENLOG_ERR "CPU:    %u\n", smp_processor_id());
-    print_symbol("RIP:    ", r->rip);
-    printk(XENLOG_ERR "CS:     %04lx  RFLAGS: %016lx   CONTEXT: %s\n",
-           r->cs, r->rflags, regs_from_guest(r) ? "guest" : "hypervisor");
     printk(XENLOG_ERR "rax: %016lx   rbx: %016lx   rcx: %016lx\n",
            r->rax, r->rbx, r->rcx);
     printk(XENLOG_ERR "rdx: %016lx   rsi: %016lx   rdi: %016lx\n",
@@ -80,8 +74,19 @@ static void show_registers(const struct cpu_regs *r)
            r->r9, r->r10, r->r11);
     printk(XENLOG_ERR "r12: %016lx   r13: %016lx   r14: %016lx\n",
            r->r12, r->r13, r->r14);
-    printk(XENLOG_ERR "r15: %016lx   cr0: %016lx   cr4: %016lx\n",
-           r->r15, read_cr0(), read_cr4());
+    printk(XENLOG_ERR "r15: %016lx\n", r->r15);
+}
+
+static void show_registers(const struct cpu_regs *r)
+{
+    printk(XENLOG_ERR "----[ pvshim x86_64  debug=%c ]----\n",
+           IS_ENABLED(CONFIG_DEBUG) ? 'y' : 'n');
+    printk(XENLOG_ERR "CPU:    %u\n", smp_processor_id());
+    print_symbol("RIP:    ", r->rip);
+    printk(XENLOG_ERR "CS:     %04lx  RFLAGS: %016lx   CONTEXT: %s\n",
+           r->cs, r->rflags, regs_from_guest(r) ? "guest" : "hypervisor");
+    show_gprs(r);
+    printk(XENLOG_ERR "cr0: %016lx   cr4: %016lx\n", read_cr0(), read_cr4());
     printk(XENLOG_ERR "cr3: %016lx   cr2: %016lx\n", read_cr3(), read_cr2());
     printk(XENLOG_ERR "fsb: %016lx   gsb: %016lx   gss: %016lx\n",
            rdmsr(MSR_FS_BASE), rdmsr(MSR_GS_BASE),

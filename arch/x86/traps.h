@@ -13,6 +13,9 @@ static inline void arch_disable_irqs(void)
 
 void do_trap(struct cpu_regs *regs);
 
+/* The general-purpose registers of a frame, in Xen's dump layout. */
+void show_gprs(const struct cpu_regs *r);
+
 /* Walk the frame-pointer chain from @fp, printing symbol names. */
 void show_stack_trace(const void *fp);
 

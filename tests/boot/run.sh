@@ -165,3 +165,20 @@ for f in tests/fuzz/corpus/elf/*; do
             "+entering the guest" "-FATAL TRAP|Panic on CPU" -- "$f" ;;
     esac
 done
+
+# Guest memory: what guest-mem= asks, cut to what the shim can give, and a
+# guest too small for its own kernel refused rather than a shim failure.
+expect "guest-mem: 16M" 0 "+Dom1: 16 MiB, 4096 pages" "+$guest_ok" \
+    -- "$demo" --memory 128M --shim-cmdline "guest-mem=16M"
+expect "guest-mem: more than there is is cut down" 0 \
+    "+guest-mem: 102400 MiB asked, [0-9]+ MiB can be given" "+$guest_ok" \
+    -- "$demo" --memory 128M --shim-cmdline "guest-mem=100G"
+expect "guest-mem: too small for the kernel is refused" 6 \
+    "+d1: guest kernel refused: its initial mapping needs" \
+    -- "$demo" --memory 128M --shim-cmdline "guest-mem=1M"
+expect "cmdline: console=vga alone keeps com1" 0 "+$banner" \
+    "+console: nothing usable asked, keeping com1" "+$guest_ok" \
+    -- "$demo" --shim-cmdline "console=vga"
+expect "cmdline: com1 baud too low for a 16-bit divisor" 0 \
+    "+parameter \"com1\" has invalid value \"50/4000000\"" \
+    -- "$demo" --shim-cmdline "com1=50/4000000"
