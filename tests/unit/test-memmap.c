@@ -443,14 +443,16 @@ static void test_map_full(void)
     unsigned int i;
 
     /*
-     * RAM from 0 to 1 GiB with 127 holes punched in it at 2 MiB, 4 MiB, ...:
-     * 255 pieces, of which the lowest 128 are kept.
+     * RAM from 0 to 1 GiB with MEMMAP_MAX - 1 holes punched in it at 2 MiB,
+     * 4 MiB, ...: 2 * MEMMAP_MAX - 1 pieces, of which the lowest
+     * MEMMAP_MAX are kept; one problem per overlap, one for the cut.
      */
     memset(&m, 0, sizeof(m));
     memmap_add(&m, 0, GB(1), RAM);
     for ( i = 1; i < MEMMAP_MAX; i++ )
         memmap_add(&m, i * MB(2), MB(1), MEMMAP_ACPI + i % 2);
-    CHECK_EQ(memmap_sanitise(&m), 127 + 1);
+    BUILD_BUG_ON(MEMMAP_MAX * MB(2) > GB(1));
+    CHECK_EQ(memmap_sanitise(&m), (MEMMAP_MAX - 1) + 1);
     CHECK_EQ(m.nr, MEMMAP_MAX);
     CHECK(map_sane(&m));
     CHECK_EQ(m.map[0].addr, 0);
