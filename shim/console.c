@@ -113,6 +113,7 @@ int console_getc(void)
     unsigned int i;
     int c;
 
+
     for ( i = 0; i < ARRAY_SIZE(com); i++ )
         if ( com_up[i] && (c = uart_getc(&com[i])) >= 0 )
             return c;

@@ -11,7 +11,6 @@
 #define UART_DLL 0      /* divisor latch low (DLAB=1) */
 #define UART_IER 1
 #define UART_DLM 1      /* divisor latch high (DLAB=1) */
-#define UART_FCR 2
 #define UART_LCR 3
 #define UART_MCR 4
 #define UART_LSR 5
@@ -22,21 +21,24 @@
 #define LSR_THRE 0x20
 #define MCR_DTR  0x01
 #define MCR_RTS  0x02
-#define FCR_ENABLE_CLEAR 0x07
 
 #define UART_CLOCK_HZ 1843200
+
+bool uart_present(const struct uart *u)
+{
+    if ( !u->io_base )
+        return false;
+    /* The scratch register answers only if a UART is there. */
+    outb(0x5a, u->io_base + UART_SCR);
+    return inb(u->io_base + UART_SCR) == 0x5a;
+}
 
 bool uart_init(const struct uart *u)
 {
     uint16_t b = u->io_base;
     uint8_t lcr;
 
-    if ( !b )
-        return false;
-
-    /* The scratch register answers only if a UART is there. */
-    outb(0x5a, b + UART_SCR);
-    if ( inb(b + UART_SCR) != 0x5a )
+    if ( !uart_present(u) )
         return false;
 
     lcr = (u->data_bits - 5) | ((u->stop_bits == 2) << 2);
@@ -58,7 +60,11 @@ bool uart_init(const struct uart *u)
         outb(div >> 8, b + UART_DLM);
     }
     outb(lcr, b + UART_LCR);
-    outb(FCR_ENABLE_CLEAR, b + UART_FCR);
+    /*
+     * The FIFOs stay as firmware left them: switching them on resets the
+     * receive side, losing what was typed before we got here.  Output is
+     * polled a character at a time either way.
+     */
     outb(MCR_DTR | MCR_RTS, b + UART_MCR);
     return true;
 }

@@ -15,6 +15,8 @@ struct uart {
     uint8_t stop_bits;      /* 1, 2 */
 };
 
+/* Does a UART answer at io_base? */
+bool uart_present(const struct uart *u);
 /* Program the line; returns false if no UART answers at io_base. */
 bool uart_init(const struct uart *u);
 void uart_putc(const struct uart *u, char c);

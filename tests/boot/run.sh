@@ -182,3 +182,15 @@ expect "cmdline: console=vga alone keeps com1" 0 "+$banner" \
 expect "cmdline: com1 baud too low for a 16-bit divisor" 0 \
     "+parameter \"com1\" has invalid value \"50/4000000\"" \
     -- "$demo" --shim-cmdline "com1=50/4000000"
+
+# Console input: a line typed into the serial port reaches the guest
+# through CONSOLEIO_read (the shim's polled UART input path).
+log=$logdir/console-input.log
+printf 'typed into com1\n' | tools/pvshim-run build/guests/console-echo.elf \
+    --timeout "$timeout" >"$log" 2>&1
+if grep -aq 'console-echo: got "typed into com1"' "$log" &&
+   grep -aq 'Test result: SUCCESS' "$log"; then
+    echo "PASS: console: serial input reaches the guest"
+else
+    echo "FAIL: console: serial input reaches the guest (console: $log)"
+fi
