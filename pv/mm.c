@@ -201,6 +201,32 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
     return rc;
 }
 
+/*
+ * page_get_type(), for a type that needs no validation as well: a frame
+ * whose page-table type ended since the last full flush may still be walked
+ * as one by a CPU's paging-structure caches, so before it is anything else
+ * (writable above all), flush, as Xen's _get_page_type() does on a type
+ * change by its TLB-flush timestamp.
+ */
+int page_get_type_flush(struct page_info *pg, enum page_type type)
+{
+    if ( pg->type_count == 0 && pg->stale_table )
+    {
+        if ( page_needs_flush(pg) )
+            pv_flush_local(0, FLUSH_TLB_GLOBAL);
+        pg->stale_table = 0;
+    }
+    return page_get_type(pg, type);
+}
+
+/* A page table's type is gone: mark it for page_get_type_flush(). */
+static void release_table(struct page_info *pg, unsigned long mfn)
+{
+    devalidate_table(mfn, type_level(pg->type), 512);
+    page_type_released(pg);
+    pg->stale_table = 1;
+}
+
 int get_page_and_type(unsigned long mfn, enum page_type type)
 {
     struct page_info *pg = mfn_to_page(mfn);
@@ -208,7 +234,7 @@ int get_page_and_type(unsigned long mfn, enum page_type type)
 
     if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
-    rc = page_get_type(pg, type);
+    rc = page_get_type_flush(pg, type);
     if ( rc == PGT_VALIDATE )
         rc = validate_new_type(pg, mfn, type);
     if ( rc < 0 )
@@ -221,10 +247,7 @@ void put_page_and_type(unsigned long mfn)
     struct page_info *pg = mfn_to_page(mfn);
 
     if ( page_put_type(pg) )
-    {
-        devalidate_table(mfn, type_level(pg->type), 512);
-        page_type_released(pg);
-    }
+        release_table(pg, mfn);
     page_put(pg);
 }
 
@@ -297,7 +320,8 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
                                                    : -XEN_EPERM;
         if ( !page_get(pg, PGO_GUEST) )
             return -XEN_EBUSY;
-        if ( (*e & _PAGE_RW) && page_get_type(pg, PGT_WRITABLE) != PGT_OK )
+        if ( (*e & _PAGE_RW) &&
+             page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
         {
             page_put(pg);
             return -XEN_EBUSY;
@@ -344,6 +368,8 @@ int pin_table(unsigned long mfn, enum page_type type)
 
     if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
+    if ( pg->type_count == 0 && pg->stale_table )
+        pg->stale_table = 0;            /* validate_new_type() flushes */
     rc = page_pin(pg, type);
     if ( rc == PGT_VALIDATE && (rc = validate_new_type(pg, mfn, type)) )
         page_pin_abort(pg);
@@ -363,10 +389,7 @@ int unpin_table(unsigned long mfn)
     if ( rc < 0 )
         return rc;
     if ( rc == 1 )
-    {
-        devalidate_table(mfn, type_level(pg->type), 512);
-        page_type_released(pg);
-    }
+        release_table(pg, mfn);
     page_put(pg);
     return 0;
 }

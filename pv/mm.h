@@ -50,6 +50,9 @@ int pv_check_entry(unsigned int level, uint64_t *e);
 int pin_table(unsigned long mfn, enum page_type type);
 int unpin_table(unsigned long mfn);
 
+/* page_get_type(), flushing first if the frame was a page table lately. */
+int page_get_type_flush(struct page_info *pg, enum page_type type);
+
 /* A general and a type reference, validating a new page-table type. */
 int get_page_and_type(unsigned long mfn, enum page_type type);
 void put_page_and_type(unsigned long mfn);

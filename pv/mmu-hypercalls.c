@@ -48,7 +48,7 @@ static int pt_update(unsigned long ptr, uint64_t val, bool preserve_ad)
         return mod_entry(mfn, type_level(pg->type), idx, val, preserve_ad);
 
     /* Not a page table: an ordinary write, if it may be writable. */
-    if ( page_get_type(pg, PGT_WRITABLE) != PGT_OK )
+    if ( page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
         return -XEN_EINVAL;
     ((uint64_t *)__va(mfn << PAGE_SHIFT))[idx] = val;
     page_put_type(pg);

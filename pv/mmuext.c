@@ -29,7 +29,7 @@ static int copy_or_clear(unsigned long dst, unsigned long src, bool copy)
 
     if ( !d || !page_get(d, PGO_GUEST) )
         return -XEN_EINVAL;
-    if ( page_get_type(d, PGT_WRITABLE) != PGT_OK )
+    if ( page_get_type_flush(d, PGT_WRITABLE) != PGT_OK )
     {
         page_put(d);
         return -XEN_EINVAL;

@@ -42,7 +42,11 @@ struct page_info {
     uint8_t type;               /* enum page_type */
     uint8_t owner;              /* enum page_owner */
     uint8_t flags;              /* PGF_* */
-    uint8_t _pad;
+    /*
+     * pv/mm.c's: a page-table type ended and no full flush has happened
+     * since, so a paging-structure cache may still walk through the frame.
+     */
+    uint8_t stale_table;
     uint32_t flush_stamp;       /* flush clock when its last type ended */
     /*
      * Linear (recursive) page tables, as Xen's linear_pt_count: > 0, how

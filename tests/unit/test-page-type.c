@@ -307,7 +307,7 @@ static bool check_one(const struct st *in, enum op op, unsigned int arg)
     asserts_fired = 0;
     ret = run_op(&pg, op, arg);
     from_page(&pg, &got);
-    if ( pg.linear_pt_count != -7 || pg._pad )
+    if ( pg.linear_pt_count != -7 || pg.stale_table )
         report("touched another field", in, op, arg, &got, ret);
 
     if ( !covered )
