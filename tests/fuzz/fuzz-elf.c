@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * libFuzzer harness for the PV kernel image parser (pv/elf.c): any input
+ * libFuzzer harness for the PV kernel image parser (pv/elf*.c): any input
  * is either refused with a message or yields a kernel that keeps every
  * promise pv/elf.h makes; ASan/UBSan watch every byte it reads.
  */
@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "pv/elf.c"
+#include "pv/elf-notes.c"
+#include "pv/elf-legacy.c"
 
 #define FUZZ_ASSERT(cond) do {                                             \
     if ( !(cond) )                                                         \

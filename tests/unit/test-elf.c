@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of the PV kernel image parser (pv/elf.c): images built in
+ * Host tests of the PV kernel image parser (pv/elf*.c): images built in
  * memory, one valid case per source of information and one case per rule
  * that refuses an image.  `test-elf --write-corpus DIR` writes the fuzzer's
  * seed corpus from the same builder.
@@ -8,6 +8,8 @@
 #include "tests/unit/unit.h"
 
 #include "pv/elf.c"
+#include "pv/elf-notes.c"
+#include "pv/elf-legacy.c"
 
 /* ------------------------------------------------------------ builder */
 
