@@ -230,12 +230,13 @@ static int parse_note(struct elf_ctx *c, uint32_t type, const uint8_t *desc,
         return 0;
     }
 
+    /*
+     * A string may fill its descriptor with no NUL: Linux's FEATURES is
+     * such an .ascii, which Xen reads up to the NUL in the note's padding.
+     * The descriptor's bytes are the whole string either way.
+     */
     if ( notes[type].str )
-    {
-        if ( strnlen(str, descsz) == descsz )
-            return note_fail(c, type, ": string not terminated");
         return note_string(c, type, str, strnlen(str, descsz));
-    }
 
     if ( !note_numeric(desc, descsz, &val) )
         return note_fail(c, type, ": bad size");

@@ -316,21 +316,32 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
          */
         pg = mfn_to_page(mfn);
         if ( !pg || pg->owner == PGO_IO )
+        {
+            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is no RAM of "
+                   "the guest's\n", (unsigned long)*e, mfn);
             return mfn == PADDR_MASK >> PAGE_SHIFT ? -XEN_EINVAL  /* invalid */
                                                    : -XEN_EPERM;
+        }
         if ( !page_get(pg, PGO_GUEST) )
+        {
+            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is not the "
+                   "guest's\n", (unsigned long)*e, mfn);
             return -XEN_EBUSY;
+        }
         if ( (*e & _PAGE_RW) &&
              page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
         {
+            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx can't be "
+                   "writable (type %u)\n", (unsigned long)*e, mfn, pg->type);
             page_put(pg);
             return -XEN_EBUSY;
         }
         return 0;
     }
+    /* As Xen: only a type refusal (-EINVAL) may be a linear entry. */
     rc = get_page_and_type(mfn, PGT_L1 + level - 2);
-    if ( rc && level >= 2 )
-        rc = get_linear(level, *e, table_mfn);
+    if ( rc == -XEN_EINVAL && !get_linear(level, *e, table_mfn) )
+        rc = 0;
     return rc;
 }
 

@@ -14,6 +14,7 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm.h"
+#include "shim/console.h"
 
 int pv_check_domid(unsigned long domid);
 
@@ -149,7 +150,11 @@ long do_mmuext_op(unsigned long uops, unsigned long count,
             break;
         }
         if ( (rc = one_op(v, &op)) )
+        {
+            printk(XENLOG_DEBUG "d1: mmuext_op %u (arg %#lx) failed: %ld\n",
+                   op.cmd, (unsigned long)op.arg1.mfn, rc);
             break;
+        }
     }
 
     batch_end(pdone, done, i);

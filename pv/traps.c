@@ -90,10 +90,17 @@ void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
     const trap_info_t *ti = &current_vcpu()->trap_ctxt[vector];
 
     if ( !ti->address )
-        domain_crash("%s (vector %u, error code %#x) at %#lx with no handler "
-                     "registered", vector < 32 && exc_names[vector]
+    {
+        char cr2[32] = "";
+
+        if ( vector == X86_EXC_PF )
+            snprintf(cr2, sizeof(cr2), ", cr2 %#lx",
+                     current_vcpu()->vcpu_info->arch.cr2);
+        domain_crash("%s (vector %u, error code %#x%s) at %#lx with no "
+                     "handler registered", vector < 32 && exc_names[vector]
                      ? exc_names[vector] : "exception", vector, error_code,
-                     regs->rip);
+                     cr2, regs->rip);
+    }
     create_bounce_frame(regs, ti->address, ti->flags & TI_CLEAR_EVENTS,
                         has_error_code(vector), error_code, vector);
 }
