@@ -66,7 +66,7 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
 
     if ( mfn == old )
     {
-        pv_flush_local(0, FLUSH_TLB);   /* as a CR3 write would */
+        pv_flush_local(0, FLUSH_TLB_GLOBAL);    /* as Xen's CR3 switch */
         return 0;
     }
     if ( (rc = get_page_and_type(mfn, PGT_L4)) )
@@ -74,7 +74,8 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
     v->guest_table = mfn;
     if ( v->kernel_mode )
     {
-        write_cr3(mfn << PAGE_SHIFT);
+        /* Everything goes, global entries too, as in Xen's write_ptbase. */
+        switch_cr3(mfn << PAGE_SHIFT);
         tlbflush_clock++;
     }
     if ( old )

@@ -98,12 +98,26 @@ void pv_mm_give_frame(unsigned long mfn)
     pg->count = 1;                      /* the allocation's reference */
 }
 
-/* Full flushes advance the clock that writable stamps are compared to. */
+/*
+ * Only a flush that leaves no translation at all advances the clock that
+ * type stamps are compared to.  With global pages on, a CR3 reload keeps
+ * the global entries (guest user mappings are global then), so it
+ * doesn't count: a stale global writable entry would otherwise outlive
+ * its frame becoming a page table.
+ */
+void pv_note_cr3_reload(void)
+{
+    if ( !opt_global_pages )
+        tlbflush_clock++;
+}
+
 void pv_flush_local(unsigned long va, unsigned int flags)
 {
     flush_area_local(va, flags);
-    if ( flags & (FLUSH_TLB | FLUSH_TLB_GLOBAL) )
+    if ( flags & FLUSH_TLB_GLOBAL )
         tlbflush_clock++;
+    else if ( flags & FLUSH_TLB )
+        pv_note_cr3_reload();
 }
 
 /*

@@ -80,6 +80,8 @@ int new_guest_user_cr3(struct vcpu *v, unsigned long mfn);
  * flush advances the flush clock page types are stamped with.
  */
 void pv_flush_local(unsigned long va, unsigned int flags);
+/* A CR3 write happened: it counts as a full flush only without PGE. */
+void pv_note_cr3_reload(void);
 
 /* The L1 entry that maps guest address @va in @v's current tables: its
  * table's mfn and index, or -XEN_EINVAL if no L1 maps it. */

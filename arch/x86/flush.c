@@ -50,3 +50,27 @@ void flush_area_mask(unsigned long mask, unsigned long va,
     if ( mask & (1UL << smp_processor_id()) )
         flush_area_local(va, flags);
 }
+
+/*
+ * Switch to the page tables at @cr3 and leave no old translation behind:
+ * with CR4.PGE set, a CR3 write alone keeps the global entries, so PGE is
+ * toggled around it (Xen's switch_cr3_cr4()); that is the per-switch cost
+ * global-pages weighs.
+ */
+void switch_cr3(unsigned long cr3)
+{
+    unsigned long cr4 = read_cr4();
+
+    if ( cr4 & X86_CR4_PGE )
+    {
+        write_cr4(cr4 & ~X86_CR4_PGE);
+        write_cr3(cr3);
+        write_cr4(cr4);
+        flush_stats.global_pge++;
+    }
+    else
+    {
+        write_cr3(cr3);
+        flush_stats.global_cr3++;
+    }
+}

@@ -20,6 +20,9 @@
  */
 void flush_area_local(unsigned long va, unsigned int flags);
 
+/* Load @cr3, flushing everything, global entries included. */
+void switch_cr3(unsigned long cr3);
+
 /* The same on every CPU in @mask (a bitmap of CPU numbers). */
 void flush_area_mask(unsigned long mask, unsigned long va,
                      unsigned int flags);
