@@ -12,6 +12,7 @@
 #include "pv/cr.h"
 #include "pv/emulate.h"
 #include "pv/guest-access.h"
+#include "pv/mm.h"
 #include "shim/console.h"
 
 #define X86_XEC_EXT     (1u << 0)       /* #GP error code: external event */
@@ -172,11 +173,16 @@ static bool write_cr(unsigned int cr, uint64_t val)
         return true;
     case 3:
         /*
-         * Xen validates the new L4 (new_guest_cr3()): that needs the PV
-         * MMU's page types, so the #GP stays until they exist.
+         * Xen's write_cr(3): the frame becomes CR3 as by NEW_BASEPTR
+         * (validated as an L4); the low flag bits are ignored, and a
+         * frame that won't be an L4 is #GP(0).  Nothing here preempts.
          */
-        refuse_once(&said_cr3, "CR3 write");
-        return false;
+        if ( new_guest_cr3(current_vcpu(), xen_cr3_to_pfn(val)) )
+        {
+            refuse_once(&said_cr3, "CR3 write of a frame not a valid L4");
+            return false;
+        }
+        return true;
     case 4:
         /*
          * Xen keeps the guest's TSD, DE, FSGSBASE and OSXSAVE

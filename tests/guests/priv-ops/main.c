@@ -2,12 +2,14 @@
 /*
  * Privileged instructions from the guest kernel (ring 3), as Xen emulates
  * them for a PV domU: CR0/CR2/CR3/CR4 reads, TS through CR0 and clts,
- * CR2 writes, wbinvd ignored, debug registers through the set_debugreg
+ * CR2 writes, CR3 writes as NEW_BASEPTR (a frame that isn't a valid L4 is
+ * #GP(0)), wbinvd ignored, debug registers through the set_debugreg
  * rules; hlt, cli/sti, in/out, descriptor-table loads, invlpg keep their
  * #GP(0).  `int $n` reaches the trap table entry when its DPL allows,
  * else #GP with error code (n << 3) | 2.
  */
 #include "guest.h"
+#include "mm.h"
 
 const char test_title[] = "Privileged instructions: emulated and refused";
 
@@ -106,6 +108,53 @@ static void test_ts(void)
     check_rc(READ_CR(0), cr0);
 }
 
+/* A fresh L4 with the running kernel's guest half. */
+static unsigned long copy_boot_l4(void)
+{
+    unsigned long l4 = alloc_frame();
+    const uint64_t *boot = (const uint64_t *)start_info->pt_base;
+
+    for ( unsigned int s = 0; s < 256; s++ )
+        frame_set_pte(l4, s, boot[s]);
+    return l4;
+}
+
+#define WRITE_CR3(val) TRY("mov %1, %%cr3", "r" (val))
+
+static void test_cr3_write(void)
+{
+    unsigned long boot = pt_base_mfn(), l4 = copy_boot_l4();
+    unsigned long junk = alloc_frame(), l1 = new_table(1, 0, 0);
+
+    /* The same table: a flush; low bits (PWT, PCD) are ignored. */
+    check_rc(WRITE_CR3(xen_pfn_to_cr3(boot)), 0);
+    check_rc(WRITE_CR3(xen_pfn_to_cr3(boot) | 0x18), 0);
+    check_rc(READ_CR(3), xen_pfn_to_cr3(boot));
+
+    /* A fresh L4 is validated on the way in and becomes CR3. */
+    check_rc(WRITE_CR3(xen_pfn_to_cr3(l4)), 0);
+    check_rc(READ_CR(3), xen_pfn_to_cr3(l4));
+    check_rc(pin_table(1, l4), -XEN_EINVAL);            /* it's an L4 */
+    check_rc(WRITE_CR3(xen_pfn_to_cr3(boot)), 0);
+    check_rc(READ_CR(3), xen_pfn_to_cr3(boot));
+    frame_set_pte(l4, 0, 0);                /* writable: released */
+
+    /* Not an L4: junk, an L1, the hypervisor's, beyond RAM, unaligned. */
+    frame_fill(junk, 0xff);
+    check_fault("mov to cr3: junk",
+                WRITE_CR3(xen_pfn_to_cr3(junk)), 13, 0);
+    check_fault("mov to cr3: an L1",
+                WRITE_CR3(xen_pfn_to_cr3(l1)), 13, 0);
+    check_fault("mov to cr3: hypervisor",
+                WRITE_CR3(xen_pfn_to_cr3(hypervisor_frame())), 13, 0);
+    check_fault("mov to cr3: beyond RAM",
+                WRITE_CR3(xen_pfn_to_cr3(maximum_ram_page())), 13, 0);
+    check_fault("mov to cr3: ~0", WRITE_CR3(~0UL), 13, 0);
+    check_rc(READ_CR(3), xen_pfn_to_cr3(boot));
+    frame_fill(junk, 0);                    /* writable: left no type */
+    check_rc(unpin_table(l1), 0);
+}
+
 static void test_debugregs(void)
 {
     unsigned long v;
@@ -187,6 +236,7 @@ void test_main(void)
 {
     test_cr_reads();
     test_ts();
+    test_cr3_write();
     test_debugregs();
     test_refused();
     test_swint();
