@@ -16,6 +16,7 @@
 #include "pv/mm.h"
 #include "pv/domain.h"
 #include "pv/event-channel.h"
+#include "pv/hypercall.h"
 #include "shim/boot-info.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -120,40 +121,6 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
     printk("Dom1 command line: \"%s\"\n", d->cmdline);
 }
 
-/*
- * Xen's 64-bit hypercall page (hypercall_page_initialise_ring3_kernel):
- * stub N at N * 32 is `push %rcx; push %r11; mov $N,%eax; syscall;
- * pop %r11; pop %rcx; ret`; the iret stub also pushes %rax and does not
- * return.  The rest of the page is int3.
- */
-static void fill_hypercall_page(uint8_t *p)
-{
-    unsigned int i;
-
-    memset(p, 0xcc, PAGE_SIZE);
-    for ( i = 0; i < PAGE_SIZE / 32; i++, p += 32 )
-    {
-        static const uint8_t call[] = {
-            0x51, 0x41, 0x53, 0xb8, 0, 0, 0, 0, 0x0f, 0x05, 0x41, 0x5b,
-            0x59, 0xc3,
-        };
-        static const uint8_t iret[] = {
-            0x51, 0x41, 0x53, 0x50, 0xb8, 0, 0, 0, 0, 0x0f, 0x05,
-        };
-
-        if ( i == __HYPERVISOR_iret )
-        {
-            memcpy(p, iret, sizeof(iret));
-            memcpy(p + 5, &i, 4);
-        }
-        else
-        {
-            memcpy(p, call, sizeof(call));
-            memcpy(p + 4, &i, 4);
-        }
-    }
-}
-
 void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
                    const struct pv_kernel *k)
 {
@@ -161,7 +128,7 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     struct cpu_regs *regs = &get_cpu_info()->guest_regs;
 
     if ( k->hypercall_page != PV_ELF_UNSET )
-        fill_hypercall_page(pv_initial_va(d, l, k->hypercall_page));
+        pv_fill_hypercall_page(pv_initial_va(d, l, k->hypercall_page));
 
     v->id = 0;
     v->domain = d;

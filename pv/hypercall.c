@@ -192,3 +192,38 @@ void batch_end(unsigned long pdone, unsigned int done, unsigned long i)
     if ( pdone )
         (void)copy_to_guest(pdone, &done, sizeof(done));
 }
+
+/*
+ * Xen's 64-bit hypercall page (hypercall_page_initialise_ring3_kernel):
+ * stub N at N * 32 is `push %rcx; push %r11; mov $N,%eax; syscall;
+ * pop %r11; pop %rcx; ret`; the iret stub also pushes %rax and does not
+ * return.  The rest of the page is int3.
+ */
+void pv_fill_hypercall_page(void *page)
+{
+    uint8_t *p = page;
+    unsigned int i;
+
+    memset(p, 0xcc, PAGE_SIZE);
+    for ( i = 0; i < PAGE_SIZE / 32; i++, p += 32 )
+    {
+        static const uint8_t call[] = {
+            0x51, 0x41, 0x53, 0xb8, 0, 0, 0, 0, 0x0f, 0x05, 0x41, 0x5b,
+            0x59, 0xc3,
+        };
+        static const uint8_t iret[] = {
+            0x51, 0x41, 0x53, 0x50, 0xb8, 0, 0, 0, 0, 0x0f, 0x05,
+        };
+
+        if ( i == __HYPERVISOR_iret )
+        {
+            memcpy(p, iret, sizeof(iret));
+            memcpy(p + 5, &i, 4);
+        }
+        else
+        {
+            memcpy(p, call, sizeof(call));
+            memcpy(p + 4, &i, 4);
+        }
+    }
+}

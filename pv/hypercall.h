@@ -9,6 +9,12 @@
 
 #include "pv/domain.h"
 
+/*
+ * Fill @page with Xen's 64-bit hypercall stubs, 32 bytes each: for the
+ * ELF note's page at build time and the hypercall-page MSR.
+ */
+void pv_fill_hypercall_page(void *page);
+
 long do_set_trap_table(unsigned long traps);
 long do_stack_switch(unsigned long ss, unsigned long esp);
 long do_set_callbacks(unsigned long event, unsigned long failsafe,

@@ -10,11 +10,14 @@
 #include <xen/arch-x86/cpufeatureset.h>
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
+#include "arch/x86/layout.h"
 #include "arch/x86/time.h"
 #include "arch/x86/uaccess.h"
 #include "pv/cpuid.h"
 #include "pv/cr.h"
 #include "pv/domain.h"
+#include "pv/hypercall.h"
+#include "pv/mm.h"
 #include "shim/console.h"
 
 /* MSRs arch/x86/cr.h doesn't name (SDM vol. 4; AMD APM vol. 2). */
@@ -173,6 +176,33 @@ bool pv_read_msr(uint32_t msr, uint64_t *val)
     }
 }
 
+/*
+ * Xen's guest_wrmsr_xen(): the frame in bits 12 and up (an mfn: PV isn't
+ * translated) gets the hypercall stubs if the guest may write it, i.e.
+ * it takes a writable type reference, as a page table or descriptor page
+ * can't; page index 0 only, the one page 0x40000002 advertises.
+ */
+static bool write_hypercall_page(uint64_t val)
+{
+    unsigned long mfn = val >> PAGE_SHIFT;
+
+    if ( val & (PAGE_SIZE - 1) )
+    {
+        printk(XENLOG_DEBUG "d1: wrmsr hypercall page index %#lx "
+               "unsupported\n", (unsigned long)(val & (PAGE_SIZE - 1)));
+        return false;
+    }
+    if ( get_page_and_type(mfn, PGT_WRITABLE) )
+    {
+        printk(XENLOG_DEBUG "d1: Bad GMFN %#lx to MSR %08x\n", mfn,
+               MSR_XEN_HYPERCALL_PAGE);
+        return false;
+    }
+    pv_fill_hypercall_page(__va(mfn << PAGE_SHIFT));
+    put_page_and_type(mfn);
+    return true;
+}
+
 bool pv_write_msr(uint32_t msr, uint64_t val)
 {
     struct vcpu *v = current_vcpu();
@@ -232,11 +262,9 @@ bool pv_write_msr(uint32_t msr, uint64_t val)
     case MSR_K8_PSTATE_LIMIT ... MSR_K8_PSTATE7:
     case MSR_AMD64_DE_CFG:
         return amd_like();              /* dropped */
+    case MSR_XEN_HYPERCALL_PAGE:
+        return write_hypercall_page(val);
     default:
-        /*
-         * Includes the hypercall-page MSR: Xen fills the page if it is a
-         * writable page of the guest's, and we can't tell page types yet.
-         */
         return false;
     }
 }

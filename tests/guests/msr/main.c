@@ -3,10 +3,12 @@
  * rdmsr/wrmsr from the guest kernel, emulated from their #GP as Xen 4.17
  * does for a PV domU: the FS/GS bases are the real ones (loads through
  * %fs and %gs use them, set_segment_base agrees), a non-canonical base is
- * #GP(0), EFER reads without SVME, the hypercall-page MSR reads as zero,
- * and MSRs Xen doesn't handle are #GP(0) both ways.
+ * #GP(0), EFER reads without SVME, the hypercall-page MSR reads as zero
+ * and fills a writable frame of the guest's with working stubs (anything
+ * else is #GP(0)), and MSRs Xen doesn't handle are #GP(0) both ways.
  */
 #include "guest.h"
+#include "mm.h"
 #include <xen/arch-x86/cpuid.h>
 
 const char test_title[] = "rdmsr/wrmsr: segment bases, EFER, unknown MSRs";
@@ -166,6 +168,59 @@ static void test_others(void)
     }
 }
 
+static uint8_t win[PAGE_SIZE] __page_aligned;
+static uint8_t got[PAGE_SIZE];
+
+/* xen_version(XENVER_version) through the stub at @page. */
+static long version_via(const uint8_t *page)
+{
+    long rc;
+    register unsigned long rdi asm ("rdi") = XENVER_version;
+    register unsigned long rsi asm ("rsi") = 0;
+
+    asm volatile ( "call *%[fn]"
+                   : "=a" (rc), "+r" (rdi), "+r" (rsi)
+                   : [fn] "r" (page + __HYPERVISOR_xen_version * 32)
+                   : "rcx", "r11", "rdx", "r8", "r9", "r10", "memory" );
+    return rc;
+}
+
+/* Xen's hypercall-page MSR: stubs into a writable frame of the guest's. */
+static void test_hypercall_page(void)
+{
+    const uint32_t msr = XEN_CPUID_FIRST_LEAF;
+    unsigned long f = alloc_frame(), l1 = new_table(1, 0, 0);
+    unsigned long w = (unsigned long)win;
+
+    frame_fill(f, 0);
+    wrmsr(msr, (uint64_t)f << PAGE_SHIFT);
+    frame_read(f, 0, got, PAGE_SIZE);
+    if ( memcmp(got, hypercall_page, PAGE_SIZE) )
+        test_fail("the MSR's page differs from the ELF note's");
+    check_rc(map_frame_at(w, f, PTE_RO), 0);
+    check_rc(version_via(win), HYPERCALL(__HYPERVISOR_xen_version,
+                                         XENVER_version, 0, 0, 0, 0));
+    check_rc(remap_initial(w), 0);
+    frame_fill(f, 0);                   /* writable again: type released */
+
+    check_gp("hypercall page index 1",
+             wrmsr_ex(msr, ((uint64_t)f << PAGE_SHIFT) | 1));
+    check_gp("hypercall page: a page table",
+             wrmsr_ex(msr, (uint64_t)pt_base_mfn() << PAGE_SHIFT));
+    check_gp("hypercall page: a pinned L1",
+             wrmsr_ex(msr, (uint64_t)l1 << PAGE_SHIFT));
+    check_gp("hypercall page: the hypervisor's",
+             wrmsr_ex(msr, (uint64_t)hypervisor_frame() << PAGE_SHIFT));
+    check_gp("hypercall page: beyond RAM",
+             wrmsr_ex(msr, (uint64_t)maximum_ram_page() << PAGE_SHIFT));
+    check_gp("hypercall page: ~0", wrmsr_ex(msr, ~0UL & ~0xfffUL));
+    frame_read(l1, 0, got, PAGE_SIZE);
+    for ( unsigned int i = 0; i < PAGE_SIZE; i++ )
+        if ( got[i] )
+            test_fail("the refused L1 was written at %u", i);
+    check_rc(unpin_table(l1), 0);
+}
+
 /* TSC_AUX is the guest's where CPUID offers RDTSCP. */
 static void test_tsc_aux(void)
 {
@@ -192,6 +247,7 @@ void test_main(void)
     test_bases();
     test_others();
     test_tsc_aux();
+    test_hypercall_page();
 
     test_success();
 }
