@@ -13,6 +13,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/rtc.h"
 #include "pv/build.h"
+#include "pv/cr.h"
 #include "pv/mm.h"
 #include "pv/domain.h"
 #include "pv/event-channel.h"
@@ -134,6 +135,7 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     v->domain = d;
     v->vcpu_info = &d->shared_info->vcpu_info[0];
     v->kernel_mode = true;
+    pv_cr_init(v);
     d->shutdown_code = ~0u;
 
     memset(regs, 0, sizeof(*regs));

@@ -31,8 +31,8 @@ enum {
 /*
  * What a PV guest may see: the features cpufeatureset.h marks 'A' (all
  * guests, by default), less those this shim can't back yet:
- * - DE, FSGSBASE: guest-controlled CR4 bits, and CR4 writes aren't
- *   emulated yet (Xen's pv_fixup_guest_cr4());
+ * - DE: the guest would control CR4.DE, and I/O breakpoints aren't
+ *   emulated; FSGSBASE: the guest bases aren't switched with it;
  * - MCE, MCA: no vMCE MSRs; ACPI: no thermal MSRs; APIC: no virtual
  *   APIC for PV (Xen shows the host's bit, but a PV guest can't use it);
  * - SEP: no SYSENTER entry; DBEXT: no DR address-mask MSRs;
@@ -88,8 +88,8 @@ static const uint32_t pv_features[NR_FS] = {
 
 /*
  * Xen's deep dependencies (gen-cpuid.py), cut to the state the shim
- * enabled in XCR0: the guest can't change XCR0 (XSETBV isn't emulated
- * yet), so a feature whose state is off there would only #UD.
+ * enabled in XCR0 (xfeature_mask): the guest's XSETBV can't go beyond
+ * it, so a feature whose state is off there could only #UD.
  */
 static const uint32_t needs_xsave[NR_FS] = {
     [FS_1c] = F(1c, XSAVE),

@@ -9,6 +9,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/page.h"
+#include "arch/x86/setup.h"
 #include "arch/x86/time.h"
 #include "pv/cpuid.h"
 #include "pv/domain.h"
@@ -16,14 +17,6 @@
 #include "shim/frame.h"
 
 #define X86_FEATURE_RDTSCP  X86_FEATURE(E1_EDX, 27)
-
-static uint64_t xgetbv0(void)
-{
-    uint32_t lo, hi;
-
-    asm volatile ( "xgetbv" : "=a" (lo), "=d" (hi) : "c" (0) );
-    return ((uint64_t)hi << 32) | lo;
-}
 
 /* Bits needed for the highest machine address, as Xen's flsl() + 12. */
 static unsigned int maddr_bits(void)
@@ -48,7 +41,7 @@ static const struct pv_cpuid_host *host_facts(void)
         .vendor = boot_cpu.vendor,
         .max_leaf = boot_cpu.max_leaf,
         .max_ext_leaf = boot_cpu.max_ext_leaf,
-        .xcr0 = (read_cr4() & X86_CR4_OSXSAVE) ? xgetbv0() : 0,
+        .xcr0 = xfeature_mask,          /* the guest's XCR0 may be less */
         .global_pages = opt_global_pages,
         .xen_version = do_xen_version(XENVER_version, 0),
         .tsc_khz = cpu_khz(),
@@ -64,8 +57,12 @@ void pv_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t res[4])
 {
     struct pv_cpuid_host h = *host_facts();
 
-    /* Xen leaks CR4.OSXSAVE to the guest kernel only, never to user mode. */
-    h.osxsave = h.xcr0 && current_vcpu()->kernel_mode;
+    /*
+     * Xen leaks the real CR4.OSXSAVE to the guest kernel; user mode sees
+     * the guest's own (guest_cpuid()).
+     */
+    h.osxsave = h.xcr0 && (current_vcpu()->kernel_mode ||
+                           (current_vcpu()->cr4_guest & X86_CR4_OSXSAVE));
     cpuid_count(leaf, subleaf, &res[0], &res[1], &res[2], &res[3]);
     pv_cpuid_policy(leaf, subleaf, res, &h);
 }

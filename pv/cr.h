@@ -18,6 +18,14 @@ unsigned long pv_make_cr4(void);
 unsigned long pv_guest_cr0(void);
 unsigned long pv_guest_cr4(void);
 
+/* `mov` to CR4 (never a fault) and `xsetbv` (false: #GP(0)), as Xen. */
+void pv_write_cr4(unsigned long val);
+bool pv_xsetbv(uint32_t index, uint64_t val);
+
+/* Guest-controlled CR4 bits clear and XCR0 as a new Xen vCPU's. */
+struct vcpu;
+void pv_cr_init(struct vcpu *v);
+
 /*
  * rdmsr/wrmsr from the guest kernel, as Xen 4.17's read_msr()/write_msr()
  * and guest_{rd,wr}msr() for a PV domU: false means #GP(0).

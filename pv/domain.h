@@ -34,6 +34,7 @@ struct vcpu {
     unsigned long guest_table;          /* L4 mfn, kernel mode */
     unsigned long guest_table_user;     /* L4 mfn, user mode (0: none) */
     unsigned long ctrlreg0_ts;          /* fpu_taskswitch: guest's CR0.TS */
+    unsigned long cr4_guest;            /* CR4 bits it set: TSD, OSXSAVE */
     unsigned long debugreg[8];          /* set_debugreg(): DR0-3, 6, 7 */
     unsigned int iopl;                  /* vm_assist architectural_iopl */
     bool in_multicall;                  /* no continuations in a batch */

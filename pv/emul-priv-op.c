@@ -9,6 +9,7 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include "arch/x86/cr.h"
+#include "arch/x86/time.h"
 #include "pv/cr.h"
 #include "pv/emulate.h"
 #include "pv/guest-access.h"
@@ -155,7 +156,7 @@ static bool read_cr(unsigned int cr, uint64_t *val)
 
 static bool write_cr(unsigned int cr, uint64_t val)
 {
-    static bool said_cr0, said_cr3, said_cr4;
+    static bool said_cr0, said_cr3;
 
     switch ( cr )
     {
@@ -184,12 +185,8 @@ static bool write_cr(unsigned int cr, uint64_t val)
         }
         return true;
     case 4:
-        /*
-         * Xen keeps the guest's TSD, DE, FSGSBASE and OSXSAVE
-         * (pv_fixup_guest_cr4()); not yet.
-         */
-        refuse_once(&said_cr4, "CR4 write");
-        return false;
+        pv_write_cr4(val);              /* Xen never faults a CR4 write */
+        return true;
     default:
         return false;
     }
@@ -232,6 +229,44 @@ static bool emulate_mov_crdr(struct cpu_regs *regs, struct insn *in, int op)
     return true;
 }
 
+/* edx:eax (and ecx) as the instruction leaves them. */
+static void set_edx_eax(struct cpu_regs *regs, uint64_t val)
+{
+    regs->rax = (uint32_t)val;
+    regs->rdx = val >> 32;
+}
+
+/*
+ * Group 7's register forms a PV kernel may use: xsetbv (#UD while its
+ * CR4.OSXSAVE is clear, as Xen's x86_emulate checks first), and rdtscp
+ * when its CR4.TSD made it fault; lgdt, lidt, invlpg...: #GP.
+ */
+static bool emulate_0f01(struct cpu_regs *regs, struct insn *in)
+{
+    uint32_t lo, hi, aux;
+
+    switch ( insn_byte(in) )
+    {
+    case 0xd1:                          /* xsetbv */
+        if ( !(current_vcpu()->cr4_guest & X86_CR4_OSXSAVE) )
+        {
+            pv_inject_exception(regs, X86_EXC_UD, 0);
+            return true;
+        }
+        if ( !pv_xsetbv(regs->rcx, ((uint64_t)(uint32_t)regs->rdx << 32) |
+                                   (uint32_t)regs->rax) )
+            return false;
+        return emul_done(regs, in);
+    case 0xf9:                          /* rdtscp: only a CPU with it #GPs */
+        asm volatile ( "rdtscp" : "=a" (lo), "=d" (hi), "=c" (aux) );
+        set_edx_eax(regs, ((uint64_t)hi << 32) | lo);
+        regs->rcx = aux;
+        return emul_done(regs, in);
+    default:
+        return false;
+    }
+}
+
 static bool emulate_0f(struct cpu_regs *regs, struct insn *in)
 {
     struct vcpu *v = current_vcpu();
@@ -244,6 +279,8 @@ static bool emulate_0f(struct cpu_regs *regs, struct insn *in)
 
     switch ( op )
     {
+    case 0x01:
+        return emulate_0f01(regs, in);
     case 0x06:                          /* clts */
         do_fpu_taskswitch(0);
         return emul_done(regs, in);
@@ -260,14 +297,16 @@ static bool emulate_0f(struct cpu_regs *regs, struct insn *in)
                                       (uint32_t)regs->rax) )
             return false;
         return emul_done(regs, in);
+    case 0x31:                          /* rdtsc, with the guest's TSD */
+        set_edx_eax(regs, rdtsc());
+        return emul_done(regs, in);
     case 0x32:                          /* rdmsr */
         if ( !pv_read_msr(regs->rcx, &val) )
             return false;
-        regs->rax = (uint32_t)val;
-        regs->rdx = val >> 32;
+        set_edx_eax(regs, val);
         return emul_done(regs, in);
     default:
-        /* lgdt, lidt, ltr, lldt, invlpg, invd, xsetbv...: #GP. */
+        /* ltr, lldt, invd...: #GP. */
         return false;
     }
 }

@@ -22,6 +22,16 @@
 #define X86_CR4_SMEP    (1UL << 20)
 #define X86_CR4_SMAP    (1UL << 21)
 
+/* XCR0 state components (SDM vol. 1, 13.1). */
+#define X86_XCR0_FP         (1ULL << 0)
+#define X86_XCR0_SSE        (1ULL << 1)
+#define X86_XCR0_YMM        (1ULL << 2)
+#define X86_XCR0_BNDREGS    (1ULL << 3)
+#define X86_XCR0_BNDCSR     (1ULL << 4)
+#define X86_XCR0_OPMASK     (1ULL << 5)
+#define X86_XCR0_ZMM        (1ULL << 6)
+#define X86_XCR0_HI_ZMM     (1ULL << 7)
+
 #define MSR_EFER            0xc0000080
 #define MSR_FS_BASE         0xc0000100
 #define MSR_GS_BASE         0xc0000101
@@ -61,6 +71,21 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
 {
     asm volatile ( "wrmsr" :: "c" (msr), "a" ((uint32_t)v),
                    "d" ((uint32_t)(v >> 32)) );
+}
+
+/* XCR0, with CR4.OSXSAVE set. */
+static inline uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+
+    asm volatile ( "xgetbv" : "=a" (lo), "=d" (hi) : "c" (0) );
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void xsetbv(uint64_t xcr0)
+{
+    asm volatile ( "xsetbv" :: "c" (0), "a" ((uint32_t)xcr0),
+                   "d" ((uint32_t)(xcr0 >> 32)) );
 }
 
 #endif /* ARCH_X86_CR_H */

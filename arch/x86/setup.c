@@ -45,10 +45,12 @@ void cpu_init_boot(void)
  * them (it is built with -mgeneral-regs-only), so they only need turning
  * on (SDM vol. 3A, 13.1: CR0.MP/NE, CR4.OSFXSR/OSXMMEXCPT/OSXSAVE, XCR0).
  */
+uint64_t xfeature_mask;
+
 void fpu_init(void)
 {
     uint32_t a, b, c, d;
-    uint64_t xcr0 = 0x3;                    /* x87, SSE */
+    uint64_t xcr0 = X86_XCR0_FP | X86_XCR0_SSE;
 
     write_cr0((read_cr0() & ~(X86_CR0_EM | X86_CR0_TS)) | X86_CR0_MP |
               X86_CR0_NE);
@@ -56,10 +58,10 @@ void fpu_init(void)
     if ( cpu_has(X86_FEATURE_XSAVE) )
     {
         cpuid_count(0xd, 0, &a, &b, &c, &d);
-        xcr0 |= a & 0x4;                    /* AVX, if the CPU has it */
+        xcr0 |= a & X86_XCR0_YMM;           /* AVX, if the CPU has it */
         write_cr4(read_cr4() | X86_CR4_OSXSAVE);
-        asm volatile ( "xsetbv" :: "c" (0), "a" ((uint32_t)xcr0),
-                       "d" ((uint32_t)(xcr0 >> 32)) );
+        xsetbv(xcr0);
+        xfeature_mask = xcr0;
     }
     asm volatile ( "fninit" );
 }

@@ -8,5 +8,7 @@ void cpu_init_boot(void);
 
 /* Turn on the FPU and vector state for the guest to use. */
 void fpu_init(void);
+/* The XCR0 fpu_init() enabled: what a guest may ask for (0: no XSAVE). */
+extern uint64_t xfeature_mask;
 
 #endif /* ARCH_X86_SETUP_H */
