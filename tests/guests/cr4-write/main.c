@@ -33,11 +33,8 @@ static unsigned long read_cr4(void)
 
 static void write_cr4(unsigned long v)
 {
-    exinfo_t ex = 0;
+    exinfo_t ex = TRY("mov %1, %%cr4", "r" (v));
 
-    asm volatile ( "1: mov %1, %%cr4; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) : "r" (v) : "memory" );
     if ( ex )
         test_fail("mov %#lx to cr4: exinfo %#lx", v, ex);
 }
@@ -65,16 +62,6 @@ static uint64_t xgetbv(void)
 
     asm volatile ( "xgetbv" : "=a" (lo), "=d" (hi) : "c" (0) );
     return ((uint64_t)hi << 32) | lo;
-}
-
-static exinfo_t vzeroupper(void)
-{
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: vzeroupper; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "memory" );
-    return ex;
 }
 
 static void check_ex(const char *what, exinfo_t ex, unsigned int vec)
@@ -161,10 +148,11 @@ static void test_xsave(void)
 
     if ( offered & 4 )
     {
-        check_ex("vzeroupper, XCR0 without YMM", vzeroupper(), X86_EXC_UD);
+        check_ex("vzeroupper, XCR0 without YMM", TRY("vzeroupper", "i" (0)),
+                 X86_EXC_UD);
         check_rc(xsetbv(0, 7), 0);
         check_rc(xgetbv(), 7);
-        check_rc(vzeroupper(), 0);
+        check_rc(TRY("vzeroupper", "i" (0)), 0);
         check_rc(xsetbv(0, 3), 0);
     }
     else

@@ -111,6 +111,20 @@ typedef uint64_t exinfo_t;
     ".quad " #fault ", " #fixup "\n\t"                                      \
     ".popsection\n\t"
 
+/*
+ * One instruction that may raise an exception: its exinfo_t, or 0.  A
+ * fault reports the instruction, a trap (int $n's) the one after it.
+ * The instruction can't use %rax: it carries the result.
+ */
+#define TRY(insn, operands...) ({                                           \
+    exinfo_t ex_ = 0;                                                       \
+    asm volatile ( "1: " insn "; 2:\n\t"                                    \
+                   ASM_EXTABLE(1b, 2b)                                      \
+                   ASM_EXTABLE(2b, 2b)                                      \
+                   : "+a" (ex_) : operands : "memory" );                    \
+    ex_;                                                                    \
+})
+
 /* Read or write one byte at @p; 0, or the fault it raised. */
 static inline exinfo_t probe_read(const void *p)
 {

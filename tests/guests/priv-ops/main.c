@@ -33,19 +33,6 @@ const char test_title[] = "Privileged instructions: emulated and refused";
     v_;                                                                     \
 })
 
-/*
- * One instruction that may raise an exception: its exinfo_t, or 0.  A
- * fault reports the instruction, a trap (int $n's) the one after it.
- */
-#define TRY(insn, operands...) ({                                           \
-    exinfo_t ex_ = 0;                                                       \
-    asm volatile ( "1: " insn "; 2:\n\t"                                    \
-                   ASM_EXTABLE(1b, 2b)                                      \
-                   ASM_EXTABLE(2b, 2b)                                      \
-                   : "+a" (ex_) : operands : "memory" );                    \
-    ex_;                                                                    \
-})
-
 static void check_fault(const char *what, exinfo_t ex, unsigned int vec,
                         uint32_t ec)
 {
