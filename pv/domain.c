@@ -13,6 +13,7 @@
 #include "pv/domain.h"
 #include "pv/cr.h"
 #include "pv/entry.h"
+#include "pv/guest-access.h"
 #include "pv/mm.h"
 #include "shim/console.h"
 #include "shim/panic.h"
@@ -71,6 +72,45 @@ static void show_guest_registers(const struct cpu_regs *r)
     printk(XENLOG_ERR "cr3: %016lx   ss: %04lx\n", read_cr3(), r->ss);
 }
 
+/*
+ * Xen's show_guest_stack(): debug_stack_lines (20) lines of 4 words from
+ * the guest's rsp, up to the next 32 KiB (STACK_SIZE) boundary, every word
+ * read as the guest could (a fault ends the dump, it can't hurt the shim).
+ */
+#define GUEST_STACK_WORDS   (20 * 4)
+#define GUEST_STACK_MASK    (8 * PAGE_SIZE)
+
+static void show_guest_stack(const struct cpu_regs *r)
+{
+    unsigned long sp = r->rsp, word;
+    unsigned int i, n = 0;
+    char line[4 * 17 + 1];
+
+    printk(XENLOG_ERR "Guest stack trace from rsp=%016lx:\n", sp);
+    for ( i = 0; i < GUEST_STACK_WORDS; i++, sp += 8 )
+    {
+        if ( ((sp - 1) ^ (sp + 8 - 1)) & GUEST_STACK_MASK )
+            break;
+        if ( copy_from_guest(&word, sp, sizeof(word)) )
+        {
+            if ( n )
+                printk(XENLOG_ERR "  %s\n", line);
+            printk(XENLOG_ERR "    Fault while accessing guest memory.\n");
+            return;
+        }
+        n += snprintf(line + n, sizeof(line) - n, " %016lx", word);
+        if ( i % 4 == 3 )
+        {
+            printk(XENLOG_ERR "  %s\n", line);
+            n = 0;
+        }
+    }
+    if ( n )
+        printk(XENLOG_ERR "  %s\n", line);
+    if ( !i )
+        printk(XENLOG_ERR "   Stack empty.\n");
+}
+
 static void report_end(void)
 {
     long bad;
@@ -100,6 +140,7 @@ noreturn void domain_crash(const char *fmt, ...)
 
     printk(XENLOG_ERR "d1: domain crash: %s\n", msg);
     show_guest_registers(&get_cpu_info()->guest_regs);
+    show_guest_stack(&get_cpu_info()->guest_regs);
     report_end();
     machine_halt(SHIM_EXIT_GUEST_CRASH);
 }

@@ -2,7 +2,9 @@
 /*
  * An exception with no handler: this kernel never installs a trap table,
  * so Xen's bounce has nowhere to go and the hypervisor crashes the guest
- * (status 3).  Reaching the result line is the failure.
+ * (status 3), showing its registers and, as Xen's show_guest_stack(),
+ * the words at its rsp: the marker pushed last comes first.  Reaching the
+ * result line is the failure.
  */
 #include "guest.h"
 
@@ -13,6 +15,6 @@ const bool test_no_trap_table = true;
 void test_main(void)
 {
     printf("ud2 with no trap table: the VM should end with status 3\n");
-    asm volatile ( "ud2" );
+    asm volatile ( "push $0x5117c0de; ud2" ::: "memory" );
     test_fail("the #UD came back without a handler");
 }
