@@ -9,9 +9,19 @@
 #include <xen/features.h>
 #include "pv/build.h"
 
+/*
+ * Xen gives every PV guest mmu_pt_update_preserve_ad, highmem_assist
+ * (MMUEXT_COPY_PAGE / CLEAR_PAGE, mmuext.c) and gnttab_map_avail_bits;
+ * Linux 6.0 and later refuse to boot without the first and the last.  The
+ * last holds vacuously while there are no grant tables: whoever adds
+ * GNTTABOP_map_grant_ref must keep the guest's AVAIL bits in the PTEs it
+ * writes, as Xen's create_grant_pv_mapping() does.
+ */
 static const uint32_t supported[XENFEAT_NR_SUBMAPS] = {
     [0] = (1u << XENFEAT_writable_page_tables) |
-          (1u << XENFEAT_mmu_pt_update_preserve_ad),
+          (1u << XENFEAT_mmu_pt_update_preserve_ad) |
+          (1u << XENFEAT_highmem_assist) |
+          (1u << XENFEAT_gnttab_map_avail_bits),
 };
 
 uint32_t pv_features_submap(unsigned int idx)

@@ -80,6 +80,12 @@ static void test_features(void)
     if ( fi.submap_idx != 0 )
         test_fail("get_features changed submap_idx to %u", fi.submap_idx);
 
+    /* What Xen gives every PV guest; Linux 6.x won't boot without them. */
+    for ( unsigned int f = XENFEAT_mmu_pt_update_preserve_ad;
+          f <= XENFEAT_gnttab_map_avail_bits; f++ )
+        if ( !(fi.submap & (1U << f)) )
+            test_fail("get_features: no feature %u for a PV guest", f);
+
     /* A PV guest is neither translated nor HVM. */
     if ( fi.submap & (1U << XENFEAT_auto_translated_physmap) )
         test_fail("get_features: auto_translated_physmap for a PV guest");
