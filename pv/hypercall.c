@@ -16,6 +16,7 @@
 #include "shim/param.h"
 #include "shim/panic.h"
 #include "pv/mm.h"
+#include "shim/console.h"
 
 static bool is_mmu_hypercall(unsigned long nr)
 {
@@ -62,6 +63,27 @@ unsigned long hypercall_create_continuation(unsigned long nr,
     regs->rdx = a2;
     regs->r10 = a3;
     return nr;
+}
+
+/*
+ * An unimplemented hypercall: counted for the report at exit, and named
+ * once per number (debug level) so that bringing up a kernel shows what
+ * it misses; numbers past Xen's 64 share one line, so no guest can flood
+ * the console.
+ */
+static noinline void unknown_hypercall(unsigned long nr)
+{
+    static uint64_t said;
+    static bool said_high;
+
+    dom.unknown_hypercalls++;
+    if ( nr < 64 ? (said & (1ULL << nr)) : said_high )
+        return;
+    if ( nr < 64 )
+        said |= 1ULL << nr;
+    else
+        said_high = true;
+    printk(XENLOG_DEBUG "d1: hypercall %lu not implemented: -ENOSYS\n", nr);
 }
 
 static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
@@ -120,7 +142,7 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_event_channel_op:
         return do_event_channel_op(a[0], a[1]);
     default:
-        dom.unknown_hypercalls++;
+        unknown_hypercall(nr);
         return -XEN_ENOSYS;
     }
 }
