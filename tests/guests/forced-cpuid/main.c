@@ -142,33 +142,18 @@ static void test_policy(void)
 
 static exinfo_t bare_ud2(void)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: ud2; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "memory" );
-    return ex;
+    return TRY("ud2");
 }
 
 /* The prefix followed by something other than cpuid. */
 static exinfo_t prefix_then_nop(void)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: ud2; .ascii \"xen\"; nop; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "memory" );
-    return ex;
+    return TRY("ud2; .ascii \"xen\"; nop");
 }
 
 static exinfo_t almost_prefix(void)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: ud2; .ascii \"xem\"; cpuid; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "memory" );
-    return ex;
+    return TRY("ud2; .ascii \"xem\"; cpuid");
 }
 
 /*

@@ -19,22 +19,12 @@ static long fpu_taskswitch(unsigned long set)
 
 static exinfo_t use_x87(void)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: fnop; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "memory" );
-    return ex;
+    return TRY("fnop");
 }
 
 static exinfo_t use_sse(void)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: xorps %%xmm0, %%xmm0; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "memory" );
-    return ex;
+    return TRY("xorps %%xmm0, %%xmm0");
 }
 
 static void check(const char *what, exinfo_t got, bool want_nm)

@@ -111,22 +111,12 @@ static unsigned long lsl(unsigned int sel)
 
 static exinfo_t load_ds(unsigned int sel)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: mov %w[sel], %%ds; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) : [sel] "r" (sel) : "memory" );
-    return ex;
+    return TRY("mov %w[sel], %%ds", [sel] "r" (sel));
 }
 
 static exinfo_t load_es(unsigned int sel)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: mov %w[sel], %%es; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) : [sel] "r" (sel) : "memory" );
-    return ex;
+    return TRY("mov %w[sel], %%es", [sel] "r" (sel));
 }
 
 static unsigned int read_ds(void)
@@ -143,12 +133,7 @@ static exinfo_t lcall(unsigned int sel)
     struct __attribute__((packed)) { uint32_t off; uint16_t sel; } ptr = {
         0, sel,
     };
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: lcall *%[ptr]; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) : [ptr] "m" (ptr) : "memory" );
-    return ex;
+    return TRY("lcall *%[ptr]", [ptr] "m" (ptr));
 }
 
 static void check_fault(const char *what, exinfo_t ex,

@@ -12,14 +12,12 @@ const char test_title[] = "No LDT until SET_LDT: TI=1 selectors fault";
 void test_main(void)
 {
     uint64_t *low = (uint64_t *)8;
-    exinfo_t ex = 0;
+    exinfo_t ex;
 
     /* A flat, present, DPL 3 data segment, as entry 1 of an LDT at 0. */
     asm volatile ( "" : "+r" (low) );   /* an address, not a null pointer */
     *(volatile uint64_t *)low = 0x00cff2000000ffffUL;
-    asm volatile ( "1: mov %[sel], %%fs; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) : [sel] "r" (0xfU) : "memory" );
+    ex = TRY("mov %[sel], %%fs", [sel] "r" (0xfU));
     if ( exinfo_vector(ex) != X86_EXC_GP )
         test_fail("loading LDT selector 0xf: %s (vector %u)",
                   ex ? "wrong fault" : "it loaded", exinfo_vector(ex));

@@ -160,6 +160,18 @@ long remap_initial(unsigned long va)
     return map_frame_at(va, pfn_to_mfn(va >> PAGE_SHIFT), PTE_RW);
 }
 
+void check_reads(const char *what, unsigned long va, uint64_t want)
+{
+    exinfo_t ex = probe_read((void *)va);
+
+    if ( ex )
+        test_fail("%s: reading %#lx faulted (vector %u)", what, va,
+                  exinfo_vector(ex));
+    else if ( peek(va) != want )
+        test_fail("%s: %#lx reads %#lx, expected %#lx", what, va,
+                  (unsigned long)peek(va), want);
+}
+
 /* Map @mfn at the scratch page with @flags; the caller restores it. */
 static void scratch_map(unsigned long mfn, uint64_t flags)
 {

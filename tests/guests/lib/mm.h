@@ -176,6 +176,9 @@ long unmap_va(unsigned long va);
 /* Back to @va's start-of-day mapping: pfn va >> 12, writable. */
 long remap_initial(unsigned long va);
 
+/* @va must read as @want without faulting, or the test fails. */
+void check_reads(const char *what, unsigned long va, uint64_t want);
+
 /* One MMU_NORMAL_PT_UPDATE (or the command in @ptr's low bits). */
 long mmu_update1(uint64_t ptr, uint64_t val);
 /* One mmuext_op with arg1 = @arg1, for DOMID_SELF. */

@@ -36,18 +36,6 @@ static bool pte_is(uint64_t e, unsigned long mfn, uint64_t flags)
     return (e & ~PTE_HV_BITS) == (pte_make(mfn, flags) & ~PTE_HV_BITS);
 }
 
-static void check_reads(const char *what, unsigned long va, uint64_t want)
-{
-    exinfo_t ex = probe_read((void *)va);
-
-    if ( ex )
-        test_fail("%s: reading %#lx faulted (vector %u)", what, va,
-                  exinfo_vector(ex));
-    else if ( peek(va) != want )
-        test_fail("%s: %#lx reads %#lx, expected %#lx", what, va,
-                  (unsigned long)peek(va), want);
-}
-
 static void check_no_mapping(const char *what, unsigned long va)
 {
     if ( exinfo_vector(probe_read((void *)va)) != X86_EXC_PF )

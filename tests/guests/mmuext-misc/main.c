@@ -119,12 +119,7 @@ static bool lar(unsigned int sel, unsigned int *ar)
 
 static exinfo_t load_fs(unsigned int sel)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: mov %[sel], %%fs; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) : [sel] "r" (sel) : "memory" );
-    return ex;
+    return TRY("mov %[sel], %%fs", [sel] "r" (sel));
 }
 
 static uint64_t read_fs0(void)

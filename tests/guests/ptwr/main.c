@@ -15,12 +15,7 @@ static uint8_t target[PAGE_SIZE] __page_aligned;
 
 static exinfo_t store(volatile uint64_t *p, uint64_t v)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: movq %[v], (%[p]); 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) : [p] "r" (p), [v] "r" (v) : "memory" );
-    return ex;
+    return TRY("movq %[v], (%[p])", [p] "r" (p), [v] "r" (v));
 }
 
 static exinfo_t xchg(volatile uint64_t *p, uint64_t *v)
@@ -50,7 +45,7 @@ static long vm_assist(unsigned int cmd)
                      VMASST_TYPE_writable_pagetables, 0, 0, 0);
 }
 
-static void check_reads(const char *what, uint8_t byte)
+static void check_target_reads(const char *what, uint8_t byte)
 {
     invlpg_local((unsigned long)target);
     if ( target[0] != byte || target[PAGE_SIZE - 1] != byte )
@@ -79,24 +74,24 @@ void test_main(void)
     check_rc(vm_assist(VMASST_CMD_enable), 0);
 
     check_rc(store(e, pte_make(a, PTE_RW)), 0);
-    check_reads("after mov", 0xaa);
+    check_target_reads("after mov", 0xaa);
 
     v = pte_make(b, PTE_RW);
     check_rc(xchg(e, &v), 0);
     if ( pte_mfn(v) != a )
         test_fail("xchg gave back mfn %#lx, expected %#lx", pte_mfn(v), a);
-    check_reads("after xchg", 0xbb);
+    check_target_reads("after xchg", 0xbb);
 
     seen = *e;
     if ( !cas(e, &seen, pte_make(a, PTE_RW)) )
         test_fail("cmpxchg with the right value did not store");
-    check_reads("after cmpxchg", 0xaa);
+    check_target_reads("after cmpxchg", 0xaa);
     seen = pte_make(b, PTE_RW);
     if ( cas(e, &seen, pte_make(b, PTE_RW)) )
         test_fail("cmpxchg with a stale value stored");
     else if ( pte_mfn(seen) != a )
         test_fail("failed cmpxchg gave back mfn %#lx", pte_mfn(seen));
-    check_reads("after the failed cmpxchg", 0xaa);
+    check_target_reads("after the failed cmpxchg", 0xaa);
 
     /* What validation refuses stays the guest's #PF, nothing changed. */
     ex = store(e, pte_make(hypervisor_frame(), PTE_RW));
@@ -108,7 +103,7 @@ void test_main(void)
     ex = store(e, pte_make(a, PTE_RW | _PAGE_PSE | _PAGE_PCD));
     if ( exinfo_vector(ex) != X86_EXC_PF )
         test_fail("a cache-attribute entry: exinfo %#lx", ex);
-    check_reads("after refused stores", 0xaa);
+    check_target_reads("after refused stores", 0xaa);
 
     /* An instruction the emulator doesn't do: the guest's #PF. */
     {

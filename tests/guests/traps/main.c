@@ -23,23 +23,13 @@ static void check_fault(const char *what, exinfo_t ex,
 
 static exinfo_t raise_ud(void)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: ud2; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "memory" );
-    return ex;
+    return TRY("ud2");
 }
 
 static exinfo_t raise_bp(void)
 {
-    exinfo_t ex = 0;
-
     /* int3 traps: the frame's RIP is the instruction after it. */
-    asm volatile ( "int3; 2:\n\t"
-                   ASM_EXTABLE(2b, 2b)
-                   : "+a" (ex) :: "memory" );
-    return ex;
+    return TRY("int3");
 }
 
 static exinfo_t raise_de(void)

@@ -21,18 +21,6 @@ static unsigned long data[2];
 
 static unsigned long vcpu0 = 1;
 
-static void check_reads(const char *what, unsigned long va, uint64_t want)
-{
-    exinfo_t ex = probe_read((void *)va);
-
-    if ( ex )
-        test_fail("%s: reading %#lx faulted (vector %u)", what, va,
-                  exinfo_vector(ex));
-    else if ( peek(va) != want )
-        test_fail("%s: %#lx reads %#lx, expected %#lx", what, va,
-                  (unsigned long)peek(va), want);
-}
-
 static void test_mappings(void)
 {
     const uint64_t *e = pt_entry(W(0), 1);
