@@ -66,3 +66,11 @@ void pv_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t res[4])
     cpuid_count(leaf, subleaf, &res[0], &res[1], &res[2], &res[3]);
     pv_cpuid_policy(leaf, subleaf, res, &h);
 }
+
+bool pv_guest_has(uint32_t leaf, unsigned int reg, uint32_t bit)
+{
+    uint32_t r[4];
+
+    pv_cpuid(leaf, 0, r);
+    return r[reg] & bit;
+}

@@ -4,6 +4,7 @@
 #define PV_CPUID_H
 
 #include "shim/lib.h"
+#include <xen/arch-x86/cpufeatureset.h>
 #include "arch/x86/cpu.h"
 
 /* What the policy needs to know about the host and the shim's set-up. */
@@ -31,5 +32,12 @@ void pv_cpuid_policy(uint32_t leaf, uint32_t subleaf, uint32_t res[4],
 
 /* The guest's CPUID (forced-emulation prefix, or a faulting CPUID). */
 void pv_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t res[4]);
+
+/* A feature bit of cpufeatureset.h's, in its CPUID register. */
+#define CPUID_BIT(name)     (1u << (XEN_X86_FEATURE_##name & 31))
+
+/* Does the guest's CPUID @leaf (subleaf 0) show @bit in register @reg
+ * (0-3: EAX, EBX, ECX, EDX)? */
+bool pv_guest_has(uint32_t leaf, unsigned int reg, uint32_t bit);
 
 #endif /* PV_CPUID_H */

@@ -56,14 +56,6 @@ unsigned long pv_guest_cr4(void)
            current_vcpu()->cr4_guest;
 }
 
-static bool guest_cpuid_has(uint32_t leaf, unsigned int reg, uint32_t bit)
-{
-    uint32_t r[4];
-
-    pv_cpuid(leaf, 0, r);
-    return r[reg] & bit;
-}
-
 /*
  * Xen's write_cr(4) and pv_fixup_guest_cr4(): never a fault.  Of the bits
  * a PV guest controls (TSD, DE, FSGSBASE, OSXSAVE) it keeps those its
@@ -75,9 +67,9 @@ void pv_write_cr4(unsigned long val)
 {
     unsigned long mask = 0;
 
-    if ( guest_cpuid_has(1, 3, 1u << 4) )           /* TSC */
+    if ( pv_guest_has(1, 3, CPUID_BIT(TSC)) )
         mask |= X86_CR4_TSD;
-    if ( guest_cpuid_has(1, 2, 1u << 26) )          /* XSAVE */
+    if ( pv_guest_has(1, 2, CPUID_BIT(XSAVE)) )
         mask |= X86_CR4_OSXSAVE;
     current_vcpu()->cr4_guest = val & mask;
     write_cr4(pv_make_cr4());

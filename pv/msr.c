@@ -7,7 +7,6 @@
  */
 #include "shim/lib.h"
 #include <xen/arch-x86/cpuid.h>
-#include <xen/arch-x86/cpufeatureset.h>
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/layout.h"
@@ -56,7 +55,6 @@
 #define MISC_ENABLE_MONITOR_ENABLE  (1UL << 18)
 #define MISC_ENABLE_XTPR_DISABLE    (1UL << 23)
 
-#define CPUID_BIT(name)     (1u << (XEN_X86_FEATURE_##name & 31))
 
 static bool rdmsr_safe(uint32_t msr, uint64_t *val)
 {
@@ -71,19 +69,10 @@ static bool rdmsr_safe(uint32_t msr, uint64_t *val)
     return ok;
 }
 
-/* Does the guest's CPUID @leaf show @bit in register @reg (0 = EAX)? */
-static bool guest_has(uint32_t leaf, unsigned int reg, uint32_t bit)
-{
-    uint32_t r[4];
-
-    pv_cpuid(leaf, 0, r);
-    return r[reg] & bit;
-}
-
 static bool guest_has_tsc_aux(void)
 {
-    return guest_has(0x80000001, 3, CPUID_BIT(RDTSCP)) ||
-           guest_has(7, 2, CPUID_BIT(RDPID));
+    return pv_guest_has(0x80000001, 3, CPUID_BIT(RDTSCP)) ||
+           pv_guest_has(7, 2, CPUID_BIT(RDPID));
 }
 
 static bool is_canonical(uint64_t va)
@@ -225,7 +214,7 @@ bool pv_write_msr(uint32_t msr, uint64_t val)
             v->gs_base_user = val;
         return true;
     case MSR_PRED_CMD:
-        if ( !guest_has(0x80000008, 1, CPUID_BIT(IBPB)) ||
+        if ( !pv_guest_has(0x80000008, 1, CPUID_BIT(IBPB)) ||
              (val & ~PRED_CMD_IBPB) )
             return false;
         if ( val )
