@@ -73,15 +73,7 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
                    "d" ((uint32_t)(v >> 32)) );
 }
 
-/* XCR0, with CR4.OSXSAVE set. */
-static inline uint64_t xgetbv0(void)
-{
-    uint32_t lo, hi;
-
-    asm volatile ( "xgetbv" : "=a" (lo), "=d" (hi) : "c" (0) );
-    return ((uint64_t)hi << 32) | lo;
-}
-
+/* Load XCR0 (CR4.OSXSAVE set). */
 static inline void xsetbv(uint64_t xcr0)
 {
     asm volatile ( "xsetbv" :: "c" (0), "a" ((uint32_t)xcr0),
