@@ -13,10 +13,12 @@
 #include "pv/domain.h"
 #include "pv/cr.h"
 #include "pv/entry.h"
+#include "pv/event.h"
 #include "pv/guest-access.h"
 #include "pv/mm.h"
 #include "shim/console.h"
 #include "shim/panic.h"
+#include "shim/softirq.h"
 
 struct domain dom;
 
@@ -52,11 +54,16 @@ void pv_cpu_init(void)
 }
 
 /*
- * Last look at the frame before iretq: whatever the guest or a handler
- * put there, the guest runs in ring 3 with interrupts on and IOPL 0.
+ * Last look at the frame before iretq, interrupts off: first the work
+ * deferred to here (softirqs: expired timers, ...), then a pending event
+ * upcall; whatever the guest or a handler put in the frame, the guest runs
+ * in ring 3 with interrupts on and IOPL 0.
  */
 void pv_exit_to_guest(struct cpu_regs *regs)
 {
+    if ( softirq_pending() )
+        do_softirq();
+    pv_deliver_events(regs);
     regs->cs |= 3;
     regs->ss |= 3;
     regs->rflags = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |

@@ -43,6 +43,12 @@ struct vcpu {
     unsigned long ldt_frames[16];       /* MMUEXT_SET_LDT's, typed */
     unsigned long ldt_base;
     unsigned int ldt_ents;
+
+    /* Guest user mode: mode switches, vIOPL, FPU (user-mode work). */
+
+    /* Event channels, blocking and VCPUOPs (pv/event/, sched.c, vcpu.c). */
+
+    /* Time: vcpu_time_info and the guest's timers (pv/time.c). */
 };
 
 struct domain {
@@ -64,6 +70,10 @@ struct domain {
     bool shutting_down;
     unsigned int shutdown_code;         /* SCHEDOP_shutdown_code, or ~0 */
     unsigned long unknown_hypercalls;   /* counted, reported at exit */
+
+    /* Event channels: ports, ABI (2-level or FIFO) (pv/event/). */
+
+    /* Time: wallclock base (pv/time.c). */
 
     struct vcpu vcpu[1];
 };

@@ -9,6 +9,7 @@
 #include <xen/event_channel.h>
 #include "pv/domain.h"
 #include "pv/event-channel.h"
+#include "pv/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 
@@ -72,4 +73,26 @@ long do_event_channel_op(unsigned long cmd, unsigned long arg)
     default:
         return -XEN_ENOSYS;
     }
+}
+
+long do_event_channel_op_compat(unsigned long arg)
+{
+    return -XEN_ENOSYS;
+}
+
+void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq)
+{
+}
+
+void send_guest_global_virq(struct domain *d, unsigned int virq)
+{
+}
+
+bool vcpu_event_pending(const struct vcpu *v)
+{
+    return false;
+}
+
+void pv_deliver_events(struct cpu_regs *regs)
+{
 }

@@ -86,6 +86,12 @@ static noinline void unknown_hypercall(unsigned long nr)
     printk(XENLOG_DEBUG "d1: hypercall %lu not implemented: -ENOSYS\n", nr);
 }
 
+/*
+ * Arguments are taken at the width Xen's handler declares
+ * (xen/include/hypercall-defs.c): an `int` or `unsigned int` parameter
+ * sees only the low 32 bits of the guest's register, so bit 32 set in a
+ * command or a count changes nothing, exactly as on Xen.
+ */
 static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                      const unsigned long a[6], bool in_multicall)
 {
@@ -102,17 +108,19 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_update_va_mapping_otherdomain:
         return do_update_va_mapping_otherdomain(a[0], a[1], a[2], a[3]);
     case __HYPERVISOR_set_gdt:
-        return do_set_gdt(a[0], a[1]);
+        return do_set_gdt(a[0], (unsigned int)a[1]);
     case __HYPERVISOR_stack_switch:
         return do_stack_switch(a[0], a[1]);
     case __HYPERVISOR_set_callbacks:
         return do_set_callbacks(a[0], a[1], a[2]);
     case __HYPERVISOR_fpu_taskswitch:
-        return do_fpu_taskswitch(a[0]);
+        return do_fpu_taskswitch((unsigned int)a[0]);
+    case __HYPERVISOR_sched_op_compat:
+        return do_sched_op_compat((unsigned int)a[0], a[1]);
     case __HYPERVISOR_set_debugreg:
-        return do_set_debugreg(a[0], a[1]);
+        return do_set_debugreg((unsigned int)a[0], a[1]);
     case __HYPERVISOR_get_debugreg:
-        return do_get_debugreg(a[0]);
+        return do_get_debugreg((unsigned int)a[0]);
     case __HYPERVISOR_update_descriptor:
         return do_update_descriptor(a[0], a[1]);
     case __HYPERVISOR_memory_op:
@@ -121,26 +129,34 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         /* Xen refuses to nest: the entry fails, the batch goes on. */
         if ( in_multicall )
             return -XEN_EINVAL;
-        return do_multicall(a[0], a[1]);
+        return do_multicall(a[0], a[1]);   /* unsigned long since Xen 4.19 */
+    case __HYPERVISOR_set_timer_op:
+        return do_set_timer_op(a[0]);
+    case __HYPERVISOR_event_channel_op_compat:
+        return do_event_channel_op_compat(a[0]);
     case __HYPERVISOR_xen_version:
-        return do_xen_version(a[0], a[1]);
+        return do_xen_version((unsigned int)a[0], a[1]);
     case __HYPERVISOR_console_io:
-        return do_console_io(a[0], a[1], a[2]);
+        return do_console_io((unsigned int)a[0], (unsigned int)a[1], a[2]);
     case __HYPERVISOR_vm_assist:
-        return do_vm_assist(a[0], a[1]);
+        return do_vm_assist((unsigned int)a[0], (unsigned int)a[1]);
     case __HYPERVISOR_iret:
         /* Only from the hypercall page's own stub, never batched. */
         if ( in_multicall )
             return -XEN_EINVAL;
         return do_iret(regs);
+    case __HYPERVISOR_vcpu_op:
+        return do_vcpu_op((unsigned int)a[0], (unsigned int)a[1], a[2]);
     case __HYPERVISOR_set_segment_base:
-        return do_set_segment_base(a[0], a[1]);
+        return do_set_segment_base((unsigned int)a[0], a[1]);
     case __HYPERVISOR_sched_op:
-        return do_sched_op(a[0], a[1]);
+        return do_sched_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_callback_op:
-        return do_callback_op(a[0], a[1]);
+        return do_callback_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_event_channel_op:
-        return do_event_channel_op(a[0], a[1]);
+        return do_event_channel_op((unsigned int)a[0], a[1]);
+    case __HYPERVISOR_physdev_op:
+        return do_physdev_op((unsigned int)a[0], a[1]);
     default:
         unknown_hypercall(nr);
         return -XEN_ENOSYS;

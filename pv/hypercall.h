@@ -35,6 +35,11 @@ long do_set_segment_base(unsigned long which, unsigned long base);
 long do_sched_op(unsigned long cmd, unsigned long arg);
 long do_callback_op(unsigned long cmd, unsigned long arg);
 long do_event_channel_op(unsigned long cmd, unsigned long arg);
+long do_event_channel_op_compat(unsigned long arg);
+long do_sched_op_compat(unsigned long cmd, unsigned long arg);
+long do_set_timer_op(uint64_t timeout);
+long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg);
+long do_physdev_op(unsigned long cmd, unsigned long arg);
 long do_mmu_update(unsigned long ureqs, unsigned long count,
                    unsigned long pdone, unsigned long foreigndom);
 long do_mmuext_op(unsigned long uops, unsigned long count,

@@ -56,3 +56,8 @@ long do_sched_op(unsigned long cmd, unsigned long arg)
         return -XEN_ENOSYS;
     }
 }
+
+long do_sched_op_compat(unsigned long cmd, unsigned long arg)
+{
+    return -XEN_ENOSYS;
+}

@@ -9,6 +9,7 @@
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
+#include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/traps.h"
@@ -165,9 +166,10 @@ void pv_exception(struct cpu_regs *regs)
         break;
     }
 
+    /* An interrupt while the guest ran: the return path does the work. */
     if ( vec >= 32 )
     {
-        printk(XENLOG_WARNING "d1: spurious interrupt %u in guest\n", vec);
+        do_IRQ(regs);
         return;
     }
     pv_inject_exception(regs, vec, regs->error_code);

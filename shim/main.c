@@ -13,6 +13,7 @@
 #include "shim/memory.h"
 #include "shim/panic.h"
 #include "shim/param.h"
+#include "shim/timer.h"
 #include "shim/version.h"
 #include "pv/build.h"
 #include "pv/domain.h"
@@ -85,6 +86,7 @@ noreturn void start_shim(struct boot_info *bi)
     memory_init(bi, &memmap);
     paging_init(&memmap);
     fpu_init();
+    timer_init();
     print_modules(bi);
 
     run_test_fault();

@@ -4,6 +4,7 @@
  * did not expect: a register dump and a symbolised stack trace in Xen's
  * format, then the VM stops with SHIM_EXIT_FAULT.
  */
+#include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/uaccess.h"
@@ -106,6 +107,15 @@ void do_trap(struct cpu_regs *regs)
      * so carry on, as Xen's do_debug() does (the guest sees the hit in DR6).
      */
     if ( vec == 1 )
+        return;
+
+    /* An interrupt while the shim waited for one (idle, blocked vCPU). */
+    if ( vec >= 32 && vec != SPURIOUS_VECTOR )
+    {
+        do_IRQ(regs);
+        return;
+    }
+    if ( vec == SPURIOUS_VECTOR )
         return;
 
     /*

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Softirqs: per-CPU pending bits and their handlers (shim/softirq.h). */
+#include "shim/softirq.h"
+#include "arch/x86/percpu.h"
+
+static void (*softirq_handlers[NR_SOFTIRQS])(void);
+static unsigned long softirq_bits[NR_CPUS];
+
+void open_softirq(unsigned int nr, void (*handler)(void))
+{
+    ASSERT(nr < NR_SOFTIRQS);
+    softirq_handlers[nr] = handler;
+}
+
+void raise_softirq(unsigned int nr)
+{
+    __atomic_or_fetch(&softirq_bits[smp_processor_id()], 1UL << nr,
+                      __ATOMIC_SEQ_CST);
+}
+
+bool softirq_pending(void)
+{
+    return ACCESS_ONCE(softirq_bits[smp_processor_id()]);
+}
+
+void do_softirq(void)
+{
+    unsigned long *bits = &softirq_bits[smp_processor_id()];
+    unsigned long pending;
+    unsigned int nr;
+
+    while ( (pending = __atomic_exchange_n(bits, 0, __ATOMIC_SEQ_CST)) )
+        for ( nr = 0; nr < NR_SOFTIRQS; nr++ )
+            if ( (pending & (1UL << nr)) && softirq_handlers[nr] )
+                softirq_handlers[nr]();
+}

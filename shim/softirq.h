@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Softirqs: work an interrupt or a hypercall defers to the return path
+ * (Xen's xen/common/softirq.c).  The shim runs with interrupts off, so a
+ * pending bit is set in interrupt context or by the shim and consumed
+ * only by do_softirq() on the way back to the guest or in the idle loop.
+ */
+#ifndef SHIM_SOFTIRQ_H
+#define SHIM_SOFTIRQ_H
+
+#include "shim/lib.h"
+
+enum {
+    TIMER_SOFTIRQ,          /* run expired timers (shim/timer.c) */
+    NR_SOFTIRQS
+};
+
+/* At boot: @handler runs for softirq @nr (an indirect call, off the hot path). */
+void open_softirq(unsigned int nr, void (*handler)(void));
+
+void raise_softirq(unsigned int nr);    /* this CPU */
+bool softirq_pending(void);             /* this CPU */
+
+/* Run every pending softirq on this CPU until none is left. */
+void do_softirq(void);
+
+#endif /* SHIM_SOFTIRQ_H */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Software timers (shim/timer.h): a sorted singly linked list per CPU,
+ * the local APIC timer armed for its head.  The lists are short (a few
+ * timers per vCPU), so insertion is a walk.
+ */
+#include "shim/timer.h"
+#include "shim/softirq.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/percpu.h"
+
+static struct timer *timer_list[NR_CPUS];
+
+static void reprogram(unsigned int cpu)
+{
+    struct timer *head = timer_list[cpu];
+
+    lapic_timer_set(head ? head->expires : 0);
+}
+
+static void unlink_timer(struct timer *t)
+{
+    struct timer **pp;
+
+    for ( pp = &timer_list[t->cpu]; *pp; pp = &(*pp)->next )
+        if ( *pp == t )
+        {
+            *pp = t->next;
+            break;
+        }
+    t->next = NULL;
+    t->active = false;
+}
+
+void init_timer(struct timer *t, void (*function)(void *), void *data,
+                unsigned int cpu)
+{
+    memset(t, 0, sizeof(*t));
+    t->function = function;
+    t->data = data;
+    t->cpu = cpu;
+}
+
+void set_timer(struct timer *t, uint64_t expires)
+{
+    struct timer **pp;
+
+    ASSERT(t->cpu == smp_processor_id());
+    if ( t->active )
+        unlink_timer(t);
+    t->expires = expires;
+    for ( pp = &timer_list[t->cpu]; *pp && (*pp)->expires <= expires;
+          pp = &(*pp)->next )
+        ;
+    t->next = *pp;
+    *pp = t;
+    t->active = true;
+    if ( timer_list[t->cpu] == t )
+    {
+        if ( expires <= NOW() )
+            raise_softirq(TIMER_SOFTIRQ);
+        else
+            reprogram(t->cpu);
+    }
+}
+
+void stop_timer(struct timer *t)
+{
+    bool was_head;
+
+    if ( !t->active )
+        return;
+    was_head = timer_list[t->cpu] == t;
+    unlink_timer(t);
+    if ( was_head )
+        reprogram(t->cpu);
+}
+
+/* TIMER_SOFTIRQ: run what has expired, then arm for what is left. */
+static void timer_softirq(void)
+{
+    unsigned int cpu = smp_processor_id();
+    struct timer *t;
+
+    while ( (t = timer_list[cpu]) && t->expires <= NOW() )
+    {
+        timer_list[cpu] = t->next;
+        t->next = NULL;
+        t->active = false;
+        t->function(t->data);           /* may set_timer() again */
+    }
+    reprogram(cpu);
+}
+
+void timer_init(void)
+{
+    open_softirq(TIMER_SOFTIRQ, timer_softirq);
+    lapic_init();
+}
