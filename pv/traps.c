@@ -45,9 +45,8 @@ static bool has_error_code(unsigned int v)
            v == X86_EXC_AC || v == X86_EXC_CP;
 }
 
-static void create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
-                                bool mask_events, bool has_err,
-                                uint32_t error_code, unsigned int vector)
+void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
+                            unsigned int flags, uint32_t error_code)
 {
     struct vcpu *v = current_vcpu();
     uint8_t mask = v->vcpu_info->evtchn_upcall_mask;
@@ -55,13 +54,13 @@ static void create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
     unsigned int n = 0;
 
     if ( !v->kernel_mode )
-        domain_crash("vector %u from user mode: no user mode yet", vector);
+        domain_crash("bounce to %#lx from user mode: no user mode yet", eip);
     sp = regs->rsp & ~0xfUL;
     cs &= ~3UL;                         /* tells the guest: kernel context */
 
     frame[n++] = regs->rcx;
     frame[n++] = regs->r11;
-    if ( has_err )
+    if ( flags & TBF_EXCEPTION_ERRCODE )
         frame[n++] = error_code;
     frame[n++] = regs->rip;
     frame[n++] = cs | ((unsigned long)mask << 32);
@@ -72,10 +71,10 @@ static void create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
 
     sp -= n * sizeof(frame[0]);
     if ( copy_to_guest(sp, frame, n * sizeof(frame[0])) )
-        domain_crash("fault writing the frame for vector %u at %#lx "
-                     "(guest stack unusable)", vector, sp);
+        domain_crash("fault writing the bounce frame for %#lx at %#lx "
+                     "(guest stack unusable)", eip, sp);
 
-    if ( mask_events )
+    if ( flags & TBF_INTERRUPT )
         v->vcpu_info->evtchn_upcall_mask = 1;
     regs->rflags &= ~(X86_EFLAGS_AC | X86_EFLAGS_VM | X86_EFLAGS_RF |
                       X86_EFLAGS_NT | X86_EFLAGS_TF);
@@ -102,8 +101,11 @@ void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
                      ? exc_names[vector] : "exception", vector, error_code,
                      cr2, regs->rip);
     }
-    create_bounce_frame(regs, ti->address, ti->flags & TI_CLEAR_EVENTS,
-                        has_error_code(vector), error_code, vector);
+    pv_create_bounce_frame(regs, ti->address, TBF_EXCEPTION |
+                           (has_error_code(vector) ? TBF_EXCEPTION_ERRCODE
+                                                   : 0) |
+                           (ti->flags & TI_CLEAR_EVENTS ? TBF_INTERRUPT : 0),
+                           error_code);
 }
 
 bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector)
@@ -115,8 +117,9 @@ bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector)
     if ( !ti->address || !dpl ||
          (dpl < 3 && !current_vcpu()->kernel_mode) )
         return false;
-    create_bounce_frame(regs, ti->address, ti->flags & TI_CLEAR_EVENTS,
-                        false, 0, vector);
+    pv_create_bounce_frame(regs, ti->address, TBF_EXCEPTION |
+                           (ti->flags & TI_CLEAR_EVENTS ? TBF_INTERRUPT : 0),
+                           0);
     return true;
 }
 

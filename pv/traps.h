@@ -15,6 +15,18 @@ enum {
 };
 
 /*
+ * Bounce the guest to its kernel at @eip on Xen's frame
+ * (create_bounce_frame); from guest user mode it switches to kernel mode
+ * first.  Flags as Xen's struct trap_bounce: TBF_EXCEPTION_ERRCODE puts
+ * @error_code in the frame, TBF_INTERRUPT masks events for the handler.
+ */
+#define TBF_EXCEPTION           1
+#define TBF_EXCEPTION_ERRCODE   2
+#define TBF_INTERRUPT           8
+void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
+                            unsigned int flags, uint32_t error_code);
+
+/*
  * Make the guest take exception @vector (with @error_code where the
  * vector has one) at its registered handler; no handler crashes it.
  */
