@@ -12,6 +12,8 @@
 static uint64_t tsc_khz, tsc_boot;
 /* ns = (tsc * mul) >> 32, good for centuries of uptime via 128-bit math. */
 static uint64_t tsc_to_ns_mul;
+/* and back: tsc = (ns * mul) >> 32. */
+static uint64_t ns_to_tsc_mul;
 
 static uint64_t measure_tsc_khz(void)
 {
@@ -43,6 +45,7 @@ void time_init(void)
     if ( !tsc_khz )
         tsc_khz = 1000000;      /* no PIT: guess 1 GHz rather than stop */
     tsc_to_ns_mul = (1000000ULL << 32) / tsc_khz;
+    ns_to_tsc_mul = (tsc_khz << 32) / 1000000;
 }
 
 uint64_t cpu_khz(void)
@@ -53,6 +56,11 @@ uint64_t cpu_khz(void)
 uint64_t tsc_to_ns(uint64_t tsc)
 {
     return ((unsigned __int128)tsc * tsc_to_ns_mul) >> 32;
+}
+
+uint64_t ns_to_tsc_abs(uint64_t ns)
+{
+    return tsc_boot + (((unsigned __int128)ns * ns_to_tsc_mul) >> 32);
 }
 
 uint64_t now_ns(void)
