@@ -76,6 +76,7 @@ static long register_callback(const struct callback_register *r)
         return 0;
     case CALLBACKTYPE_sysenter:
         v->sysenter_callback_eip = r->address;
+        v->sysenter_disables_events = r->flags & CALLBACKF_mask_events;
         return 0;
     case CALLBACKTYPE_nmi:
         v->nmi_callback_eip = r->address;

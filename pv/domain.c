@@ -49,6 +49,7 @@ void pv_cpu_init(void)
                     ((uint64_t)SHIM_CS << 32));
     wrmsr(MSR_LSTAR, (unsigned long)lstar_stubs + cpu * 32);
     wrmsr(MSR_SFMASK, SYSCALL_MASK);
+    pv_user_cpu_init();
     /* The CR4 the guest runs under: one function decides it. */
     write_cr4(pv_make_cr4());
 }
@@ -150,13 +151,6 @@ noreturn void domain_crash(const char *fmt, ...)
     show_guest_stack(&get_cpu_info()->guest_regs);
     report_end();
     machine_halt(SHIM_EXIT_GUEST_CRASH);
-}
-
-noreturn void pv_iret_fault(struct cpu_regs *regs)
-{
-    domain_crash("returning to the guest faulted: unusable cs %#lx / "
-                 "ss %#lx (registers partly overwritten)", regs->cs,
-                 regs->ss);
 }
 
 /* SCHEDOP_shutdown: the reason decides the VM's exit status. */

@@ -45,6 +45,9 @@ struct vcpu {
     unsigned int ldt_ents;
 
     /* Guest user mode: mode switches, vIOPL, FPU (user-mode work). */
+    bool sysenter_disables_events;      /* CALLBACKF_mask_events */
+    unsigned long iobmp;                /* PHYSDEVOP_set_iobitmap: guest VA */
+    unsigned int iobmp_limit;           /* ... and how many ports it covers */
 
     /* Event channels, blocking and VCPUOPs (pv/event/, sched.c, vcpu.c). */
 
@@ -95,5 +98,10 @@ noreturn void pv_enter_guest(void);
 noreturn void domain_crash(const char *fmt, ...) __printf(1, 2);
 noreturn void domain_shutdown(unsigned int reason);
 void pv_cpu_init(void);
+
+/* pv/guest-mode.c: this CPU's cstar and sysenter entries; the switch
+ * between guest kernel and guest user mode (page tables, %gs bases). */
+void pv_user_cpu_init(void);
+void pv_toggle_guest_mode(struct vcpu *v);
 
 #endif /* PV_DOMAIN_H */

@@ -318,7 +318,7 @@ static bool emulate_io(struct cpu_regs *regs, struct insn *in, int op)
     int port = (op & 8) ? (uint16_t)regs->rdx : insn_byte(in);
     uint64_t mask = (1ULL << (size * 8)) - 1;
 
-    if ( port < 0 || !pv_iopl_ok(current_vcpu()) )
+    if ( port < 0 || !pv_io_ok(current_vcpu(), port, size) )
         return false;
     if ( op & 2 )
         pv_io_write(port, size, regs->rax);

@@ -35,6 +35,8 @@ static inline bool pv_emul_instruction_done(struct cpu_regs *regs,
 
 /* pv/emul-io.c: may @v use in/out, cli/sti (Xen's iopl_ok())? */
 bool pv_iopl_ok(const struct vcpu *v);
+/* ... and in/out of @bytes at @port: the IOPL or the guest's I/O bitmap. */
+bool pv_io_ok(struct vcpu *v, unsigned int port, unsigned int bytes);
 /* ... and what a port access does for a domain that owns no ports. */
 uint32_t pv_io_read(unsigned int port, unsigned int size);
 void pv_io_write(unsigned int port, unsigned int size, uint32_t data);

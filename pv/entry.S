@@ -18,6 +18,11 @@
 #include "arch/x86/layout.h"
 #include "pv/entry.h"
 
+#define X86_EFLAGS_TF   0x00000100
+#define X86_EFLAGS_DF   0x00000400
+#define X86_EFLAGS_NT   0x00004000
+#define X86_EFLAGS_AC   0x00040000
+
         .section .text.entry, "ax", @progbits
 
 /*
@@ -58,6 +63,72 @@ lstar_common:
         jmp     pv_return_to_guest
 
 /*
+ * cstar_stubs: as lstar_stubs, for syscall from a 32-bit code segment
+ * (MSR_CSTAR).  A 64-bit PV guest only ever means its own system call by
+ * it, from user or kernel mode (Xen's cstar_enter goes straight to
+ * switch_to_kernel): the frame says FLAT_USER_CS32 and FLAT_USER_SS32.
+ */
+        .balign 32
+        .globl  cstar_stubs
+cstar_stubs:
+        .set    cpu, 0
+        .rept   NR_CPUS
+        .balign 32
+        movq    %rsp, lstar_saved_rsp + cpu * 8(%rip)
+        movq    lstar_stack + cpu * 8(%rip), %rsp
+        pushq   $FLAT_USER_SS32
+        pushq   lstar_saved_rsp + cpu * 8(%rip)
+        jmp     cstar_common
+        .set    cpu, cpu + 1
+        .endr
+
+/* Registers on entry: as lstar_common's. */
+cstar_common:
+        pushq   %r11                    /* rflags */
+        pushq   $FLAT_USER_CS32
+        pushq   %rcx                    /* rip */
+        pushq   $0
+        movl    $ENTRY_SYSCALL, 4(%rsp)
+        cld
+        SAVE_ALL
+        mov     %rsp, %rdi
+        sub     $8, %rsp
+        call    pv_bounce_syscall
+        add     $8, %rsp
+        jmp     pv_return_to_guest
+
+/*
+ * sysenter (Intel only in long mode; AMD raises #UD).  Registers on entry
+ * (SDM vol. 2B, SYSENTER): %rsp = MSR_SYSENTER_ESP, this CPU's RSP0;
+ * IF, VM and RF clear, every other flag the guest's, TF included: then
+ * each instruction here single-steps into a #DB, which the shim's handler
+ * ignores, until the popfq clears TF (and NT, which would fault our
+ * iretq, AC, which would open SMAP, and DF).  The guest's flags are
+ * taken first, in the ss slot, and moved into place; the frame is Xen's:
+ * RIP 0, CS 3, RSP 0, SS FLAT_USER_SS.
+ */
+        .globl  sysenter_entry
+sysenter_entry:
+        pushfq
+        pushq   (%rsp)
+        andl    $~(X86_EFLAGS_TF | X86_EFLAGS_DF | X86_EFLAGS_NT | \
+                   X86_EFLAGS_AC), (%rsp)
+        popfq
+        pushq   $0                      /* rsp */
+        pushq   8(%rsp)                 /* rflags */
+        movq    $FLAT_USER_SS, 16(%rsp) /* ss */
+        pushq   $3                      /* cs */
+        pushq   $0                      /* rip */
+        pushq   $0
+        movl    $ENTRY_SYSCALL, 4(%rsp)
+        SAVE_ALL
+        mov     %rsp, %rdi
+        sub     $8, %rsp
+        call    pv_sysenter
+        add     $8, %rsp
+        jmp     pv_return_to_guest
+
+/*
  * From arch/x86/entry.S: an exception taken in the guest.  Registers on
  * entry: %rsp = %rdi = the saved frame (the guest frame in cpu_info,
  * or an IST stack for NMI, #DF and #MC).
@@ -81,22 +152,42 @@ pv_return_to_guest:
         sub     $8, %rsp
         call    pv_exit_to_guest
         add     $8, %rsp
-        RESTORE_ALL
+        /*
+         * Xen leaves by sysret after a syscall entry or a bounce frame
+         * (ENTRY_SYSCALL, which HYPERVISOR_iret clears unless told
+         * VGCF_in_syscall): the guest then finds %rcx and %r11 holding
+         * its %rip and %rflags.  iretq, with those two set so.
+         */
+        testl   $ENTRY_SYSCALL, REGS_entry_vector(%rsp)
+        jz      1f
+        mov     REGS_rip(%rsp), %rax
+        mov     %rax, REGS_rcx(%rsp)
+        mov     REGS_rflags(%rsp), %rax
+        mov     %rax, REGS_r11(%rsp)
+1:      RESTORE_ALL
         add     $8, %rsp                /* error_code, entry_vector */
 iret_to_guest:
         iretq
         EXTABLE iret_to_guest, iret_fault
 
 /*
- * iretq refused the frame (a selector the guest gave us is unusable).
- * The #GP frame was pushed over the saved GPRs; %rsp = &regs->rip.
+ * iretq refused the frame the guest chose (a non-canonical %rip, an
+ * unusable selector, an LDT page to map): as on Xen, the guest takes
+ * that fault at the frame's %rip.  The fault's frame was pushed below
+ * %rsp = &regs->rip, which is 8 mod 16, so the CPU first aligned down by
+ * 8: its error code and vector are at -56, and lie there still
+ * (interrupts are off; NMI and #MC have their own stacks).  The
+ * GPRs are the guest's again (the fix-up path restored them), so the
+ * frame is whole once they are saved.
  */
 iret_fault:
-        sub     $REGS_rip, %rsp
+        pushq   -56(%rsp)               /* error_code, entry_vector */
+        SAVE_ALL
         mov     %rsp, %rdi
         sub     $8, %rsp
-        call    pv_iret_fault           /* does not return */
-        ud2
+        call    pv_iret_fault
+        add     $8, %rsp
+        jmp     pv_return_to_guest
 
 /* pv_enter_guest(): start the guest from the frame in cpu_info. */
         .globl  pv_enter_guest

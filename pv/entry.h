@@ -11,12 +11,16 @@
 #include "arch/x86/layout.h"
 
 extern const char lstar_stubs[];
+extern const char cstar_stubs[];
+extern const char sysenter_entry[];
 extern unsigned long lstar_stack[NR_CPUS];
 
 void pv_syscall(struct cpu_regs *regs);
 void pv_exception(struct cpu_regs *regs);
+void pv_cstar(struct cpu_regs *regs);
+void pv_sysenter(struct cpu_regs *regs);
 void pv_exit_to_guest(struct cpu_regs *regs);
-noreturn void pv_iret_fault(struct cpu_regs *regs);
+void pv_iret_fault(struct cpu_regs *regs);
 #endif
 
 #endif /* PV_ENTRY_H */

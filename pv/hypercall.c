@@ -141,9 +141,7 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_vm_assist:
         return do_vm_assist((unsigned int)a[0], (unsigned int)a[1]);
     case __HYPERVISOR_iret:
-        /* Only from the hypercall page's own stub, never batched. */
-        if ( in_multicall )
-            return -XEN_EINVAL;
+        /* In a multicall it ends the batch (pv/multicall.c). */
         return do_iret(regs);
     case __HYPERVISOR_vcpu_op:
         return do_vcpu_op((unsigned int)a[0], (unsigned int)a[1], a[2]);

@@ -15,6 +15,14 @@
 #define X86_EFLAGS_IOPL 0x00003000
 #define X86_EFLAGS_VM   0x00020000
 
+/*
+ * Xen's do_iret(): to user mode (CS RPL 3) through a switch of page
+ * tables and %gs bases, or back into the kernel.  Nothing else is checked
+ * here: a frame the CPU won't take (a non-canonical %rip, an unusable
+ * selector) faults our iretq, and the guest gets that fault at the
+ * frame's %rip (pv_iret_fault()).  With VGCF_in_syscall the guest leaves
+ * as Xen's sysret would, %rcx and %r11 becoming %rip and %rflags.
+ */
 long do_iret(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
@@ -24,9 +32,13 @@ long do_iret(struct cpu_regs *regs)
         domain_crash("iret: frame at %#lx unreadable", regs->rsp);
 
     /* RPL 3 means guest user mode; anything else its kernel. */
-    if ( (ctx.cs & 3) == 3 && !v->guest_table_user )
-        domain_crash("iret: switching to user mode with no user page "
-                     "tables");
+    if ( (ctx.cs & 3) == 3 )
+    {
+        if ( !v->guest_table_user )
+            domain_crash("iret: switching to user mode with no user page "
+                         "tables");
+        pv_toggle_guest_mode(v);
+    }
 
     if ( dom.vm_assist & (1UL << VMASST_TYPE_architectural_iopl) )
         v->iopl = ctx.rflags & X86_EFLAGS_IOPL;

@@ -18,7 +18,7 @@
  * result written; the entries before it have run.  A sub-call's own
  * error is only that entry's result.  Only `result` is written back; a
  * debug build poisons the rest of each entry, as a debug Xen does, so
- * guests that rely on more get caught.
+ * guests that rely on more get caught.  An iret ends the batch.
  */
 long do_multicall(unsigned long call_list, unsigned long nr_calls)
 {
@@ -44,7 +44,7 @@ long do_multicall(unsigned long call_list, unsigned long nr_calls)
         if ( copy_from_guest(&call, entry, sizeof(call)) )
             return -XEN_EFAULT;
 
-        /* A nested multicall or an iret fails here with -EINVAL. */
+        /* A nested multicall fails here with -EINVAL. */
         call.result = pv_do_hypercall(regs, call.op, call.args, true);
 
         if ( IS_ENABLED(CONFIG_DEBUG) )
@@ -53,6 +53,18 @@ long do_multicall(unsigned long call_list, unsigned long nr_calls)
 
             memset(&poison, 0xaa, sizeof(poison));
             (void)copy_to_guest(entry, &poison, sizeof(poison));
+        }
+        /*
+         * Xen's mc_exit: an iret does not return to the batch.  Its
+         * result (the %rax it restores) is written back as well as can
+         * be and becomes the multicall's, so the guest lands at the iret
+         * frame's %rip with its %rax.
+         */
+        if ( call.op == __HYPERVISOR_iret )
+        {
+            (void)copy_to_guest(entry + offsetof(multicall_entry_t, result),
+                                &call.result, sizeof(call.result));
+            return call.result;
         }
         if ( copy_to_guest(entry + offsetof(multicall_entry_t, result),
                            &call.result, sizeof(call.result)) )

@@ -45,18 +45,41 @@ static bool has_error_code(unsigned int v)
            v == X86_EXC_AC || v == X86_EXC_CP;
 }
 
+/*
+ * Xen's create_bounce_frame.  From guest user mode the vCPU first
+ * switches to kernel mode and the frame goes on the kernel stack
+ * (stack_switch), its CS keeping RPL 3; from kernel mode it goes below
+ * the interrupted %rsp, CS's RPL cleared.  RFLAGS.IF shows the event
+ * mask, IOPL the virtual one under VMASST_TYPE_architectural_iopl.  The
+ * guest leaves as Xen's sysret would (ENTRY_SYSCALL).
+ */
 void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
                             unsigned int flags, uint32_t error_code)
 {
     struct vcpu *v = current_vcpu();
     uint8_t mask = v->vcpu_info->evtchn_upcall_mask;
-    unsigned long frame[8], sp, cs = regs->cs;
+    unsigned long frame[8], sp, cs = regs->cs, rflags;
     unsigned int n = 0;
 
+    if ( !eip )
+        domain_crash("bounce to a null handler (flags %#x, error code %#x)",
+                     flags, error_code);
     if ( !v->kernel_mode )
-        domain_crash("bounce to %#lx from user mode: no user mode yet", eip);
-    sp = regs->rsp & ~0xfUL;
-    cs &= ~3UL;                         /* tells the guest: kernel context */
+    {
+        pv_toggle_guest_mode(v);
+        sp = v->kernel_sp;
+    }
+    else
+    {
+        sp = regs->rsp;
+        cs &= ~3UL;                     /* tells the guest: kernel context */
+    }
+    sp &= ~0xfUL;
+
+    rflags = (regs->rflags & ~(X86_EFLAGS_IF | X86_EFLAGS_IOPL)) |
+             (mask ? 0 : X86_EFLAGS_IF);
+    if ( dom.vm_assist & (1UL << VMASST_TYPE_architectural_iopl) )
+        rflags |= v->iopl;
 
     frame[n++] = regs->rcx;
     frame[n++] = regs->r11;
@@ -64,8 +87,7 @@ void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
         frame[n++] = error_code;
     frame[n++] = regs->rip;
     frame[n++] = cs | ((unsigned long)mask << 32);
-    frame[n++] = (regs->rflags & ~(X86_EFLAGS_IF | X86_EFLAGS_IOPL)) |
-                 (mask ? 0 : X86_EFLAGS_IF) | v->iopl;
+    frame[n++] = rflags;
     frame[n++] = regs->rsp;
     frame[n++] = regs->ss;
 
@@ -76,6 +98,7 @@ void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
 
     if ( flags & TBF_INTERRUPT )
         v->vcpu_info->evtchn_upcall_mask = 1;
+    regs->entry_vector |= ENTRY_SYSCALL;
     regs->rflags &= ~(X86_EFLAGS_AC | X86_EFLAGS_VM | X86_EFLAGS_RF |
                       X86_EFLAGS_NT | X86_EFLAGS_TF);
     regs->ss = FLAT_KERNEL_SS;
@@ -108,24 +131,40 @@ void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
                            error_code);
 }
 
+/*
+ * Xen's permit_softint(): levels 1-2 let the kernel in, 3 everyone.  A
+ * permitted vector with no handler crashes the guest, as Xen's null
+ * bounce does.  `int $0x80` is Xen's fast path (entry_int80): delivered
+ * whenever its entry has a handler, whatever the DPL.
+ */
 bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector)
 {
     const trap_info_t *ti = &current_vcpu()->trap_ctxt[vector];
     unsigned int dpl = ti->flags & 3;
 
-    /* Xen's levels: 0 nobody, 1-2 the kernel, 3 everyone. */
-    if ( !ti->address || !dpl ||
-         (dpl < 3 && !current_vcpu()->kernel_mode) )
+    if ( vector == 0x80 && ti->address )
+        dpl = 3;
+    if ( dpl < (current_vcpu()->kernel_mode ? 1 : 3) )
         return false;
+    if ( !ti->address )
+        domain_crash("int $%#x at %#lx with no handler registered", vector,
+                     regs->rip);
     pv_create_bounce_frame(regs, ti->address, TBF_EXCEPTION |
                            (ti->flags & TI_CLEAR_EVENTS ? TBF_INTERRUPT : 0),
                            0);
     return true;
 }
 
-void pv_bounce_syscall(struct cpu_regs *regs)
+/*
+ * iretq refused the frame the guest chose (pv/entry.S iret_fault, with
+ * the guest's registers whole): as Xen's pre-exception table makes it,
+ * the guest takes the fault as if raised at the frame's %rip, in the
+ * mode the iret switched to.  An LDT page fault maps the page and
+ * retries.
+ */
+void pv_iret_fault(struct cpu_regs *regs)
 {
-    domain_crash("syscall from user mode: no user mode yet");
+    pv_exception(regs);
 }
 
 void pv_exception(struct cpu_regs *regs)
@@ -155,7 +194,8 @@ void pv_exception(struct cpu_regs *regs)
              pv_ptwr_fault(regs, read_cr2(), regs->error_code) )
             return;
         v->vcpu_info->arch.cr2 = read_cr2();
-        /* The kernel runs in ring 3: show it the fault as its own. */
+        /* The kernel runs in ring 3: show it the fault as its own; one
+         * from user mode keeps its U bit. */
         if ( v->kernel_mode )
             regs->error_code &= ~PFEC_USER;
         break;

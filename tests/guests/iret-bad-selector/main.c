@@ -1,37 +1,80 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * HYPERVISOR_iret to a code selector whose GDT entry is empty: the
- * hypervisor's own iretq faults on it.  That must crash the guest with a
- * reason, never the hypervisor.
+ * HYPERVISOR_iret to frames the CPU refuses: a code selector whose GDT
+ * entry is empty, a non-canonical %rip.  The hypervisor's own iretq
+ * faults on them, and as on Xen (its pre-exception table) the guest takes
+ * that fault as if raised at the frame's %rip: #GP(selector), #GP(0).
+ * Never a crash of the hypervisor.
  */
 #include "guest.h"
 
-const char test_title[] = "iret to an unusable selector crashes the guest";
+const char test_title[] = "iret to an unusable frame: the guest's #GP";
+
+/* The #GP handler: note the frame, go back to iret_to()'s caller. */
+unsigned long gp_frame[6], gp_resume_rsp;
+void gp_entry(void);
+asm ( ".pushsection .text\n"
+      "gp_entry:\n\t"
+      "mov 16(%rsp), %rax; mov %rax, gp_frame + 0(%rip)\n\t"   /* ec */
+      "mov 24(%rsp), %rax; mov %rax, gp_frame + 8(%rip)\n\t"   /* rip */
+      "mov 32(%rsp), %rax; mov %rax, gp_frame + 16(%rip)\n\t"  /* cs */
+      "mov 48(%rsp), %rax; mov %rax, gp_frame + 24(%rip)\n\t"  /* rsp */
+      "mov 56(%rsp), %rax; mov %rax, gp_frame + 32(%rip)\n\t"  /* ss */
+      "mov gp_resume_rsp(%rip), %rsp\n\t"
+      "ret\n"
+      ".popsection" );
+
+/* HYPERVISOR_iret to @rip, @cs in kernel mode; back through gp_entry. */
+static void iret_to(unsigned long rip, unsigned long cs, unsigned long sp)
+{
+    /* struct iret_context from its flags word up. */
+    static unsigned long frame[6] __attribute__((aligned(16)));
+
+    frame[0] = 0;                       /* flags */
+    frame[1] = rip;
+    frame[2] = cs;
+    frame[3] = 0x202;                   /* rflags */
+    frame[4] = sp;
+    frame[5] = FLAT_KERNEL_SS;
+    asm volatile ( "push %%rbp\n\t"
+                   "lea 1f(%%rip), %%rax; push %%rax\n\t"
+                   "mov %%rsp, gp_resume_rsp(%%rip)\n\t"
+                   "mov %0, %%rsp\n\t"
+                   "jmp hypercall_page + %c1\n"
+                   "1: pop %%rbp"
+                   :: "r" (frame), "i" (__HYPERVISOR_iret * 32)
+                   : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9",
+                     "r10", "r11", "r12", "r13", "r14", "r15", "memory" );
+}
 
 void test_main(void)
 {
-    /*
-     * struct iret_context, top of stack first (xen-x86_64.h); %rsp goes to
-     * flags, and the stub's three pushes fill rax, r11 and rcx.
-     */
-    static unsigned long frame[9] __attribute__((aligned(16)));
-    unsigned long sp;
+    trap_info_t gp[2] = {
+        { .vector = X86_EXC_GP, .flags = 4, .cs = FLAT_KERNEL_CS,
+          .address = (unsigned long)gp_entry },
+    };
+    static uint8_t stack[4096] __attribute__((aligned(16)));
+    unsigned long sp = (unsigned long)stack + sizeof(stack);
 
-    asm volatile ( "mov %%rsp, %0" : "=r" (sp) );
-    frame[0] = 0;                       /* rax */
-    frame[1] = 0;                       /* r11 */
-    frame[2] = 0;                       /* rcx */
-    frame[3] = 0;                       /* flags */
-    frame[4] = (unsigned long)test_main;/* rip */
-    frame[5] = 0x10;                    /* cs: kernel mode, GDT entry 2: empty */
-    frame[6] = 0x202;                   /* rflags */
-    frame[7] = sp;                      /* rsp */
-    frame[8] = FLAT_KERNEL_SS;          /* ss */
+    check_rc(hypercall_set_trap_table(gp), 0);
 
-    printf("iret with cs 0x10 (loaded as 0x13)\n");
-    asm volatile ( "mov %0, %%rsp\n\t"
-                   "jmp hypercall_page + %c1"
-                   :: "r" (&frame[3]), "i" (__HYPERVISOR_iret * 32)
-                   : "memory" );
-    test_fail("iret returned");
+    printf("iret with cs 0x10 (loaded as 0x13): GDT entry 2 is empty\n");
+    iret_to((unsigned long)test_main, 0x10, sp);
+    if ( gp_frame[0] != 0x10 || gp_frame[1] != (unsigned long)test_main ||
+         gp_frame[2] != 0x10 || gp_frame[3] != sp ||
+         gp_frame[4] != FLAT_KERNEL_SS )
+        test_fail("bad cs: #GP frame ec %#lx rip %#lx cs %#lx rsp %#lx "
+                  "ss %#lx", gp_frame[0], gp_frame[1], gp_frame[2],
+                  gp_frame[3], gp_frame[4]);
+
+    printf("iret to a non-canonical rip\n");
+    memset(gp_frame, 0xff, sizeof(gp_frame));
+    iret_to(0x8000000000001000UL, FLAT_KERNEL_CS & ~3, sp);
+    if ( gp_frame[0] != 0 || gp_frame[1] != 0x8000000000001000UL ||
+         gp_frame[2] != (FLAT_KERNEL_CS & ~3) )
+        test_fail("non-canonical rip: #GP frame ec %#lx rip %#lx cs %#lx",
+                  gp_frame[0], gp_frame[1], gp_frame[2]);
+
+    check_rc(trap_init(), 0);
+    test_success();
 }

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Guest user mode: the switch between the guest kernel and its user space
+ * (both in ring 3, as Xen's toggle_guest_mode()), and the ways user code
+ * enters its kernel without an exception: syscall (64-bit and from a
+ * 32-bit code segment) and sysenter (x86_64/entry.S switch_to_kernel,
+ * cstar_enter, sysenter_entry).
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include "arch/x86/cr.h"
+#include "arch/x86/desc.h"
+#include "arch/x86/page.h"
+#include "shim/frame.h"
+#include "arch/x86/percpu.h"
+#include "pv/domain.h"
+#include "pv/entry.h"
+#include "pv/traps.h"
+
+#define X86_EFLAGS_IF       0x00000200
+#define X86_EFLAGS_DF       0x00000400
+
+#define MSR_SYSENTER_CS     0x00000174
+#define MSR_SYSENTER_ESP    0x00000175
+#define MSR_SYSENTER_EIP    0x00000176
+
+/*
+ * syscall from a 32-bit code segment (MSR_CSTAR) and sysenter land on
+ * this CPU's stack like the 64-bit syscall (pv_cpu_init()); sysenter
+ * finds it in MSR_SYSENTER_ESP.  On AMD, sysenter in long mode is #UD
+ * whatever the MSRs say, and the guest gets that #UD, as on Xen.
+ */
+void pv_user_cpu_init(void)
+{
+    unsigned int cpu = smp_processor_id();
+
+    wrmsr(MSR_CSTAR, (unsigned long)cstar_stubs + cpu * 32);
+    wrmsr(MSR_SYSENTER_CS, SHIM_CS);
+    wrmsr(MSR_SYSENTER_ESP, lstar_stack[cpu]);
+    wrmsr(MSR_SYSENTER_EIP, (unsigned long)sysenter_entry);
+}
+
+/*
+ * Xen's toggle_guest_mode(): the other mode's page tables and %gs base.
+ * The guest's GS bases live in the MSRs (GS_BASE the running mode's,
+ * SHADOW_GS_BASE the other's), so swapgs exchanges them; the guest can't
+ * change them behind our back (no FSGSBASE), so the cached copies stay
+ * right.  The CR3 write is a plain one: user mappings are global with
+ * global pages on, and survive it as on Xen, which doesn't tick the TLB
+ * flush clock here either.
+ */
+void pv_toggle_guest_mode(struct vcpu *v)
+{
+    asm volatile ( "swapgs" );
+    v->kernel_mode = !v->kernel_mode;
+    write_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
+              << PAGE_SHIFT);
+}
+
+/*
+ * Xen's switch_to_kernel: a syscall the guest kernel must handle goes to
+ * its syscall callback, or its syscall32 one from a 32-bit code segment,
+ * with events masked if it registered it so.  With no callback the
+ * syscall instruction raises #UD.  The callback runs with DF clear.
+ */
+void pv_bounce_syscall(struct cpu_regs *regs)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned long eip = regs->cs == FLAT_USER_CS32 ?
+                        v->syscall32_callback_eip : v->syscall_callback_eip;
+
+    if ( !eip )
+    {
+        regs->rip -= 2;
+        pv_inject_exception(regs, X86_EXC_UD, 0);
+        return;
+    }
+    pv_create_bounce_frame(regs, eip, v->syscall_disables_events ?
+                                      TBF_INTERRUPT : 0, 0);
+    regs->rflags &= ~X86_EFLAGS_DF;
+}
+
+/*
+ * sysenter, from pv/entry.S with Xen's frame: RIP and RSP 0, CS 3, SS
+ * FLAT_USER_SS, the guest's flags (the guest's stack and return address
+ * are in registers, by its own convention).  To the sysenter callback,
+ * or #GP(0) if there is none.
+ */
+void pv_sysenter(struct cpu_regs *regs)
+{
+    struct vcpu *v = current_vcpu();
+
+    /* sysenter cleared IF; the guest ran with it set. */
+    regs->rflags |= X86_EFLAGS_IF;
+    if ( !v->sysenter_callback_eip )
+    {
+        pv_inject_exception(regs, X86_EXC_GP, 0);
+        return;
+    }
+    pv_create_bounce_frame(regs, v->sysenter_callback_eip,
+                           v->sysenter_disables_events ? TBF_INTERRUPT : 0,
+                           0);
+}

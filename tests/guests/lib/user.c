@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Guest user mode for test kernels: set-up and frame helpers (user.h). */
+#include "user.h"
+#include "mm.h"
+#include <xen/callback.h>
+
+extern const char user_ret_entry[];
+extern const unsigned long user_record_entry[X86_NR_EXC];
+
+uint8_t user_kernel_stack[USER_KERNEL_STACK_SIZE]
+    __attribute__((aligned(PAGE_SIZE)));
+unsigned long user_frame[9];
+unsigned int user_frame_vector;
+unsigned long user_syscall_result;
+unsigned int user_syscall_count;
+
+long user_init(void)
+{
+    trap_info_t t[2] = {
+        { .vector = USER_RET_VECTOR, .flags = 3 | 4, .cs = FLAT_KERNEL_CS,
+          .address = (unsigned long)user_ret_entry },
+    };
+    long rc;
+
+    rc = HYPERCALL(__HYPERVISOR_stack_switch, FLAT_KERNEL_SS,
+                   (unsigned long)user_kernel_stack + USER_KERNEL_STACK_SIZE,
+                   0, 0, 0);
+    if ( rc )
+        return rc;
+    rc = mmuext1(MMUEXT_NEW_USER_BASEPTR, pt_base_mfn());
+    if ( rc )
+        return rc;
+    return hypercall_set_trap_table(t);
+}
+
+long user_trap_record(void)
+{
+    trap_info_t t[X86_NR_EXC + 1];
+    unsigned int vec;
+
+    memset(t, 0, sizeof(t));
+    for ( vec = 0; vec < X86_NR_EXC; vec++ )
+    {
+        t[vec].vector = vec;
+        t[vec].cs = FLAT_KERNEL_CS;
+        t[vec].address = user_record_entry[vec];
+        t[vec].flags = ((vec == X86_EXC_BP || vec == X86_EXC_OF) ? 3 : 0) |
+                       4;
+    }
+    return hypercall_set_trap_table(t);
+}
+
+struct bounce_frame user_last_frame(bool has_error_code)
+{
+    struct bounce_frame f = { .rcx = user_frame[0], .r11 = user_frame[1] };
+    unsigned int i = 2;
+
+    f.has_error_code = has_error_code;
+    if ( has_error_code )
+        f.error_code = user_frame[i++];
+    f.rip = user_frame[i++];
+    f.cs = user_frame[i++];
+    f.rflags = user_frame[i++];
+    f.rsp = user_frame[i++];
+    f.ss = user_frame[i++];
+    return f;
+}
+
+long user_register_callback(unsigned int type, unsigned long eip,
+                            unsigned int flags)
+{
+    struct callback_register r = {
+        .type = type, .flags = flags, .address = eip,
+    };
+
+    return HYPERCALL(__HYPERVISOR_callback_op, CALLBACKOP_register,
+                     (unsigned long)&r, 0, 0, 0);
+}

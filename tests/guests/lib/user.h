@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Guest user mode for test kernels, as XTF's exec_user(): user space
+ * shares the kernel's address space (the kernel's L4 is also the user
+ * one, MMUEXT_NEW_USER_BASEPTR) and its pages, all user-accessible under
+ * PV; a function runs in user mode, on its own stack, and comes back to
+ * the kernel through a DPL-3 trap-table vector.
+ */
+#ifndef GUEST_USER_H
+#define GUEST_USER_H
+
+#include "guest.h"
+
+/* The trap-table vector user code returns to the kernel through. */
+#define USER_RET_VECTOR 0x21
+
+/*
+ * Register the kernel's L4 as the user one, give user mode a way back
+ * (USER_RET_VECTOR, DPL 3) and the kernel a stack for entries from user
+ * mode (stack_switch).  0 or the failing hypercall's error.
+ */
+long user_init(void);
+
+/*
+ * Run @fn(@arg) in guest user mode, with RFLAGS @rflags (IF decides the
+ * event mask, IOPL the virtual one under architectural_iopl), and return
+ * what it returned.  Faults in @fn reach the library's handlers in the
+ * kernel, so TRY() works there as in the kernel.
+ */
+unsigned long exec_user_flags(unsigned long (*fn)(unsigned long),
+                              unsigned long arg, unsigned long rflags);
+
+static inline unsigned long exec_user(unsigned long (*fn)(unsigned long),
+                                      unsigned long arg)
+{
+    return exec_user_flags(fn, arg, 0x202);
+}
+
+/* Enter user mode at @rip on @rsp; back through USER_RET_VECTOR or
+ * user_fault_ret_entry, returning %rax. */
+unsigned long exec_user_raw(unsigned long rip, unsigned long rsp,
+                            unsigned long rflags);
+
+/* A handler that ends the user-mode run, its frame in user_frame (vector
+ * 0xff); for a trap-table entry or a callback. */
+extern const char user_fault_ret_entry[];
+
+/* The kernel stack stack_switch names: entries from user mode land here. */
+extern uint8_t user_kernel_stack[];
+#define USER_KERNEL_STACK_SIZE (4 * PAGE_SIZE)
+
+/*
+ * The frame of the last exception taken through user_trap_record()'s
+ * stubs, as Xen wrote it (rcx, r11, [error code], rip, cs, rflags, rsp,
+ * ss), and its vector.  user_trap_record() puts those stubs in the trap
+ * table for every exception vector (DPL as the library's); trap_init()
+ * restores the library's.
+ */
+extern unsigned long user_frame[9];
+extern unsigned int user_frame_vector;
+long user_trap_record(void);
+
+/* user_frame's words, for a frame with or without an error code. */
+struct bounce_frame {
+    unsigned long rcx, r11, error_code, rip, cs, rflags, rsp, ss;
+    bool has_error_code;
+};
+struct bounce_frame user_last_frame(bool has_error_code);
+
+/* CALLBACKOP_register of @type at @eip, @flags (CALLBACKF_mask_events). */
+long user_register_callback(unsigned int type, unsigned long eip,
+                            unsigned int flags);
+
+/*
+ * Syscall callbacks that record their frame in user_frame (vector 0x100)
+ * and go back to user mode with HYPERVISOR_iret and VGCF_in_syscall,
+ * %rax = user_syscall_result.
+ */
+extern const char user_syscall_entry[];
+extern unsigned long user_syscall_result;
+extern unsigned int user_syscall_count;
+
+#endif /* GUEST_USER_H */
