@@ -119,11 +119,23 @@ record_\vec:
  * The syscall (and syscall32) callback: record the frame (vector 0x100),
  * count, and go back with VGCF_in_syscall and %rax = user_syscall_result.
  */
+/* Note %rax and the event mask (if user_mask_ptr says where it is). */
+.macro note_rax_mask
+        mov     %rax, user_syscall_rax(%rip)
+        mov     user_mask_ptr(%rip), %rax
+        test    %rax, %rax
+        jz      1f
+        movzbl  (%rax), %eax
+        mov     %eax, user_syscall_mask(%rip)
+1:
+.endm
+
         .globl  user_syscall_entry
 user_syscall_entry:
         push    %rax
         record_frame 0x100
         pop     %rax
+        note_rax_mask
         incl    user_syscall_count(%rip)
         pop     %rcx
         pop     %r11
@@ -140,6 +152,7 @@ user_sysenter_entry:
         push    %rax
         record_frame 0x101
         pop     %rax
+        note_rax_mask
         incl    user_syscall_count(%rip)
         pop     %rcx
         pop     %r11

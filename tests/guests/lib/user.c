@@ -13,6 +13,9 @@ unsigned long user_frame[9];
 unsigned int user_frame_vector;
 unsigned long user_syscall_result;
 unsigned int user_syscall_count;
+unsigned long user_syscall_rax;
+unsigned int user_syscall_mask;
+const uint8_t *user_mask_ptr;
 
 long user_init(void)
 {

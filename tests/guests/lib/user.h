@@ -72,12 +72,16 @@ long user_register_callback(unsigned int type, unsigned long eip,
                             unsigned int flags);
 
 /*
- * Syscall callbacks that record their frame in user_frame (vector 0x100)
- * and go back to user mode with HYPERVISOR_iret and VGCF_in_syscall,
- * %rax = user_syscall_result.
+ * Syscall callbacks that record their frame in user_frame (vector 0x100),
+ * the %rax they got and the event mask (*user_mask_ptr, if set), and go
+ * back to user mode with HYPERVISOR_iret and VGCF_in_syscall, %rax =
+ * user_syscall_result.  The sysenter one (vector 0x101) returns to %rdx
+ * on stack %rcx, as Linux's sysenter convention, since Xen's frame has
+ * neither.
  */
-extern const char user_syscall_entry[];
-extern unsigned long user_syscall_result;
-extern unsigned int user_syscall_count;
+extern const char user_syscall_entry[], user_sysenter_entry[];
+extern unsigned long user_syscall_result, user_syscall_rax;
+extern unsigned int user_syscall_count, user_syscall_mask;
+extern const uint8_t *user_mask_ptr;
 
 #endif /* GUEST_USER_H */

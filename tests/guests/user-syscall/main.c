@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * System calls from guest user mode, as Xen delivers them to a 64-bit PV
+ * kernel: syscall to CALLBACKTYPE_syscall (from 32-bit code to
+ * CALLBACKTYPE_syscall32) on Xen's frame, events masked if registered so,
+ * back with HYPERVISOR_iret and VGCF_in_syscall; no callback: #UD at the
+ * syscall.  A user syscall is never a hypercall, whatever %rax holds.
+ * sysenter goes to CALLBACKTYPE_sysenter, or is #GP(0) without one (on
+ * Intel; on AMD the CPU's #UD).
+ */
+#include "guest.h"
+#include <xen/callback.h>
+#include "user.h"
+
+const char test_title[] = "Guest user mode: syscall, syscall32, sysenter";
+
+#define X86_EFLAGS_IF   0x200UL
+#define X86_EFLAGS_DF   0x400UL
+
+/* What the user side saw: %rcx, %r11 after the syscall, and its rip. */
+static unsigned long u_rcx, u_r11, u_ret, u_rsp;
+
+static unsigned long user_syscall(unsigned long nr)
+{
+    unsigned long rax = nr, rcx, r11, ret, sp;
+
+    asm volatile ( "mov %%rsp, %[sp]\n\t"
+                   "lea 1f(%%rip), %[ret]\n\t"
+                   "std\n\t"
+                   "syscall\n"
+                   "1: cld"
+                   : "+a" (rax), "=c" (rcx), "=r" (r11), [ret] "=&r" (ret),
+                     [sp] "=&r" (sp)
+                   :: "memory" );
+    asm volatile ( "" :: "r" (r11) );
+    u_rcx = rcx;
+    u_ret = ret;
+    u_rsp = sp;
+    asm volatile ( "mov %%r11, %0" : "=r" (u_r11) );
+    return rax;
+}
+
+/* syscall with no callback: the #UD it raises, from user mode. */
+static unsigned long user_syscall_ud(unsigned long unused)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "1: syscall; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex) :: "rcx", "r11", "memory" );
+    return ex;
+}
+
+/* Far to FLAT_USER_CS32, syscall there, and far back. */
+void sys32_code(void);
+unsigned long sys32_syscall_at;
+asm ( ".pushsection .text\n"
+      "sys32_code:\n\t"
+      "push %rbx\n\t"
+      "lea 1f(%rip), %rax\n\t"
+      "movl %eax, sys32_far(%rip)\n\t"
+      "movw $" "0xe023" ", sys32_far + 4(%rip)\n\t"
+      "mov $7, %eax\n\t"
+      "ljmpl *sys32_far(%rip)\n"
+      ".code32\n"
+      "1:\n"
+      "sys32_syscall_insn:\n\t"
+      "syscall\n"
+      "3: mov %eax, %ebx\n\t"
+      ".pushsection .ex_table, \"a\"; .balign 8\n\t"
+      ".quad sys32_syscall_insn, 3b\n\t"
+      ".popsection\n\t"
+      "ljmpl $0xe033, $2f\n"
+      ".code64\n"
+      "2: mov %ebx, %eax\n\t"
+      "pop %rbx\n\t"
+      "ret\n"
+      ".popsection\n"
+      ".pushsection .data\n"
+      "sys32_far: .long 0; .word 0\n"
+      ".popsection" );
+extern const char sys32_syscall_insn[];
+
+static unsigned long user_sys32(unsigned long unused)
+{
+    unsigned long rax;
+
+    asm volatile ( "call sys32_code" : "=a" (rax) :: "rbx", "rcx", "rdx",
+                   "rsi", "rdi", "r8", "r9", "r10", "r11", "memory" );
+    return rax;
+}
+
+static unsigned long user_sysenter(unsigned long unused)
+{
+    unsigned long rax = 9;
+
+    asm volatile ( "lea 1f(%%rip), %%rdx\n\t"
+                   "mov %%rsp, %%rcx\n"
+                   "2: sysenter\n"
+                   "1:\n\t"
+                   ASM_EXTABLE(2b, 1b)
+                   : "+a" (rax) :: "rcx", "rdx", "r11", "memory" );
+    return rax;
+}
+
+/* sysenter with NT and AC set: neither may reach the hypervisor's own
+ * flags (NT would fault its iretq, AC would open SMAP). */
+static unsigned long user_sysenter_nt_ac(unsigned long unused)
+{
+    unsigned long rax = 9;
+
+    asm volatile ( "lea 1f(%%rip), %%rdx\n\t"
+                   "mov %%rsp, %%rcx\n\t"
+                   "pushf; orl $0x44000, (%%rsp); popf\n\t"
+                   "sysenter\n"
+                   "1: pushf; andl $~0x44000, (%%rsp); popf"
+                   : "+a" (rax) :: "rcx", "rdx", "r11", "memory" );
+    return rax;
+}
+
+static void check_frame(const char *what, unsigned long rip,
+                        unsigned long cs, unsigned long rsp, unsigned long ss)
+{
+    struct bounce_frame f = user_last_frame(false);
+
+    if ( f.rip != rip || f.cs != cs || f.rsp != rsp || f.ss != ss ||
+         !(f.rflags & X86_EFLAGS_IF) )
+        test_fail("%s: frame rip %#lx cs %#lx rflags %#lx rsp %#lx ss %#lx,"
+                  " wanted %#lx %#lx IF %#lx %#lx", what, f.rip, f.cs,
+                  f.rflags, f.rsp, f.ss, rip, cs, rsp, ss);
+}
+
+static void test_syscall64(void)
+{
+    struct bounce_frame f;
+
+    check_rc(exec_user(user_syscall_ud, 0), EXINFO(X86_EXC_UD, 0));
+
+    check_rc(user_register_callback(CALLBACKTYPE_syscall,
+                                    (unsigned long)user_syscall_entry, 0),
+             0);
+    user_syscall_result = 0x600d;
+    check_rc(exec_user(user_syscall, __HYPERVISOR_xen_version), 0x600d);
+    if ( user_syscall_rax != __HYPERVISOR_xen_version ||
+         user_syscall_count != 1 )
+        test_fail("syscall callback: rax %#lx, %u calls", user_syscall_rax,
+                  user_syscall_count);
+    check_frame("syscall", u_ret, FLAT_USER_CS64, u_rsp, FLAT_USER_SS64);
+    f = user_last_frame(false);
+    if ( f.rcx != u_ret || !(f.r11 & X86_EFLAGS_DF) || !(f.rflags &
+                                                        X86_EFLAGS_DF) )
+        test_fail("syscall frame: rcx %#lx r11 %#lx rflags %#lx", f.rcx,
+                  f.r11, f.rflags);
+    if ( user_syscall_mask != 0 )
+        test_fail("syscall callback ran with events masked");
+    /* VGCF_in_syscall: the user finds %rcx, %r11 = %rip, %rflags. */
+    if ( u_rcx != u_ret || !(u_r11 & X86_EFLAGS_IF) ||
+         !(u_r11 & X86_EFLAGS_DF) )
+        test_fail("after sysret-like return: rcx %#lx (rip %#lx) r11 %#lx",
+                  u_rcx, u_ret, u_r11);
+
+    /* CALLBACKF_mask_events: the callback runs with events masked. */
+    check_rc(user_register_callback(CALLBACKTYPE_syscall,
+                                    (unsigned long)user_syscall_entry,
+                                    CALLBACKF_mask_events), 0);
+    check_rc(exec_user(user_syscall, 1), 0x600d);
+    if ( user_syscall_mask != 1 )
+        test_fail("CALLBACKF_mask_events: mask %u in the callback",
+                  user_syscall_mask);
+    /* Only the user's syscall: the kernel's is still the hypercall. */
+    check_rc(hypercall_xen_version(XENVER_version, NULL) >> 16, 4);
+    check_rc(user_syscall_count, 2);
+}
+
+static void test_syscall32(void)
+{
+    check_rc(user_trap_record(), 0);
+    exec_user(user_sys32, 0);
+    check_rc(user_frame_vector, X86_EXC_UD);
+    check_frame("syscall32 without callback", (unsigned long)
+                sys32_syscall_insn, FLAT_USER_CS32, user_last_frame(false).rsp,
+                FLAT_USER_SS32);
+    check_rc(trap_init(), 0);
+    check_rc(user_init(), 0);
+
+    check_rc(user_register_callback(CALLBACKTYPE_syscall32,
+                                    (unsigned long)user_syscall_entry, 0),
+             0);
+    user_syscall_result = 0x32;
+    check_rc(exec_user(user_sys32, 0), 0x32);
+    check_rc(user_syscall_rax, 7);
+    check_frame("syscall32", (unsigned long)sys32_syscall_insn + 2,
+                FLAT_USER_CS32, user_last_frame(false).rsp, FLAT_USER_SS32);
+}
+
+static bool cpu_is_intel(void)
+{
+    unsigned int a = 0, b, c, d;
+
+    asm volatile ( "cpuid" : "+a" (a), "=b" (b), "=c" (c), "=d" (d) );
+    return b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;
+}
+
+static void test_sysenter(void)
+{
+    trap_info_t gp[2] = {
+        { .vector = X86_EXC_GP, .flags = 4, .cs = FLAT_KERNEL_CS,
+          .address = (unsigned long)user_fault_ret_entry },
+    };
+    struct bounce_frame f;
+
+    if ( !cpu_is_intel() )
+    {
+        /* AMD: sysenter is #UD in long mode, raised by the CPU. */
+        check_rc(exec_user(user_sysenter, 0), EXINFO(X86_EXC_UD, 0));
+        printf("sysenter: #UD (not Intel)\n");
+        return;
+    }
+
+    /* No callback: #GP(0) on Xen's frame (rip 0, cs 3, rsp 0). */
+    check_rc(hypercall_set_trap_table(gp), 0);
+    exec_user(user_sysenter, 0);
+    f = user_last_frame(true);
+    if ( user_frame_vector != 0xff || f.error_code || f.rip || f.cs != 3 ||
+         f.rsp || f.ss != FLAT_USER_SS )
+        test_fail("sysenter without callback: ec %#lx rip %#lx cs %#lx "
+                  "rsp %#lx ss %#lx", f.error_code, f.rip, f.cs, f.rsp,
+                  f.ss);
+    check_rc(trap_init(), 0);
+    check_rc(user_init(), 0);
+
+    check_rc(user_register_callback(CALLBACKTYPE_sysenter,
+                                    (unsigned long)user_sysenter_entry,
+                                    CALLBACKF_mask_events), 0);
+    user_syscall_result = 0x5e;
+    check_rc(exec_user(user_sysenter, 0), 0x5e);
+    check_rc(user_syscall_rax, 9);
+    check_rc(user_syscall_mask, 1);
+    check_frame("sysenter", 0, 3, 0, FLAT_USER_SS);
+    check_rc(exec_user(user_sysenter_nt_ac, 0), 0x5e);
+    f = user_last_frame(false);
+    if ( (f.rflags & 0x44000) != 0x44000 )
+        test_fail("sysenter with NT, AC: frame rflags %#lx", f.rflags);
+}
+
+void test_main(void)
+{
+    if ( map_shared_info() )
+        return test_error("can't map shared_info");
+    user_mask_ptr = &shared_info->vcpu_info[0].evtchn_upcall_mask;
+    check_rc(user_init(), 0);
+    test_syscall64();
+    test_syscall32();
+    test_sysenter();
+    test_success();
+}
