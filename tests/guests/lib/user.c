@@ -5,7 +5,6 @@
 #include <xen/callback.h>
 
 extern const char user_ret_entry[];
-extern const unsigned long user_record_entry[X86_NR_EXC];
 
 uint8_t user_kernel_stack[USER_KERNEL_STACK_SIZE]
     __attribute__((aligned(PAGE_SIZE)));

@@ -59,6 +59,7 @@ extern uint8_t user_kernel_stack[];
 extern unsigned long user_frame[9];
 extern unsigned int user_frame_vector;
 long user_trap_record(void);
+extern const unsigned long user_record_entry[X86_NR_EXC];
 
 /* user_frame's words, for a frame with or without an error code. */
 struct bounce_frame {
