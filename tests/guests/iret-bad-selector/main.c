@@ -7,6 +7,7 @@
  * Never a crash of the hypervisor.
  */
 #include "guest.h"
+#include "user.h"
 
 const char test_title[] = "iret to an unusable frame: the guest's #GP";
 
@@ -25,7 +26,8 @@ asm ( ".pushsection .text\n"
       ".popsection" );
 
 /* HYPERVISOR_iret to @rip, @cs in kernel mode; back through gp_entry. */
-static void iret_to(unsigned long rip, unsigned long cs, unsigned long sp)
+static void iret_to(unsigned long rip, unsigned long cs, unsigned long sp,
+                    unsigned long ss)
 {
     /* struct iret_context from its flags word up. */
     static unsigned long frame[6] __attribute__((aligned(16)));
@@ -35,7 +37,7 @@ static void iret_to(unsigned long rip, unsigned long cs, unsigned long sp)
     frame[2] = cs;
     frame[3] = 0x202;                   /* rflags */
     frame[4] = sp;
-    frame[5] = FLAT_KERNEL_SS;
+    frame[5] = ss;
     asm volatile ( "push %%rbp\n\t"
                    "lea 1f(%%rip), %%rax; push %%rax\n\t"
                    "mov %%rsp, gp_resume_rsp(%%rip)\n\t"
@@ -59,7 +61,7 @@ void test_main(void)
     check_rc(hypercall_set_trap_table(gp), 0);
 
     printf("iret with cs 0x10 (loaded as 0x13): GDT entry 2 is empty\n");
-    iret_to((unsigned long)test_main, 0x10, sp);
+    iret_to((unsigned long)test_main, 0x10, sp, FLAT_KERNEL_SS);
     if ( gp_frame[0] != 0x10 || gp_frame[1] != (unsigned long)test_main ||
          gp_frame[2] != 0x10 || gp_frame[3] != sp ||
          gp_frame[4] != FLAT_KERNEL_SS )
@@ -69,12 +71,32 @@ void test_main(void)
 
     printf("iret to a non-canonical rip\n");
     memset(gp_frame, 0xff, sizeof(gp_frame));
-    iret_to(0x8000000000001000UL, FLAT_KERNEL_CS & ~3, sp);
+    iret_to(0x8000000000001000UL, FLAT_KERNEL_CS & ~3, sp, FLAT_KERNEL_SS);
     if ( gp_frame[0] != 0 || gp_frame[1] != 0x8000000000001000UL ||
          gp_frame[2] != (FLAT_KERNEL_CS & ~3) )
         test_fail("non-canonical rip: #GP frame ec %#lx rip %#lx cs %#lx",
                   gp_frame[0], gp_frame[1], gp_frame[2]);
 
+    /* From user mode's point of view: the fault comes from user mode,
+     * onto the kernel stack stack_switch named. */
+    check_rc(user_init(), 0);
+    check_rc(hypercall_set_trap_table(gp), 0);
+    printf("iret to user mode, non-canonical rip\n");
+    memset(gp_frame, 0xff, sizeof(gp_frame));
+    iret_to(0x8000000000002000UL, FLAT_USER_CS, sp, FLAT_USER_SS);
+    if ( gp_frame[0] != 0 || gp_frame[1] != 0x8000000000002000UL ||
+         gp_frame[2] != FLAT_USER_CS || gp_frame[3] != sp )
+        test_fail("user, non-canonical rip: #GP frame ec %#lx rip %#lx "
+                  "cs %#lx rsp %#lx", gp_frame[0], gp_frame[1],
+                  gp_frame[2], gp_frame[3]);
+    printf("iret to user mode, ss 0x10 (loaded as 0x13)\n");
+    iret_to((unsigned long)test_main, FLAT_USER_CS, sp, 0x10);
+    if ( gp_frame[0] != 0x10 || gp_frame[2] != FLAT_USER_CS ||
+         gp_frame[4] != 0x13 )
+        test_fail("user, bad ss: #GP frame ec %#lx cs %#lx ss %#lx",
+                  gp_frame[0], gp_frame[2], gp_frame[4]);
+
     check_rc(trap_init(), 0);
+    check_rc(user_init(), 0);
     test_success();
 }
