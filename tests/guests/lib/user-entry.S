@@ -158,6 +158,7 @@ user_sysenter_entry:
         pop     %r11
         mov     %rdx, 0(%rsp)
         movq    $FLAT_USER_CS, 8(%rsp)
+        andq    $~0x100, 16(%rsp)       /* no single-stepping back */
         mov     %rcx, 24(%rsp)
         movq    $FLAT_USER_SS, 32(%rsp)
         mov     user_syscall_result(%rip), %rax

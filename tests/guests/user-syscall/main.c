@@ -103,15 +103,15 @@ static unsigned long user_sysenter(unsigned long unused)
     return rax;
 }
 
-/* sysenter with NT and AC set: neither may reach the hypervisor's own
- * flags (NT would fault its iretq, AC would open SMAP). */
+/* sysenter with TF, NT and AC set: none may stay in the hypervisor's own
+ * flags (TF would single-step it, NT fault its iretq, AC open SMAP). */
 static unsigned long user_sysenter_nt_ac(unsigned long unused)
 {
     unsigned long rax = 9;
 
     asm volatile ( "lea 1f(%%rip), %%rdx\n\t"
                    "mov %%rsp, %%rcx\n\t"
-                   "pushf; orl $0x44000, (%%rsp); popf\n\t"
+                   "pushf; orl $0x44100, (%%rsp); popf\n\t"
                    "sysenter\n"
                    "1: pushf; andl $~0x44000, (%%rsp); popf"
                    : "+a" (rax) :: "rcx", "rdx", "r11", "memory" );
@@ -239,8 +239,8 @@ static void test_sysenter(void)
     check_frame("sysenter", 0, 3, 0, FLAT_USER_SS);
     check_rc(exec_user(user_sysenter_nt_ac, 0), 0x5e);
     f = user_last_frame(false);
-    if ( (f.rflags & 0x44000) != 0x44000 )
-        test_fail("sysenter with NT, AC: frame rflags %#lx", f.rflags);
+    if ( (f.rflags & 0x44100) != 0x44100 )
+        test_fail("sysenter with TF, NT, AC: frame rflags %#lx", f.rflags);
 }
 
 void test_main(void)
