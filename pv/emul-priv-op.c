@@ -354,8 +354,13 @@ bool pv_emulate_privileged_op(struct cpu_regs *regs)
     struct insn in;
     int op;
 
-    /* An external event's #GP, or code we don't decode: as it was. */
-    if ( (regs->error_code & X86_XEC_EXT) || !cs_is_64bit(regs->cs) )
+    /*
+     * An external event's #GP, or code we don't decode: as it was.  An
+     * `int $n` decodes the same from 32-bit user code (its segment taken
+     * as flat, as every PV guest's is), which Linux's int $0x80 needs.
+     */
+    if ( (regs->error_code & X86_XEC_EXT) ||
+         (!cs_is_64bit(regs->cs) && !(regs->error_code & X86_XEC_IDT)) )
         return false;
     insn_fetch(&in, regs->rip);
     op = insn_opcode(&in);

@@ -60,6 +60,58 @@ static unsigned long rex_int81(unsigned long unused)
     return TRY(".byte 0x48; int $0x81", "i" (0));
 }
 
+/* int $0x80 from 32-bit user code (FLAT_USER_CS32), and far back. */
+void int80_32(void);
+extern const char int80_32_insn[], int80_32_after[];
+asm ( ".pushsection .text\n"
+      "int80_32:\n\t"
+      "lea 1f(%rip), %rax\n\t"
+      "movl %eax, far32(%rip)\n\t"
+      "movw $0xe023, far32 + 4(%rip)\n\t"
+      "ljmpl *far32(%rip)\n"
+      ".code32\n"
+      "1:\n"
+      "int80_32_insn: int $0x80\n"
+      "int80_32_after: ljmpl $0xe033, $2f\n"
+      ".code64\n"
+      "2: ret\n"
+      ".pushsection .ex_table, \"a\"; .balign 8\n"
+      ".quad int80_32_insn, int80_32_after\n"
+      ".quad int80_32_after, int80_32_after\n"
+      ".popsection\n"
+      ".popsection\n"
+      ".pushsection .data\n"
+      "far32: .long 0; .word 0\n"
+      ".popsection" );
+
+static unsigned long int80_compat(unsigned long unused)
+{
+    asm volatile ( "call int80_32" ::: "rax", "memory" );
+    return 0;
+}
+
+static void test_compat(unsigned long bp)
+{
+    struct bounce_frame f;
+
+    check_rc(hypercall_set_trap_table(NULL), 0);
+    check_rc(user_init(), 0);
+    check_rc(user_trap_record(), 0);
+    exec_user(int80_compat, 0);
+    f = user_last_frame(true);
+    if ( user_frame_vector != X86_EXC_GP || f.error_code != IDT_ERR(0x80) ||
+         f.rip != (unsigned long)int80_32_insn || f.cs != FLAT_USER_CS32 )
+        test_fail("32-bit int $0x80, no entry: vector %u ec %#lx rip %#lx "
+                  "cs %#lx", user_frame_vector, f.error_code, f.rip, f.cs);
+    check_rc(set_trap(0x80, 3, bp), 0);
+    exec_user(int80_compat, 0);
+    f = user_last_frame(false);
+    if ( user_frame_vector != X86_EXC_BP ||
+         f.rip != (unsigned long)int80_32_after || f.cs != FLAT_USER_CS32 )
+        test_fail("32-bit int $0x80: vector %u rip %#lx cs %#lx",
+                  user_frame_vector, f.rip, f.cs);
+}
+
 static void check(const char *what, exinfo_t got, unsigned int vec,
                   uint32_t ec)
 {
@@ -118,6 +170,7 @@ void test_main(void)
     check("int $3", exec_user(int_3, 0), X86_EXC_BP, 0);
     check_user_frame("int $3");
 
+    test_compat(bp);
     check_rc(trap_init(), 0);
     test_success();
 }
