@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * HYPERVISOR_iret to a code selector in the guest's LDT.  The LDT is
+ * mapped on demand, so the hypervisor's own iretq takes the first #PF on
+ * it: the page is mapped and the iret completes, as on Xen.  With the
+ * LDT frame still writable the page can't be mapped, and the guest gets
+ * the #PF at its LDT's address, at the frame's %rip.  Never a crash of
+ * the hypervisor.
+ */
+#include "guest.h"
+#include "mm.h"
+
+const char test_title[] = "iret to an LDT code selector";
+
+#define CODE64      0x00affa000000ffffUL    /* DPL 3, L, present */
+#define LDT_CS      0x4                     /* LDT entry 0, RPL 0: kernel */
+
+static uint8_t win[PAGE_SIZE] __page_aligned;
+
+/* A handler that notes its frame and resumes iret_to()'s caller. */
+unsigned long back_frame[8], back_rsp;
+void back_entry(void);
+asm ( ".pushsection .text\n"
+      "back_entry:\n\t"
+      ".irp w, 0, 1, 2, 3, 4, 5, 6, 7\n\t"
+      "mov \\w * 8(%rsp), %rax; mov %rax, back_frame + \\w * 8(%rip)\n\t"
+      ".endr\n\t"
+      "mov back_rsp(%rip), %rsp\n\t"
+      "ret\n"
+      "ldt_code: int $0x22\n"
+      ".popsection" );
+extern const char ldt_code[];
+
+static long set_ldt(unsigned long va, unsigned int ents)
+{
+    mmuext_op_t op = {
+        .cmd = MMUEXT_SET_LDT, .arg1.linear_addr = va, .arg2.nr_ents = ents,
+    };
+
+    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
+}
+
+static void iret_to(unsigned long rip, unsigned long cs)
+{
+    static unsigned long frame[6] __attribute__((aligned(16)));
+    static uint8_t stack[4096] __attribute__((aligned(16)));
+
+    frame[0] = 0;
+    frame[1] = rip;
+    frame[2] = cs;
+    frame[3] = 0x202;
+    frame[4] = (unsigned long)stack + sizeof(stack);
+    frame[5] = FLAT_KERNEL_SS;
+    asm volatile ( "push %%rbp\n\t"
+                   "lea 1f(%%rip), %%rax; push %%rax\n\t"
+                   "mov %%rsp, back_rsp(%%rip)\n\t"
+                   "mov %0, %%rsp\n\t"
+                   "jmp hypercall_page + %c1\n"
+                   "1: pop %%rbp"
+                   :: "r" (frame), "i" (__HYPERVISOR_iret * 32)
+                   : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9",
+                     "r10", "r11", "r12", "r13", "r14", "r15", "memory" );
+}
+
+void test_main(void)
+{
+    trap_info_t t[3] = {
+        { .vector = 0x22, .flags = 3, .cs = FLAT_KERNEL_CS,
+          .address = (unsigned long)back_entry },
+        { .vector = X86_EXC_PF, .flags = 0, .cs = FLAT_KERNEL_CS,
+          .address = (unsigned long)back_entry },
+    };
+    unsigned long ldt = alloc_frame();
+
+    if ( map_shared_info() )
+        return test_error("can't map shared_info");
+    frame_set_pte(ldt, 0, CODE64);
+    check_rc(hypercall_set_trap_table(t), 0);
+
+    /* Writable: the LDT page can't be mapped; #PF at the LDT. */
+    check_rc(map_frame_at((unsigned long)win, ldt, PTE_RW), 0);
+    check_rc(set_ldt((unsigned long)win, 1), 0);
+    iret_to((unsigned long)ldt_code, LDT_CS);
+    if ( back_frame[3] != (unsigned long)ldt_code ||
+         shared_info->vcpu_info[0].arch.cr2 != (unsigned long)win )
+        test_fail("writable LDT: frame rip %#lx ec %#lx, cr2 %#lx",
+                  back_frame[3], back_frame[2],
+                  shared_info->vcpu_info[0].arch.cr2);
+
+    /* Read-only: mapped on the iret's own fault, and it runs there. */
+    check_rc(set_ldt(0, 0), 0);
+    check_rc(map_frame_at((unsigned long)win, ldt, PTE_RO), 0);
+    check_rc(set_ldt((unsigned long)win, 1), 0);
+    memset(back_frame, 0, sizeof(back_frame));
+    iret_to((unsigned long)ldt_code, LDT_CS);
+    if ( back_frame[2] != (unsigned long)ldt_code + 2 ||
+         back_frame[3] != LDT_CS )
+        test_fail("LDT code selector: int $0x22 frame rip %#lx cs %#lx",
+                  back_frame[2], back_frame[3]);
+
+    check_rc(set_ldt(0, 0), 0);
+    check_rc(remap_initial((unsigned long)win), 0);
+    check_rc(trap_init(), 0);
+    test_success();
+}
