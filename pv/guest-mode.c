@@ -20,10 +20,6 @@
 #define X86_EFLAGS_IF       0x00000200
 #define X86_EFLAGS_DF       0x00000400
 
-#define MSR_SYSENTER_CS     0x00000174
-#define MSR_SYSENTER_ESP    0x00000175
-#define MSR_SYSENTER_EIP    0x00000176
-
 /*
  * syscall from a 32-bit code segment (MSR_CSTAR) and sysenter land on
  * this CPU's stack like the 64-bit syscall (pv_cpu_init()); sysenter

@@ -40,6 +40,9 @@
 #define MSR_LSTAR           0xc0000082
 #define MSR_CSTAR           0xc0000083
 #define MSR_SFMASK          0xc0000084
+#define MSR_SYSENTER_CS     0x00000174
+#define MSR_SYSENTER_ESP    0x00000175
+#define MSR_SYSENTER_EIP    0x00000176
 #define EFER_NXE            (1UL << 11)
 
 #define DEFINE_CR(n)                                                    \
