@@ -131,11 +131,26 @@ sysenter_entry:
 /*
  * From arch/x86/entry.S: an exception taken in the guest.  Registers on
  * entry: %rsp = %rdi = the saved frame (the guest frame in cpu_info,
- * or an IST stack for NMI, #DF and #MC).
+ * or an IST stack for #DB, NMI, #DF and #MC).  A #DB is the guest's to
+ * have: its frame moves to cpu_info's guest frame (free while the guest
+ * runs), and the rest is as for any exception, on the primary stack.
  */
         .globl  pv_exception_entry
 pv_exception_entry:
-        sub     $8, %rsp
+        mov     %rsp, %rax
+        or      $(STACK_SIZE - 1), %rax
+        lea     1 - CPU_INFO_sizeof + CPU_INFO_guest_regs(%rax), %rax
+        cmp     %rax, %rsp
+        je      1f
+        cmpl    $1, REGS_entry_vector(%rsp)
+        jne     1f
+        mov     %rsp, %rsi
+        mov     %rax, %rdi
+        mov     $REGS_sizeof / 8, %ecx
+        rep movsq
+        mov     %rax, %rsp
+        mov     %rax, %rdi
+1:      sub     $8, %rsp
         call    pv_exception
         add     $8, %rsp
         /* fall through */

@@ -58,6 +58,12 @@ static void idt_init(void)
     idt[2].ist = IST_NMI;
     idt[8].ist = IST_DF;
     idt[18].ist = IST_MC;
+    /*
+     * #DB too: a breakpoint the CPU held back over `mov ss` arrives right
+     * after a `syscall`, in ring 0 with the caller's %rsp still loaded
+     * (XSA-260).
+     */
+    idt[1].ist = IST_DB;
 }
 
 static void set_tss_desc(uint64_t *gdt, const struct tss64 *tss)
@@ -88,6 +94,7 @@ void desc_init_cpu(struct percpu *pc)
     pc->tss.ist[IST_NMI - 1] = (uint64_t)stack + (IST_NMI_PAGE + 1) * 4096;
     pc->tss.ist[IST_DF - 1] = (uint64_t)stack + (IST_DF_PAGE + 1) * 4096;
     pc->tss.ist[IST_MC - 1] = (uint64_t)stack + (IST_MC_PAGE + 1) * 4096;
+    pc->tss.ist[IST_DB - 1] = (uint64_t)stack + (IST_DB_PAGE + 1) * 4096;
     pc->tss.rsp[0] = cpu_info_rsp0((struct cpu_info *)(stack + STACK_SIZE) - 1);
     pc->tss.iomap_base = sizeof(pc->tss);   /* no I/O bitmap */
 

@@ -20,6 +20,7 @@
 #define IST_NMI         1
 #define IST_DF          2
 #define IST_MC          3
+#define IST_DB          4
 
 #ifndef __ASSEMBLER__
 #include "arch/x86/percpu.h"

@@ -36,17 +36,18 @@
 #define L4_SLOT(va)          (((va) >> 39) & 511)
 
 /*
- * Per-CPU stack block: 3 IST stacks, a guard page, then the primary stack,
+ * Per-CPU stack block: 4 IST stacks, a guard page, then the primary stack,
  * so a primary-stack overflow faults on the guard page (and becomes a #DF
  * on its intact IST stack) before it can reach the IST stacks.
  */
-#define STACK_ORDER          3
+#define STACK_ORDER          4
 #define STACK_SIZE           (_AC(4096, UL) << STACK_ORDER)
 #define IST_MC_PAGE          0
 #define IST_NMI_PAGE         1
 #define IST_DF_PAGE          2
-#define STACK_GUARD_PAGE     3
-#define PRIMARY_STACK_PAGE   4
+#define IST_DB_PAGE          3
+#define STACK_GUARD_PAGE     4
+#define PRIMARY_STACK_PAGE   5
 
 #define NR_CPUS              64
 
