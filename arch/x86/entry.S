@@ -56,7 +56,14 @@ exception_stubs:
  */
 exception_common:
         cld
-        SAVE_ALL
+        /*
+         * Delivery keeps RFLAGS.AC, which ring 3 sets at will: close the
+         * SMAP window it would open (the frame keeps the guest's AC).
+         */
+        testb   $1, smap_enabled(%rip)
+        jz      1f
+        clac
+1:      SAVE_ALL
         mov     %rsp, %rdi
         /* From the guest (RPL 3): the PV code decides, on the guest frame. */
         testb   $3, REGS_cs(%rsp)

@@ -116,6 +116,19 @@ static unsigned long u_ac(unsigned long u)
     return ex;
 }
 
+/* AC set through an exception: the frame has it, and it comes back. */
+static unsigned long u_ac_ud(unsigned long u)
+{
+    unsigned long flags;
+    exinfo_t ex;
+
+    asm volatile ( "pushf; orl $0x40000, (%rsp); popf" );
+    ex = TRY("ud2", "i" (0));
+    asm volatile ( "pushf; pop %0; pushf; andl $~0x40000, (%%rsp); popf"
+                   : "=r" (flags) );
+    return ex == EXINFO(X86_EXC_UD, 0) && (flags & 0x40000);
+}
+
 static unsigned long u_int2(unsigned long u)
 {
     return TRY("int $2", "i" (0));
@@ -222,6 +235,11 @@ void test_main(void)
         printf("  CR0.AM clear: no #AC\n");
         check_rc(exec_user(u_ac, 0), 0);
     }
+
+    check_rc(exec_user(u_ac_ud, 0), 1);
+    if ( !(user_last_frame(false).rflags & 0x40000) )
+        test_fail("#UD with AC set: frame rflags %#lx",
+                  user_last_frame(false).rflags);
 
     check_rc(trap_init(), 0);
     test_success();
