@@ -17,7 +17,6 @@ extern unsigned long lstar_stack[NR_CPUS];
 
 void pv_syscall(struct cpu_regs *regs);
 void pv_exception(struct cpu_regs *regs);
-void pv_cstar(struct cpu_regs *regs);
 void pv_sysenter(struct cpu_regs *regs);
 void pv_exit_to_guest(struct cpu_regs *regs);
 void pv_iret_fault(struct cpu_regs *regs);
