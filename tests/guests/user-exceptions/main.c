@@ -156,6 +156,43 @@ static void check_either(const char *what, unsigned long (*fn)(unsigned long),
                   want, alt);
 }
 
+/*
+ * What the kernel may have emulated, user mode may not: each is the
+ * CPU's #GP(0) for CPL 3 (rdtsc only under TSD, elsewhere).
+ */
+#define USER_GP(name, insn, operands...)                                    \
+    static unsigned long name(unsigned long u)                              \
+    {                                                                       \
+        return TRY(insn, operands);                                         \
+    }
+USER_GP(u_rdmsr, "rdmsr", "c" (0xc0000100))
+USER_GP(u_wrmsr, "wrmsr", "c" (0xc0000100), "d" (0))
+USER_GP(u_mov_cr0, "mov %%cr0, %%rdx", "i" (0))
+USER_GP(u_mov_cr4w, "mov %%rdx, %%cr4", "d" (0))
+USER_GP(u_mov_dr7, "mov %%dr7, %%rdx", "i" (0))
+USER_GP(u_clts, "clts", "i" (0))
+USER_GP(u_wbinvd, "wbinvd", "i" (0))
+USER_GP(u_swapgs, "swapgs", "i" (0))
+USER_GP(u_cli, "cli", "i" (0))
+USER_GP(u_in, "inb $0x80, %%al", "i" (0))
+USER_GP(u_lgdt, "lgdt (%%rsp)", "i" (0))
+USER_GP(u_invlpg, "invlpg (%%rsp)", "i" (0))
+USER_GP(u_int82, "int $0x82", "i" (0))
+
+static const struct {
+    const char *name;
+    unsigned long (*fn)(unsigned long);
+    uint32_t ec;
+} user_gp[] = {
+    { "rdmsr", u_rdmsr, 0 }, { "wrmsr", u_wrmsr, 0 },
+    { "mov %cr0", u_mov_cr0, 0 }, { "mov to %cr4", u_mov_cr4w, 0 },
+    { "mov %dr7", u_mov_dr7, 0 }, { "clts", u_clts, 0 },
+    { "wbinvd", u_wbinvd, 0 }, { "swapgs", u_swapgs, 0 },
+    { "cli", u_cli, 0 }, { "inb", u_in, 0 },
+    { "lgdt", u_lgdt, 0 }, { "invlpg", u_invlpg, 0 },
+    { "int $0x82", u_int82, (0x82 << 3) | 2 },
+};
+
 static void check(const char *what, unsigned long (*fn)(unsigned long),
                   unsigned long arg, unsigned int vec, uint32_t ec)
 {
@@ -235,6 +272,9 @@ void test_main(void)
         printf("  CR0.AM clear: no #AC\n");
         check_rc(exec_user(u_ac, 0), 0);
     }
+
+    for ( unsigned int i = 0; i < ARRAY_SIZE(user_gp); i++ )
+        check(user_gp[i].name, user_gp[i].fn, 0, X86_EXC_GP, user_gp[i].ec);
 
     check_rc(exec_user(u_ac_ud, 0), 1);
     if ( !(user_last_frame(false).rflags & 0x40000) )
