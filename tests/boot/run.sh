@@ -128,6 +128,23 @@ expect "test-fault: unknown kind is reported" 0 \
 expect "test-fault=pf via pvh" 5 "+FATAL TRAP: vector = 14 " \
     -- "$demo" --boot pvh --shim-cmdline "test-fault=pf"
 
+# A shim that dies without a status (a triple fault, before its IDT is up:
+# tests/boot/triple-fault.S stands in for it) resets the VM, and QEMU
+# exits 0 under -no-reboot: the launcher must say "no status" (120), not 0.
+triple=build/boot/triple-fault
+mkdir -p "$triple"
+if gcc -m32 -c tests/boot/triple-fault.S -o "$triple/triple-fault.o" &&
+   ld -m elf_i386 -Ttext=0x100000 -e _start -z max-page-size=0x1000 \
+       -z noexecstack --build-id=none -o "$triple/pvshim" \
+       "$triple/triple-fault.o"; then
+    expect "launcher: a triple fault is no clean exit (120, not 0)" 120 \
+        "-Shutting down the VM" -- "$demo" --shim-dir "$triple"
+else
+    echo "FAIL: launcher: building tests/boot/triple-fault.S"
+fi
+# Every status comes through isa-debug-exit, poweroff included.
+expect "launcher: QEMU's own failure is 1" 1 -- "$demo" -- -cpu no-such-cpu
+
 # Malformed command lines are reported, and boot goes on.
 expect "cmdline: unknown option" 0 "+parameter \"frobnicate\" unknown!" \
     "+parameter \"no-such-thing\" unknown!" "+global-pages: on \(command" \
