@@ -78,6 +78,21 @@ done
 expect "config: debug build says so in its banner" 0 \
     "+debug build" -- "$demo" --shim-dir build/debug
 
+# The TSC's reference clock and the local APIC timer.
+expect "time: TSC calibrated against the PIT" 0 \
+    "+TSC: [0-9]+\.[0-9]{3} MHz, PIT" \
+    "+APIC: xAPIC, id 0, timer one-shot, [0-9]+\.[0-9]{3} MHz" \
+    "+$guest_ok" -- "$demo"
+expect "time: no PIT -> the ACPI PM timer" 0 \
+    "+TSC: [0-9]+\.[0-9]{3} MHz, ACPI PM timer" "+$guest_ok" \
+    -- "$demo" -- -machine pit=off
+expect "time: clocksource=acpi" 0 \
+    "+TSC: [0-9]+\.[0-9]{3} MHz, ACPI PM timer" "+$guest_ok" \
+    -- "$demo" --shim-cmdline clocksource=acpi
+expect "time: clocksource=hpet is not supported, default kept" 0 \
+    "+clocksource=hpet: not supported" "+TSC: [0-9.]+ MHz, PIT" \
+    "+$guest_ok" -- "$demo" --shim-cmdline clocksource=hpet
+
 # CPU and hypervisor detection, and the global-pages default both ways.
 expect "global-pages: EPYC is AMD, virtualized -> off" 0 \
     "+CPU: AuthenticAMD \(AMD\)" "+Hypervisor: QEMU TCG" \
