@@ -167,19 +167,7 @@ pv_return_to_guest:
         sub     $8, %rsp
         call    pv_exit_to_guest
         add     $8, %rsp
-        /*
-         * Xen leaves by sysret after a syscall entry or a bounce frame
-         * (ENTRY_SYSCALL, which HYPERVISOR_iret clears unless told
-         * VGCF_in_syscall): the guest then finds %rcx and %r11 holding
-         * its %rip and %rflags.  iretq, with those two set so.
-         */
-        testl   $ENTRY_SYSCALL, REGS_entry_vector(%rsp)
-        jz      1f
-        mov     REGS_rip(%rsp), %rax
-        mov     %rax, REGS_rcx(%rsp)
-        mov     REGS_rflags(%rsp), %rax
-        mov     %rax, REGS_r11(%rsp)
-1:      RESTORE_ALL
+        RESTORE_ALL
         add     $8, %rsp                /* error_code, entry_vector */
 iret_to_guest:
         iretq

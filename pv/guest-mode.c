@@ -74,6 +74,7 @@ void pv_bounce_syscall(struct cpu_regs *regs)
     pv_create_bounce_frame(regs, eip, v->syscall_disables_events ?
                                       TBF_INTERRUPT : 0, 0);
     regs->rflags &= ~X86_EFLAGS_DF;
+    pv_sysret_regs(regs);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include "pv/entry.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/traps.h"
 
 #define X86_EFLAGS_IF   0x00000200
 #define X86_EFLAGS_IOPL 0x00003000
@@ -55,6 +56,8 @@ long do_iret(struct cpu_regs *regs)
         regs->r11 = ctx.r11;
         regs->rcx = ctx.rcx;
     }
+    else
+        pv_sysret_regs(regs);
 
     /* The upcall mask follows the IF the guest returns with. */
     v->vcpu_info->evtchn_upcall_mask = !(ctx.rflags & X86_EFLAGS_IF);

@@ -46,12 +46,24 @@ static bool has_error_code(unsigned int v)
 }
 
 /*
+ * Where Xen leaves by sysret (after a bounce frame, or an iret with
+ * VGCF_in_syscall), the guest finds %rcx and %r11 holding its %rip and
+ * %rflags as it resumes: set them so for our iretq.
+ */
+void pv_sysret_regs(struct cpu_regs *regs)
+{
+    regs->rcx = regs->rip;
+    regs->r11 = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
+                X86_EFLAGS_IF;
+}
+
+/*
  * Xen's create_bounce_frame.  From guest user mode the vCPU first
  * switches to kernel mode and the frame goes on the kernel stack
  * (stack_switch), its CS keeping RPL 3; from kernel mode it goes below
  * the interrupted %rsp, CS's RPL cleared.  RFLAGS.IF shows the event
  * mask, IOPL the virtual one under VMASST_TYPE_architectural_iopl.  The
- * guest leaves as Xen's sysret would (ENTRY_SYSCALL).
+ * guest leaves as Xen's sysret would (ENTRY_SYSCALL, pv_sysret_regs()).
  */
 void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
                             unsigned int flags, uint32_t error_code)
@@ -105,6 +117,7 @@ void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
     regs->rsp = sp;
     regs->cs = FLAT_KERNEL_CS;
     regs->rip = eip;
+    pv_sysret_regs(regs);
 }
 
 void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,

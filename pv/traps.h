@@ -37,6 +37,9 @@ void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
  * the instruction.  Returns false if the trap table forbids it. */
 bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector);
 
+/* %rcx and %r11 as Xen's sysret back to the guest leaves them. */
+void pv_sysret_regs(struct cpu_regs *regs);
+
 /* A syscall from guest user mode, to the kernel's syscall callback. */
 void pv_bounce_syscall(struct cpu_regs *regs);
 
