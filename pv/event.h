@@ -11,10 +11,25 @@
 #include "pv/domain.h"
 #include "arch/x86/regs.h"
 
+/* Builder: port 0 reserved, xenstore and console ports bound to us. */
+void pv_evtchn_init(struct domain *d);
+
+/*
+ * A backend in the shim ("domain 0") notifies the guest port bound to its
+ * end @backend_port (EVTCHN_STORE_PORT, EVTCHN_CONSOLE_PORT): the event
+ * is raised as if sent from the remote end; nothing if the guest closed
+ * its end.
+ */
+void pv_evtchn_notify_guest(unsigned int backend_port);
+
 /* Raise @virq (VIRQ_TIMER, ...) on @v, if the guest bound it there. */
 void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq);
 /* A global VIRQ (VIRQ_CONSOLE, ...): on the vCPU it is bound to. */
 void send_guest_global_virq(struct domain *d, unsigned int virq);
+
+/* For SCHEDOP_poll: the ABI's port limit, and a port's pending bit. */
+unsigned int pv_evtchn_max_ports(const struct domain *d);
+bool pv_evtchn_is_pending(const struct domain *d, unsigned int port);
 
 /* Would @v take an upcall now (pending and not masked)? */
 bool vcpu_event_pending(const struct vcpu *v);
@@ -24,5 +39,20 @@ bool vcpu_event_pending(const struct vcpu *v);
  * pending, bounce the guest to its event callback with events masked.
  */
 void pv_deliver_events(struct cpu_regs *regs);
+
+/*
+ * pv/sched.c: wake @v from SCHEDOP_block or SCHEDOP_poll (an event, a
+ * polled port, the poll timeout); no effect on a running vCPU.
+ */
+void vcpu_unblock(struct vcpu *v);
+void pv_sched_init(struct vcpu *v);
+
+/*
+ * pv/vcpu.c: the runstate (running, blocked) changes, and the guest's
+ * registered copy of it is rewritten (XEN_RUNSTATE_UPDATE around the
+ * write if it asked); a copy that faults is retried on the way out.
+ */
+void vcpu_runstate_change(struct vcpu *v, int new_state);
+void pv_update_runstate_area(struct vcpu *v);
 
 #endif /* PV_EVENT_H */
