@@ -162,7 +162,21 @@ fuzz-guest: all guests
 	    then echo "PASS: fuzz: mm-fuzz seed $$s ($(FUZZ_GUEST_OPS) ops)"; \
 	    else echo "FAIL: fuzz: mm-fuzz seed $$s (build/fuzz/mm-fuzz-$$s.log)"; \
 	    fi; done
-fuzz: fuzz-guest
+# The hypercall fuzz guest, over the same seeds.
+FUZZ_HCALL_OPS ?= 2000000
+.PHONY: fuzz-hcall
+fuzz-hcall: all guests
+	@mkdir -p build/fuzz
+	$(Q)for s in $(FUZZ_GUEST_SEEDS); do \
+	    if tools/pvshim-run build/guests/hcall-fuzz.elf --memory 128M \
+	        --timeout 1800 --shim-cmdline "hypercall-batch=$$s" \
+	        --guest-cmdline "seed=$$s iterations=$(FUZZ_HCALL_OPS)" \
+	        </dev/null >build/fuzz/hcall-fuzz-$$s.log 2>&1 && \
+	       grep -aq 'Test result: SUCCESS' build/fuzz/hcall-fuzz-$$s.log; \
+	    then echo "PASS: fuzz: hcall-fuzz seed $$s ($(FUZZ_HCALL_OPS) calls)"; \
+	    else echo "FAIL: fuzz: hcall-fuzz seed $$s (build/fuzz/hcall-fuzz-$$s.log)"; \
+	    fi; done
+fuzz: fuzz-guest fuzz-hcall
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/unit/%,\
                 $(wildcard tests/unit/test-*.c))

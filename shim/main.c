@@ -83,6 +83,7 @@ noreturn void start_shim(struct boot_info *bi)
     cpu_print(&boot_cpu);
     global_pages_init();
     acpi_init(bi->rsdp);
+    time_calibrate_late();
     memory_init(bi, &memmap);
     paging_init(&memmap);
     fpu_init();

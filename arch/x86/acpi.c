@@ -31,12 +31,17 @@ struct acpi_rsdp {
 #define FADT_DSDT           40
 #define FADT_PM1A_CNT       64
 #define FADT_PM1B_CNT       68
+#define FADT_PM_TMR_BLK     76
+#define FADT_FLAGS          112
+#define  FADT_TMR_VAL_EXT   (1u << 8)       /* the PM timer has 32 bits */
 #define FADT_X_DSDT         140
 #define SLP_EN              (1u << 13)
 #define LOW_4G              (4ULL << 30)
 
 static uint64_t rsdt, xsdt;
 static uint16_t pm1a_cnt, pm1b_cnt;
+static uint16_t pm_tmr_port;
+static bool pm_tmr_32bit;
 static uint8_t slp_typa, slp_typb;
 static bool s5_ok;
 
@@ -184,6 +189,9 @@ bool acpi_init(uint64_t rsdp_hint)
     f = (const uint8_t *)fadt;
     memcpy(&pm1a_cnt, f + FADT_PM1A_CNT, 2);
     memcpy(&pm1b_cnt, f + FADT_PM1B_CNT, 2);
+    memcpy(&pm_tmr_port, f + FADT_PM_TMR_BLK, 2);
+    if ( fadt->length >= FADT_FLAGS + 4 )
+        pm_tmr_32bit = f[FADT_FLAGS + 1] & (FADT_TMR_VAL_EXT >> 8);
     if ( fadt->length >= FADT_X_DSDT + 8 )
         memcpy(&dsdt_pa, f + FADT_X_DSDT, 8);
     if ( !dsdt_pa )
@@ -199,6 +207,12 @@ bool acpi_init(uint64_t rsdp_hint)
     printk("ACPI: S5 via PM1a_CNT %#x, SLP_TYP %u/%u\n", pm1a_cnt,
            slp_typa, slp_typb);
     return true;
+}
+
+uint16_t acpi_pm_timer_port(bool *is_32bit)
+{
+    *is_32bit = pm_tmr_32bit;
+    return pm_tmr_port;
 }
 
 void acpi_poweroff(void)

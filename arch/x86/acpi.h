@@ -15,6 +15,9 @@ bool acpi_init(uint64_t rsdp_hint);
 /* Enter S5 if acpi_init() found how; returns if it could not. */
 void acpi_poweroff(void);
 
+/* The FADT's PM timer I/O port (0: none) and whether it counts 32 bits. */
+uint16_t acpi_pm_timer_port(bool *is_32bit);
+
 /* Physical address of a table by signature (after acpi_init), or 0. */
 uint64_t acpi_find_table(const char sig[4]);
 

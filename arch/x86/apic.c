@@ -1,23 +1,161 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The local APIC: timer and interrupt acknowledgement (arch/x86/apic.h). */
+/*
+ * The local APIC (SDM vol. 3A, ch. 10): x2APIC through MSRs where the CPU
+ * has it, else xAPIC through its MMIO page; the timer in TSC-deadline mode
+ * where the CPU has it (10.5.4.1), else one-shot mode on a count
+ * calibrated against the TSC.  Interrupt vectors are in apic.h.
+ */
 #include "arch/x86/apic.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/cr.h"
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "arch/x86/time.h"
+#include "shim/console.h"
+#include "shim/frame.h"
+#include "shim/panic.h"
 #include "shim/softirq.h"
+
+#define MSR_APIC_BASE       0x1b
+#define  APIC_BASE_EXTD     (1UL << 10)     /* x2APIC mode */
+#define  APIC_BASE_EN       (1UL << 11)
+#define  APIC_BASE_ADDR     0xfffff000UL
+#define MSR_TSC_DEADLINE    0x6e0
+#define MSR_X2APIC_FIRST    0x800
+
+/* Register offsets (xAPIC MMIO; x2APIC MSR = 0x800 + offset / 16). */
+#define APIC_ID             0x020
+#define APIC_TPR            0x080
+#define APIC_EOI            0x0b0
+#define APIC_SVR            0x0f0
+#define  APIC_SVR_ENABLE    (1u << 8)
+#define APIC_LVTT           0x320
+#define  LVTT_ONESHOT       (0u << 17)
+#define  LVTT_TSC_DEADLINE  (2u << 17)
+#define  LVT_MASKED         (1u << 16)
+#define APIC_TMICT          0x380           /* initial count */
+#define APIC_TMCCT          0x390           /* current count */
+#define APIC_TDCR           0x3e0
+#define  TDCR_DIV_1         0xb
+
+static bool x2apic, tsc_deadline;
+static volatile uint32_t *xapic_mmio;
+static uint64_t apic_timer_khz;             /* one-shot count per ms */
+static uint64_t apic_ns_mul;                /* count = (ns * mul) >> 32 */
+
+static uint32_t apic_read(unsigned int reg)
+{
+    if ( x2apic )
+        return rdmsr(MSR_X2APIC_FIRST + (reg >> 4));
+    return xapic_mmio[reg / 4];
+}
+
+static void apic_write(unsigned int reg, uint32_t val)
+{
+    if ( x2apic )
+        wrmsr(MSR_X2APIC_FIRST + (reg >> 4), val);
+    else
+        xapic_mmio[reg / 4] = val;
+}
+
+/*
+ * Count the one-shot timer (divide by 1) down for a TSC-timed 1 ms:
+ * its rate is the bus clock, which nothing else tells us.
+ */
+static uint64_t calibrate_apic_timer(void)
+{
+    uint64_t start, span = cpu_khz();
+    uint32_t left;
+
+    apic_write(APIC_LVTT, LVT_MASKED | LOCAL_TIMER_VECTOR);
+    apic_write(APIC_TDCR, TDCR_DIV_1);
+    apic_write(APIC_TMICT, 0xffffffff);
+    start = rdtsc();
+    while ( rdtsc() - start < span )
+        ;
+    left = apic_read(APIC_TMCCT);
+    apic_write(APIC_TMICT, 0);
+    return 0xffffffffULL - left;
+}
 
 void lapic_init(void)
 {
+    uint64_t base = rdmsr(MSR_APIC_BASE);
+
+    if ( !cpu_has(X86_FEATURE_APIC) )
+        panic("no local APIC: the shim needs its timer");
+    x2apic = cpu_has(X86_FEATURE_X2APIC);
+    tsc_deadline = cpu_has(X86_FEATURE_TSC_DEADLINE);
+    if ( x2apic )
+        wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
+    else
+    {
+        wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN);
+        map_pages((unsigned long)__va(base & APIC_BASE_ADDR),
+                  base & APIC_BASE_ADDR, PAGE_SIZE,
+                  _PAGE_RW | _PAGE_PCD | _PAGE_PWT);
+        xapic_mmio = __va(base & APIC_BASE_ADDR);
+    }
+
+    apic_write(APIC_TPR, 0);
+    apic_write(APIC_SVR, APIC_SVR_ENABLE | SPURIOUS_VECTOR);
+    if ( !tsc_deadline )
+        apic_timer_khz = calibrate_apic_timer();
+    if ( !tsc_deadline && !apic_timer_khz )
+        panic("local APIC timer does not count");
+    apic_ns_mul = (apic_timer_khz << 32) / 1000000;
+    apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR |
+               (tsc_deadline ? LVTT_TSC_DEADLINE : LVTT_ONESHOT));
+    printk("APIC: %s, id %u, timer %s", x2apic ? "x2APIC" : "xAPIC",
+           x2apic ? apic_read(APIC_ID) : apic_read(APIC_ID) >> 24,
+           tsc_deadline ? "TSC-deadline\n" : "one-shot, ");
+    if ( !tsc_deadline )
+        printk("%lu.%03lu MHz\n", apic_timer_khz / 1000,
+               apic_timer_khz % 1000);
 }
 
 void lapic_timer_set(uint64_t deadline_ns)
 {
+    uint64_t now, count;
+
+    if ( tsc_deadline )
+    {
+        /* 0 disarms; a deadline already past fires at once (10.5.4.1). */
+        wrmsr(MSR_TSC_DEADLINE, deadline_ns ? ns_to_tsc_abs(deadline_ns)
+                                            : 0);
+        return;
+    }
+    if ( !deadline_ns )
+    {
+        apic_write(APIC_TMICT, 0);
+        return;
+    }
+    now = now_ns();
+    count = deadline_ns > now
+            ? ((unsigned __int128)(deadline_ns - now) * apic_ns_mul) >> 32
+            : 0;
+    /* Too far: fire early, and the timer softirq re-arms for the rest. */
+    apic_write(APIC_TMICT, MAX(MIN(count, 0xffffffffULL), 1));
 }
 
 void lapic_eoi(void)
 {
+    apic_write(APIC_EOI, 0);
 }
 
 void do_IRQ(struct cpu_regs *regs)
 {
-    if ( regs->entry_vector == LOCAL_TIMER_VECTOR )
+    switch ( regs->entry_vector )
+    {
+    case SPURIOUS_VECTOR:
+        return;                         /* never acknowledged (10.9) */
+    case LOCAL_TIMER_VECTOR:
         raise_softirq(TIMER_SOFTIRQ);
+        break;
+    default:
+        printk(XENLOG_WARNING "APIC: unexpected interrupt vector %#x\n",
+               regs->entry_vector);
+        break;
+    }
     lapic_eoi();
 }

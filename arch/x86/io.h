@@ -36,4 +36,12 @@ static inline uint16_t inw(uint16_t port)
     return v;
 }
 
+static inline uint32_t inl(uint16_t port)
+{
+    uint32_t v;
+
+    asm volatile ( "inl %1, %0" : "=a" (v) : "Nd" (port) );
+    return v;
+}
+
 #endif /* ARCH_X86_IO_H */

@@ -15,9 +15,13 @@ static inline uint64_t rdtsc(void)
 
 /* Measure the TSC against the PIT; until then, time reads as 0. */
 void time_init(void);
+/* After acpi_init(): without a PIT, calibrate against the ACPI PM timer. */
+void time_calibrate_late(void);
 uint64_t cpu_khz(void);
 /* Nanoseconds since time_init() started counting. */
 uint64_t now_ns(void);
 uint64_t tsc_to_ns(uint64_t tsc);
+/* The TSC value at which now_ns() reads @ns (for TSC-deadline timers). */
+uint64_t ns_to_tsc_abs(uint64_t ns);
 
 #endif /* ARCH_X86_TIME_H */

@@ -110,13 +110,11 @@ void do_trap(struct cpu_regs *regs)
         return;
 
     /* An interrupt while the shim waited for one (idle, blocked vCPU). */
-    if ( vec >= 32 && vec != SPURIOUS_VECTOR )
+    if ( vec >= 32 )
     {
         do_IRQ(regs);
         return;
     }
-    if ( vec == SPURIOUS_VECTOR )
-        return;
 
     /*
      * A fault the code expected (a guest-memory copy, an iretq to a frame
@@ -137,11 +135,8 @@ void do_trap(struct cpu_regs *regs)
     show_stack_trace((const void *)regs->rbp);
     printk(XENLOG_ERR "\n****************************************\n");
     printk(XENLOG_ERR "Panic on CPU %u:\n", smp_processor_id());
-    if ( vec < 32 )
-        printk(XENLOG_ERR "FATAL TRAP: vector = %u (%s)\n", vec,
-               name ? name : "reserved");
-    else
-        printk(XENLOG_ERR "UNEXPECTED INTERRUPT: vector = %u\n", vec);
+    printk(XENLOG_ERR "FATAL TRAP: vector = %u (%s)\n", vec,
+           name ? name : "reserved");
     printk(XENLOG_ERR "[error_code=%04x]\n", regs->error_code);
     if ( vec == 14 )
         printk(XENLOG_ERR "Faulting linear address: %016lx\n", read_cr2());

@@ -8,45 +8,85 @@
 #   - plain TCG: wall-clock TSC cycles, median and spread;
 # and the dispatcher's C path compiled natively, timed on this CPU.
 # Results go to stdout and build/bench/results.txt.
+#
+# BENCH_SHORT=1 (make check): every part once, with few iterations; the
+# figures go to build/bench/results.txt only, stdout gets one PASS/FAIL
+# line per part, and the exit status is non-zero when a part failed.
+# It builds nothing but the host-native harness: make check has built the
+# configurations and the guests already.
 set -eu
 cd "$(dirname "$0")/../.."
 
-n=${BENCH_ITERATIONS:-20000}
+short=${BENCH_SHORT:-0}
+[ "$short" = 1 ] || short=
+# Whatever else stops the script must show as a failure too.
+[ -z "$short" ] || trap 'echo "FAIL: bench: tests/bench/run.sh line $LINENO"' ERR
+n=${BENCH_ITERATIONS:-${short:+200}}
+n=${n:-20000}
+n_mmu=${short:+5}
+n_mmu=${n_mmu:-200}
+host_args=${short:+3 1000}
 out=build/bench
 mkdir -p "$out"
 res=$out/results.txt
 : > "$res"
+failed=0
 
-say() { echo "$*" | tee -a "$res"; }
-
-run_guest() {   # guest, config, extra qemu args...
-    local guest=$1 config=$2
-    shift 2
-    tools/pvshim-run "build/guests/$guest.elf" --timeout 300 \
-        --shim-dir "build/$config" --guest-cmdline "iterations=$n" \
-        --memory 128M -- "$@" </dev/null 2>&1 |
-        tee "$out/$guest-$config${*// /}.log" |
-        grep -a 'bench: ' | sed 's/.*(d1) //'
+# Full mode: figures to stdout and the results.  Short mode: results only.
+say() {
+    if [ -n "$short" ]; then echo "$*" >> "$res"; else echo "$*" | tee -a "$res"; fi
 }
 
-make -s guests
+# One part's verdict: short mode prints it; full mode only complains.
+verdict() {     # ok(0/1), what, log
+    if [ "$1" = 0 ]; then
+        [ -z "$short" ] || echo "PASS: bench: $2"
+        return
+    fi
+    failed=$((failed + 1))
+    if [ -n "$short" ]; then
+        echo "FAIL: bench: $2 ($3)"
+    else
+        echo "bench: $2 failed, see $3" >&2
+    fi
+}
+
+# Boot a bench guest; its "bench:" lines are the figures.  The part
+# passes only if the launcher and the guest both report success.
+bench_guest() { # what, guest, config, extra qemu args...
+    local what=$1 guest=$2 config=$3 log rc=0
+    shift 3
+    log="$out/$guest-$config${*// /}.log"
+    tools/pvshim-run "build/guests/$guest.elf" --timeout 300 \
+        --shim-dir "build/$config" --guest-cmdline "iterations=$n" \
+        --memory 128M -- "$@" </dev/null >"$log" 2>&1 || rc=$?
+    grep -a 'bench: ' "$log" | sed 's/.*(d1) //' | while read -r l; do
+        say "$l"
+    done
+    [ $rc = 0 ] && grep -aq 'Test result: SUCCESS' "$log" || rc=1
+    verdict $rc "$what" "$log"
+}
+
+if [ -z "$short" ]; then make -s guests; fi
 say "xen_version(XENVER_version) round trip, $n iterations each"
 say "(Xen 4.23 reference under the same TCG: 316 hypervisor-side"
 say " instructions for 64-bit PV, 262 without speculation mitigations)"
 for config in default no-thunk; do
-    make -s CONFIG=$config >/dev/null
+    if [ -z "$short" ]; then make -s CONFIG=$config >/dev/null; fi
     say ""
     say "== CONFIG=$config, TCG -icount shift=0 (instructions)"
-    run_guest bench-hypercall $config -icount shift=0 | tee -a "$res"
+    bench_guest "bench-hypercall $config icount" bench-hypercall $config \
+        -icount shift=0
     say "== CONFIG=$config, TCG (TSC cycles)"
-    run_guest bench-hypercall $config | tee -a "$res"
+    bench_guest "bench-hypercall $config TCG" bench-hypercall $config
 done
 
 say ""
 say "PV MMU (instructions, TCG -icount shift=0; totals seen by the guest)"
 for config in default no-thunk; do
     say "== CONFIG=$config"
-    n=200 run_guest bench-mmu $config -icount shift=0 | tee -a "$res"
+    n=$n_mmu bench_guest "bench-mmu $config icount" bench-mmu $config \
+        -icount shift=0
 done
 
 say ""
@@ -54,8 +94,36 @@ say "== host-native dispatcher (pv/hypercall.c + pv/version.c), this CPU"
 hostcc="cc -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -I. \
     -Ibuild/include -Ibuild/default/include -DSHIM_HOST_TEST \
     -D__XEN_INTERFACE_VERSION__=0x00040e00"
-$hostcc tests/bench/host-dispatch.c -o $out/host-dispatch
-$hostcc -mindirect-branch=thunk -mindirect-branch-register -fno-jump-tables \
-    tests/bench/host-dispatch.c -o $out/host-dispatch-retpoline
-say "plain:     $($out/host-dispatch)"
-say "retpoline: $($out/host-dispatch-retpoline)"
+
+# Build the harness with extra flags: a stub returning -ENOSYS for every
+# hypercall handler (do_*) it leaves undefined, so new handlers in the
+# dispatcher need no edit of the harness.
+build_host() {  # name, extra cc flags...
+    local name=$1
+    shift
+    $hostcc "$@" -c tests/bench/host-dispatch.c -o "$out/$name.o" &&
+    nm -u "$out/$name.o" | awk '$2 ~ /^do_/ { print $2 }' |
+        { echo "#include <xen/errno.h>"; while read -r sym; do
+            echo "long $sym(void) { return -XEN_ENOSYS; }"
+        done; } > "$out/$name-stubs.c" &&
+    $hostcc -c "$out/$name-stubs.c" -o "$out/$name-stubs.o" &&
+    $hostcc "$out/$name.o" "$out/$name-stubs.o" -o "$out/$name"
+}
+
+host_bench() {  # label, name, extra cc flags...
+    local label=$1 name=$2 rc=0 line=
+    shift 2
+    if build_host "$name" "$@" >"$out/$name.log" 2>&1; then
+        # shellcheck disable=SC2086
+        line=$("$out/$name" $host_args 2>>"$out/$name.log") || rc=$?
+    else
+        rc=1
+    fi
+    [ -z "$line" ] || say "$label$line"
+    verdict $rc "host-native $name" "$out/$name.log"
+}
+host_bench "plain:     " host-dispatch
+host_bench "retpoline: " host-dispatch-retpoline \
+    -mindirect-branch=thunk -mindirect-branch-register -fno-jump-tables
+
+[ $failed = 0 ] || exit 1

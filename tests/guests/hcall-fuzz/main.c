@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A fuzz guest for every hypercall that isn't the PV MMU's (mm-fuzz has
+ * those): random numbers, sub-ops and arguments from a fixed seed, with
+ * full 64-bit registers (so commands and counts carry junk above bit 31),
+ * pointers to scratch memory full of random bytes, to memory the guest
+ * can't give (unmapped, non-canonical, the hypervisor's), and frame
+ * numbers the shim may take into use (vcpu_info, runstate, FIFO control
+ * blocks) pointing only at a zone kept for them.
+ *
+ * What it leaves out ends or derails the guest by design, not by a bug:
+ * shutdowns and shutdown codes, watchdogs, iret, blocking without a
+ * timeout, callback and trap-table changes, descriptor writes, memory
+ * reservation changes, NMIs, taking its own vCPU down.  Events stay masked, so no upcall is taken.
+ *
+ * Guest command line: seed=N iterations=N verbose.  Reaching
+ * "hcall-fuzz: done" with the shim alive is the test; each result must
+ * also be a valid return (an errno, or a non-negative value).
+ */
+#include "guest.h"
+#include "mm.h"
+#include <xen/event_channel.h>
+#include <xen/vcpu.h>
+#include <xen/physdev.h>
+#include <xen/memory.h>
+#include <xen/callback.h>
+
+const char test_title[] = "hypercall fuzz: random calls, hostile arguments";
+
+#define NR_ZONE     8
+
+static uint8_t scratch[2][PAGE_SIZE] __page_aligned;
+static uint8_t zone[NR_ZONE][PAGE_SIZE] __page_aligned;
+static multicall_entry_t batch[8];
+static uint64_t rng;
+static bool verbose;
+static unsigned long calls, errors;
+
+/* xorshift64 (Marsaglia): the same sequence for the same seed. */
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static unsigned int rnd_below(unsigned int n)
+{
+    return rnd() % n;
+}
+
+#define PICK(a)     ((a)[rnd_below(ARRAY_SIZE(a))])
+
+/* "key=<number>" on the guest command line, or @def. */
+static unsigned long cmdline_ulong(const char *key, unsigned long def)
+{
+    const char *p = strstr((const char *)start_info->cmd_line, key);
+    unsigned long v = 0;
+
+    if ( !p || p[strlen(key)] != '=' )
+        return def;
+    for ( p += strlen(key) + 1; *p >= '0' && *p <= '9'; p++ )
+        v = v * 10 + *p - '0';
+    return v;
+}
+
+/* A 32-bit value as a register holds it: sometimes junk above bit 31. */
+static unsigned long wide(unsigned long v)
+{
+    return rnd_below(4) ? v : v | (rnd() << 32);
+}
+
+/* A guest pointer: scratch full of random bytes, or one that is bad. */
+static unsigned long any_ptr(void)
+{
+    uint8_t *s = scratch[rnd_below(2)];
+    unsigned int i;
+
+    switch ( rnd_below(10) )
+    {
+    case 0:
+        return (unsigned long)BAD_UNMAPPED;
+    case 1:
+        return (unsigned long)BAD_NONCANONICAL;
+    case 2:
+        return (unsigned long)BAD_XEN + rnd_below(1 << 20) * 8;
+    case 3:
+        return 0;
+    case 4:                             /* straddles the scratch's end */
+        return (unsigned long)scratch[1] + PAGE_SIZE - 1 - rnd_below(16);
+    default:
+        for ( i = 0; i < 64; i++ )
+            ((uint64_t *)s)[i] = rnd_below(3) ? rnd() : rnd_below(8);
+        return (unsigned long)s + rnd_below(64) * 8;
+    }
+}
+
+/*
+ * A frame number the shim may keep and write: a page of the zone, or
+ * junk.  vcpu_info and time areas (@fifo false) get the zone's first
+ * half, FIFO control blocks and event arrays its second, so the shim's
+ * writes to one never clear the other's upcall mask.
+ */
+static unsigned long any_gfn(bool fifo)
+{
+    switch ( rnd_below(4) )
+    {
+    case 0:
+        return rnd();
+    case 1:
+        return rnd_below(start_info->nr_pages + 16);
+    default:
+        return virt_to_mfn(zone[rnd_below(NR_ZONE / 2) +
+                                (fifo ? NR_ZONE / 2 : 0)]);
+    }
+}
+
+static unsigned long any_value(void)
+{
+    switch ( rnd_below(4) )
+    {
+    case 0:
+        return rnd();
+    case 1:
+        return rnd_below(4096);
+    case 2:
+        return -(long)rnd_below(64);
+    default:
+        return rnd_below(16);
+    }
+}
+
+/* Fill scratch[0] as the argument of a call that takes frame numbers. */
+static unsigned long frames_arg(bool fifo)
+{
+    uint64_t *s = (uint64_t *)scratch[0];
+    unsigned int i;
+
+    for ( i = 0; i < 8; i++ )
+        s[i] = rnd_below(2) ? any_gfn(fifo) : any_value();
+    return (unsigned long)s;
+}
+
+static unsigned long issue(unsigned long nr, unsigned long a1,
+                           unsigned long a2, unsigned long a3,
+                           unsigned long a4, unsigned long a5)
+{
+    register unsigned long r10 asm ( "r10" ) = a4;
+    register unsigned long r8 asm ( "r8" ) = a5;
+    unsigned long rax = nr;
+
+    asm volatile ( "syscall"
+                   : "+a" (rax), "+D" (a1), "+S" (a2), "+d" (a3),
+                     "+r" (r10), "+r" (r8)
+                   : : "rcx", "r11", "memory" );
+    return rax;
+}
+
+/* One random call, or false if the pick is one this test leaves out. */
+static bool one_call(unsigned long *nr, unsigned long a[5])
+{
+    static const unsigned int evtchn_ops[] = {
+        EVTCHNOP_bind_interdomain, EVTCHNOP_bind_virq, EVTCHNOP_bind_pirq,
+        EVTCHNOP_close, EVTCHNOP_send, EVTCHNOP_status,
+        EVTCHNOP_alloc_unbound, EVTCHNOP_bind_ipi, EVTCHNOP_bind_vcpu,
+        EVTCHNOP_unmask, EVTCHNOP_reset, EVTCHNOP_init_control,
+        EVTCHNOP_expand_array, EVTCHNOP_set_priority, 14, 1000,
+    };
+    static const unsigned int vcpu_ops[] = {
+        VCPUOP_is_up, VCPUOP_get_runstate_info,
+        VCPUOP_register_runstate_memory_area, VCPUOP_set_periodic_timer,
+        VCPUOP_stop_periodic_timer, VCPUOP_set_singleshot_timer,
+        VCPUOP_stop_singleshot_timer, VCPUOP_register_vcpu_info,
+        VCPUOP_send_nmi, VCPUOP_get_physid,
+        VCPUOP_register_vcpu_time_memory_area, 15, 99,
+    };
+    static const unsigned int mem_ops[] = {
+        XENMEM_maximum_ram_page, XENMEM_current_reservation,
+        XENMEM_maximum_reservation, XENMEM_machphys_mfn_list,
+        XENMEM_maximum_gpfn, XENMEM_machphys_mapping, XENMEM_memory_map,
+        99,
+    };
+    unsigned int i, n;
+
+    for ( i = 0; i < 5; i++ )
+        a[i] = rnd_below(2) ? any_ptr() : any_value();
+
+    switch ( rnd_below(14) )
+    {
+    case 0:
+        *nr = __HYPERVISOR_console_io;
+        a[0] = wide(rnd_below(4));
+        a[1] = wide(rnd_below(48));     /* bounded: each byte is printed */
+        return true;
+    case 1:
+        *nr = __HYPERVISOR_xen_version;
+        a[0] = wide(rnd_below(16));
+        return true;
+    case 2:
+        *nr = __HYPERVISOR_sched_op;
+        a[0] = wide(PICK(((const unsigned int[]){
+            SCHEDOP_yield, SCHEDOP_poll, SCHEDOP_remote_shutdown,
+            SCHEDOP_pin_override, 99 })));
+        if ( (unsigned int)a[0] == SCHEDOP_poll )
+        {
+            static sched_poll_t poll;
+
+            /* A poll must end: its timeout is long past, never "none". */
+            poll.ports.p = (void *)any_ptr();
+            poll.nr_ports = rnd_below(4) ? rnd_below(4) : rnd();
+            poll.timeout = 1;
+            a[1] = (unsigned long)&poll;
+        }
+        return true;
+    case 3: case 4:
+        *nr = __HYPERVISOR_event_channel_op;
+        a[0] = wide(PICK(evtchn_ops));
+        if ( a[0] == EVTCHNOP_init_control ||
+             a[0] == EVTCHNOP_expand_array )
+            a[1] = frames_arg(true);
+        return true;
+    case 5:
+        *nr = __HYPERVISOR_event_channel_op_compat;
+        a[0] = frames_arg(true);
+        ((uint32_t *)a[0])[0] = PICK(evtchn_ops);
+        return true;
+    case 6: case 7:
+        *nr = __HYPERVISOR_vcpu_op;
+        a[0] = wide(PICK(vcpu_ops));
+        a[1] = wide(rnd_below(8) ? 0 : rnd_below(3));
+        if ( a[0] == VCPUOP_register_vcpu_info ||
+             a[0] == VCPUOP_register_runstate_memory_area ||
+             a[0] == VCPUOP_register_vcpu_time_memory_area )
+            a[2] = frames_arg(false);
+        return true;
+    case 8:
+        *nr = __HYPERVISOR_set_timer_op;
+        return true;
+    case 9:
+        *nr = __HYPERVISOR_physdev_op;
+        a[0] = wide(rnd_below(32));
+        return true;
+    case 10:
+        *nr = __HYPERVISOR_memory_op;
+        a[0] = PICK(mem_ops);
+        return true;
+    case 11:
+        *nr = __HYPERVISOR_get_debugreg;
+        a[0] = wide(rnd_below(10));
+        return true;
+    case 12:
+        /* Not implemented, or past the end of the table. */
+        *nr = rnd_below(2) ? 37 + rnd_below(27) : rnd();
+        return *nr != __HYPERVISOR_iret;
+    default:
+        /* A small batch of the above, with junk entries mixed in. */
+        n = rnd_below(ARRAY_SIZE(batch) + 1);
+        for ( i = 0; i < n; i++ )
+        {
+            unsigned long snr, sa[5];
+
+            if ( !one_call(&snr, sa) || snr == __HYPERVISOR_multicall )
+                snr = __HYPERVISOR_xen_version, sa[0] = XENVER_version;
+            batch[i].op = snr;
+            memcpy(batch[i].args, sa, sizeof(sa));
+        }
+        *nr = __HYPERVISOR_multicall;
+        a[0] = rnd_below(8) ? (unsigned long)batch : any_ptr();
+        a[1] = n;
+        return true;
+    }
+}
+
+void test_main(void)
+{
+    unsigned long iterations = cmdline_ulong("iterations", 2000);
+    unsigned long i, nr, a[5];
+    long rc;
+
+    rng = cmdline_ulong("seed", 1) * 0x9e3779b97f4a7c15UL + 1;
+    verbose = strstr((const char *)start_info->cmd_line, "verbose");
+    printf("hcall-fuzz: seed %lu, %lu calls\n", cmdline_ulong("seed", 1),
+           iterations);
+
+    for ( i = 0; i < iterations; i++ )
+    {
+        if ( !one_call(&nr, a) )
+            continue;
+        if ( verbose )
+            printf("call %lu: %lu(%#lx, %#lx, %#lx, %#lx, %#lx)\n", i, nr,
+                   a[0], a[1], a[2], a[3], a[4]);
+        rc = issue(nr, a[0], a[1], a[2], a[3], a[4]);
+        calls++;
+        if ( rc < 0 )
+            errors++;
+        /* Anything negative must be an errno (get_debugreg: a value). */
+        if ( rc < -4095 && nr != __HYPERVISOR_get_debugreg )
+            test_fail("call %lu: hypercall %lu returned %ld", i, nr, rc);
+    }
+    printf("\nhcall-fuzz: done: %lu calls, %lu refused\n", calls, errors);
+    test_success();
+}
