@@ -97,6 +97,7 @@ struct vcpu {
 
     /* Time: vcpu_time_info and the guest's timers (pv/time.c). */
     struct timer singleshot_timer, periodic_timer;
+    struct timer time_update_timer;     /* refreshes the copies each second */
     uint64_t periodic_period, periodic_last_event;
     unsigned long time_info_guest;      /* guest VA of the copy, or 0 */
     struct vcpu_time_info time;         /* what was last published */

@@ -163,12 +163,12 @@ static void periodic_timer_fn(void *data)
     periodic_work(data);
 }
 
-static struct timer time_update_timer;
-
 static void time_update_fn(void *data)
 {
-    pv_update_vcpu_system_time(data);
-    set_timer(&time_update_timer, NOW() + TIME_UPDATE_PERIOD);
+    struct vcpu *v = data;
+
+    pv_update_vcpu_system_time(v);
+    set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
 }
 
 void pv_time_init(struct domain *d)
@@ -181,8 +181,8 @@ void pv_time_init(struct domain *d)
     set_wallclock(d, rtc_read_seconds());
     init_timer(&v->singleshot_timer, timer_event, v, 0);
     init_timer(&v->periodic_timer, periodic_timer_fn, v, 0);
-    init_timer(&time_update_timer, time_update_fn, v, 0);
-    set_timer(&time_update_timer, NOW() + TIME_UPDATE_PERIOD);
+    init_timer(&v->time_update_timer, time_update_fn, v, 0);
+    set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
     pv_update_vcpu_system_time(v);
 }
 

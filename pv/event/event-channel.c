@@ -200,7 +200,7 @@ long evtchn_bind_ipi(evtchn_bind_ipi_t *bind)
     return 0;
 }
 
-int evtchn_close(struct domain *d, unsigned int port, bool guest)
+int evtchn_close(struct domain *d, unsigned int port)
 {
     struct evtchn *chn, *rchn;
     unsigned int i;
@@ -277,7 +277,7 @@ long evtchn_send(struct domain *d, unsigned int port)
     return 0;
 }
 
-void evtchn_backend_send(unsigned int backend_port)
+void pv_evtchn_notify_guest(unsigned int backend_port)
 {
     int b = backend_index(backend_port);
     struct evtchn *chn;
@@ -286,11 +286,6 @@ void evtchn_backend_send(unsigned int backend_port)
         return;                         /* the guest closed its end */
     chn = evtchn_from_port(&dom, backend_ports[b].guest_port);
     evtchn_port_set_pending(&dom, chn->notify_vcpu_id, chn);
-}
-
-void pv_evtchn_notify_guest(unsigned int backend_port)
-{
-    evtchn_backend_send(backend_port);
 }
 
 /* Start of day: port 0 reserved, the store and console ports bound. */

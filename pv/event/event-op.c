@@ -10,12 +10,6 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 
-long evtchn_alloc_unbound(evtchn_alloc_unbound_t *alloc);
-long evtchn_bind_interdomain(evtchn_bind_interdomain_t *bind);
-long evtchn_bind_virq(evtchn_bind_virq_t *bind);
-long evtchn_bind_ipi(evtchn_bind_ipi_t *bind);
-long evtchn_send(struct domain *d, unsigned int port);
-
 static long evtchn_status(evtchn_status_t *st)
 {
     struct domain *d = &dom;
@@ -102,7 +96,7 @@ static long evtchn_reset(domid_t domid)
     if ( domid != DOMID_SELF && domid != PV_DOMID )
         return domid == BACKEND_DOMID ? -XEN_EPERM : -XEN_ESRCH;
     for ( port = 0; port_is_valid(d, port); port++ )
-        evtchn_close(d, port, true);
+        evtchn_close(d, port);
     if ( d->evtchn_fifo )
         evtchn_fifo_destroy(d);
     return 0;
@@ -136,14 +130,32 @@ static long evtchn_set_priority(const struct evtchn_set_priority *set)
     rc_;                                                                    \
 })
 
-static long do_close(evtchn_close_t *c) { return evtchn_close(&dom, c->port, true); }
-static long do_send(evtchn_send_t *s) { return evtchn_send(&dom, s->port); }
+/* The argument structures' callers, for EVTCHN_CALL. */
+static long do_close(evtchn_close_t *c)
+{
+    return evtchn_close(&dom, c->port);
+}
+
+static long do_send(evtchn_send_t *s)
+{
+    return evtchn_send(&dom, s->port);
+}
+
 static long do_bind_vcpu(evtchn_bind_vcpu_t *b)
 {
     return evtchn_bind_vcpu(b->port, b->vcpu);
 }
-static long do_unmask(evtchn_unmask_t *u) { return evtchn_unmask(u->port); }
-static long do_reset(evtchn_reset_t *r) { return evtchn_reset(r->dom); }
+
+static long do_unmask(evtchn_unmask_t *u)
+{
+    return evtchn_unmask(u->port);
+}
+
+static long do_reset(evtchn_reset_t *r)
+{
+    return evtchn_reset(r->dom);
+}
+
 static long do_expand(evtchn_expand_array_t *e)
 {
     return evtchn_fifo_expand_array(e);
@@ -166,7 +178,8 @@ long do_event_channel_op(unsigned long cmd, unsigned long arg)
     switch ( cmd )
     {
     case EVTCHNOP_alloc_unbound:
-        return EVTCHN_CALL(evtchn_alloc_unbound_t, true, evtchn_alloc_unbound);
+        return EVTCHN_CALL(evtchn_alloc_unbound_t, true,
+                           evtchn_alloc_unbound);
     case EVTCHNOP_bind_interdomain:
         return EVTCHN_CALL(evtchn_bind_interdomain_t, true,
                            evtchn_bind_interdomain);

@@ -156,7 +156,11 @@ void vcpu_mark_events_pending(struct vcpu *v);
 void evtchn_check_pollers(struct domain *d, unsigned int port);
 
 /* event-channel.c */
-int evtchn_close(struct domain *d, unsigned int port, bool guest);
-void evtchn_backend_send(unsigned int backend_port);
+int evtchn_close(struct domain *d, unsigned int port);
+long evtchn_alloc_unbound(evtchn_alloc_unbound_t *alloc);
+long evtchn_bind_interdomain(evtchn_bind_interdomain_t *bind);
+long evtchn_bind_virq(evtchn_bind_virq_t *bind);
+long evtchn_bind_ipi(evtchn_bind_ipi_t *bind);
+long evtchn_send(struct domain *d, unsigned int port);
 
 #endif /* PV_EVENT_PRIVATE_H */

@@ -248,8 +248,8 @@ uint64_t pvclock_read(const volatile struct vcpu_time_info *t)
             delta >>= -t->tsc_shift;
         else
             delta <<= t->tsc_shift;
-        time = t->system_time +
-               (uint64_t)(((unsigned __int128)delta * t->tsc_to_system_mul) >> 32);
+        time = t->system_time + (uint64_t)
+               (((unsigned __int128)delta * t->tsc_to_system_mul) >> 32);
         asm volatile ( "" ::: "memory" );
     } while ( (version & 1) || version != t->version );
     return time;

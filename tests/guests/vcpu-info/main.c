@@ -50,8 +50,8 @@ void test_main(void)
         test_fail("new vcpu_info: mask %u pending %u sel %#lx",
                   vi->evtchn_upcall_mask, vi->evtchn_upcall_pending,
                   (unsigned long)vi->evtchn_pending_sel);
-    if ( vi->time.tsc_to_system_mul != event_vcpu_info->time.tsc_to_system_mul ||
-         (vi->time.version & 1) )
+    if ( (vi->time.version & 1) || vi->time.tsc_to_system_mul !=
+                                   event_vcpu_info->time.tsc_to_system_mul )
         test_fail("vcpu_info time not carried over");
     if ( page[0] != 0xaa || page[64 + sizeof(vcpu_info_t)] != 0xaa )
         test_fail("bytes around the vcpu_info were written");
