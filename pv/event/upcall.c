@@ -78,7 +78,10 @@ void pv_deliver_events(struct cpu_regs *regs)
 
     if ( v->runstate_update_pending )
         pv_update_runstate_area(v);
-    if ( vcpu_event_pending(v) )
-        pv_create_bounce_frame(regs, v->event_callback_eip, TBF_INTERRUPT,
-                               0);
+    if ( !vcpu_event_pending(v) )
+        return;
+    /* Xen's create_bounce_frame crashes a domain bounced to address 0. */
+    if ( !v->event_callback_eip )
+        domain_crash("event upcall with no event callback registered");
+    pv_create_bounce_frame(regs, v->event_callback_eip, TBF_INTERRUPT, 0);
 }

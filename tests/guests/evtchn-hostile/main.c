@@ -2,9 +2,10 @@
 /*
  * Hostile EVTCHNOP arguments: unusable argument pointers, ports far out
  * of range, and FIFO control blocks or event array pages in frames the
- * guest does not own, that are page tables, beyond RAM, or at offsets
- * that are misaligned or cross the page.  A frame accepted as a control
- * block holds a writable reference: it can't become a page table.
+ * guest does not own, that are page tables or descriptor tables, beyond
+ * RAM, or at offsets that are misaligned or cross the page.  A frame
+ * accepted as a control block holds a writable reference: it can't
+ * become a page table.
  */
 #include "guest.h"
 #include "event.h"
@@ -62,8 +63,23 @@ static long init_control(uint64_t gfn, uint32_t offset, uint32_t vcpu)
     return evtchn_op(EVTCHNOP_init_control, &init);
 }
 
+/* A zeroed frame made the GDT (seg_desc type): never writable. */
+static unsigned long gdt_frame(void)
+{
+    unsigned long mfn = alloc_frame();
+
+    if ( mfn == INVALID_MFN )
+        return INVALID_MFN;
+    frame_fill(mfn, 0);
+    if ( HYPERCALL(__HYPERVISOR_set_gdt, &mfn, 16, 0, 0, 0) )
+        return INVALID_MFN;
+    return mfn;
+}
+
 static void bad_fifo_frames(unsigned long good)
 {
+    unsigned long gdt = gdt_frame();
+
     evtchn_expand_array_t ex = { .array_gfn = good };
 
     check_rc(init_control(good, 0, 1), -XEN_ENOENT);
@@ -79,6 +95,10 @@ static void bad_fifo_frames(unsigned long good)
     check_rc(init_control(maximum_ram_page() + 1, 0, 0), -XEN_EINVAL);
     check_rc(init_control(~0UL, 0, 0), -XEN_EINVAL);
     check_rc(init_control(1UL << 40, 0, 0), -XEN_EINVAL);
+    if ( gdt == INVALID_MFN )
+        test_error("no GDT frame to try");
+    else
+        check_rc(init_control(gdt, 0, 0), -XEN_EINVAL);
     /* Still 2-level: expand_array is refused. */
     check_rc(evtchn_op(EVTCHNOP_expand_array, &ex), -XEN_EOPNOTSUPP);
 }
