@@ -94,6 +94,8 @@ struct vcpu {
     struct vcpu_runstate_info runstate;
     unsigned long runstate_guest;       /* guest VA, or 0 */
     bool runstate_update_pending;       /* a copy failed: retry on exit */
+    bool nmi_pending;                   /* VCPUOP_send_nmi */
+    bool nmi_masked;                    /* in the NMI callback, until iret */
 
     /* Time: vcpu_time_info and the guest's timers (pv/time.c). */
     struct timer singleshot_timer, periodic_timer;

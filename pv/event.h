@@ -35,10 +35,17 @@ bool pv_evtchn_is_pending(const struct domain *d, unsigned int port);
 bool vcpu_event_pending(const struct vcpu *v);
 
 /*
- * On the return path, interrupts off: if @v has an unmasked upcall
+ * On the return path, interrupts off: a pending NMI (VCPUOP_send_nmi) goes
+ * to the guest's NMI callback first; else, if @v has an unmasked upcall
  * pending, bounce the guest to its event callback with events masked.
  */
 void pv_deliver_events(struct cpu_regs *regs);
+
+/*
+ * HYPERVISOR_iret: the NMI callback (if that is what returns) may take the
+ * next NMI (Xen's async_exception_cleanup()).
+ */
+void pv_async_exception_cleanup(struct vcpu *v);
 
 /*
  * pv/sched.c: wake @v from SCHEDOP_block or SCHEDOP_poll (an event, a

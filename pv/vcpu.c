@@ -224,6 +224,16 @@ long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
         pv_register_time_area(v, va);
         return 0;
 
+    case VCPUOP_send_nmi:
+        if ( arg )
+            return -XEN_EINVAL;
+        if ( !v->nmi_pending )
+        {
+            v->nmi_pending = true;
+            vcpu_unblock(v);            /* Xen's vcpu_kick() */
+        }
+        return 0;
+
     case VCPUOP_get_physid:
         return -XEN_EINVAL;             /* only for dom0's pinned vCPUs */
 

@@ -72,12 +72,37 @@ bool vcpu_event_pending(const struct vcpu *v)
            !ACCESS_ONCE(v->vcpu_info->evtchn_upcall_mask);
 }
 
+void pv_async_exception_cleanup(struct vcpu *v)
+{
+    v->nmi_masked = false;
+}
+
+/*
+ * Xen's process_nmi: taken once (pending cleared even with no callback),
+ * then masked until the guest's iret; the callback runs with events
+ * masked.
+ */
+static bool deliver_nmi(struct vcpu *v, struct cpu_regs *regs)
+{
+    if ( !v->nmi_pending || v->nmi_masked )
+        return false;
+    v->nmi_pending = false;
+    if ( !v->nmi_callback_eip )
+        return false;
+    v->nmi_masked = true;
+    pv_create_bounce_frame(regs, v->nmi_callback_eip,
+                           TBF_EXCEPTION | TBF_INTERRUPT, 0);
+    return true;
+}
+
 void pv_deliver_events(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
 
     if ( v->runstate_update_pending )
         pv_update_runstate_area(v);
+    if ( unlikely(v->nmi_pending) && deliver_nmi(v, regs) )
+        return;
     if ( !vcpu_event_pending(v) )
         return;
     /* Xen's create_bounce_frame crashes a domain bounced to address 0. */

@@ -3,15 +3,17 @@
  * The event callback: Xen's bounce frame without an error code (%rcx,
  * %r11, %rip, %cs, %rflags, %rsp, %ss), events masked.  Save what C may
  * clobber, call do_event_upcall(), and return with HYPERVISOR_iret, whose
- * %rflags.IF restores the mask the frame recorded.
+ * %rflags.IF restores the mask the frame recorded.  The NMI callback
+ * gets the same frame and treatment (do_guest_nmi()).
  */
 #include <xen/xen.h>
 
-        .text
+/* \name: save, call \handler, restore, iret. */
+.macro bounce_entry name, handler
         .balign 16
-        .globl event_upcall_entry
-        .type event_upcall_entry, @function
-event_upcall_entry:
+        .globl \name
+        .type \name, @function
+\name:
         pop     %rcx
         pop     %r11
         push    %rdi
@@ -26,7 +28,7 @@ event_upcall_entry:
         push    %rbx
         mov     %rsp, %rbx
         and     $~15, %rsp
-        call    do_event_upcall
+        call    \handler
         mov     %rbx, %rsp
         pop     %rbx
         pop     %r11
@@ -40,4 +42,10 @@ event_upcall_entry:
         pop     %rdi
         push    $0                      /* iret_context.flags */
         jmp     hypercall_page + __HYPERVISOR_iret * 32
-        .size event_upcall_entry, . - event_upcall_entry
+        .size \name, . - \name
+.endm
+
+        .text
+        bounce_entry event_upcall_entry, do_event_upcall
+        /* The NMI callback (VCPUOP_send_nmi): the same frame. */
+        bounce_entry nmi_entry, do_guest_nmi

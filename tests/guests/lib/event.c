@@ -19,6 +19,9 @@ static uint8_t fifo_control_page[PAGE_SIZE] __page_aligned;
 static uint8_t fifo_array_page[PAGE_SIZE] __page_aligned;
 
 void event_upcall_entry(void);
+void nmi_entry(void);
+volatile unsigned int nmi_count;
+volatile uint8_t nmi_mask_seen;
 
 static void log_port(uint32_t port)
 {
@@ -126,6 +129,24 @@ long event_init(void)
     if ( !shared_info && (rc = map_shared_info()) )
         return rc;
     event_vcpu_info = &shared_info->vcpu_info[0];
+    return HYPERCALL(__HYPERVISOR_callback_op, CALLBACKOP_register, &cb,
+                     0, 0, 0);
+}
+
+void do_guest_nmi(void)
+{
+    nmi_count++;
+    if ( event_vcpu_info )
+        nmi_mask_seen = event_vcpu_info->evtchn_upcall_mask;
+}
+
+long nmi_init(void)
+{
+    struct callback_register cb = {
+        .type = CALLBACKTYPE_nmi,
+        .address = (unsigned long)nmi_entry,
+    };
+
     return HYPERCALL(__HYPERVISOR_callback_op, CALLBACKOP_register, &cb,
                      0, 0, 0);
 }

@@ -58,6 +58,14 @@ void event_log_reset(void);
 /* How many times @port was acknowledged since the last reset. */
 unsigned int event_seen(uint32_t port);
 
+/*
+ * NMIs (VCPUOP_send_nmi): nmi_init() registers the library's NMI
+ * callback, which counts in nmi_count.
+ */
+extern volatile unsigned int nmi_count;
+extern volatile uint8_t nmi_mask_seen;     /* upcall mask in the handler */
+long nmi_init(void);
+
 /* Used by the callback: the FIFO ABI once fifo_init() succeeded. */
 extern evtchn_fifo_control_block_t *fifo_control;
 extern event_word_t *fifo_array;        /* the first event array page */
