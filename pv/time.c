@@ -21,6 +21,7 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/time.h"
+#include "pv/time-scale.h"
 
 /* x86 does not reorder stores with stores: the compiler must not either. */
 #define smp_wmb()       asm volatile ( "" ::: "memory" )
@@ -32,35 +33,13 @@
 /* How often the guest's copy is refreshed, as Xen's calibration. */
 #define TIME_UPDATE_PERIOD  MILLISECS(1000)
 
-/* Xen's set_time_scale(): mul_frac/shift so that ns = scale(ticks). */
-static void set_time_scale(struct domain *d, uint64_t ticks_per_sec)
-{
-    uint64_t tps64 = ticks_per_sec;
-    uint32_t tps32;
-    int shift = 0;
-
-    while ( tps64 > NS_PER_SEC * 2 )
-    {
-        tps64 >>= 1;
-        shift--;
-    }
-    tps32 = tps64;
-    while ( tps32 <= NS_PER_SEC )
-    {
-        tps32 <<= 1;
-        shift++;
-    }
-    d->time_mul = (NS_PER_SEC << 32) / tps32;
-    d->time_shift = shift;
-}
-
 static uint64_t scale_delta(const struct domain *d, uint64_t delta)
 {
-    if ( d->time_shift < 0 )
-        delta >>= -d->time_shift;
-    else
-        delta <<= d->time_shift;
-    return ((unsigned __int128)delta * d->time_mul) >> 32;
+    struct time_scale ts = {
+        .shift = d->time_shift, .mul_frac = d->time_mul,
+    };
+
+    return time_scale_delta(ts, delta);
 }
 
 /* The guest's system time at TSC value @tsc. */
@@ -174,8 +153,10 @@ static void time_update_fn(void *data)
 void pv_time_init(struct domain *d)
 {
     struct vcpu *v = &d->vcpu[0];
+    struct time_scale ts = time_scale_of(cpu_khz() * 1000);
 
-    set_time_scale(d, cpu_khz() * 1000);
+    d->time_mul = ts.mul_frac;
+    d->time_shift = ts.shift;
     d->time_tsc0 = rdtsc();
     d->time_ns0 = NOW();
     set_wallclock(d, rtc_read_seconds());
