@@ -213,8 +213,6 @@ static void setup_ports(struct domain *d)
         if ( guest_test_bit(port, d->shared_info->evtchn_pending) )
             chn->pending = true;
         chn->priority = EVTCHN_FIFO_PRIORITY_DEFAULT;
-        chn->last_priority = EVTCHN_FIFO_PRIORITY_DEFAULT;
-        chn->last_vcpu_id = 0;
     }
 }
 

@@ -119,6 +119,21 @@ void test_main(void)
     W(b) = 0;
     check_rc(evtchn_send(2), 0);
 
+    /* A closed port still LINKED is busy: not handed out until unlinked. */
+    c = evtchn_bind_ipi_on(0);
+    event_log_reset();
+    evtchn_send(c);
+    check_rc(evtchn_close(c), 0);
+    if ( !(W(c) & (1u << EVTCHN_FIFO_LINKED)) )
+        test_fail("closed port %ld no longer linked: %#x", c, W(c));
+    d = evtchn_bind_ipi_on(0);
+    if ( d == c )
+        test_fail("a still-linked port %ld was reused", c);
+    deliver();                                  /* unlinks c, not pending */
+    check_log(NULL, 0, "closed port");
+    check_rc(evtchn_close(d), 0);
+    check_rc(evtchn_bind_ipi_on(0), c);
+
     /* Reset: back to 2-level, and FIFO can be set up again. */
     check_rc(evtchn_op(EVTCHNOP_reset, &r), 0);
     fifo_control = NULL;
