@@ -226,6 +226,31 @@ static void reset_and_reconnect(void)
     check_rc(evtchn_op(EVTCHNOP_bind_interdomain, &b), -XEN_EINVAL);
 }
 
+/* Every VIRQ may be bound by a domU, once per vCPU. */
+static void every_virq(void)
+{
+    unsigned int virq;
+    evtchn_status_t st;
+    long port;
+
+    for ( virq = 0; virq < NR_VIRQS; virq++ )
+    {
+        if ( virq == VIRQ_TIMER || virq == VIRQ_CONSOLE || virq == VIRQ_DEBUG )
+            continue;                           /* bound above */
+        port = evtchn_bind_virq_on(virq, 0);
+        if ( port <= 0 )
+        {
+            test_fail("bind virq %u: %ld", virq, port);
+            continue;
+        }
+        check_rc(evtchn_status_of(port, &st), 0);
+        if ( st.status != EVTCHNSTAT_virq || st.u.virq != virq )
+            test_fail("virq %u: status %u virq %u", virq, st.status,
+                      st.u.virq);
+        check_rc(evtchn_bind_virq_on(virq, 0), -XEN_EEXIST);
+    }
+}
+
 void test_main(void)
 {
     if ( event_init() )
@@ -234,6 +259,7 @@ void test_main(void)
     check_status(2, EVTCHNSTAT_interdomain, "console");
     unbound_and_loopback();
     virqs_and_ipis();
+    every_virq();
     unmask_raises();
     pirq_priority_fifo_ops();
     compat_form();
