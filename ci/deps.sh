@@ -9,6 +9,7 @@ PACKAGES="
     libxen-dev multiboot
     qemu-system-x86 qemu-system-data ovmf
     grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
+    lz4 xz-utils
 "
 
 missing=

@@ -3,8 +3,10 @@
  * Decoding of the stores that hit a guest's read-only L1 tables (Xen's
  * ptwr_emulated_write() and ptwr_emulated_cmpxchg() get theirs from the
  * full x86_emulate(); the shim decodes only what compilers emit for a
- * PTE write).  Encodings: SDM vol. 2A, chapter 2 and the MOV, XCHG,
- * CMPXCHG and CMPXCHG8B pages.  Every byte comes from the guest.
+ * PTE write, and the read-modify-writes of Linux's bit operations).
+ * Encodings: SDM vol. 2A, chapter 2 and the MOV, XCHG, CMPXCHG,
+ * CMPXCHG8B, OR, AND, XOR, BTS, BTR and BTC pages.  Every byte comes
+ * from the guest.
  */
 #include "shim/lib.h"
 #include "pv/ptwr-decode.h"
@@ -52,11 +54,11 @@ static bool take_byte(struct cursor *c, uint8_t *b)
 
 /*
  * Legacy prefixes, up to the first byte that isn't one (left in *@b).
- * LOCK may repeat; a segment override may too, but two different ones
- * leave the segment unclear, so they are refused.
+ * LOCK and 66 may repeat; a segment override may too, but two different
+ * ones leave the segment unclear, so they are refused.
  */
-static bool prefixes(struct cursor *c, bool *lock, unsigned int *seg,
-                     uint8_t *b)
+static bool prefixes(struct cursor *c, bool *lock, bool *o16,
+                     unsigned int *seg, uint8_t *b)
 {
     for ( ;; )
     {
@@ -68,6 +70,7 @@ static bool prefixes(struct cursor *c, bool *lock, unsigned int *seg,
         switch ( *b )
         {
         case 0xf0: *lock = true; continue;
+        case 0x66: *o16 = true; continue;
         case 0x26: s = PTWR_SEG_ES; break;
         case 0x2e: s = PTWR_SEG_CS; break;
         case 0x36: s = PTWR_SEG_SS; break;
@@ -144,21 +147,107 @@ static bool modrm_mem(struct cursor *c, uint8_t rex, bool compat,
     return true;
 }
 
+/* ModRM.reg of group 1 (80/81/83), and 08/20/30 >> 3: the logic ops. */
+static unsigned int logic_kind(unsigned int n)
+{
+    return n == 1 ? PTWR_OR : n == 4 ? PTWR_AND : n == 6 ? PTWR_XOR : 0;
+}
+
+/* An immediate of @n bytes, sign-extended, cut to the operand size. */
+static bool take_simm(struct cursor *c, unsigned int n, unsigned int size,
+                      uint64_t *imm)
+{
+    uint64_t v;
+
+    if ( !take(c, n, &v) )
+        return false;
+    v = n == 1 ? (uint64_t)(int8_t)v : n == 2 ? (uint64_t)(int16_t)v
+                                              : (uint64_t)(int32_t)v;
+    *imm = size == 8 ? v : v & ((1ULL << (size * 8)) - 1);
+    return true;
+}
+
 /*
- * The opcode and what follows it.  *@out has its prefixes' findings;
- * @rex is 0 for 32-bit code.
+ * OR/AND/XOR with a memory destination: 08 09 20 21 30 31 (register
+ * source) and 80 81 83 (immediate).  Even opcodes and 80 are byte-sized.
  */
-static bool opcode(struct cursor *c, uint8_t op, uint8_t rex, bool compat,
+static bool logic(struct cursor *c, uint8_t op, uint8_t rex, bool compat,
+                  struct ptwr_insn *out)
+{
+    unsigned int reg;
+
+    if ( !(op & 1) )
+        out->size = 1;
+    if ( !modrm_mem(c, rex, compat, &out->mem, &reg) )
+        return false;
+
+    if ( op < 0x80 )
+    {
+        out->kind = logic_kind(op >> 3);
+        out->src_reg = reg;
+        /* Without any REX, byte registers 4-7 are AH, CH, DH, BH. */
+        if ( out->size == 1 && !rex && reg >= 4 )
+        {
+            out->src_reg = reg - 4;
+            out->src_high8 = true;
+        }
+        return true;
+    }
+
+    out->kind = logic_kind(reg & 7);
+    return out->kind &&
+           take_simm(c, op == 0x81 ? MIN(out->size, 4u) : 1, out->size,
+                     &out->imm);
+}
+
+/* BTS/BTR/BTC: 0F AB B3 BB (register bit offset), 0F BA /5-7 ib. */
+static bool bit_op(struct cursor *c, uint8_t op, uint8_t rex, bool compat,
                    struct ptwr_insn *out)
 {
     unsigned int reg;
     uint64_t v;
 
-    out->size = rex & REX_W ? 8 : 4;
+    if ( !modrm_mem(c, rex, compat, &out->mem, &reg) )
+        return false;
+
+    switch ( op )
+    {
+    case 0xab: out->kind = PTWR_BTS; break;
+    case 0xb3: out->kind = PTWR_BTR; break;
+    case 0xbb: out->kind = PTWR_BTC; break;
+    case 0xba:
+        /* /4 is BT, which only reads; /0-/3 are undefined. */
+        if ( (reg & 7) < 5 || !take(c, 1, &v) )
+            return false;
+        out->kind = PTWR_BTS + (reg & 7) - 5;
+        out->imm = v;
+        return true;
+    }
+    out->src_reg = reg;
+    return true;
+}
+
+/*
+ * The opcode and what follows it.  *@out has its prefixes' findings;
+ * @rex is 0 for 32-bit code.
+ */
+static bool opcode(struct cursor *c, uint8_t op, uint8_t rex, bool compat,
+                   bool o16, struct ptwr_insn *out)
+{
+    unsigned int reg;
+    uint64_t v;
+
+    out->size = rex & REX_W ? 8 : o16 ? 2 : 4;
     out->src_reg = out->src_hi = out->cmp_reg = out->cmp_hi = PTWR_NO_REG;
 
     switch ( op )
     {
+    case 0x08: case 0x09:           /* OR r/m, r */
+    case 0x20: case 0x21:           /* AND r/m, r */
+    case 0x30: case 0x31:           /* XOR r/m, r */
+    case 0x80: case 0x81: case 0x83: /* group 1 r/m, imm */
+        return logic(c, op, rex, compat, out);
+
     case 0x89:                      /* MOV r/m, r */
     case 0x87:                      /* XCHG r/m, r */
         if ( !modrm_mem(c, rex, compat, &out->mem, &reg) )
@@ -188,6 +277,8 @@ static bool opcode(struct cursor *c, uint8_t op, uint8_t rex, bool compat,
     case 0x0f:
         if ( !take_byte(c, &op) )
             return false;
+        if ( op == 0xab || op == 0xb3 || op == 0xbb || op == 0xba )
+            return bit_op(c, op, rex, compat, out);
         if ( op == 0xb1 )           /* CMPXCHG r/m, r */
         {
             if ( !modrm_mem(c, rex, compat, &out->mem, &reg) )
@@ -218,12 +309,12 @@ static always_inline int decode(const uint8_t *insn, size_t len,
 {
     struct cursor c = { insn, MIN(len, (size_t)MAX_INSN_LEN), 0 };
     unsigned int seg = PTWR_SEG_NONE;
-    bool lock = false;
+    bool lock = false, o16 = false;
     uint8_t b, rex = 0;
 
     memset(out, 0, sizeof(*out));
 
-    if ( !prefixes(&c, &lock, &seg, &b) )
+    if ( !prefixes(&c, &lock, &o16, &seg, &b) )
         return -1;
 
     /* REX counts only right before the opcode; 32-bit code has none. */
@@ -234,7 +325,8 @@ static always_inline int decode(const uint8_t *insn, size_t len,
             return -1;
     }
 
-    if ( !opcode(&c, b, rex, compat, out) )
+    if ( !opcode(&c, b, rex, compat, o16, out) ||
+         (o16 && !ptwr_is_rmw(out->kind)) )
         goto fail;
 
     /* LOCK on a MOV raises #UD; XCHG with memory is locked anyway. */
@@ -275,6 +367,19 @@ unsigned int ptwr_segment(const struct ptwr_insn *in, bool compat)
                                                   : PTWR_SEG_DS;
 }
 
+/*
+ * BTx with a register: the bit offset is signed at the operand size, and
+ * the operand accessed is that many bits away, in whole operands.
+ */
+static int64_t bit_base_offset(const struct ptwr_insn *in, uint64_t reg)
+{
+    int64_t off = in->size == 8 ? (int64_t)reg :
+                  in->size == 4 ? (int64_t)(int32_t)reg : (int64_t)(int16_t)reg;
+
+    /* An arithmetic shift: rounds down, as the CPU does. */
+    return (off >> (in->size == 8 ? 6 : in->size == 4 ? 5 : 4)) * in->size;
+}
+
 uint64_t ptwr_linear_address(const struct ptwr_insn *in, const uint64_t *gpr,
                              uint64_t rip, uint64_t seg_base, bool compat)
 {
@@ -287,6 +392,8 @@ uint64_t ptwr_linear_address(const struct ptwr_insn *in, const uint64_t *gpr,
         ea += gpr[m->base & 15];
     if ( m->index != PTWR_NO_REG )
         ea += gpr[m->index & 15] * m->scale;
+    if ( ptwr_is_bt(in->kind) && in->src_reg != PTWR_NO_REG )
+        ea += bit_base_offset(in, gpr[in->src_reg & 15]);
 
     if ( compat )
         return (uint32_t)(seg_base + (uint32_t)ea);

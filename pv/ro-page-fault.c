@@ -4,9 +4,9 @@
  * pv/ro-page-fault.c: a guest kernel write that faults on one of its own
  * L1 tables (mapped read-only, as page tables always are) is decoded,
  * the new entry validated by mod_entry() and applied, and the guest moves
- * past the instruction.  Only the store forms pv/ptwr-decode.c knows are
- * emulated; anything else, or an entry that fails validation, is the
- * guest's own #PF.
+ * past the instruction.  Only the store and read-modify-write forms
+ * pv/ptwr-decode.c knows are emulated; anything else, or an entry that
+ * fails validation, is the guest's own #PF.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -58,7 +58,7 @@ static uint64_t merge(uint64_t old, uint64_t v, unsigned int off,
 /* The @size bytes at byte @off of @old. */
 static uint64_t part(uint64_t old, unsigned int off, unsigned int size)
 {
-    return size == 8 ? old : (old >> (off * 8)) & 0xffffffffULL;
+    return size == 8 ? old : (old >> (off * 8)) & ((1ULL << (size * 8)) - 1);
 }
 
 /* The flags a CMP of @a with @b leaves, @size bytes wide. */
@@ -75,12 +75,43 @@ static uint64_t cmp_flags(uint64_t a, uint64_t b, unsigned int size)
     return f & X86_EFLAGS_ARITH;
 }
 
+/*
+ * OR/AND/XOR/BTS/BTR/BTC on the entry: the whole read-modify-write happens
+ * here, with the guest's one vCPU stopped, so it is atomic to the guest
+ * whether it was locked or not.  The new entry must pass mod_entry() like
+ * any write; an unchanged one is not written (as Xen's emulator), but the
+ * flags still come out as the instruction leaves them.
+ */
+static bool emulate_rmw(struct cpu_regs *regs, const struct ptwr_insn *in,
+                        unsigned long table, unsigned int idx,
+                        unsigned int off)
+{
+    uint64_t old = ((uint64_t *)__va(table << PAGE_SHIFT))[idx];
+    uint64_t cur = part(old, off, in->size), src = in->imm, flags, val;
+
+    if ( in->src_reg != PTWR_NO_REG )
+        src = *gpr_slot(regs, in->src_reg) >> (in->src_high8 ? 8 : 0);
+    flags = regs->rflags;
+    val = ptwr_rmw(in, cur, src, &flags);
+
+    if ( val != cur &&
+         mod_entry(table, 1, idx, merge(old, val, off, in->size), false) )
+        return false;                   /* refused: the guest's #PF */
+
+    regs->rflags = flags;
+    regs->rip += in->len;
+    return true;
+}
+
 static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
                     unsigned long table, unsigned int idx, unsigned int off)
 {
     uint64_t *entry = (uint64_t *)__va(table << PAGE_SHIFT) + idx;
     uint64_t old = *entry, cur = part(old, off, in->size), val, cmp;
     bool store = true;
+
+    if ( ptwr_is_rmw(in->kind) )
+        return emulate_rmw(regs, in, table, idx, off);
 
     val = in->src_reg == PTWR_NO_REG ? in->imm : *gpr_slot(regs, in->src_reg);
     if ( in->kind == PTWR_CMPXCHG8B )

@@ -21,9 +21,10 @@ enum shim_exit {
 noreturn void panic(const char *fmt, ...) __printf(1, 2);
 
 /*
- * arch/x86/power.c: power the VM off with @status.  isa-debug-exit (QEMU
- * exits with (status << 1) | 1) carries non-zero statuses; ACPI S5 (QEMU
- * exits 0) is used for status 0 and as the fallback.
+ * arch/x86/power.c: power the VM off with @status.  isa-debug-exit carries
+ * every status (status + 1 is written, so QEMU exits 2 * status + 3);
+ * ACPI S5, which loses the status, is the fallback where the device is
+ * absent.
  */
 noreturn void machine_halt(int status);
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * machine_halt(): end the VM with a status a launcher can read.  QEMU's
- * isa-debug-exit device (port 0xf4) exits with (status << 1) | 1; ACPI S5
- * exits 0.  Without either, the CPU stops with interrupts off.
+ * machine_halt(): end the VM with a status a launcher can read, through
+ * QEMU's isa-debug-exit device (port 0xf4), or ACPI S5 where it is absent.
  */
 #include "arch/x86/acpi.h"
 #include "arch/x86/io.h"
@@ -12,13 +11,23 @@
 
 #define DEBUG_EXIT_PORT 0xf4
 
+/*
+ * isa-debug-exit makes QEMU exit at once with (value << 1) | 1.  We write
+ * status + 1, so every status, poweroff included, has its own exit code
+ * (2 * status + 3) apart from both of QEMU's own: 1, QEMU failed, and 0,
+ * the VM reset (a triple fault under -no-reboot) or powered off with no
+ * status at all.  tools/pvshim-run translates back.
+ */
+#define DEBUG_EXIT_BIAS 1
+
 noreturn void machine_halt(int status)
 {
     asm volatile ( "cli" ::: "memory" );
     printk("Shutting down the VM, exit status %d\n", status);
 
-    if ( status )
-        outl(status, DEBUG_EXIT_PORT);
+    outl(status + DEBUG_EXIT_BIAS, DEBUG_EXIT_PORT);
+
+    /* Still here: no debug-exit device.  S5 loses the status. */
     acpi_poweroff();
     /* The host acts on S5 asynchronously: give it a second. */
     if ( cpu_khz() )
@@ -28,8 +37,6 @@ noreturn void machine_halt(int status)
         while ( rdtsc() < end )
             asm volatile ( "pause" );
     }
-    /* Still here: status 0 without ACPI, or no debug-exit device. */
-    outl(status, DEBUG_EXIT_PORT);
 
     printk(XENLOG_ERR "Cannot power off: halting this CPU\n");
     for ( ;; )

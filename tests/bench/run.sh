@@ -10,8 +10,9 @@
 # Results go to stdout and build/bench/results.txt.
 #
 # BENCH_SHORT=1 (make check): every part once, with few iterations; the
-# figures go to build/bench/results.txt only, stdout gets one PASS/FAIL
-# line per part, and the exit status is non-zero when a part failed.
+# figures and logs go to build/bench/short/ (results.txt) only, so a real
+# run's stay; stdout gets one PASS/FAIL line per part, and the exit status
+# is non-zero when a part failed.
 # It builds nothing but the host-native harness: make check has built the
 # configurations and the guests already.
 set -eu
@@ -26,7 +27,7 @@ n=${n:-20000}
 n_mmu=${short:+5}
 n_mmu=${n_mmu:-200}
 host_args=${short:+3 1000}
-out=build/bench
+out=build/bench${short:+/short}
 mkdir -p "$out"
 res=$out/results.txt
 : > "$res"

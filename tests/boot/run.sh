@@ -78,6 +78,21 @@ done
 expect "config: debug build says so in its banner" 0 \
     "+debug build" -- "$demo" --shim-dir build/debug
 
+# The TSC's reference clock and the local APIC timer.
+expect "time: TSC calibrated against the PIT" 0 \
+    "+TSC: [0-9]+\.[0-9]{3} MHz, PIT" \
+    "+APIC: xAPIC, id 0, timer one-shot, [0-9]+\.[0-9]{3} MHz" \
+    "+$guest_ok" -- "$demo"
+expect "time: no PIT -> the ACPI PM timer" 0 \
+    "+TSC: [0-9]+\.[0-9]{3} MHz, ACPI PM timer" "+$guest_ok" \
+    -- "$demo" -- -machine pit=off
+expect "time: clocksource=acpi" 0 \
+    "+TSC: [0-9]+\.[0-9]{3} MHz, ACPI PM timer" "+$guest_ok" \
+    -- "$demo" --shim-cmdline clocksource=acpi
+expect "time: clocksource=hpet is not supported, default kept" 0 \
+    "+clocksource=hpet: not supported" "+TSC: [0-9.]+ MHz, PIT" \
+    "+$guest_ok" -- "$demo" --shim-cmdline clocksource=hpet
+
 # CPU and hypervisor detection, and the global-pages default both ways.
 expect "global-pages: EPYC is AMD, virtualized -> off" 0 \
     "+CPU: AuthenticAMD \(AMD\)" "+Hypervisor: QEMU TCG" \
@@ -127,6 +142,23 @@ expect "test-fault: unknown kind is reported" 0 \
     -- "$demo" --shim-cmdline "test-fault=zz"
 expect "test-fault=pf via pvh" 5 "+FATAL TRAP: vector = 14 " \
     -- "$demo" --boot pvh --shim-cmdline "test-fault=pf"
+
+# A shim that dies without a status (a triple fault, before its IDT is up:
+# tests/boot/triple-fault.S stands in for it) resets the VM, and QEMU
+# exits 0 under -no-reboot: the launcher must say "no status" (120), not 0.
+triple=build/boot/triple-fault
+mkdir -p "$triple"
+if gcc -m32 -c tests/boot/triple-fault.S -o "$triple/triple-fault.o" &&
+   ld -m elf_i386 -Ttext=0x100000 -e _start -z max-page-size=0x1000 \
+       -z noexecstack --build-id=none -o "$triple/pvshim" \
+       "$triple/triple-fault.o"; then
+    expect "launcher: a triple fault is no clean exit (120, not 0)" 120 \
+        "-Shutting down the VM" -- "$demo" --shim-dir "$triple"
+else
+    echo "FAIL: launcher: building tests/boot/triple-fault.S"
+fi
+# Every status comes through isa-debug-exit, poweroff included.
+expect "launcher: QEMU's own failure is 1" 1 -- "$demo" -- -cpu no-such-cpu
 
 # Malformed command lines are reported, and boot goes on.
 expect "cmdline: unknown option" 0 "+parameter \"frobnicate\" unknown!" \

@@ -4,13 +4,15 @@
  * (pv/ptwr-decode.c): any bytes, decoded as 64-bit and as 32-bit code,
  * are either refused with nothing left in the output, or decode to an
  * instruction that keeps every promise pv/ptwr-decode.h makes and whose
- * length is exact.  ASan/UBSan watch every byte read and every sum.
+ * length is exact; a read-modify-write's result (pv/ptwr-rmw.c) stays
+ * within its operand.  ASan/UBSan watch every byte read and every sum.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pv/ptwr-decode.c"
+#include "pv/ptwr-rmw.c"
 
 #define FUZZ_ASSERT(cond) do {                                             \
     if ( !(cond) )                                                         \
@@ -36,9 +38,13 @@ static void check_insn(const struct ptwr_insn *o, size_t size, bool compat)
     const struct ptwr_mem *m = &o->mem;
 
     FUZZ_ASSERT(o->len >= 2 && o->len <= 15 && o->len <= size);
-    FUZZ_ASSERT(o->kind >= PTWR_MOV && o->kind <= PTWR_CMPXCHG8B);
-    FUZZ_ASSERT(o->size == 4 || o->size == 8);
-    FUZZ_ASSERT(!compat || o->size == 4 || o->kind == PTWR_CMPXCHG8B);
+    FUZZ_ASSERT(o->kind >= PTWR_MOV && o->kind <= PTWR_BTC);
+    FUZZ_ASSERT(o->size == 4 || o->size == 8 ||
+                (ptwr_is_rmw(o->kind) && (o->size == 2 ||
+                 (o->size == 1 && !ptwr_is_bt(o->kind)))));
+    FUZZ_ASSERT(!compat || o->size <= 4 || o->kind == PTWR_CMPXCHG8B);
+    FUZZ_ASSERT(!o->src_high8 ||
+                (o->size == 1 && o->src_reg >= 0 && o->src_reg < 4));
 
     FUZZ_ASSERT(reg_ok(o->src_reg, compat) && reg_ok(o->src_hi, compat));
     FUZZ_ASSERT(reg_ok(o->cmp_reg, compat) && reg_ok(o->cmp_hi, compat));
@@ -76,8 +82,24 @@ static void check_insn(const struct ptwr_insn *o, size_t size, bool compat)
         FUZZ_ASSERT(o->src_reg == PTWR_RBX && o->src_hi == PTWR_RCX);
         FUZZ_ASSERT(o->cmp_reg == PTWR_RAX && o->cmp_hi == PTWR_RDX);
         break;
+    default:                                    /* read-modify-write */
+        FUZZ_ASSERT(o->src_hi == PTWR_NO_REG && o->cmp_reg == PTWR_NO_REG);
+        FUZZ_ASSERT(o->src_reg == PTWR_NO_REG || !o->imm);
+        FUZZ_ASSERT(o->size == 8 || !(o->imm >> (o->size * 8)));
+        FUZZ_ASSERT(!ptwr_is_bt(o->kind) || o->imm < 256);
+        break;
     }
-    FUZZ_ASSERT(o->kind == PTWR_MOV || !o->imm);
+    FUZZ_ASSERT(o->kind == PTWR_MOV || ptwr_is_rmw(o->kind) || !o->imm);
+}
+
+/* A result within the operand; only the arithmetic flags move. */
+static void check_rmw(const struct ptwr_insn *o, uint64_t cur, uint64_t src)
+{
+    uint64_t flags = 0x202 | (cur & 0x8d5), in = flags, val;
+
+    val = ptwr_rmw(o, cur, src, &flags);
+    FUZZ_ASSERT(o->size == 8 || !(val >> (o->size * 8)));
+    FUZZ_ASSERT((flags & ~0x8d5ULL) == (in & ~0x8d5ULL));
 }
 
 static void one_mode(const uint8_t *data, size_t size, bool compat)
@@ -106,6 +128,8 @@ static void one_mode(const uint8_t *data, size_t size, bool compat)
     ptwr_linear_address(&o, gpr, gpr[3] ^ gpr[5], gpr[7], compat);
     FUZZ_ASSERT(ptwr_segment(&o, compat) <= PTWR_SEG_GS);
     FUZZ_ASSERT((ptwr_linear_address(&o, gpr, 0, 0, true) >> 32) == 0);
+    if ( ptwr_is_rmw(o.kind) )
+        check_rmw(&o, gpr[1], o.src_reg == PTWR_NO_REG ? o.imm : gpr[2]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -109,11 +109,11 @@ void test_main(void)
     {
         exinfo_t ex2 = 0;
 
-        asm volatile ( "1: orq $0, (%[p]); 2:\n\t"
+        asm volatile ( "1: addq $0, (%[p]); 2:\n\t"
                        ASM_EXTABLE(1b, 2b)
                        : "+a" (ex2) : [p] "r" (e) : "memory" );
         if ( exinfo_vector(ex2) != X86_EXC_PF )
-            test_fail("or to a page table: exinfo %#lx", ex2);
+            test_fail("add to a page table: exinfo %#lx", ex2);
     }
 
     check_rc(store(e, orig), 0);
