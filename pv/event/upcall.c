@@ -99,11 +99,15 @@ void pv_deliver_events(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
 
-    if ( v->runstate_update_pending )
-        pv_update_runstate_area(v);
-    if ( unlikely(v->nmi_pending) && deliver_nmi(v, regs) )
-        return;
-    if ( !vcpu_event_pending(v) )
+    /* The rare work first, behind one branch on the hot path. */
+    if ( unlikely(v->runstate_update_pending | v->nmi_pending) )
+    {
+        if ( v->runstate_update_pending )
+            pv_update_runstate_area(v);
+        if ( deliver_nmi(v, regs) )
+            return;
+    }
+    if ( likely(!vcpu_event_pending(v)) )
         return;
     /* Xen's create_bounce_frame crashes a domain bounced to address 0. */
     if ( !v->event_callback_eip )
