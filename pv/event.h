@@ -32,14 +32,28 @@ unsigned int pv_evtchn_max_ports(const struct domain *d);
 bool pv_evtchn_is_pending(const struct domain *d, unsigned int port);
 
 /* Would @v take an upcall now (pending and not masked)? */
-bool vcpu_event_pending(const struct vcpu *v);
+static inline bool vcpu_event_pending(const struct vcpu *v)
+{
+    return ACCESS_ONCE(v->vcpu_info->evtchn_upcall_pending) &&
+           !ACCESS_ONCE(v->vcpu_info->evtchn_upcall_mask);
+}
 
 /*
  * On the return path, interrupts off: a pending NMI (VCPUOP_send_nmi) goes
  * to the guest's NMI callback first; else, if @v has an unmasked upcall
  * pending, bounce the guest to its event callback with events masked.
+ * Inline: on the hot path it is one test of the rare work and one of the
+ * upcall.
  */
-void pv_deliver_events(struct cpu_regs *regs);
+void pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs);
+static always_inline void pv_deliver_events(struct cpu_regs *regs)
+{
+    struct vcpu *v = current_vcpu();
+
+    if ( unlikely(v->runstate_update_pending | v->nmi_pending) ||
+         unlikely(vcpu_event_pending(v)) )
+        pv_deliver_events_slow(v, regs);
+}
 
 /*
  * HYPERVISOR_iret: the NMI callback (if that is what returns) may take the

@@ -66,12 +66,6 @@ bool pv_evtchn_is_pending(const struct domain *d, unsigned int port)
     return evtchn_port_is_pending(d, port);
 }
 
-bool vcpu_event_pending(const struct vcpu *v)
-{
-    return ACCESS_ONCE(v->vcpu_info->evtchn_upcall_pending) &&
-           !ACCESS_ONCE(v->vcpu_info->evtchn_upcall_mask);
-}
-
 void pv_async_exception_cleanup(struct vcpu *v)
 {
     v->nmi_masked = false;
@@ -95,19 +89,13 @@ static bool deliver_nmi(struct vcpu *v, struct cpu_regs *regs)
     return true;
 }
 
-void pv_deliver_events(struct cpu_regs *regs)
+void pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs)
 {
-    struct vcpu *v = current_vcpu();
-
-    /* The rare work first, behind one branch on the hot path. */
-    if ( unlikely(v->runstate_update_pending | v->nmi_pending) )
-    {
-        if ( v->runstate_update_pending )
-            pv_update_runstate_area(v);
-        if ( deliver_nmi(v, regs) )
-            return;
-    }
-    if ( likely(!vcpu_event_pending(v)) )
+    if ( v->runstate_update_pending )
+        pv_update_runstate_area(v);
+    if ( deliver_nmi(v, regs) )
+        return;
+    if ( !vcpu_event_pending(v) )
         return;
     /* Xen's create_bounce_frame crashes a domain bounced to address 0. */
     if ( !v->event_callback_eip )
