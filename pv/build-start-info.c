@@ -11,13 +11,14 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
-#include "arch/x86/rtc.h"
 #include "pv/build.h"
 #include "pv/cr.h"
 #include "pv/mm.h"
 #include "pv/domain.h"
+#include "pv/event.h"
 #include "pv/event-channel.h"
 #include "pv/hypercall.h"
+#include "pv/time.h"
 #include "shim/boot-info.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -30,7 +31,6 @@ static void setup_shared_info(struct domain *d)
 {
     unsigned long mfn = frame_alloc();
     shared_info_t *s;
-    uint64_t now;
 
     if ( mfn == INVALID_PFN )
         panic("no frame for shared_info");
@@ -41,10 +41,6 @@ static void setup_shared_info(struct domain *d)
 
     s->vcpu_info[0].evtchn_upcall_mask = 1;     /* events start masked */
     s->arch.max_pfn = d->nr_pages;
-    now = rtc_read_seconds();
-    s->wc_version = 2;                          /* even: consistent */
-    s->wc_sec = now;
-    s->wc_sec_hi = now >> 32;
 
     d->shared_info = s;
     d->shared_info_mfn = mfn;
@@ -136,6 +132,12 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     v->vcpu_info = &d->shared_info->vcpu_info[0];
     v->kernel_mode = true;
     pv_cr_init(v);
+    /* Events, blocking and time: ports 1 and 2 bound, the clock running. */
+    pv_evtchn_init(d);
+    pv_sched_init(v);
+    v->runstate.state = RUNSTATE_running;
+    v->runstate.state_entry_time = NOW();
+    pv_time_init(d);
     d->shutdown_code = ~0u;
 
     memset(regs, 0, sizeof(*regs));

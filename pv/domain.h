@@ -10,9 +10,44 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/callback.h>
+#include <xen/event_channel.h>
+#include <xen/vcpu.h>
 #include "arch/x86/regs.h"
+#include "shim/timer.h"
 
 struct boot_info;
+
+/*
+ * Event channels (pv/event/): one port's state, as Xen's struct evtchn.
+ * The domain has at most EVTCHN_MAX_PORTS (Xen's default
+ * max_evtchn_port for a domU is 1023), whichever ABI it uses.
+ */
+#define EVTCHN_MAX_PORTS    1024
+#define EVTCHNS_PER_BUCKET  64          /* Xen grows its table by these */
+#define EVTCHN_FIFO_MAX_ARRAY_PAGES \
+    (EVTCHN_FIFO_NR_CHANNELS / (4096 / sizeof(event_word_t)))
+
+enum evtchn_state {
+    ECS_FREE, ECS_RESERVED, ECS_UNBOUND, ECS_INTERDOMAIN, ECS_PIRQ,
+    ECS_VIRQ, ECS_IPI,
+};
+
+struct evtchn {
+    uint8_t state;                      /* ECS_* */
+    uint8_t priority;                   /* FIFO queue */
+    bool pending;                       /* FIFO: raised with no array page */
+    uint8_t last_priority;              /* FIFO: the queue it was last on */
+    uint16_t notify_vcpu_id;
+    uint16_t last_vcpu_id;
+    uint16_t remote_dom;                /* unbound, interdomain */
+    uint16_t remote_port;               /* interdomain */
+    uint16_t virq;                      /* virq */
+};
+
+struct evtchn_fifo_queue {
+    uint32_t *head;                     /* in the control block */
+    uint32_t tail;
+};
 
 struct vcpu {
     unsigned int id;
@@ -50,8 +85,27 @@ struct vcpu {
     unsigned int iobmp_limit;           /* ... and how many ports it covers */
 
     /* Event channels, blocking and VCPUOPs (pv/event/, sched.c, vcpu.c). */
+    unsigned long vcpu_info_mfn;        /* register_vcpu_info's, or 0 */
+    uint16_t virq_to_evtchn[NR_VIRQS];
+    evtchn_fifo_control_block_t *fifo_control;
+    unsigned long fifo_control_mfn;
+    struct evtchn_fifo_queue fifo_queue[EVTCHN_FIFO_MAX_QUEUES];
+    bool blocked;                       /* SCHEDOP_block / poll sleeping */
+    bool polling;                       /* Xen's bit in d->poll_mask */
+    int poll_evtchn;                    /* the one port polled, -1 many */
+    struct timer poll_timer;
+    struct vcpu_runstate_info runstate;
+    unsigned long runstate_guest;       /* guest VA, or 0 */
+    bool runstate_update_pending;       /* a copy failed: retry on exit */
+    bool nmi_pending;                   /* VCPUOP_send_nmi */
+    bool nmi_masked;                    /* in the NMI callback, until iret */
 
     /* Time: vcpu_time_info and the guest's timers (pv/time.c). */
+    struct timer singleshot_timer, periodic_timer;
+    struct timer time_update_timer;     /* refreshes the copies each second */
+    uint64_t periodic_period, periodic_last_event;
+    unsigned long time_info_guest;      /* guest VA of the copy, or 0 */
+    struct vcpu_time_info time;         /* what was last published */
 };
 
 struct domain {
@@ -75,8 +129,17 @@ struct domain {
     unsigned long unknown_hypercalls;   /* counted, reported at exit */
 
     /* Event channels: ports, ABI (2-level or FIFO) (pv/event/). */
+    struct evtchn evtchn[EVTCHN_MAX_PORTS];
+    unsigned int valid_evtchns;         /* ports in allocated buckets */
+    bool evtchn_fifo;                   /* FIFO ABI since init_control */
+    unsigned int fifo_num_evtchns;      /* ports the event array covers */
+    event_word_t *fifo_array[EVTCHN_FIFO_MAX_ARRAY_PAGES];
+    unsigned long fifo_array_mfn[EVTCHN_FIFO_MAX_ARRAY_PAGES];
 
     /* Time: wallclock base (pv/time.c). */
+    uint64_t time_tsc0, time_ns0;       /* the guest clock's origin */
+    uint32_t time_mul;                  /* Xen's set_time_scale() */
+    int8_t time_shift;
 
     struct vcpu vcpu[1];
 };

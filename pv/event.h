@@ -11,18 +11,69 @@
 #include "pv/domain.h"
 #include "arch/x86/regs.h"
 
+/* Builder: port 0 reserved, xenstore and console ports bound to us. */
+void pv_evtchn_init(struct domain *d);
+
+/*
+ * A backend in the shim ("domain 0") notifies the guest port bound to its
+ * end @backend_port (EVTCHN_STORE_PORT, EVTCHN_CONSOLE_PORT): the event
+ * is raised as if sent from the remote end; nothing if the guest closed
+ * its end.
+ */
+void pv_evtchn_notify_guest(unsigned int backend_port);
+
 /* Raise @virq (VIRQ_TIMER, ...) on @v, if the guest bound it there. */
 void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq);
 /* A global VIRQ (VIRQ_CONSOLE, ...): on the vCPU it is bound to. */
 void send_guest_global_virq(struct domain *d, unsigned int virq);
 
+/* For SCHEDOP_poll: the ABI's port limit, and a port's pending bit. */
+unsigned int pv_evtchn_max_ports(const struct domain *d);
+bool pv_evtchn_is_pending(const struct domain *d, unsigned int port);
+
 /* Would @v take an upcall now (pending and not masked)? */
-bool vcpu_event_pending(const struct vcpu *v);
+static inline bool vcpu_event_pending(const struct vcpu *v)
+{
+    return ACCESS_ONCE(v->vcpu_info->evtchn_upcall_pending) &&
+           !ACCESS_ONCE(v->vcpu_info->evtchn_upcall_mask);
+}
 
 /*
- * On the return path, interrupts off: if @v has an unmasked upcall
+ * On the return path, interrupts off: a pending NMI (VCPUOP_send_nmi) goes
+ * to the guest's NMI callback first; else, if @v has an unmasked upcall
  * pending, bounce the guest to its event callback with events masked.
+ * Inline: on the hot path it is one test of the rare work and one of the
+ * upcall.
  */
-void pv_deliver_events(struct cpu_regs *regs);
+void pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs);
+static always_inline void pv_deliver_events(struct cpu_regs *regs)
+{
+    struct vcpu *v = current_vcpu();
+
+    if ( unlikely(v->runstate_update_pending | v->nmi_pending) ||
+         unlikely(vcpu_event_pending(v)) )
+        pv_deliver_events_slow(v, regs);
+}
+
+/*
+ * HYPERVISOR_iret: the NMI callback (if that is what returns) may take the
+ * next NMI (Xen's async_exception_cleanup()).
+ */
+void pv_async_exception_cleanup(struct vcpu *v);
+
+/*
+ * pv/sched.c: wake @v from SCHEDOP_block or SCHEDOP_poll (an event, a
+ * polled port, the poll timeout); no effect on a running vCPU.
+ */
+void vcpu_unblock(struct vcpu *v);
+void pv_sched_init(struct vcpu *v);
+
+/*
+ * pv/vcpu.c: the runstate (running, blocked) changes, and the guest's
+ * registered copy of it is rewritten (XEN_RUNSTATE_UPDATE around the
+ * write if it asked); a copy that faults is retried on the way out.
+ */
+void vcpu_runstate_change(struct vcpu *v, int new_state);
+void pv_update_runstate_area(struct vcpu *v);
 
 #endif /* PV_EVENT_H */

@@ -131,6 +131,11 @@ long pv_mm_audit(void)
         count_root(v->gdt_frames[i]);
     for ( i = 0; i < ARRAY_SIZE(v->ldt_frames); i++ )
         count_root(v->ldt_frames[i]);
+    /* Writable frames events hold: vcpu_info, FIFO control and array. */
+    count_root(v->vcpu_info_mfn);
+    count_root(v->fifo_control ? v->fifo_control_mfn : 0);
+    for ( i = 0; i < dom.fifo_num_evtchns / 1024; i++ )
+        count_root(dom.fifo_array_mfn[i]);
 
     for ( mfn = 0; mfn < n; mfn++ )
     {

@@ -1,20 +1,130 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * HYPERVISOR_sched_op, as xen/common/sched/core.c: one vCPU on one CPU
- * (sched=null), so yielding only gives the console ring a chance, and a
- * shutdown ends the VM with a status that names its reason.
+ * (sched=null), so yielding only gives the console ring a chance, blocking
+ * and polling idle the CPU (hlt) until an event or timer wakes the vCPU,
+ * and a shutdown ends the VM with a status that names its reason.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/sched.h>
+#include "arch/x86/apic.h"
 #include "pv/domain.h"
+#include "pv/event.h"
 #include "pv/event-channel.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "shim/softirq.h"
+
+/* do_poll()'s "fairly arbitrary limit" on the port list. */
+#define POLL_MAX_PORTS  128
+
+void vcpu_unblock(struct vcpu *v)
+{
+    v->blocked = false;
+}
+
+/*
+ * Sleep until something unblocks @v: timers and other softirqs run here,
+ * and the CPU halts between interrupts.  The guest's runstate says
+ * "blocked" meanwhile.
+ */
+static void vcpu_sleep(struct vcpu *v)
+{
+    vcpu_runstate_change(v, RUNSTATE_blocked);
+    for ( ;; )
+    {
+        pv_console_ring_drain();
+        if ( softirq_pending() )
+            do_softirq();
+        if ( !v->blocked )
+            break;
+        cpu_wait_for_interrupt();
+    }
+    vcpu_runstate_change(v, RUNSTATE_running);
+}
+
+/* Xen's vcpu_block_enable_events(): unmask, then sleep unless pending. */
+static void vcpu_block_enable_events(struct vcpu *v)
+{
+    v->vcpu_info->evtchn_upcall_mask = 0;
+    v->blocked = true;
+    if ( vcpu_event_pending(v) )
+    {
+        v->blocked = false;
+        return;
+    }
+    vcpu_sleep(v);
+}
+
+static void poll_timer_fn(void *data)
+{
+    struct vcpu *v = data;
+
+    if ( v->polling )
+    {
+        v->polling = false;
+        v->poll_evtchn = 0;
+        vcpu_unblock(v);
+    }
+}
+
+/*
+ * Xen's do_poll(): return at once if an upcall is deliverable or a listed
+ * port is pending, else sleep until one of the ports (one) or any port
+ * (several) goes pending, an upcall is raised, or the timeout (absolute
+ * system time; 0: none) passes.
+ */
+static long do_poll(const struct sched_poll *p)
+{
+    struct vcpu *v = current_vcpu();
+    evtchn_port_t port = 0;
+    unsigned int i;
+    long rc = 0;
+
+    if ( p->nr_ports > POLL_MAX_PORTS )
+        return -XEN_EINVAL;
+    if ( !guest_range_ok((unsigned long)p->ports.p,
+                         p->nr_ports * sizeof(port)) )
+        return -XEN_EFAULT;
+
+    v->blocked = true;
+    v->polling = true;
+    v->poll_evtchn = -1;
+    if ( vcpu_event_pending(v) )
+        goto out;
+    for ( i = 0; i < p->nr_ports; i++ )
+    {
+        rc = -XEN_EFAULT;
+        if ( copy_from_guest_offset(&port, (unsigned long)p->ports.p, i,
+                                    sizeof(port)) )
+            goto out;
+        rc = -XEN_EINVAL;
+        if ( port >= pv_evtchn_max_ports(v->domain) )
+            goto out;
+        rc = 0;
+        if ( pv_evtchn_is_pending(v->domain, port) )
+            goto out;
+    }
+    if ( p->nr_ports == 1 )
+        v->poll_evtchn = port;
+    if ( p->timeout )
+        set_timer(&v->poll_timer, p->timeout);
+    vcpu_sleep(v);
+    stop_timer(&v->poll_timer);
+    return 0;
+
+ out:
+    v->poll_evtchn = 0;
+    v->polling = false;
+    v->blocked = false;
+    return rc;
+}
 
 long do_sched_op(unsigned long cmd, unsigned long arg)
 {
     struct sched_shutdown s;
+    struct sched_poll poll;
 
     switch ( cmd )
     {
@@ -24,11 +134,14 @@ long do_sched_op(unsigned long cmd, unsigned long arg)
         return 0;
 
     case SCHEDOP_block:
-        /* Xen enables event delivery and sleeps until one is pending;
-         * nothing here raises events yet, so the wait is empty. */
-        current_vcpu()->vcpu_info->evtchn_upcall_mask = 0;
         pv_console_ring_drain();
+        vcpu_block_enable_events(current_vcpu());
         return 0;
+
+    case SCHEDOP_poll:
+        if ( copy_from_guest(&poll, arg, sizeof(poll)) )
+            return -XEN_EFAULT;
+        return do_poll(&poll);
 
     case SCHEDOP_shutdown:
         if ( copy_from_guest(&s, arg, sizeof(s)) )
@@ -57,7 +170,33 @@ long do_sched_op(unsigned long cmd, unsigned long arg)
     }
 }
 
+/* The old form: the shutdown reason is the argument itself. */
 long do_sched_op_compat(unsigned long cmd, unsigned long arg)
 {
-    return -XEN_ENOSYS;
+    switch ( cmd )
+    {
+    case SCHEDOP_yield:
+        pv_console_ring_drain();
+        return 0;
+
+    case SCHEDOP_block:
+        pv_console_ring_drain();
+        vcpu_block_enable_events(current_vcpu());
+        return 0;
+
+    case SCHEDOP_shutdown:
+        pv_console_ring_drain();
+        if ( (uint8_t)arg == SHUTDOWN_suspend && dom.shutdown_code == ~0u )
+            return 1;
+        domain_shutdown(dom.shutdown_code != ~0u ? dom.shutdown_code
+                                                 : (uint8_t)arg);
+
+    default:
+        return -XEN_ENOSYS;
+    }
+}
+
+void pv_sched_init(struct vcpu *v)
+{
+    init_timer(&v->poll_timer, poll_timer_fn, v, 0);
 }

@@ -1,14 +1,222 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The guest's time: placeholder until the events-and-time work lands. */
-#include "pv/time.h"
-#include "pv/hypercall.h"
+/*
+ * The guest's time, as xen/arch/x86/time.c and common/sched/core.c give
+ * it to a PV guest:
+ *  - system time: ns since boot, read by the guest as system_time +
+ *    scale(rdtsc - tsc_timestamp) from its vcpu_time_info, with Xen's
+ *    mul/shift from the TSC frequency measured at boot (set_time_scale())
+ *    and the version protocol (odd while we write);
+ *  - the wallclock in shared_info: the UTC time at system time 0;
+ *  - the guest's timers: set_timer_op and VCPUOP singleshot/periodic,
+ *    raising VIRQ_TIMER, on the shim's timers (shim/timer.h).
+ * The guest clock is one function of the TSC (origin time_tsc0/ns0 and
+ * one scale), so every copy the guest reads agrees and it never goes
+ * back: hence XEN_PVCLOCK_TSC_STABLE_BIT.
+ */
+#include "shim/lib.h"
 #include <xen/errno.h>
+#include "arch/x86/rtc.h"
+#include "pv/domain.h"
+#include "pv/event.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+#include "pv/time.h"
+#include "pv/time-scale.h"
+
+/* x86 does not reorder stores with stores: the compiler must not either. */
+#define smp_wmb()       asm volatile ( "" ::: "memory" )
+
+#define NS_PER_SEC      1000000000ULL
+#define MILLISECS(ms)   ((uint64_t)(ms) * 1000000ULL)
+/* Xen's STIME_DELTA_MAX: periods beyond it are refused. */
+#define STIME_DELTA_MAX ((int64_t)((uint64_t)~0ULL >> 2))
+/* How often the guest's copy is refreshed, as Xen's calibration. */
+#define TIME_UPDATE_PERIOD  MILLISECS(1000)
+
+static uint64_t scale_delta(const struct domain *d, uint64_t delta)
+{
+    struct time_scale ts = {
+        .shift = d->time_shift, .mul_frac = d->time_mul,
+    };
+
+    return time_scale_delta(ts, delta);
+}
+
+/* The guest's system time at TSC value @tsc. */
+static uint64_t guest_time_at(const struct domain *d, uint64_t tsc)
+{
+    return d->time_ns0 + scale_delta(d, tsc - d->time_tsc0);
+}
+
+/* The version protocol toward a guest copy (Xen's update_guest_memory). */
+static void publish_copy(unsigned long va, const struct vcpu_time_info *t)
+{
+    struct vcpu_time_info u = *t;
+
+    u.version |= 1;
+    if ( copy_to_guest(va, &u.version, sizeof(u.version)) )
+        return;
+    smp_wmb();
+    copy_to_guest(va, &u, sizeof(u));
+    smp_wmb();
+    u.version = t->version;
+    copy_to_guest(va, &u.version, sizeof(u.version));
+}
 
 void pv_update_vcpu_system_time(struct vcpu *v)
 {
+    struct domain *d = v->domain;
+    volatile struct vcpu_time_info *u = &v->vcpu_info->time;
+    struct vcpu_time_info t = v->time;
+    uint64_t tsc = rdtsc(), st = guest_time_at(d, tsc);
+
+    /* Never behind what the last copy extrapolates to (rounding). */
+    if ( t.tsc_timestamp && t.system_time +
+         scale_delta(d, tsc - t.tsc_timestamp) > st )
+        st = t.system_time + scale_delta(d, tsc - t.tsc_timestamp);
+
+    t.tsc_timestamp = tsc;
+    t.system_time = st;
+    t.tsc_to_system_mul = d->time_mul;
+    t.tsc_shift = d->time_shift;
+    t.flags = XEN_PVCLOCK_TSC_STABLE_BIT;
+    /* The guest may have written the version: go on from what is there. */
+    t.version = (u->version + 1) | 1;
+
+    u->version = t.version;
+    smp_wmb();
+    u->tsc_timestamp = t.tsc_timestamp;
+    u->system_time = t.system_time;
+    u->tsc_to_system_mul = t.tsc_to_system_mul;
+    u->tsc_shift = t.tsc_shift;
+    u->flags = t.flags;
+    smp_wmb();
+    t.version++;
+    u->version = t.version;
+    v->time = t;
+
+    if ( v->time_info_guest )
+        publish_copy(v->time_info_guest, &t);
 }
 
+/* Xen's update_domain_wallclock_time(): wc_* is UTC at system time 0. */
+static void set_wallclock(struct domain *d, uint64_t utc_secs)
+{
+    shared_info_t *s = d->shared_info;
+    uint64_t now = NOW(), wc;
+
+    wc = utc_secs * NS_PER_SEC > now ? utc_secs * NS_PER_SEC - now : 0;
+    s->wc_version = (s->wc_version + 1) | 1;
+    smp_wmb();
+    s->wc_sec = (uint32_t)(wc / NS_PER_SEC);
+    s->wc_sec_hi = (wc / NS_PER_SEC) >> 32;
+    s->wc_nsec = wc % NS_PER_SEC;
+    smp_wmb();
+    s->wc_version++;
+}
+
+static void timer_event(void *data)
+{
+    send_guest_vcpu_virq(data, VIRQ_TIMER);
+}
+
+/* Xen's vcpu_periodic_timer_work(): an event per period, at most. */
+static void periodic_work(struct vcpu *v)
+{
+    uint64_t now = NOW(), next;
+
+    if ( !v->periodic_period )
+        return;
+    next = v->periodic_last_event + v->periodic_period;
+    if ( now >= next )
+    {
+        send_guest_vcpu_virq(v, VIRQ_TIMER);
+        v->periodic_last_event = now;
+        next = now + v->periodic_period;
+    }
+    set_timer(&v->periodic_timer, next);
+}
+
+static void periodic_timer_fn(void *data)
+{
+    periodic_work(data);
+}
+
+static void time_update_fn(void *data)
+{
+    struct vcpu *v = data;
+
+    pv_update_vcpu_system_time(v);
+    set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
+}
+
+void pv_time_init(struct domain *d)
+{
+    struct vcpu *v = &d->vcpu[0];
+    struct time_scale ts = time_scale_of(cpu_khz() * 1000);
+
+    d->time_mul = ts.mul_frac;
+    d->time_shift = ts.shift;
+    d->time_tsc0 = rdtsc();
+    d->time_ns0 = NOW();
+    set_wallclock(d, rtc_read_seconds());
+    init_timer(&v->singleshot_timer, timer_event, v, 0);
+    init_timer(&v->periodic_timer, periodic_timer_fn, v, 0);
+    init_timer(&v->time_update_timer, time_update_fn, v, 0);
+    set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
+    pv_update_vcpu_system_time(v);
+}
+
+long pv_set_singleshot_timer(struct vcpu *v, uint64_t timeout, bool future)
+{
+    if ( future && timeout < NOW() )
+        return -XEN_ETIME;
+    set_timer(&v->singleshot_timer, timeout);
+    return 0;
+}
+
+void pv_stop_singleshot_timer(struct vcpu *v)
+{
+    stop_timer(&v->singleshot_timer);
+}
+
+long pv_set_periodic_timer(struct vcpu *v, uint64_t period_ns)
+{
+    if ( period_ns < MILLISECS(1) || period_ns > (uint64_t)STIME_DELTA_MAX )
+        return -XEN_EINVAL;
+    v->periodic_period = period_ns;
+    periodic_work(v);
+    return 0;
+}
+
+void pv_stop_periodic_timer(struct vcpu *v)
+{
+    v->periodic_period = 0;
+    stop_timer(&v->periodic_timer);
+}
+
+void pv_register_time_area(struct vcpu *v, unsigned long va)
+{
+    v->time_info_guest = va;
+    pv_update_vcpu_system_time(v);
+}
+
+/*
+ * set_timer_op: 0 stops the singleshot timer; a time that wrapped
+ * negative or lies more than 2^50 ns (13 days) ahead is taken as Linux's
+ * jiffies wrap and fires in 100 ms, as Xen does; the rest as given.
+ */
 long do_set_timer_op(uint64_t timeout)
 {
-    return -XEN_ENOSYS;
+    struct vcpu *v = current_vcpu();
+    int64_t offset = timeout - NOW();
+
+    if ( !timeout )
+        stop_timer(&v->singleshot_timer);
+    else if ( (int64_t)timeout < 0 ||
+              (offset > 0 && (uint32_t)(offset >> 50) != 0) )
+        set_timer(&v->singleshot_timer, NOW() + MILLISECS(100));
+    else
+        set_timer(&v->singleshot_timer, timeout);
+    return 0;
 }

@@ -12,4 +12,15 @@
 /* Rewrite @v's vcpu_time_info (and its registered copy, if any). */
 void pv_update_vcpu_system_time(struct vcpu *v);
 
+/* Builder: the TSC scale, the wallclock from the RTC, vCPU 0's timers. */
+void pv_time_init(struct domain *d);
+
+/* The VCPUOPs' timers (pv/vcpu.c checks the vCPU and copies arguments). */
+long pv_set_singleshot_timer(struct vcpu *v, uint64_t timeout, bool future);
+void pv_stop_singleshot_timer(struct vcpu *v);
+long pv_set_periodic_timer(struct vcpu *v, uint64_t period_ns);
+void pv_stop_periodic_timer(struct vcpu *v);
+/* VCPUOP_register_vcpu_time_memory_area: a second copy at guest @va. */
+void pv_register_time_area(struct vcpu *v, unsigned long va);
+
 #endif /* PV_TIME_H */

@@ -72,10 +72,13 @@ void test_main(void)
     check_rc(evtchn(EVTCHNOP_status, &st), 0);
     if ( st.status != EVTCHNSTAT_interdomain )
         test_fail("xenstore port status %u", st.status);
-    st.port = 100;
+    /* Xen's table grows by buckets of 64 ports: 60 is in the first. */
+    st.port = 60;
     check_rc(evtchn(EVTCHNOP_status, &st), 0);
     if ( st.status != EVTCHNSTAT_closed )
-        test_fail("port 100 status %u, expected closed", st.status);
+        test_fail("port 60 status %u, expected closed", st.status);
+    st.port = 100;
+    check_rc(evtchn(EVTCHNOP_status, &st), -XEN_EINVAL);
     st.port = 1u << 20;
     check_rc(evtchn(EVTCHNOP_status, &st), -XEN_EINVAL);
     st.dom = 7;

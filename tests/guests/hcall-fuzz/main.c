@@ -109,7 +109,14 @@ static unsigned long any_gfn(bool fifo)
     case 0:
         return rnd();
     case 1:
-        return rnd_below(start_info->nr_pages + 16);
+        /*
+         * Frames the shim must refuse: a page table, or beyond RAM.  (Any
+         * other guest frame would be taken: vcpu_info or a FIFO control
+         * block moved into this kernel's own code or data corrupts it,
+         * on Xen too.)
+         */
+        return rnd_below(2) ? pt_base_mfn()
+                            : maximum_ram_page() + 1 + rnd_below(16);
     default:
         return virt_to_mfn(zone[rnd_below(NR_ZONE / 2) +
                                 (fifo ? NR_ZONE / 2 : 0)]);
@@ -155,6 +162,31 @@ static unsigned long issue(unsigned long nr, unsigned long a1,
                      "+r" (r10), "+r" (r8)
                    : : "rcx", "r11", "memory" );
     return rax;
+}
+
+/*
+ * A batch read from scratch is junk: its small op numbers would be calls
+ * this test leaves out (set_callbacks 4, sched_op_compat 6 with shutdown,
+ * ...), so each op there gets bit 40 set (no such hypercall), and the
+ * batch ends before an entry that would run past the scratch pages.
+ */
+static void junk_batch(unsigned long a[5])
+{
+    unsigned long start = (unsigned long)scratch, end = start + sizeof(scratch);
+    multicall_entry_t *e = (multicall_entry_t *)a[0];
+    unsigned long i;
+
+    if ( a[0] < start || a[0] >= end )
+        return;
+    for ( i = 0; i < a[1]; i++, e++ )
+    {
+        if ( (unsigned long)(e + 1) > end )
+        {
+            a[1] = i;
+            break;
+        }
+        e->op |= 1UL << 40;
+    }
 }
 
 /* One random call, or false if the pick is one this test leaves out. */
@@ -268,6 +300,7 @@ static bool one_call(unsigned long *nr, unsigned long a[5])
         *nr = __HYPERVISOR_multicall;
         a[0] = rnd_below(8) ? (unsigned long)batch : any_ptr();
         a[1] = n;
+        junk_batch(a);
         return true;
     }
 }

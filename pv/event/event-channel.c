@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The port table and the EVTCHNOPs that change it, as Xen's
+ * common/event_channel.c for a domU: ports are handed out lowest first
+ * from buckets of 64, up to max_evtchn_port (1023, xl's default); port 0
+ * is reserved.  The guest is domain 1; "domain 0" is the shim itself as
+ * the backend of the console and xenstore ports, whose ends are kept in
+ * a small table here (backend_ports[]).
+ */
+#include "pv/event/private.h"
+#include <xen/errno.h>
+#include "pv/event-channel.h"
+
+#define MAX_EVTCHN_PORT     (EVTCHN_MAX_PORTS - 1)
+
+/*
+ * The shim's own (backend) ends: the port number on "domain 0", and the
+ * guest port bound to it (0: unbound, waiting for domain 1 to bind).
+ */
+static struct {
+    uint16_t port;
+    uint16_t guest_port;
+} backend_ports[] = {
+    { EVTCHN_STORE_PORT, 0 },
+    { EVTCHN_CONSOLE_PORT, 0 },
+};
+
+static int backend_index(unsigned int port)
+{
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(backend_ports); i++ )
+        if ( backend_ports[i].port == port )
+            return i;
+    return -1;
+}
+
+/* Xen's evtchn_allocate_port(): grow by a bucket, or say why not. */
+static int allocate_port(struct domain *d, unsigned int port)
+{
+    if ( port > MAX_EVTCHN_PORT || port >= max_evtchns(d) )
+        return -XEN_ENOSPC;
+    if ( port_is_valid(d, port) )
+    {
+        if ( d->evtchn[port].state != ECS_FREE ||
+             evtchn_port_is_busy(d, port) )
+            return -XEN_EBUSY;
+    }
+    else
+        d->valid_evtchns = ROUNDUP(port + 1, EVTCHNS_PER_BUCKET);
+    return 0;
+}
+
+static int get_free_port(struct domain *d)
+{
+    unsigned int port;
+    int rc;
+
+    for ( port = 0; port <= MAX_EVTCHN_PORT; port++ )
+    {
+        rc = allocate_port(d, port);
+        if ( rc != -XEN_EBUSY )
+            return rc ? rc : (int)port;
+    }
+    return -XEN_ENOSPC;
+}
+
+static void evtchn_free(struct domain *d, struct evtchn *chn)
+{
+    evtchn_port_clear_pending(d, chn);
+    chn->state = ECS_FREE;
+    chn->notify_vcpu_id = 0;
+}
+
+/* The domain an EVTCHNOP names: DOMID_SELF or our own id. */
+static bool is_self(domid_t dom)
+{
+    return dom == DOMID_SELF || dom == PV_DOMID;
+}
+
+long evtchn_alloc_unbound(evtchn_alloc_unbound_t *alloc)
+{
+    struct domain *d = &dom;
+    struct evtchn *chn;
+    int port;
+
+    if ( !is_self(alloc->dom) )
+        return alloc->dom == BACKEND_DOMID ? -XEN_EPERM : -XEN_ESRCH;
+    if ( (port = get_free_port(d)) < 0 )
+        return port;
+    chn = evtchn_from_port(d, port);
+    chn->state = ECS_UNBOUND;
+    chn->remote_dom = alloc->remote_dom == DOMID_SELF ? PV_DOMID
+                                                      : alloc->remote_dom;
+    evtchn_port_init(d, chn);
+    alloc->port = port;
+    return 0;
+}
+
+/* Bind a new local port to the shim's backend end @rport. */
+static long bind_to_backend(struct domain *d, unsigned int rport,
+                            unsigned int lport)
+{
+    int i = backend_index(rport);
+    struct evtchn *lchn = evtchn_from_port(d, lport);
+
+    if ( i < 0 || backend_ports[i].guest_port )
+        return -XEN_EINVAL;
+    backend_ports[i].guest_port = lport;
+    lchn->state = ECS_INTERDOMAIN;
+    lchn->remote_dom = BACKEND_DOMID;
+    lchn->remote_port = rport;
+    evtchn_port_init(d, lchn);
+    evtchn_port_set_pending(d, lchn->notify_vcpu_id, lchn);
+    return 0;
+}
+
+long evtchn_bind_interdomain(evtchn_bind_interdomain_t *bind)
+{
+    struct domain *d = &dom;
+    struct evtchn *lchn, *rchn;
+    unsigned int rport = bind->remote_port;
+    int lport;
+
+    if ( !is_self(bind->remote_dom) && bind->remote_dom != BACKEND_DOMID )
+        return -XEN_ESRCH;
+    if ( (lport = get_free_port(d)) < 0 )
+        return lport;
+    if ( bind->remote_dom == BACKEND_DOMID )
+    {
+        long rc = bind_to_backend(d, rport, lport);
+
+        if ( !rc )
+            bind->local_port = lport;
+        return rc;
+    }
+
+    /* Loopback: both ends in this domain. */
+    if ( !port_is_valid(d, rport) )
+        return -XEN_EINVAL;
+    rchn = evtchn_from_port(d, rport);
+    if ( rchn->state != ECS_UNBOUND || rchn->remote_dom != PV_DOMID )
+        return -XEN_EINVAL;
+    lchn = evtchn_from_port(d, lport);
+    lchn->state = ECS_INTERDOMAIN;
+    lchn->remote_dom = PV_DOMID;
+    lchn->remote_port = rport;
+    evtchn_port_init(d, lchn);
+    rchn->state = ECS_INTERDOMAIN;
+    rchn->remote_dom = PV_DOMID;
+    rchn->remote_port = lport;
+    /* Notifications sent to the unbound end may have been lost. */
+    evtchn_port_set_pending(d, lchn->notify_vcpu_id, lchn);
+    bind->local_port = lport;
+    return 0;
+}
+
+long evtchn_bind_virq(evtchn_bind_virq_t *bind)
+{
+    struct domain *d = &dom;
+    struct evtchn *chn;
+    uint32_t virq = bind->virq, vcpu = bind->vcpu;
+    int port;
+
+    if ( virq >= NR_VIRQS )
+        return -XEN_EINVAL;
+    if ( virq_is_global(virq) && vcpu != 0 )
+        return -XEN_EINVAL;
+    if ( vcpu >= ARRAY_SIZE(d->vcpu) )
+        return -XEN_ENOENT;
+    if ( d->vcpu[vcpu].virq_to_evtchn[virq] )
+        return -XEN_EEXIST;
+    if ( (port = get_free_port(d)) < 0 )
+        return port;
+    chn = evtchn_from_port(d, port);
+    chn->state = ECS_VIRQ;
+    chn->notify_vcpu_id = vcpu;
+    chn->virq = virq;
+    evtchn_port_init(d, chn);
+    d->vcpu[vcpu].virq_to_evtchn[virq] = port;
+    bind->port = port;
+    return 0;
+}
+
+long evtchn_bind_ipi(evtchn_bind_ipi_t *bind)
+{
+    struct domain *d = &dom;
+    struct evtchn *chn;
+    int port;
+
+    if ( bind->vcpu >= ARRAY_SIZE(d->vcpu) )
+        return -XEN_ENOENT;
+    if ( (port = get_free_port(d)) < 0 )
+        return port;
+    chn = evtchn_from_port(d, port);
+    chn->state = ECS_IPI;
+    chn->notify_vcpu_id = bind->vcpu;
+    evtchn_port_init(d, chn);
+    bind->port = port;
+    return 0;
+}
+
+int evtchn_close(struct domain *d, unsigned int port)
+{
+    struct evtchn *chn, *rchn;
+    unsigned int i;
+    int b;
+
+    if ( !port_is_valid(d, port) )
+        return -XEN_EINVAL;
+    chn = evtchn_from_port(d, port);
+    switch ( chn->state )
+    {
+    case ECS_FREE:
+    case ECS_RESERVED:
+        return -XEN_EINVAL;
+    case ECS_UNBOUND:
+    case ECS_IPI:
+    case ECS_PIRQ:
+        break;
+    case ECS_VIRQ:
+        for ( i = 0; i < ARRAY_SIZE(d->vcpu); i++ )
+            if ( d->vcpu[i].virq_to_evtchn[chn->virq] == port )
+                d->vcpu[i].virq_to_evtchn[chn->virq] = 0;
+        break;
+    case ECS_INTERDOMAIN:
+        if ( chn->remote_dom == BACKEND_DOMID )
+        {
+            /* The backend's end waits, unbound, for domain 1 again. */
+            if ( (b = backend_index(chn->remote_port)) >= 0 )
+                backend_ports[b].guest_port = 0;
+            break;
+        }
+        rchn = evtchn_from_port(d, chn->remote_port);
+        rchn->state = ECS_UNBOUND;
+        rchn->remote_dom = PV_DOMID;
+        break;
+    }
+    evtchn_free(d, chn);
+    return 0;
+}
+
+/* A notification from the guest to the shim's end of a backend port. */
+static void backend_notified(unsigned int backend_port)
+{
+    if ( backend_port == EVTCHN_CONSOLE_PORT )
+        pv_console_ring_drain();
+    /* EVTCHN_STORE_PORT: no xenstore yet, nobody listens. */
+}
+
+long evtchn_send(struct domain *d, unsigned int port)
+{
+    struct evtchn *chn, *rchn;
+
+    if ( !port_is_valid(d, port) )
+        return -XEN_EINVAL;
+    chn = evtchn_from_port(d, port);
+    switch ( chn->state )
+    {
+    case ECS_INTERDOMAIN:
+        if ( chn->remote_dom == BACKEND_DOMID )
+        {
+            backend_notified(chn->remote_port);
+            break;
+        }
+        rchn = evtchn_from_port(d, chn->remote_port);
+        evtchn_port_set_pending(d, rchn->notify_vcpu_id, rchn);
+        break;
+    case ECS_IPI:
+        evtchn_port_set_pending(d, chn->notify_vcpu_id, chn);
+        break;
+    case ECS_UNBOUND:
+        break;                          /* silently dropped, as Xen */
+    default:
+        return -XEN_EINVAL;
+    }
+    return 0;
+}
+
+void pv_evtchn_notify_guest(unsigned int backend_port)
+{
+    int b = backend_index(backend_port);
+    struct evtchn *chn;
+
+    if ( b < 0 || !backend_ports[b].guest_port )
+        return;                         /* the guest closed its end */
+    chn = evtchn_from_port(&dom, backend_ports[b].guest_port);
+    evtchn_port_set_pending(&dom, chn->notify_vcpu_id, chn);
+}
+
+/* Start of day: port 0 reserved, the store and console ports bound. */
+void pv_evtchn_init(struct domain *d)
+{
+    unsigned int i;
+
+    d->valid_evtchns = EVTCHNS_PER_BUCKET;
+    d->evtchn[0].state = ECS_RESERVED;
+    for ( i = 0; i < ARRAY_SIZE(backend_ports); i++ )
+    {
+        struct evtchn *chn = evtchn_from_port(d, backend_ports[i].port);
+
+        chn->state = ECS_INTERDOMAIN;
+        chn->remote_dom = BACKEND_DOMID;
+        chn->remote_port = backend_ports[i].port;
+        backend_ports[i].guest_port = backend_ports[i].port;
+    }
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * From a pending port to the guest's event callback: VIRQs raised by the
+ * shim, evtchn_upcall_pending and the vCPU it wakes (blocked or polling),
+ * and the bounce to the event callback on the way back to the guest, as
+ * Xen's vcpu_mark_events_pending() and entry.S's test_guest_events.
+ */
+#include "pv/event/private.h"
+#include "pv/time.h"
+#include "pv/traps.h"
+
+void vcpu_mark_events_pending(struct vcpu *v)
+{
+    if ( __atomic_exchange_n(&v->vcpu_info->evtchn_upcall_pending, 1,
+                             __ATOMIC_SEQ_CST) )
+        return;
+    vcpu_unblock(v);                    /* Xen's vcpu_kick() */
+}
+
+/* A port went pending: wake a vCPU polling for it (or for several). */
+void evtchn_check_pollers(struct domain *d, unsigned int port)
+{
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(d->vcpu); i++ )
+    {
+        struct vcpu *v = &d->vcpu[i];
+
+        if ( v->polling && (v->poll_evtchn <= 0 ||
+                            (unsigned int)v->poll_evtchn == port) )
+        {
+            v->polling = false;
+            v->poll_evtchn = 0;
+            vcpu_unblock(v);
+        }
+    }
+}
+
+void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq)
+{
+    struct domain *d = v->domain;
+    unsigned int port = v->virq_to_evtchn[virq];
+
+    if ( port )
+        evtchn_port_set_pending(d, v->id, evtchn_from_port(d, port));
+}
+
+void send_guest_global_virq(struct domain *d, unsigned int virq)
+{
+    unsigned int port = d->vcpu[0].virq_to_evtchn[virq];
+    struct evtchn *chn;
+
+    if ( !port )
+        return;
+    chn = evtchn_from_port(d, port);
+    evtchn_port_set_pending(d, chn->notify_vcpu_id, chn);
+}
+
+unsigned int pv_evtchn_max_ports(const struct domain *d)
+{
+    return max_evtchns(d);
+}
+
+bool pv_evtchn_is_pending(const struct domain *d, unsigned int port)
+{
+    return evtchn_port_is_pending(d, port);
+}
+
+void pv_async_exception_cleanup(struct vcpu *v)
+{
+    v->nmi_masked = false;
+}
+
+/*
+ * Xen's process_nmi: taken once (pending cleared even with no callback),
+ * then masked until the guest's iret; the callback runs with events
+ * masked.
+ */
+static bool deliver_nmi(struct vcpu *v, struct cpu_regs *regs)
+{
+    if ( !v->nmi_pending || v->nmi_masked )
+        return false;
+    v->nmi_pending = false;
+    if ( !v->nmi_callback_eip )
+        return false;
+    v->nmi_masked = true;
+    pv_create_bounce_frame(regs, v->nmi_callback_eip,
+                           TBF_EXCEPTION | TBF_INTERRUPT, 0);
+    return true;
+}
+
+void pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs)
+{
+    if ( v->runstate_update_pending )
+        pv_update_runstate_area(v);
+    if ( deliver_nmi(v, regs) )
+        return;
+    if ( !vcpu_event_pending(v) )
+        return;
+    /* Xen's create_bounce_frame crashes a domain bounced to address 0. */
+    if ( !v->event_callback_eip )
+        domain_crash("event upcall with no event callback registered");
+    pv_create_bounce_frame(regs, v->event_callback_eip, TBF_INTERRUPT, 0);
+}

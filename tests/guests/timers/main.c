@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The guest's timers, raising VIRQ_TIMER: VCPUOP singleshot (with and
+ * without VCPU_SSHOTTMR_future), stop, periodic (Xen's 1 ms minimum and
+ * STIME_DELTA_MAX), set_timer_op's far-future rule (100 ms), ticks in
+ * order and not early, and an expiry that happens while the guest spins
+ * with events masked, delivered when it unmasks.  Bounds are generous:
+ * TCG is slow, so only "not early" and "within seconds" are checked.
+ */
+#include "guest.h"
+#include "event.h"
+
+const char test_title[] = "Timers: singleshot, periodic, set_timer_op";
+
+#define MS  1000000ULL
+
+static long timer;
+
+/* Block until the next VIRQ_TIMER; its arrival time. */
+static uint64_t wait_tick(void)
+{
+    event_log_reset();
+    while ( !event_seen(timer) )
+    {
+        events_disable();
+        hypercall_sched_op(SCHEDOP_block, NULL);
+    }
+    return system_time();
+}
+
+static long singleshot(uint64_t when, uint32_t flags)
+{
+    struct vcpu_set_singleshot_timer ss = {
+        .timeout_abs_ns = when, .flags = flags,
+    };
+
+    return vcpu_op(VCPUOP_set_singleshot_timer, 0, &ss);
+}
+
+static long periodic(uint64_t period)
+{
+    struct vcpu_set_periodic_timer p = { .period_ns = period };
+
+    return vcpu_op(VCPUOP_set_periodic_timer, 0, &p);
+}
+
+static void errors(void)
+{
+    check_rc(singleshot(1, VCPU_SSHOTTMR_future), -XEN_ETIME);
+    check_rc(singleshot(system_time() - MS, VCPU_SSHOTTMR_future), -XEN_ETIME);
+    check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 0, BAD_XEN), -XEN_EFAULT);
+    check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 1, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 1, NULL), -XEN_ENOENT);
+    check_rc(periodic(MS - 1), -XEN_EINVAL);
+    check_rc(periodic(0), -XEN_EINVAL);
+    check_rc(periodic(1ULL << 62), -XEN_EINVAL);
+    check_rc(periodic(~0ULL), -XEN_EINVAL);
+    check_rc(vcpu_op(VCPUOP_set_periodic_timer, 0, BAD_UNMAPPED), -XEN_EFAULT);
+    check_rc(vcpu_op(VCPUOP_stop_periodic_timer, 1, NULL), -XEN_ENOENT);
+}
+
+static void check_window(const char *what, uint64_t t, uint64_t lo,
+                         uint64_t hi)
+{
+    if ( t < lo )
+        test_fail("%s: %lu ns early", what, (unsigned long)(lo - t));
+    else if ( t > hi )
+        test_fail("%s: %lu ms late", what, (unsigned long)((t - hi) / MS));
+}
+
+void test_main(void)
+{
+    uint64_t t0, t, prev;
+    unsigned int i;
+
+    if ( event_init() )
+        return test_error("event_init failed");
+    timer = evtchn_bind_virq_on(VIRQ_TIMER, 0);
+    errors();
+
+    /* A past singleshot without "future" fires at once. */
+    check_rc(singleshot(1, 0), 0);
+    wait_tick();
+
+    /* Stopped before it expires: the later one comes instead. */
+    t0 = system_time();
+    check_rc(singleshot(t0 + 10 * MS, VCPU_SSHOTTMR_future), 0);
+    check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 0, NULL), 0);
+    check_rc(set_timer_op(t0 + 40 * MS), 0);
+    check_window("set_timer_op 40 ms", wait_tick(), t0 + 40 * MS,
+                 t0 + 5000 * MS);
+
+    /* set_timer_op far ahead (> 2^50 ns) or negative: 100 ms. */
+    t0 = system_time();
+    check_rc(set_timer_op(t0 + (1ULL << 51)), 0);
+    check_window("huge timeout", wait_tick(), t0 + 100 * MS, t0 + 5000 * MS);
+    t0 = system_time();
+    check_rc(set_timer_op(1ULL << 63), 0);
+    check_window("negative timeout", wait_tick(), t0 + 100 * MS,
+                 t0 + 5000 * MS);
+
+    /* Periodic, 15 ms: the first at once, then ticks in order, spaced. */
+    check_rc(periodic(15 * MS), 0);
+    prev = wait_tick();
+    for ( i = 0; i < 5; i++ )
+    {
+        t = wait_tick();
+        check_window("periodic tick", t, prev + 15 * MS, prev + 5000 * MS);
+        prev = t;
+    }
+    check_rc(vcpu_op(VCPUOP_stop_periodic_timer, 0, NULL), 0);
+    t0 = system_time();
+    check_rc(singleshot(t0 + 60 * MS, 0), 0);
+    check_window("after stopping periodic", wait_tick(), t0 + 60 * MS,
+                 t0 + 5000 * MS);
+
+    /* Spinning masked past the deadline: delivered only on unmask. */
+    events_disable();
+    event_log_reset();
+    t0 = system_time();
+    check_rc(singleshot(t0 + 5 * MS, 0), 0);
+    while ( system_time() < t0 + 30 * MS )
+        hypercall_xen_version(XENVER_version, NULL);
+    if ( upcall_count || !evtchn_test_pending(timer) )
+        test_fail("masked spin: %u upcalls, timer pending %d", upcall_count,
+                  evtchn_test_pending(timer));
+    events_enable();
+    hypercall_xen_version(XENVER_version, NULL);
+    if ( event_seen(timer) != 1 )
+        test_fail("after unmask: VIRQ_TIMER seen %u times", event_seen(timer));
+    test_success();
+}
