@@ -11,8 +11,8 @@ set -u
 cd "$(dirname "$0")/.."
 
 build=${1:-build/default}
-for o in pv/mm.o pv/mm-update.o pv/page-type.o pv/mmu-hypercalls.o \
-         pv/mmuext.o; do
+for o in pv/mm/mm.o pv/mm/mm-update.o pv/mm/page-type.o pv/mm/mmu-hypercalls.o \
+         pv/mm/mmuext.o; do
     obj=$build/$o
     if [ ! -e "$obj" ]; then
         echo "FAIL: thunks: $o: not built"

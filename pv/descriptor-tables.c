@@ -24,11 +24,11 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
-#include "pv/build.h"
+#include "pv/build/build.h"
 #include "pv/descriptor-tables.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
-#include "pv/mm.h"
+#include "pv/mm/mm.h"
 #include "pv/traps.h"
 #include "shim/frame.h"
 

@@ -151,7 +151,7 @@ static inline struct vcpu *current_vcpu(void)
     return &dom.vcpu[0];
 }
 
-/* pv/domain-build.c: build the guest from the boot modules. */
+/* pv/build/domain-build.c: build the guest from the boot modules. */
 void pv_domain_build(struct boot_info *bi);
 
 /* pv/entry.S: enter the guest with the frame in cpu_info; no return. */

@@ -15,7 +15,7 @@
 #include "arch/x86/percpu.h"
 #include "shim/param.h"
 #include "shim/panic.h"
-#include "pv/mm.h"
+#include "pv/mm/mm.h"
 #include "shim/console.h"
 
 static bool is_mmu_hypercall(unsigned long nr)

@@ -13,7 +13,7 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
-#include "pv/mm.h"
+#include "pv/mm/mm.h"
 
 #define X86_EFLAGS_IOPL_SHIFT   12
 #define IOBMP_BYTES             8192    /* a bit for each of 65536 ports */
@@ -48,7 +48,7 @@ static long set_iopl(unsigned long arg)
 /*
  * The guest's own I/O bitmap, read (as the guest could) on every in/out
  * its IOPL doesn't allow: a clear bit lets the port through
- * (pv/emul-io.c).  Xen checks the whole bitmap's range up front.
+ * (pv/emul/emul-io.c).  Xen checks the whole bitmap's range up front.
  */
 static long set_iobitmap(unsigned long arg)
 {

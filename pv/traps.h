@@ -43,11 +43,11 @@ void pv_sysret_regs(struct cpu_regs *regs);
 /* A syscall from guest user mode, to the kernel's syscall callback. */
 void pv_bounce_syscall(struct cpu_regs *regs);
 
-/* pv/ro-page-fault.c: a write to one of the guest's own L1 tables, done
+/* pv/mm/ro-page-fault.c: a write to one of the guest's own L1 tables, done
  * for it (writable page tables); true if emulated. */
 bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec);
 
-/* pv/emul-priv-op.c: emulate a #GP-ing privileged instruction; true if
+/* pv/emul/emul-priv-op.c: emulate a #GP-ing privileged instruction; true if
  * handled (including by injecting a different fault). */
 bool pv_emulate_privileged_op(struct cpu_regs *regs);
 /* ... and the forced-emulation prefix `ud2; .ascii "xen"; cpuid`. */

@@ -14,7 +14,7 @@
 #include "pv/event-channel.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
-#include "pv/mm.h"
+#include "pv/mm/mm.h"
 #include "pv/time.h"
 
 #define smp_wmb()   asm volatile ( "" ::: "memory" )

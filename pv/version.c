@@ -6,7 +6,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/version.h>
-#include "pv/build.h"
+#include "pv/build/build.h"
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"

@@ -15,9 +15,9 @@
 #include "shim/param.h"
 #include "shim/timer.h"
 #include "shim/version.h"
-#include "pv/build.h"
+#include "pv/build/build.h"
 #include "pv/domain.h"
-#include "pv/mm.h"
+#include "pv/mm/mm.h"
 
 /* test-fault=<pf|gp|ud|de|bp|df>: take that fault once boot is done. */
 static char opt_test_fault[8];

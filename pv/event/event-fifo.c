@@ -11,7 +11,7 @@
 #include "pv/event/private.h"
 #include <xen/errno.h>
 #include "arch/x86/layout.h"
-#include "pv/mm.h"
+#include "pv/mm/mm.h"
 #include "shim/console.h"
 
 #define WORDS_PER_PAGE  (PAGE_SIZE / sizeof(event_word_t))

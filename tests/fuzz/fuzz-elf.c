@@ -2,15 +2,15 @@
 /*
  * libFuzzer harness for the PV kernel image parser (pv/elf*.c): any input
  * is either refused with a message or yields a kernel that keeps every
- * promise pv/elf.h makes; ASan/UBSan watch every byte it reads.
+ * promise pv/build/elf.h makes; ASan/UBSan watch every byte it reads.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pv/elf.c"
-#include "pv/elf-notes.c"
-#include "pv/elf-legacy.c"
+#include "pv/build/elf.c"
+#include "pv/build/elf-notes.c"
+#include "pv/build/elf-legacy.c"
 
 #define FUZZ_ASSERT(cond) do {                                             \
     if ( !(cond) )                                                         \

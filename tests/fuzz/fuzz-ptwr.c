@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * libFuzzer harness for the writable-page-table decoder
- * (pv/ptwr-decode.c): any bytes, decoded as 64-bit and as 32-bit code,
+ * (pv/mm/ptwr-decode.c): any bytes, decoded as 64-bit and as 32-bit code,
  * are either refused with nothing left in the output, or decode to an
- * instruction that keeps every promise pv/ptwr-decode.h makes and whose
- * length is exact; a read-modify-write's result (pv/ptwr-rmw.c) stays
+ * instruction that keeps every promise pv/mm/ptwr-decode.h makes and whose
+ * length is exact; a read-modify-write's result (pv/mm/ptwr-rmw.c) stays
  * within its operand.  ASan/UBSan watch every byte read and every sum.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pv/ptwr-decode.c"
-#include "pv/ptwr-rmw.c"
+#include "pv/mm/ptwr-decode.c"
+#include "pv/mm/ptwr-rmw.c"
 
 #define FUZZ_ASSERT(cond) do {                                             \
     if ( !(cond) )                                                         \

@@ -3,7 +3,7 @@
  * Shared by the host tests of the writable-page-table decoder: one
  * instruction assembled into .rodata by the host's assembler, what it
  * should decode to, and check(), which also proves the length exact.
- * Include after pv/ptwr-decode.c and tests/unit/unit.h.
+ * Include after pv/mm/ptwr-decode.c and tests/unit/unit.h.
  */
 #ifndef TESTS_UNIT_PTWR_CHECK_H
 #define TESTS_UNIT_PTWR_CHECK_H

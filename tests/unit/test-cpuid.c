@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The PV CPUID policy: Xen's leaves, what is hidden, what is passed. */
 #include "unit.h"
-#include "../../pv/cpuid-policy.c"
+#include "../../pv/emul/cpuid-policy.c"
 
 struct cpuinfo boot_cpu;
 

@@ -7,9 +7,9 @@
  */
 #include "tests/unit/unit.h"
 
-#include "pv/elf.c"
-#include "pv/elf-notes.c"
-#include "pv/elf-legacy.c"
+#include "pv/build/elf.c"
+#include "pv/build/elf-notes.c"
+#include "pv/build/elf-legacy.c"
 
 /* ------------------------------------------------------------ builder */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of pv/page-type.c: every operation from every starting state
+ * Host tests of pv/mm/page-type.c: every operation from every starting state
  * against a reference model written from the header's contract, targeted
  * cases for the rules that keep the guest in, and a long seeded random run.
  */
@@ -30,7 +30,7 @@ static void unit_assert(bool ok)
 }
 #define ASSERT(p) unit_assert(!!(p))
 
-#include "../../pv/page-type.c"
+#include "../../pv/mm/page-type.c"
 
 #define MAX32 UINT32_MAX
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of pv/pte-rules.c: one case per rule at every level, with and
+ * Host tests of pv/mm/pte-rules.c: one case per rule at every level, with and
  * without NX and global pages, the physical-address-width boundary, and a
  * cross-check of every bit against Xen's own disallow masks, written in
  * Xen's 24-bit flags form.
  */
 #include "tests/unit/unit.h"
 
-#include "pv/pte-rules.c"
+#include "pv/mm/pte-rules.c"
 
 #define P       _PAGE_PRESENT
 #define RW      _PAGE_RW

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of pv/ptwr-decode.c.  The accepted instructions are
+ * Host tests of pv/mm/ptwr-decode.c.  The accepted instructions are
  * assembled here by the same assembler that turns gcc's output into code
  * (the forms gcc emits for *p = v, xchg, cmpxchg and the __sync builtins
  * on 64-bit and 32-bit values, then every addressing form); the refusals
@@ -9,7 +9,7 @@
  */
 #include "tests/unit/unit.h"
 
-#include "pv/ptwr-decode.c"
+#include "pv/mm/ptwr-decode.c"
 #include "tests/unit/ptwr-check.h"
 
 /* ------------------------------------------------ what gcc -O2 emits */

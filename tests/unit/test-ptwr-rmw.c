@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Host tests of the writable-page-table decoder's read-modify-write forms
- * (OR, AND, XOR, BTS, BTR, BTC: pv/ptwr-decode.c) and of their results
- * (pv/ptwr-rmw.c), the latter compared with this CPU's own instructions.
+ * (OR, AND, XOR, BTS, BTR, BTC: pv/mm/ptwr-decode.c) and of their results
+ * (pv/mm/ptwr-rmw.c), the latter compared with this CPU's own instructions.
  * Instructions are assembled by the host's assembler, as in
  * test-ptwr-decode.c: first the forms Linux's bit operations compile to,
  * then every operand size and source form.
  */
 #include "tests/unit/unit.h"
 
-#include "pv/ptwr-decode.c"
-#include "pv/ptwr-rmw.c"
+#include "pv/mm/ptwr-decode.c"
+#include "pv/mm/ptwr-rmw.c"
 #include "tests/unit/ptwr-check.h"
 
 static struct ptwr_insn H8(struct ptwr_insn w)

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The builder's last steps: start_info and the pages it points at
+ * (shared_info, console ring, xenstore), the initrd, the hypercall page,
+ * and vCPU 0's first register frame.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include <xen/io/console.h>
+#include "arch/x86/cr.h"
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "arch/x86/percpu.h"
+#include "pv/build/build.h"
+#include "pv/emul/cr.h"
+#include "pv/mm/mm.h"
+#include "pv/domain.h"
+#include "pv/event.h"
+#include "pv/event-channel.h"
+#include "pv/hypercall.h"
+#include "pv/time.h"
+#include "shim/boot-info.h"
+#include "shim/console.h"
+#include "shim/frame.h"
+#include "shim/panic.h"
+
+/* Xen's M2P marker for the shared_info frame, which is no guest pfn. */
+#define SHARED_M2P_ENTRY (~0UL - 1UL)
+
+static void setup_shared_info(struct domain *d)
+{
+    unsigned long mfn = frame_alloc();
+    shared_info_t *s;
+
+    if ( mfn == INVALID_PFN )
+        panic("no frame for shared_info");
+    s = __va(mfn << PAGE_SHIFT);
+    memset(s, 0, PAGE_SIZE);
+    pv_m2p_set(mfn, SHARED_M2P_ENTRY);
+    pv_mm_give_frame(mfn);              /* the guest maps it itself */
+
+    s->vcpu_info[0].evtchn_upcall_mask = 1;     /* events start masked */
+    s->arch.max_pfn = d->nr_pages;
+
+    d->shared_info = s;
+    d->shared_info_mfn = mfn;
+}
+
+/* With MOD_START_PFN the initrd sits in the pfns after the mapping. */
+static void load_initrd(struct domain *d, const struct pv_layout *l,
+                        const struct boot_module *m, bool by_pfn,
+                        start_info_t *si)
+{
+    const uint8_t *src = __va(m->start);
+    unsigned long first = by_pfn ? (l->v_end - l->v_start) >> PAGE_SHIFT
+                                 : (l->initrd_start - l->v_start) >> PAGE_SHIFT;
+    unsigned long pages = ROUNDUP(m->size, PAGE_SIZE) >> PAGE_SHIFT, i;
+
+    if ( first + pages > d->nr_pages )
+        panic("the guest's memory can't hold its %lu KiB initrd",
+              (unsigned long)m->size >> 10);
+    for ( i = 0; i < pages; i++ )
+        memcpy(__va(d->p2m[first + i] << PAGE_SHIFT), src + i * PAGE_SIZE,
+               MIN(PAGE_SIZE, m->size - i * PAGE_SIZE));
+    si->mod_start = by_pfn ? first : l->initrd_start;
+    si->mod_len = m->size;
+    if ( by_pfn )
+        si->flags |= SIF_MOD_START_PFN;
+}
+
+/* The module's own line, then what followed " -- " on ours (as Xen). */
+static void guest_cmdline(char *dst, size_t size, const struct boot_info *bi)
+{
+    const char *own = bi->mods[0].cmdline, *extra = bi->guest_extra;
+
+    if ( snprintf(dst, size, "%s%s%s", own, *own && *extra ? " " : "",
+                  extra) >= (int)size )
+        printk(XENLOG_WARNING "Dom1 command line cut to %zu bytes "
+               "(MAX_GUEST_CMDLINE)\n", size - 1);
+}
+
+void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
+                         const struct pv_kernel *k,
+                         const struct boot_info *bi,
+                         const struct boot_module *initrd)
+{
+    start_info_t *si = pv_initial_va(d, l, l->start_info);
+    unsigned long pfn_of = l->v_start;
+
+    setup_shared_info(d);
+    memset(si, 0, PAGE_SIZE);
+    snprintf(si->magic, sizeof(si->magic), "xen-3.0-x86_64");
+    si->nr_pages = d->nr_pages;
+    si->shared_info = d->shared_info_mfn << PAGE_SHIFT;
+    si->pt_base = l->pt_start;
+    si->nr_pt_frames = l->nr_pt;
+    si->mfn_list = l->p2m_start;
+
+    d->store_mfn = d->p2m[(l->xenstore - pfn_of) >> PAGE_SHIFT];
+    d->console_mfn = d->p2m[(l->console - pfn_of) >> PAGE_SHIFT];
+    d->console = pv_initial_va(d, l, l->console);
+    si->store_mfn = d->store_mfn;
+    si->store_evtchn = EVTCHN_STORE_PORT;
+    si->console.domU.mfn = d->console_mfn;
+    si->console.domU.evtchn = EVTCHN_CONSOLE_PORT;
+
+    if ( initrd )
+        load_initrd(d, l, initrd, k->mod_start_pfn, si);
+    guest_cmdline(d->cmdline, sizeof(d->cmdline), bi);
+    memcpy(si->cmd_line, d->cmdline, sizeof(si->cmd_line));
+    d->start_info_va = l->start_info;
+    d->v_start = l->v_start;
+    d->v_end = l->v_end;
+
+    /* The guest's own copy of the p2m (mfn_list). */
+    pv_write_initial(d, l, l->p2m_start, (const uint8_t *)d->p2m,
+                     d->nr_pages * sizeof(*d->p2m));
+    printk("Dom1 command line: \"%s\"\n", d->cmdline);
+}
+
+void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
+                   const struct pv_kernel *k)
+{
+    struct vcpu *v = &d->vcpu[0];
+    struct cpu_regs *regs = &get_cpu_info()->guest_regs;
+
+    if ( k->hypercall_page != PV_ELF_UNSET )
+        pv_fill_hypercall_page(pv_initial_va(d, l, k->hypercall_page));
+
+    v->id = 0;
+    v->domain = d;
+    v->vcpu_info = &d->shared_info->vcpu_info[0];
+    v->kernel_mode = true;
+    pv_cr_init(v);
+    /* Events, blocking and time: ports 1 and 2 bound, the clock running. */
+    pv_evtchn_init(d);
+    pv_sched_init(v);
+    v->runstate.state = RUNSTATE_running;
+    v->runstate.state_entry_time = NOW();
+    pv_time_init(d);
+    d->shutdown_code = ~0u;
+
+    memset(regs, 0, sizeof(*regs));
+    regs->rip = k->entry;
+    regs->rsp = l->stack_end;
+    regs->rsi = l->start_info;
+    regs->cs = FLAT_KERNEL_CS64;
+    regs->ss = FLAT_KERNEL_SS;
+    regs->rflags = 0x202;
+
+    write_cr3(v->guest_table << PAGE_SHIFT);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The domain builder's steps (pv/build/domain-build.c drives them). */
+#ifndef PV_BUILD_H
+#define PV_BUILD_H
+
+#include "pv/domain.h"
+#include "pv/build/elf.h"
+
+struct boot_info;
+struct boot_module;
+
+/* The start-of-day virtual layout, all guest virtual addresses. */
+struct pv_layout {
+    unsigned long v_start, v_end;       /* the whole initial mapping */
+    unsigned long kern_start, kern_end;
+    unsigned long initrd_start, initrd_end;
+    unsigned long p2m_start, p2m_end;
+    unsigned long start_info, xenstore, console;
+    unsigned long pt_start, pt_end;     /* bootstrap page tables */
+    unsigned long stack_end;            /* one page below it */
+    unsigned long nr_pt;
+};
+
+/* pv/mm/m2p.c: the machine-to-physical table, read-only to the guest. */
+unsigned long pv_m2p_pages(void);
+void pv_m2p_init(void);
+void pv_m2p_set(unsigned long mfn, unsigned long pfn);
+unsigned long pv_m2p_get(unsigned long mfn);
+
+/* pv/build/build-memory.c */
+void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages);
+void pv_load_kernel(struct domain *d, const struct pv_layout *l,
+                    const struct pv_kernel *k, const uint8_t *image);
+void pv_build_page_tables(struct domain *d, const struct pv_layout *l);
+/* Copy (or, with src NULL, zero) len bytes at initial-map address va. */
+void pv_write_initial(const struct domain *d, const struct pv_layout *l,
+                      unsigned long va, const uint8_t *src, size_t len);
+/* The shim's mapping of guest virtual address @va of the initial map. */
+void *pv_initial_va(const struct domain *d, const struct pv_layout *l,
+                    unsigned long va);
+
+/* pv/build/build-start-info.c */
+void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
+                         const struct pv_kernel *k,
+                         const struct boot_info *bi,
+                         const struct boot_module *initrd);
+void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
+                   const struct pv_kernel *k);
+
+/* pv/build/features.c: the XENFEAT_* bits pvshim really provides. */
+bool pv_feature_supported(unsigned int feature);
+uint32_t pv_features_submap(unsigned int idx);
+const char *pv_feature_name(unsigned int feature);
+
+#endif /* PV_BUILD_H */

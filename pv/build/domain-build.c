@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The PV domain builder: the guest's start-of-day state exactly as Xen's
+ * builders make it (xen/arch/x86/pv/dom0_build.c for the layout,
+ * tools/libs/guest/xg_dom_x86.c for a domU's console and xenstore pages).
+ * xen/include/public/xen.h, "Start-of-day memory layout", is the contract.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include <xen/io/console.h>
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "pv/build/build.h"
+#include "pv/domain.h"
+#include "pv/build/elf.h"
+#include "pv/mm/mm.h"
+#include "shim/boot-info.h"
+#include "shim/console.h"
+#include "shim/frame.h"
+#include "shim/panic.h"
+#include "shim/param.h"
+
+/* guest-mem=<size>: the guest's memory (default: what the shim can spare). */
+static uint64_t opt_guest_mem;
+size_param("guest-mem", opt_guest_mem);
+
+/* What the shim keeps for itself beyond the M2P, when guest-mem= is unset. */
+#define SHIM_RESERVE_PAGES  ((16UL << 20) >> PAGE_SHIFT)
+
+#define L4_SHIFT 39
+#define L3_SHIFT 30
+#define L2_SHIFT 21
+
+static noreturn void refuse(const char *fmt, ...) __printf(1, 2);
+static noreturn void refuse(const char *fmt, ...)
+{
+    char msg[200];
+    va_list args;
+
+    va_start(args, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, args);
+    va_end(args);
+    printk(XENLOG_ERR "d1: guest kernel refused: %s\n", msg);
+    machine_halt(SHIM_EXIT_BAD_GUEST);
+}
+
+/* Page tables needed to map [s, e) with 4 KiB pages: Xen's NR() sums. */
+static unsigned long nr_tables(unsigned long s, unsigned long e,
+                               unsigned int shift)
+{
+    unsigned long m = (1UL << shift) - 1;
+
+    return (((e + m) & ~m) - (s & ~m)) >> shift;
+}
+
+/* Xen's layout: kernel, initrd, p2m, start_info, page tables, stack. */
+static void compute_layout(struct pv_layout *l, const struct pv_kernel *k,
+                           unsigned long nr_pages, uint64_t initrd_len,
+                           bool initrd_mapped)
+{
+    unsigned long pt;
+
+    l->v_start = k->virt_base;
+    l->kern_start = k->vstart;
+    l->kern_end = k->vend;
+    l->initrd_start = ROUNDUP(l->kern_end, PAGE_SIZE);
+    l->initrd_end = l->initrd_start + (initrd_mapped ? initrd_len : 0);
+    l->p2m_start = ROUNDUP(l->initrd_end, PAGE_SIZE);
+    l->p2m_end = l->p2m_start + nr_pages * sizeof(unsigned long);
+    l->start_info = ROUNDUP(l->p2m_end, PAGE_SIZE);
+    l->xenstore = l->start_info + PAGE_SIZE;
+    l->console = l->xenstore + PAGE_SIZE;
+    l->pt_start = l->console + PAGE_SIZE;
+
+    for ( pt = 2; ; pt++ )
+    {
+        l->pt_end = l->pt_start + pt * PAGE_SIZE;
+        l->stack_end = l->pt_end + PAGE_SIZE;
+        l->v_end = ROUNDUP(l->stack_end, 1UL << 22);
+        if ( l->v_end - l->stack_end < (512UL << 10) )
+            l->v_end += 1UL << 22;      /* at least 512 KiB of padding */
+        if ( 1 + nr_tables(l->v_start, l->v_end, L4_SHIFT) +
+             nr_tables(l->v_start, l->v_end, L3_SHIFT) +
+             nr_tables(l->v_start, l->v_end, L2_SHIFT) <= pt )
+            break;
+    }
+    l->nr_pt = pt;
+}
+
+static void check_layout(const struct pv_layout *l, unsigned long nr_pages)
+{
+    unsigned long need = (l->v_end - l->v_start) >> PAGE_SHIFT;
+
+    if ( l->v_end < l->v_start ||
+         !(l->v_end <= (1UL << 47) || l->v_start >= HYPERVISOR_VIRT_END) )
+        refuse("initial mapping %#lx-%#lx is not in guest address space",
+               l->v_start, l->v_end);
+    if ( need > nr_pages )
+        refuse("its initial mapping needs %lu MiB, the guest has %lu MiB",
+               need >> 8, nr_pages >> 8);
+}
+
+/* The kernel must ask only for what we give. */
+static void check_features(const struct pv_kernel *k)
+{
+    unsigned int f;
+
+    for ( f = 0; f < 32 * XENFEAT_NR_SUBMAPS; f++ )
+        if ( pv_elf_feature_required(k, f) && !pv_feature_supported(f) )
+            refuse("it requires Xen feature %u (%s), which pvshim lacks", f,
+                   pv_feature_name(f));
+}
+
+/*
+ * The guest's pages: guest-mem=, or what the shim can spare.  Either way
+ * the shim keeps SHIM_RESERVE_PAGES and room for the p2m it builds (a
+ * 513th of the rest), so a big guest-mem= is cut down, not fatal.
+ */
+static unsigned long guest_pages(void)
+{
+    unsigned long avail = frames_free_count(), limit, want;
+
+    limit = avail - MIN(avail, SHIM_RESERVE_PAGES);
+    limit -= limit / 513 + 1;
+    want = opt_guest_mem ? opt_guest_mem >> PAGE_SHIFT : limit;
+    if ( want > limit )
+    {
+        printk(XENLOG_WARNING "guest-mem: %lu MiB asked, %lu MiB can be "
+               "given\n", want >> 8, limit >> 8);
+        want = limit;
+    }
+    return want;
+}
+
+static void print_layout(const struct pv_layout *l, const struct pv_kernel *k)
+{
+    printk("VIRTUAL MEMORY ARRANGEMENT:\n");
+    printk(" Loaded kernel: %016lx->%016lx\n", l->kern_start, l->kern_end);
+    if ( l->initrd_end > l->initrd_start )
+        printk(" Init. ramdisk: %016lx->%016lx\n", l->initrd_start,
+               l->initrd_end);
+    printk(" Phys-Mach map: %016lx->%016lx\n", l->p2m_start, l->p2m_end);
+    printk(" Start info:    %016lx->%016lx\n", l->start_info,
+           l->start_info + PAGE_SIZE);
+    printk(" Xenstore/cons: %016lx->%016lx\n", l->xenstore, l->pt_start);
+    printk(" Page tables:   %016lx->%016lx\n", l->pt_start, l->pt_end);
+    printk(" Boot stack:    %016lx->%016lx\n", l->pt_end, l->stack_end);
+    printk(" TOTAL:         %016lx->%016lx\n", l->v_start, l->v_end);
+    printk(" ENTRY ADDRESS: %016lx\n", (unsigned long)k->entry);
+}
+
+void pv_domain_build(struct boot_info *bi)
+{
+    static struct pv_kernel k;
+    static struct pv_layout l;
+    const struct boot_module *kern = &bi->mods[0];
+    const struct boot_module *initrd = bi->nr_modules > 1 ? &bi->mods[1]
+                                                          : NULL;
+    const char *why;
+    unsigned long nr_pages;
+    bool initrd_mapped;
+
+    if ( !bi->nr_modules )
+        refuse("no guest kernel module given");
+    printk("*** Building a PV Dom1 ***\n");
+    if ( pv_elf_parse(__va(kern->start), kern->size, &k, &why) )
+        refuse("%s", why);
+    printk(" Dom1 kernel: 64-bit, lsb, %s %s, %s notes\n",
+           k.guest_os[0] ? k.guest_os : "?", k.guest_version,
+           k.has_xen_notes ? "Xen" : "__xen_guest");
+    check_features(&k);
+
+    nr_pages = guest_pages();
+    initrd_mapped = initrd && !k.mod_start_pfn;
+    compute_layout(&l, &k, nr_pages, initrd ? initrd->size : 0,
+                   initrd_mapped);
+    check_layout(&l, nr_pages);
+    /* An initrd left unmapped (MOD_START_PFN) goes after the mapping. */
+    if ( initrd && !initrd_mapped &&
+         ((l.v_end - l.v_start) >> PAGE_SHIFT) +
+         (ROUNDUP(initrd->size, PAGE_SIZE) >> PAGE_SHIFT) > nr_pages )
+        refuse("its %lu KiB initrd doesn't fit in the guest's %lu MiB",
+               (unsigned long)initrd->size >> 10, nr_pages >> 8);
+    print_layout(&l, &k);
+
+    pv_alloc_guest_memory(&dom, nr_pages);
+    pv_load_kernel(&dom, &l, &k, __va(kern->start));
+    pv_build_page_tables(&dom, &l);
+    pv_setup_start_info(&dom, &l, &k, bi, initrd);
+    pv_setup_vcpu(&dom, &l, &k);
+    pv_mm_adopt_initial_tables(&dom.vcpu[0]);
+    printk("Dom1: %lu MiB, %lu pages; entering the guest at %#lx\n",
+           nr_pages >> 8, nr_pages, (unsigned long)k.entry);
+}

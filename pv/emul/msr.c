@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmsr and wrmsr from the guest kernel, answered as Xen 4.17 answers a
+ * 64-bit PV domU: pv/emul/emul-priv-op.c read_msr()/write_msr(), msr.c
+ * guest_rdmsr()/guest_wrmsr(), traps.c guest_{rd,wr}msr_xen().  Every MSR
+ * not named here gets #GP, as in Xen without msr_relaxed.
+ */
+#include "shim/lib.h"
+#include <xen/arch-x86/cpuid.h>
+#include "arch/x86/cpu.h"
+#include "arch/x86/cr.h"
+#include "arch/x86/layout.h"
+#include "arch/x86/time.h"
+#include "arch/x86/uaccess.h"
+#include "pv/emul/cpuid.h"
+#include "pv/emul/cr.h"
+#include "pv/domain.h"
+#include "pv/hypercall.h"
+#include "pv/mm/mm.h"
+#include "shim/console.h"
+
+/* MSRs arch/x86/cr.h doesn't name (SDM vol. 4; AMD APM vol. 2). */
+#define MSR_IA32_TSC                0x00000010
+#define MSR_IA32_PLATFORM_ID        0x00000017
+#define MSR_IA32_FEATURE_CONTROL    0x0000003a
+#define MSR_PRED_CMD                0x00000049
+#define MSR_IA32_UCODE_REV          0x0000008b
+#define MSR_INTEL_PLATFORM_INFO     0x000000ce
+#define MSR_IA32_MPERF              0x000000e7
+#define MSR_IA32_APERF              0x000000e8
+#define MSR_INTEL_MISC_FEATURES     0x00000140
+#define MSR_IA32_PERF_STATUS        0x00000198
+#define MSR_IA32_PERF_CTL           0x00000199
+#define MSR_IA32_THERM_CONTROL      0x0000019a
+#define MSR_IA32_THERM_STATUS       0x0000019c
+#define MSR_IA32_MISC_ENABLE        0x000001a0
+#define MSR_IA32_ENERGY_PERF_BIAS   0x000001b0
+#define MSR_TSC_AUX                 0xc0000103
+#define MSR_K8_HWCR                 0xc0010015
+#define MSR_K7_FID_VID_CTL          0xc0010041
+#define MSR_K7_FID_VID_STATUS       0xc0010042
+#define MSR_K8_PSTATE_LIMIT         0xc0010061  /* ... to PSTATE7 */
+#define MSR_K8_PSTATE7              0xc001006b
+#define MSR_AMD64_DE_CFG            0xc0011029
+/* Xen's own: the hypercall-page MSR, at the base CPUID 0x40000002 gives. */
+#define MSR_XEN_HYPERCALL_PAGE      XEN_CPUID_FIRST_LEAF
+
+#define EFER_GUEST_MASK     0x4d01UL    /* SCE LME LMA NXE FFXSE, no SVME */
+#define FEATURE_CONTROL_LOCK        (1UL << 0)
+#define PRED_CMD_IBPB               (1UL << 0)
+#define DE_CFG_LFENCE_SERIALISE     (1UL << 1)
+#define MISC_ENABLE_PERF_AVAIL      (1UL << 7)
+#define MISC_ENABLE_BTS_UNAVAIL     (1UL << 11)
+#define MISC_ENABLE_PEBS_UNAVAIL    (1UL << 12)
+#define MISC_ENABLE_MONITOR_ENABLE  (1UL << 18)
+#define MISC_ENABLE_XTPR_DISABLE    (1UL << 23)
+
+
+static bool rdmsr_safe(uint32_t msr, uint64_t *val)
+{
+    uint32_t lo = 0, hi = 0, ok = 0;
+
+    asm volatile ( "1: rdmsr\n\t"
+                   "   mov $1, %[ok]\n"
+                   "2:\n"
+                   _ASM_EXTABLE(1b, 2b)
+                   : "+a" (lo), "+d" (hi), [ok] "+r" (ok) : "c" (msr) );
+    *val = ((uint64_t)hi << 32) | lo;
+    return ok;
+}
+
+static bool guest_has_tsc_aux(void)
+{
+    return pv_guest_has(0x80000001, 3, CPUID_BIT(RDTSCP)) ||
+           pv_guest_has(7, 2, CPUID_BIT(RDPID));
+}
+
+static bool is_canonical(uint64_t va)
+{
+    return ((int64_t)va >> 47) == ((int64_t)va >> 63);
+}
+
+static uint64_t guest_misc_enable(uint64_t val)
+{
+    val &= ~(MISC_ENABLE_PERF_AVAIL | MISC_ENABLE_MONITOR_ENABLE);
+    return val | MISC_ENABLE_BTS_UNAVAIL | MISC_ENABLE_PEBS_UNAVAIL |
+           MISC_ENABLE_XTPR_DISABLE;
+}
+
+static bool intel(void)
+{
+    return boot_cpu.vendor == VENDOR_INTEL;
+}
+
+static bool amd_like(void)
+{
+    return boot_cpu.vendor == VENDOR_AMD || boot_cpu.vendor == VENDOR_HYGON;
+}
+
+bool pv_read_msr(uint32_t msr, uint64_t *val)
+{
+    switch ( msr )
+    {
+    case MSR_FS_BASE:
+    case MSR_GS_BASE:
+    case MSR_SHADOW_GS_BASE:
+        /*
+         * The guest's bases live in the real MSRs (the shim never uses
+         * %fs, %gs or swapgs): while its kernel runs GS_BASE is the
+         * kernel's, SHADOW_GS_BASE the user's.
+         */
+        *val = rdmsr(msr);
+        return true;
+    case MSR_EFER:
+        *val = rdmsr(MSR_EFER) & EFER_GUEST_MASK;
+        return true;
+    case MSR_IA32_TSC:
+        *val = rdtsc();                 /* never emulated (see CPUID) */
+        return true;
+    case MSR_IA32_PLATFORM_ID:
+        return intel() && rdmsr_safe(msr, val);
+    case MSR_IA32_FEATURE_CONTROL:
+        /* Locked, with no VMX or LMCE: Linux reads it unguarded. */
+        *val = FEATURE_CONTROL_LOCK;
+        return intel();
+    case MSR_IA32_UCODE_REV:
+        /* Intel's revision is in the top half (AMD: not handled here). */
+        if ( !intel() || !rdmsr_safe(msr, val) )
+            return false;
+        *val &= ~0xffffffffULL;
+        return true;
+    case MSR_INTEL_PLATFORM_INFO:
+    case MSR_INTEL_MISC_FEATURES:
+        *val = 0;                       /* no CPUID faulting offered */
+        return true;
+    case MSR_IA32_PERF_STATUS:
+    case MSR_IA32_PERF_CTL:
+    case MSR_IA32_THERM_STATUS:
+        *val = 0;                       /* read as zero: not a cpufreq dom0 */
+        return intel();
+    case MSR_IA32_MISC_ENABLE:
+        if ( !rdmsr_safe(msr, val) )
+            return false;
+        *val = guest_misc_enable(*val);
+        return true;
+    case MSR_TSC_AUX:
+        if ( !guest_has_tsc_aux() )
+            return false;
+        *val = rdmsr(MSR_TSC_AUX);      /* the guest's: the shim's unused */
+        return true;
+    case MSR_K8_HWCR:
+    case MSR_K7_FID_VID_CTL:
+    case MSR_K7_FID_VID_STATUS:
+    case MSR_K8_PSTATE_LIMIT ... MSR_K8_PSTATE7:
+        *val = 0;
+        return amd_like();
+    case MSR_AMD64_DE_CFG:
+        *val = DE_CFG_LFENCE_SERIALISE;
+        return amd_like();
+    case MSR_XEN_HYPERCALL_PAGE:
+        *val = 0;                       /* write-only: reads as zero */
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * Xen's guest_wrmsr_xen(): the frame in bits 12 and up (an mfn: PV isn't
+ * translated) gets the hypercall stubs if the guest may write it, i.e.
+ * it takes a writable type reference, as a page table or descriptor page
+ * can't; page index 0 only, the one page 0x40000002 advertises.
+ */
+static bool write_hypercall_page(uint64_t val)
+{
+    unsigned long mfn = val >> PAGE_SHIFT;
+
+    if ( val & (PAGE_SIZE - 1) )
+    {
+        printk(XENLOG_DEBUG "d1: wrmsr hypercall page index %#lx "
+               "unsupported\n", (unsigned long)(val & (PAGE_SIZE - 1)));
+        return false;
+    }
+    if ( get_page_and_type(mfn, PGT_WRITABLE) )
+    {
+        printk(XENLOG_DEBUG "d1: Bad GMFN %#lx to MSR %08x\n", mfn,
+               MSR_XEN_HYPERCALL_PAGE);
+        return false;
+    }
+    pv_fill_hypercall_page(__va(mfn << PAGE_SHIFT));
+    put_page_and_type(mfn);
+    return true;
+}
+
+bool pv_write_msr(uint32_t msr, uint64_t val)
+{
+    struct vcpu *v = current_vcpu();
+    uint64_t cur;
+
+    switch ( msr )
+    {
+    case MSR_FS_BASE:
+    case MSR_GS_BASE:
+    case MSR_SHADOW_GS_BASE:
+        /* Checked first: a non-canonical wrmsr would #GP in the shim. */
+        if ( !is_canonical(val) )
+            return false;
+        wrmsr(msr, val);
+        if ( msr == MSR_FS_BASE )
+            v->fs_base = val;
+        else if ( msr == MSR_GS_BASE )
+            v->gs_base_kernel = val;
+        else
+            v->gs_base_user = val;
+        return true;
+    case MSR_PRED_CMD:
+        if ( !pv_guest_has(0x80000008, 1, CPUID_BIT(IBPB)) ||
+             (val & ~PRED_CMD_IBPB) )
+            return false;
+        if ( val )
+            wrmsr(MSR_PRED_CMD, val);
+        return true;
+    case MSR_IA32_UCODE_REV:
+        /* Read-only, but Intel tells software to write 0 before reading. */
+        return intel() && !val;
+    case MSR_INTEL_MISC_FEATURES:
+        return !val;                    /* CPUID faulting not offered */
+    case MSR_IA32_MISC_ENABLE:
+        if ( !rdmsr_safe(msr, &cur) )
+            return false;
+        /* A change is ignored, as Xen ignores it (with a debug log). */
+        if ( val != guest_misc_enable(cur) && IS_ENABLED(CONFIG_DEBUG) )
+            printk(XENLOG_DEBUG "d1: ignored WRMSR %#x: %#lx to %#lx\n",
+                   msr, guest_misc_enable(cur), val);
+        return true;
+    case MSR_TSC_AUX:
+        if ( !guest_has_tsc_aux() || val != (uint32_t)val )
+            return false;
+        wrmsr(MSR_TSC_AUX, val);
+        return true;
+    case MSR_IA32_PERF_CTL:
+    case MSR_IA32_THERM_CONTROL:
+    case MSR_IA32_ENERGY_PERF_BIAS:
+        return intel();                 /* dropped: not a cpufreq dom0 */
+    case MSR_IA32_MPERF:
+    case MSR_IA32_APERF:
+        return intel() || amd_like();   /* dropped */
+    case MSR_K8_HWCR:
+    case MSR_K7_FID_VID_CTL:
+    case MSR_K7_FID_VID_STATUS:
+    case MSR_K8_PSTATE_LIMIT ... MSR_K8_PSTATE7:
+    case MSR_AMD64_DE_CFG:
+        return amd_like();              /* dropped */
+    case MSR_XEN_HYPERCALL_PAGE:
+        return write_hypercall_page(val);
+    default:
+        return false;
+    }
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The frame table's consistency check: recount every reference from
+ * scratch (allocation, pins, root tables, descriptor tables, and each
+ * entry of each validated page table) and compare with what the table
+ * says, and check the invariants no guest may break.  mm-audit runs it
+ * after every MMU hypercall; a difference is a shim bug.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "pv/mm/mm.h"
+#include "shim/console.h"
+#include "shim/frame.h"
+#include "shim/panic.h"
+#include "shim/param.h"
+
+/* mm-audit=<boolean>: check the frame table after every MMU hypercall. */
+bool opt_mm_audit;
+boolean_param("mm-audit", opt_mm_audit);
+
+static uint32_t *want_count, *want_type;
+
+static bool guest_slot(unsigned int level, unsigned int i)
+{
+    return level != 4 || i < L4_SLOT(HYPERVISOR_VIRT_START) ||
+           i >= L4_SLOT(HYPERVISOR_VIRT_END);
+}
+
+static long report(unsigned long mfn, const char *what, unsigned long have,
+                   unsigned long want)
+{
+    printk(XENLOG_ERR "mm audit: mfn %#lx: %s is %lu, expected %lu\n", mfn,
+           what, have, want);
+    return 1;
+}
+
+static void count_root(unsigned long mfn)
+{
+    if ( mfn )
+    {
+        want_count[mfn]++;
+        want_type[mfn]++;
+    }
+}
+
+/* The references one validated table's entries hold; bad entries too. */
+static long count_table(unsigned long mfn, unsigned int level)
+{
+    const uint64_t *t = __va(mfn << PAGE_SHIFT);
+    const uint64_t *shim = shim_l4();
+    long bad = 0;
+    unsigned int i;
+
+    for ( i = 0; i < 512; i++ )
+    {
+        unsigned long target = (t[i] & PADDR_MASK) >> PAGE_SHIFT;
+        struct page_info *pg = mfn_to_page(target);
+
+        if ( !guest_slot(level, i) )
+        {
+            if ( t[i] != shim[i] )
+                bad += report(mfn, "a changed hypervisor L4 slot", i, i);
+            continue;
+        }
+        if ( !(t[i] & _PAGE_PRESENT) )
+            continue;
+        if ( !pg || pg->owner != PGO_GUEST )
+        {
+            bad += report(mfn, "an entry to a non-guest frame", target, 0);
+            continue;
+        }
+        if ( level == 1 )
+        {
+            want_count[target]++;
+            if ( t[i] & _PAGE_RW )
+            {
+                want_type[target]++;
+                if ( pg->type != PGT_WRITABLE )
+                    bad += report(target, "type of a writable mapping",
+                                  pg->type, PGT_WRITABLE);
+            }
+            continue;
+        }
+        if ( target == mfn )
+            continue;                   /* linear self-entry */
+        want_count[target]++;
+        want_type[target]++;
+        if ( pg->type != PGT_L1 + level - 2 && pg->type != PGT_L1 + level - 1 )
+            bad += report(target, "type of a mapped table", pg->type,
+                          PGT_L1 + level - 2);
+    }
+    return bad;
+}
+
+long pv_mm_audit(void)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned long mfn, n = frame_table_nr, bytes, pfn;
+    unsigned int i;
+    long bad = 0;
+
+    if ( !want_count )
+    {
+        bytes = ROUNDUP(2 * n * sizeof(uint32_t), PAGE_SIZE);
+        pfn = frames_alloc(bytes >> PAGE_SHIFT, 0, 0);
+        if ( pfn == INVALID_PFN )
+            panic("mm audit: no room for its %lu KiB", bytes >> 10);
+        want_count = __va(pfn << PAGE_SHIFT);
+        want_type = want_count + n;
+    }
+    memset(want_count, 0, n * sizeof(uint32_t));
+    memset(want_type, 0, n * sizeof(uint32_t));
+
+    for ( mfn = 0; mfn < n; mfn++ )
+    {
+        const struct page_info *pg = &frame_table[mfn];
+
+        if ( pg->owner != PGO_GUEST )
+            continue;
+        want_count[mfn]++;              /* allocation */
+        if ( pg->flags & PGF_PINNED )
+            count_root(mfn);
+        if ( is_page_table_type(pg->type) && pg->type_count )
+            bad += count_table(mfn, type_level(pg->type));
+    }
+    count_root(v->guest_table);
+    count_root(v->guest_table_user);
+    for ( i = 0; i < ARRAY_SIZE(v->gdt_frames); i++ )
+        count_root(v->gdt_frames[i]);
+    for ( i = 0; i < ARRAY_SIZE(v->ldt_frames); i++ )
+        count_root(v->ldt_frames[i]);
+    /* Writable frames events hold: vcpu_info, FIFO control and array. */
+    count_root(v->vcpu_info_mfn);
+    count_root(v->fifo_control ? v->fifo_control_mfn : 0);
+    for ( i = 0; i < dom.fifo_num_evtchns / 1024; i++ )
+        count_root(dom.fifo_array_mfn[i]);
+
+    for ( mfn = 0; mfn < n; mfn++ )
+    {
+        const struct page_info *pg = &frame_table[mfn];
+
+        if ( pg->owner != PGO_GUEST )
+        {
+            if ( pg->count || pg->type_count )
+                bad += report(mfn, "references to a non-guest frame",
+                              pg->count, 0);
+            continue;
+        }
+        if ( pg->count != want_count[mfn] )
+            bad += report(mfn, "count", pg->count, want_count[mfn]);
+        if ( pg->type_count != want_type[mfn] )
+            bad += report(mfn, "type count", pg->type_count, want_type[mfn]);
+        if ( (pg->type == PGT_NONE) != (pg->type_count == 0) )
+            bad += report(mfn, "type with no count", pg->type,
+                          pg->type_count);
+        if ( (pg->flags & PGF_VALIDATED) && !is_page_table_type(pg->type) )
+            bad += report(mfn, "validated flag on type", pg->type, 0);
+    }
+    return bad;
+}

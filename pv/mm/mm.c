@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The PV MMU's core: every frame's state in the frame table, and the
+ * validation that makes a guest frame a page table.  Validating a table
+ * takes a reference for each present entry (and a type reference on each
+ * lower-level table, recursively), so what a validated table maps is
+ * always the guest's, and a page table is never writable.  Modelled on
+ * xen/arch/x86/mm.c; the rules for one entry are pv/mm/pte-rules.c's, the
+ * count rules pv/mm/page-type.c's.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include "arch/x86/flush.h"
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "pv/descriptor-tables.h"
+#include "pv/mm/mm.h"
+#include "pv/mm/pte-rules.h"
+#include "shim/console.h"
+#include "shim/frame.h"
+#include "shim/memmap.h"
+#include "shim/panic.h"
+
+struct page_info *frame_table;
+unsigned long frame_table_nr;
+
+static struct pte_policy policy;
+
+/* L4 slots the shim owns in every guest L4 (HYPERVISOR_VIRT_START..END). */
+static bool is_guest_l4_slot(unsigned int i)
+{
+    return i < L4_SLOT(HYPERVISOR_VIRT_START) ||
+           i >= L4_SLOT(HYPERVISOR_VIRT_END);
+}
+
+static uint64_t *map_table(unsigned long mfn)
+{
+    return __va(mfn << PAGE_SHIFT);
+}
+
+static unsigned long entry_mfn(uint64_t e)
+{
+    return (e & PADDR_MASK) >> PAGE_SHIFT;
+}
+
+/* Frames the memory map doesn't call RAM are I/O space, as Xen's dom_io. */
+static void mark_io(const struct memmap *m)
+{
+    unsigned long mfn;
+    unsigned int i;
+
+    for ( mfn = 0; mfn < frame_table_nr; mfn++ )
+        frame_table[mfn].owner = PGO_IO;
+    for ( i = 0; i < m->nr; i++ )
+    {
+        const struct memmap_entry *e = &m->map[i];
+
+        if ( e->type == MEMMAP_RAM || e->type == MEMMAP_SHIM ||
+             e->type == MEMMAP_MODULE || e->type == MEMMAP_ALLOC )
+            for ( mfn = e->addr >> PAGE_SHIFT;
+                  mfn < (e->addr + e->size) >> PAGE_SHIFT &&
+                  mfn < frame_table_nr; mfn++ )
+                frame_table[mfn].owner = PGO_NONE;
+    }
+}
+
+void pv_mm_init(const struct memmap *m)
+{
+    unsigned long bytes, pfn;
+
+    frame_table_nr = frames_max_pfn();
+    bytes = ROUNDUP(frame_table_nr * sizeof(*frame_table), PAGE_SIZE);
+    pfn = frames_alloc(bytes >> PAGE_SHIFT, 0, 0);
+    if ( pfn == INVALID_PFN )
+        panic("no room for a %lu KiB frame table", bytes >> 10);
+    frame_table = __va(pfn << PAGE_SHIFT);
+    pv_ldt_init();
+    memset(frame_table, 0, bytes);
+    mark_io(m);
+
+    policy.nx = page_nx_bit();
+    policy.global_pages = opt_global_pages;
+    /*
+     * Frames beyond RAM are caught as such (-EPERM at L1, as Xen's
+     * mfn_valid() test), so the rule only needs the architecture's limit.
+     */
+    policy.paddr_bits = 52;
+    printk("Frame table: %lu frames, %lu KiB\n", frame_table_nr,
+           bytes >> 10);
+}
+
+void pv_mm_give_frame(unsigned long mfn)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+
+    ASSERT(pg && pg->owner == PGO_NONE);
+    pg->owner = PGO_GUEST;
+    pg->count = 1;                      /* the allocation's reference */
+}
+
+/*
+ * Only a flush that leaves no translation at all advances the clock that
+ * type stamps are compared to.  With global pages on, a CR3 reload keeps
+ * the global entries (guest user mappings are global then), so it
+ * doesn't count: a stale global writable entry would otherwise outlive
+ * its frame becoming a page table.
+ */
+void pv_note_cr3_reload(void)
+{
+    if ( !opt_global_pages )
+        tlbflush_clock++;
+}
+
+void pv_flush_local(unsigned long va, unsigned int flags)
+{
+    flush_area_local(va, flags);
+    if ( flags & FLUSH_TLB_GLOBAL )
+        tlbflush_clock++;
+    else if ( flags & FLUSH_TLB )
+        pv_note_cr3_reload();
+}
+
+/*
+ * Walk the present guest entries of table @t (level @level) from @first,
+ * calling @fn on each; stop at the first error, returning how far it got
+ * through *done.  always_inline, so @fn is a direct call at every site
+ * even with retpolines (the KVM "HVA handler" technique).
+ */
+static always_inline int for_each_guest_entry(
+    uint64_t *t, unsigned int level, unsigned long table_mfn,
+    int (*fn)(unsigned int level, uint64_t *e, unsigned long table_mfn),
+    unsigned int *done)
+{
+    unsigned int i;
+    int rc;
+
+    for ( i = 0; i < 512; i++ )
+    {
+        if ( level == 4 && !is_guest_l4_slot(i) )
+            continue;
+        if ( !(t[i] & _PAGE_PRESENT) )
+            continue;
+        if ( (rc = fn(level, &t[i], table_mfn)) )
+        {
+            *done = i;
+            return rc;
+        }
+    }
+    *done = 512;
+    return 0;
+}
+
+static int put_entry_cb(unsigned int level, uint64_t *e,
+                        unsigned long table_mfn)
+{
+    put_page_from_entry(level, *e, table_mfn);
+    return 0;
+}
+
+/* Drop the references entries [0, upto) of a table hold. */
+static void devalidate_table(unsigned long mfn, unsigned int level,
+                             unsigned int upto)
+{
+    uint64_t *t = map_table(mfn);
+    unsigned int i, done;
+
+    if ( upto == 512 )
+    {
+        for_each_guest_entry(t, level, mfn, put_entry_cb, &done);
+        return;
+    }
+    for ( i = 0; i < upto; i++ )
+        if ( (level != 4 || is_guest_l4_slot(i)) && (t[i] & _PAGE_PRESENT) )
+            put_page_from_entry(level, t[i], mfn);
+}
+
+static int validate_table(unsigned long mfn, unsigned int level)
+{
+    uint64_t *t = map_table(mfn);
+    const uint64_t *shim = shim_l4();
+    unsigned int i, done;
+    int rc;
+
+    rc = for_each_guest_entry(t, level, mfn, get_page_from_entry, &done);
+    if ( rc )
+    {
+        devalidate_table(mfn, level, done);
+        return rc;
+    }
+    /* Every guest L4 carries the shim's slots, whatever it held there. */
+    if ( level == 4 )
+        for ( i = L4_SLOT(HYPERVISOR_VIRT_START);
+              i < L4_SLOT(HYPERVISOR_VIRT_END); i++ )
+            t[i] = shim[i];
+    return 0;
+}
+
+/*
+ * A frame that just took page-table type @type: a TLB may still map it
+ * writable (flush, then it can't), and its entries must pass.  The type
+ * is validated, or undone, on return.
+ */
+static int validate_new_type(struct page_info *pg, unsigned long mfn,
+                             enum page_type type)
+{
+    int rc;
+
+    if ( page_needs_flush(pg) )
+        pv_flush_local(0, FLUSH_TLB_GLOBAL);
+    rc = validate_table(mfn, type_level(type));
+    if ( rc )
+        page_type_invalid(pg);
+    else
+        page_type_validated(pg);
+    return rc;
+}
+
+/*
+ * page_get_type(), for a type that needs no validation as well: a frame
+ * whose page-table type ended since the last full flush may still be walked
+ * as one by a CPU's paging-structure caches, so before it is anything else
+ * (writable above all), flush, as Xen's _get_page_type() does on a type
+ * change by its TLB-flush timestamp.
+ */
+int page_get_type_flush(struct page_info *pg, enum page_type type)
+{
+    if ( pg->type_count == 0 && pg->stale_table )
+    {
+        if ( page_needs_flush(pg) )
+            pv_flush_local(0, FLUSH_TLB_GLOBAL);
+        pg->stale_table = 0;
+    }
+    return page_get_type(pg, type);
+}
+
+/* A page table's type is gone: mark it for page_get_type_flush(). */
+static void release_table(struct page_info *pg, unsigned long mfn)
+{
+    devalidate_table(mfn, type_level(pg->type), 512);
+    page_type_released(pg);
+    pg->stale_table = 1;
+}
+
+int get_page_and_type(unsigned long mfn, enum page_type type)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+    int rc;
+
+    if ( !pg || !page_get(pg, PGO_GUEST) )
+        return -XEN_EINVAL;
+    rc = page_get_type_flush(pg, type);
+    if ( rc == PGT_VALIDATE )
+        rc = validate_new_type(pg, mfn, type);
+    if ( rc < 0 )
+        page_put(pg);
+    return rc < 0 ? rc : 0;
+}
+
+void put_page_and_type(unsigned long mfn)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+
+    if ( page_put_type(pg) )
+        release_table(pg, mfn);
+    page_put(pg);
+}
+
+/*
+ * A linear (recursive) entry: a table of @level pointing at a table of the
+ * same level, read-only, only to an already validated table that holds
+ * no linear entries itself, from a table no one maps linearly (Xen's
+ * get_linear_pagetable, with XSA-240's counts).  Pointing at itself takes
+ * no reference: the table can't go while it holds the entry.
+ */
+static int get_linear(unsigned int level, uint64_t e, unsigned long table_mfn)
+{
+    unsigned long mfn = entry_mfn(e);
+    struct page_info *pg = mfn_to_page(mfn), *tpg = mfn_to_page(table_mfn);
+
+    if ( !pte_linear_ok(level, e) )
+        return -XEN_EINVAL;
+    if ( mfn == table_mfn )
+        return 0;
+    if ( !pg || pg->type != PGT_L1 + level - 1 ||
+         !(pg->flags & PGF_VALIDATED) || pg->linear_pt_count > 0 ||
+         tpg->linear_pt_count < 0 || tpg->linear_pt_count == INT16_MAX ||
+         pg->linear_pt_count == INT16_MIN )
+        return -XEN_EINVAL;
+    if ( !page_get(pg, PGO_GUEST) )
+        return -XEN_EINVAL;
+    if ( page_get_type(pg, pg->type) != PGT_OK )
+    {
+        page_put(pg);
+        return -XEN_EINVAL;
+    }
+    tpg->linear_pt_count++;
+    pg->linear_pt_count--;
+    return 0;
+}
+
+int pv_check_entry(unsigned int level, uint64_t *e)
+{
+    const char *why;
+    int rc = pte_check(level, e, &policy, &why);
+
+    if ( rc )
+        printk(XENLOG_DEBUG "d1: L%u entry %#lx refused: %s\n", level,
+               (unsigned long)*e, why);
+    return rc;
+}
+
+int get_page_from_entry(unsigned int level, uint64_t *e,
+                        unsigned long table_mfn)
+{
+    struct page_info *pg;
+    unsigned long mfn;
+    int rc;
+
+    if ( !(*e & _PAGE_PRESENT) )
+        return 0;
+    if ( (rc = pv_check_entry(level, e)) )
+        return rc;
+    mfn = entry_mfn(*e);
+    if ( level == 1 )
+    {
+        /*
+         * Xen's get_page_from_l1e(): I/O space needs a permission we never
+         * give (-EPERM); a frame that is someone else's, or that can't be
+         * writable now, is -EBUSY.
+         */
+        pg = mfn_to_page(mfn);
+        if ( !pg || pg->owner == PGO_IO )
+        {
+            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is no RAM of "
+                   "the guest's\n", (unsigned long)*e, mfn);
+            return mfn == PADDR_MASK >> PAGE_SHIFT ? -XEN_EINVAL  /* invalid */
+                                                   : -XEN_EPERM;
+        }
+        if ( !page_get(pg, PGO_GUEST) )
+        {
+            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is not the "
+                   "guest's\n", (unsigned long)*e, mfn);
+            return -XEN_EBUSY;
+        }
+        if ( (*e & _PAGE_RW) &&
+             page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
+        {
+            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx can't be "
+                   "writable (type %u)\n", (unsigned long)*e, mfn, pg->type);
+            page_put(pg);
+            return -XEN_EBUSY;
+        }
+        return 0;
+    }
+    /* As Xen: only a type refusal (-EINVAL) may be a linear entry. */
+    rc = get_page_and_type(mfn, PGT_L1 + level - 2);
+    if ( rc == -XEN_EINVAL && !get_linear(level, *e, table_mfn) )
+        rc = 0;
+    return rc;
+}
+
+void put_page_from_entry(unsigned int level, uint64_t e,
+                         unsigned long table_mfn)
+{
+    unsigned long mfn = entry_mfn(e);
+    struct page_info *pg = mfn_to_page(mfn);
+
+    if ( !(e & _PAGE_PRESENT) )
+        return;
+    if ( level == 1 )
+    {
+        if ( e & _PAGE_RW )
+            page_put_type(pg);          /* writable: no table to drop */
+        page_put(pg);
+        return;
+    }
+    if ( mfn == table_mfn )
+        return;                         /* a table's linear self-entry */
+    if ( pg->type == PGT_L1 + level - 1 )
+    {
+        /* A linear entry: undo get_linear()'s counts. */
+        mfn_to_page(table_mfn)->linear_pt_count--;
+        pg->linear_pt_count++;
+    }
+    put_page_and_type(mfn);
+}
+
+/* MMUEXT_PIN_Lx_TABLE: a general reference, a type reference, the flag. */
+int pin_table(unsigned long mfn, enum page_type type)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+    int rc;
+
+    if ( !pg || !page_get(pg, PGO_GUEST) )
+        return -XEN_EINVAL;
+    if ( pg->type_count == 0 && pg->stale_table )
+        pg->stale_table = 0;            /* validate_new_type() flushes */
+    rc = page_pin(pg, type);
+    if ( rc == PGT_VALIDATE && (rc = validate_new_type(pg, mfn, type)) )
+        page_pin_abort(pg);
+    if ( rc < 0 )
+        page_put(pg);
+    return rc < 0 ? rc : 0;
+}
+
+int unpin_table(unsigned long mfn)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+    int rc;
+
+    if ( !pg || pg->owner != PGO_GUEST )
+        return -XEN_EINVAL;
+    rc = page_unpin(pg);
+    if ( rc < 0 )
+        return rc;
+    if ( rc == 1 )
+        release_table(pg, mfn);
+    page_put(pg);
+    return 0;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The PV MMU (pv/mm/mm.c): the frame table, and the rule that every entry of
+ * every page table the guest uses was validated, holding a reference on
+ * what it maps (xen/arch/x86/mm.c in spirit).
+ */
+#ifndef PV_MM_H
+#define PV_MM_H
+
+#include "shim/lib.h"
+#include <xen/errno.h>
+#include "pv/domain.h"
+#include "pv/mm/page-type.h"
+#include "shim/frame.h"
+
+extern struct page_info *frame_table;
+extern unsigned long frame_table_nr;
+
+/* The frame's page_info, or NULL if @mfn is beyond the table. */
+static inline struct page_info *mfn_to_page(unsigned long mfn)
+{
+    return mfn < frame_table_nr ? &frame_table[mfn] : NULL;
+}
+
+/* Boot: the table, then the builder hands frames to the guest. */
+struct memmap;
+void pv_mm_init(const struct memmap *m);
+void pv_mm_give_frame(unsigned long mfn);
+
+/*
+ * Validate, type and pin the bootstrap L4 the builder made, and make it
+ * vCPU 0's kernel page table (as Xen's builder pins the guest's L4).
+ */
+void pv_mm_adopt_initial_tables(struct vcpu *v);
+
+/*
+ * References for one entry at @level (1-4) of the table in frame
+ * @table_mfn.  get_ may adjust the entry's flags (as Xen's adjust_guest_*)
+ * and returns 0 or -XEN_EINVAL.
+ */
+int get_page_from_entry(unsigned int level, uint64_t *e,
+                        unsigned long table_mfn);
+void put_page_from_entry(unsigned int level, uint64_t e,
+                         unsigned long table_mfn);
+
+/* pv/mm/pte-rules.c's check of one entry's flags, with the shim's policy. */
+int pv_check_entry(unsigned int level, uint64_t *e);
+
+/* Pin / unpin a page table: -XEN_EINVAL if pinned twice, or never. */
+int pin_table(unsigned long mfn, enum page_type type);
+int unpin_table(unsigned long mfn);
+
+/* page_get_type(), flushing first if the frame was a page table lately. */
+int page_get_type_flush(struct page_info *pg, enum page_type type);
+
+/* A general and a type reference, validating a new page-table type. */
+int get_page_and_type(unsigned long mfn, enum page_type type);
+void put_page_and_type(unsigned long mfn);
+
+/*
+ * Replace entry @idx of page table @table_mfn (typed @level) with @val:
+ * validate the new entry, write it, then release the old one.  With
+ * @preserve_ad the old entry's Accessed/Dirty bits survive.
+ */
+int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
+              uint64_t val, bool preserve_ad);
+
+/* The page table level a page type stands for (1-4), or 0. */
+static inline unsigned int type_level(unsigned int type)
+{
+    return is_page_table_type(type) ? type - PGT_L1 + 1 : 0;
+}
+
+/* Switch vCPU @v's kernel (or user) page table to L4 @mfn. */
+int new_guest_cr3(struct vcpu *v, unsigned long mfn);
+int new_guest_user_cr3(struct vcpu *v, unsigned long mfn);
+
+/*
+ * The guest's TLB flushes, and those the MMU needs itself: each full
+ * flush advances the flush clock page types are stamped with.
+ */
+void pv_flush_local(unsigned long va, unsigned int flags);
+/* A CR3 write happened: it counts as a full flush only without PGE. */
+void pv_note_cr3_reload(void);
+
+/* The L1 entry that maps guest address @va in @v's current tables: its
+ * table's mfn and index, or -XEN_EINVAL if no L1 maps it. */
+int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
+                  unsigned int *idx);
+
+/* For tests and debug keys: recount every reference; 0 if consistent. */
+long pv_mm_audit(void);
+extern bool opt_mm_audit;
+
+#endif /* PV_MM_H */

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mmu_update, update_va_mapping and update_va_mapping_otherdomain, as
+ * Xen's do_mmu_update / do_update_va_mapping: every change to a page
+ * table goes through mod_entry's validation.  Long batches continue
+ * themselves (MMU_UPDATE_PREEMPTED in the count, the running total in
+ * *pdone), with the same results as one uninterrupted run.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include "arch/x86/flush.h"
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "pv/build/build.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+#include "pv/mm/mm.h"
+
+/* Our guest's own domain id, as a toolstack would number a first domU. */
+#define SELF_DOMID 1
+
+/*
+ * Whose frames an MMU hypercall may touch, as Xen's get_pg_owner() and
+ * XSM answer an unprivileged guest: DOMID_SELF only.  Naming itself by
+ * number is -ESRCH in Xen ("cannot specify itself as foreign domain");
+ * domain 0 and the special domains exist but are not ours (-EPERM).
+ */
+int pv_check_domid(unsigned long domid)
+{
+    domid &= 0xffff;
+    if ( domid == DOMID_SELF )
+        return 0;
+    if ( domid == 0 || domid == DOMID_IO || domid == DOMID_XEN )
+        return -XEN_EPERM;
+    return -XEN_ESRCH;
+}
+
+/* MMU_NORMAL_PT_UPDATE and MMU_PT_UPDATE_PRESERVE_AD: *ptr = val. */
+static int pt_update(unsigned long ptr, uint64_t val, bool preserve_ad)
+{
+    unsigned long mfn = ptr >> PAGE_SHIFT;
+    struct page_info *pg = mfn_to_page(mfn);
+    unsigned int idx = (ptr & (PAGE_SIZE - 1)) / 8;
+
+    if ( !pg || pg->owner != PGO_GUEST )
+        return -XEN_EINVAL;
+    if ( is_page_table_type(pg->type) )
+        return mod_entry(mfn, type_level(pg->type), idx, val, preserve_ad);
+
+    /* Not a page table: an ordinary write, if it may be writable. */
+    if ( page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
+        return -XEN_EINVAL;
+    ((uint64_t *)__va(mfn << PAGE_SHIFT))[idx] = val;
+    page_put_type(pg);
+    return 0;
+}
+
+/* MMU_MACHPHYS_UPDATE: the guest says which pfn its frame is. */
+static int machphys_update(unsigned long mfn, unsigned long gpfn)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+
+    if ( !pg || pg->owner != PGO_GUEST )
+        return -XEN_EINVAL;
+    pv_m2p_set(mfn, gpfn);
+    return 0;
+}
+
+long do_mmu_update(unsigned long ureqs, unsigned long count,
+                   unsigned long pdone, unsigned long foreigndom)
+{
+    mmu_update_t req;
+    unsigned int done;
+    unsigned long i;
+    long rc = 0;
+
+    /* Xen takes both as unsigned int: the upper halves don't count. */
+    foreigndom = (unsigned int)foreigndom;
+    done = batch_begin(&count, pdone);
+    if ( !guest_range_ok(ureqs, count * sizeof(req)) )
+        return -XEN_EFAULT;
+    /*
+     * Low 16 bits: whose frames.  Above them, whose page tables, plus one:
+     * that may name us by number (Xen lets a guest name itself there).
+     * As in Xen, only the frames' owner being refused reports *pdone.
+     */
+    i = 0;
+    if ( (foreigndom >> 16) && (foreigndom >> 16) - 1 != SELF_DOMID &&
+         (rc = pv_check_domid((foreigndom >> 16) - 1)) )
+        return rc;
+    if ( (rc = pv_check_domid(foreigndom)) )
+        goto out;
+
+    for ( i = 0; i < count; i++ )
+    {
+        if ( hypercall_preempt_check(i) )
+        {
+            rc = hypercall_create_continuation(
+                __HYPERVISOR_mmu_update, ureqs + i * sizeof(req),
+                (count - i) | MMU_UPDATE_PREEMPTED, pdone, foreigndom);
+            break;
+        }
+        if ( copy_from_guest_offset(&req, ureqs, i, sizeof(req)) )
+        {
+            rc = -XEN_EFAULT;
+            break;
+        }
+        /* The command is in the bits below an entry's alignment. */
+        switch ( req.ptr & 7 )
+        {
+        case MMU_NORMAL_PT_UPDATE:
+        case MMU_PT_UPDATE_PRESERVE_AD:
+        case MMU_PT_UPDATE_NO_TRANSLATE:    /* translation is HVM's only */
+            rc = pt_update(req.ptr & ~7UL, req.val,
+                           (req.ptr & 7) == MMU_PT_UPDATE_PRESERVE_AD);
+            break;
+        case MMU_MACHPHYS_UPDATE:
+            rc = machphys_update(req.ptr >> PAGE_SHIFT, req.val);
+            break;
+        default:
+            rc = -XEN_ENOSYS;
+            break;
+        }
+        if ( rc )
+            break;
+    }
+
+out:
+    batch_end(pdone, done, i);
+    return rc;
+}
+
+/*
+ * After a change: UVMF_TLB_FLUSH or UVMF_INVLPG, on this vCPU
+ * (UVMF_LOCAL), all of them (UVMF_ALL), or those in the guest's bitmap
+ * at the rest of @flags.  One vCPU for now: any set means us.
+ */
+/*
+ * As Xen's __do_update_va_mapping(): flush type 3 is no flush at all, and
+ * with a vCPU bitmap, reading it decides the result (even over the
+ * update's own).  Returns 1 when the result is the update's.
+ */
+static long uvmf_flush(unsigned long va, unsigned long flags)
+{
+    unsigned long where = flags & ~(unsigned long)UVMF_FLUSHTYPE_MASK;
+    unsigned long type = flags & UVMF_FLUSHTYPE_MASK;
+    unsigned long mask = 1;
+    long rc = 1;
+
+    if ( type != UVMF_TLB_FLUSH && type != UVMF_INVLPG )
+        return 1;
+    if ( where != UVMF_LOCAL && where != UVMF_ALL )
+    {
+        rc = copy_from_guest(&mask, where, sizeof(mask)) ? -XEN_EFAULT : 0;
+        if ( rc )
+            mask = 0;
+    }
+    if ( mask & 1 )
+        pv_flush_local(type == UVMF_INVLPG ? va : 0,
+                       type == UVMF_INVLPG ? FLUSH_VA : FLUSH_TLB_GLOBAL);
+    return rc;
+}
+
+long do_update_va_mapping(unsigned long va, unsigned long val,
+                          unsigned long flags)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned long l1;
+    unsigned int idx;
+    long rc, frc;
+
+    if ( !guest_range_ok(va, 1) )
+        return -XEN_EINVAL;
+    rc = guest_l1_slot(v, va, &l1, &idx);
+    if ( !rc )
+        rc = mod_entry(l1, 1, idx, val, false);
+    /* As Xen: the flush happens whatever the update's result. */
+    frc = uvmf_flush(va, flags);
+    return frc == 1 ? rc : frc;
+}
+
+long do_update_va_mapping_otherdomain(unsigned long va, unsigned long val,
+                                      unsigned long flags,
+                                      unsigned long domid)
+{
+    long rc = pv_check_domid(domid);
+
+    return rc ? rc : do_update_va_mapping(va, val, flags);
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * HYPERVISOR_mmuext_op, as Xen's do_mmuext_op: pinning, the vCPU's root
+ * tables, TLB and cache flushes, page copies.  A batch stops at the first
+ * failing op, *pdone says how many succeeded, and long batches continue
+ * themselves like mmu_update's.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include "arch/x86/flush.h"
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "pv/descriptor-tables.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+#include "pv/mm/mm.h"
+#include "shim/console.h"
+
+int pv_check_domid(unsigned long domid);
+
+/* TLB_FLUSH_MULTI / INVLPG_MULTI: the guest's bitmap of vCPUs. */
+static int vcpu_mask(unsigned long ptr, unsigned long *mask)
+{
+    return copy_from_guest(mask, ptr, sizeof(*mask));
+}
+
+static int copy_or_clear(unsigned long dst, unsigned long src, bool copy)
+{
+    struct page_info *d = mfn_to_page(dst), *s = mfn_to_page(src);
+
+    if ( !d || !page_get(d, PGO_GUEST) )
+        return -XEN_EINVAL;
+    if ( page_get_type_flush(d, PGT_WRITABLE) != PGT_OK )
+    {
+        page_put(d);
+        return -XEN_EINVAL;
+    }
+    if ( copy && (!s || !page_get(s, PGO_GUEST)) )
+    {
+        page_put_type(d);
+        page_put(d);
+        return -XEN_EINVAL;
+    }
+    if ( copy )
+    {
+        memcpy(__va(dst << PAGE_SHIFT), __va(src << PAGE_SHIFT), PAGE_SIZE);
+        page_put(s);
+    }
+    else
+        clear_page(__va(dst << PAGE_SHIFT));
+    page_put_type(d);
+    page_put(d);
+    return 0;
+}
+
+static int one_op(struct vcpu *v, const struct mmuext_op *op)
+{
+    unsigned long mask;
+
+    switch ( op->cmd )
+    {
+    case MMUEXT_PIN_L1_TABLE:
+    case MMUEXT_PIN_L2_TABLE:
+    case MMUEXT_PIN_L3_TABLE:
+    case MMUEXT_PIN_L4_TABLE:
+        return pin_table(op->arg1.mfn, PGT_L1 + op->cmd - MMUEXT_PIN_L1_TABLE);
+    case MMUEXT_UNPIN_TABLE:
+        return unpin_table(op->arg1.mfn);
+    case MMUEXT_NEW_BASEPTR:
+        return new_guest_cr3(v, op->arg1.mfn);
+    case MMUEXT_NEW_USER_BASEPTR:
+        return new_guest_user_cr3(v, op->arg1.mfn);
+
+    case MMUEXT_TLB_FLUSH_LOCAL:
+    case MMUEXT_TLB_FLUSH_ALL:
+        pv_flush_local(0, FLUSH_TLB_GLOBAL);
+        return 0;
+    case MMUEXT_INVLPG_LOCAL:
+    case MMUEXT_INVLPG_ALL:
+        /* Xen ignores an address that is not the guest's. */
+        if ( guest_range_ok(op->arg1.linear_addr, 1) )
+            pv_flush_local(op->arg1.linear_addr, FLUSH_VA);
+        return 0;
+    case MMUEXT_TLB_FLUSH_MULTI:
+    case MMUEXT_INVLPG_MULTI:
+        if ( vcpu_mask((unsigned long)op->arg2.vcpumask.p, &mask) )
+            return -XEN_EINVAL;         /* as Xen turns the -EFAULT */
+        if ( !(mask & 1) )
+            return 0;
+        if ( op->cmd == MMUEXT_TLB_FLUSH_MULTI )
+            pv_flush_local(0, FLUSH_TLB_GLOBAL);
+        else if ( guest_range_ok(op->arg1.linear_addr, 1) )
+            pv_flush_local(op->arg1.linear_addr, FLUSH_VA);
+        return 0;
+
+    case MMUEXT_FLUSH_CACHE:
+        /* Xen: only for a domain with I/O access, which ours lacks. */
+        return -XEN_EACCES;
+    case MMUEXT_FLUSH_CACHE_GLOBAL:
+        return -XEN_EINVAL;             /* Xen's answer there */
+
+    case MMUEXT_CLEAR_PAGE:
+        return copy_or_clear(op->arg1.mfn, 0, false);
+    case MMUEXT_COPY_PAGE:
+        return copy_or_clear(op->arg1.mfn, op->arg2.src_mfn, true);
+
+    case MMUEXT_MARK_SUPER:
+    case MMUEXT_UNMARK_SUPER:
+        return -XEN_EOPNOTSUPP;         /* no PV superpages, as Xen now */
+
+    case MMUEXT_SET_LDT:
+        /* Xen ignores the address of an empty LDT. */
+        return pv_set_ldt(v, op->arg2.nr_ents ? op->arg1.linear_addr : 0,
+                          op->arg2.nr_ents);
+
+    default:
+        return -XEN_ENOSYS;
+    }
+}
+
+long do_mmuext_op(unsigned long uops, unsigned long count,
+                  unsigned long pdone, unsigned long foreigndom)
+{
+    struct vcpu *v = current_vcpu();
+    struct mmuext_op op;
+    unsigned int done;
+    unsigned long i;
+    long rc;
+
+    /* Xen takes both as unsigned int: the upper halves don't count. */
+    foreigndom = (unsigned int)foreigndom;
+    done = batch_begin(&count, pdone);
+    if ( !guest_range_ok(uops, count * sizeof(op)) )
+        return -XEN_EFAULT;
+    if ( (rc = pv_check_domid(foreigndom)) )
+        return rc;
+
+    for ( i = 0; i < count; i++ )
+    {
+        if ( hypercall_preempt_check(i) )
+        {
+            rc = hypercall_create_continuation(
+                __HYPERVISOR_mmuext_op, uops + i * sizeof(op),
+                (count - i) | MMU_UPDATE_PREEMPTED, pdone, foreigndom);
+            break;
+        }
+        if ( copy_from_guest_offset(&op, uops, i, sizeof(op)) )
+        {
+            rc = -XEN_EFAULT;
+            break;
+        }
+        if ( (rc = one_op(v, &op)) )
+        {
+            printk(XENLOG_DEBUG "d1: mmuext_op %u (arg %#lx) failed: %ld\n",
+                   op.cmd, (unsigned long)op.arg1.mfn, rc);
+            break;
+        }
+    }
+
+    batch_end(pdone, done, i);
+    return rc;
+}

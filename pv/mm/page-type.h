@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The frame table's per-frame state and its rules, as Xen's x86 mm.c
+ * describes them ("Reference counting of pages"): a general reference
+ * count, and a type with its own count.  A frame's type changes only when
+ * its type count is zero, so a frame used as a page table can never also
+ * be mapped writable.  Pure logic: pv/mm/mm.c does the validation these
+ * functions ask for; tests/unit/test-page-type.c checks every transition.
+ */
+#ifndef PV_PAGE_TYPE_H
+#define PV_PAGE_TYPE_H
+
+#include "shim/lib.h"
+
+enum page_type {
+    PGT_NONE = 0,
+    PGT_WRITABLE,       /* mapped writable somewhere */
+    PGT_L1,             /* page tables, by level */
+    PGT_L2,
+    PGT_L3,
+    PGT_L4,
+    PGT_SEG_DESC,       /* GDT/LDT frame */
+    PGT_NR,
+};
+
+enum page_owner {
+    PGO_NONE = 0,       /* no one's: not RAM, free, or not tracked */
+    PGO_GUEST,          /* the guest's: it may map and type it */
+    PGO_SHIM,           /* ours (image, M2P, shared_info...): never the
+                           guest's to map through its page tables */
+    PGO_IO,             /* not RAM: device or firmware space (Xen's
+                           dom_io), refused to a guest without I/O */
+};
+
+#define PGF_VALIDATED   0x01    /* type's contents checked (page tables) */
+#define PGF_PINNED      0x02    /* the guest pinned it (one type ref) */
+#define PGF_VALIDATING  0x04    /* validation in progress (recursion guard) */
+
+struct page_info {
+    uint32_t count;             /* general references */
+    uint32_t type_count;        /* references to the current type */
+    uint8_t type;               /* enum page_type */
+    uint8_t owner;              /* enum page_owner */
+    uint8_t flags;              /* PGF_* */
+    /*
+     * pv/mm/mm.c's: a page-table type ended and no full flush has happened
+     * since, so a paging-structure cache may still walk through the frame.
+     */
+    uint8_t stale_table;
+    uint32_t flush_stamp;       /* flush clock when its last type ended */
+    /*
+     * Linear (recursive) page tables, as Xen's linear_pt_count: > 0, how
+     * many linear entries this table holds; < 0, how many linear entries
+     * point at it.  A table can't be both (XSA-240).  pv/mm/mm.c's business.
+     */
+    int16_t linear_pt_count;
+};
+
+static inline bool is_page_table_type(unsigned int t)
+{
+    return t >= PGT_L1 && t <= PGT_L4;
+}
+
+/* What page_get_type() tells its caller. */
+#define PGT_OK          0       /* reference taken, nothing more to do */
+#define PGT_VALIDATE    1       /* new page-table type: validate it now */
+
+/*
+ * General references.  page_get() refuses (false) a frame not owned by
+ * @owner (PGO_NONE owns nothing), a frame with no reference left (count
+ * 0: whoever assigns a frame sets its owner and first reference), and a
+ * count that would overflow.  A guest frame holds one reference for being
+ * allocated, so its count never reaches 0 while the guest has it.
+ */
+bool page_get(struct page_info *pg, enum page_owner owner);
+void page_put(struct page_info *pg);
+
+/*
+ * Type references.  page_get_type() raises the type count if the frame
+ * already has @type (and, for page tables, is validated), or gives it
+ * @type if its type count is 0.  For a page-table type that needs checking
+ * it returns PGT_VALIDATE: the caller validates the contents and then
+ * calls page_type_validated() or, on failure, page_type_invalid() (which
+ * drops the reference it took).  Refusals (-XEN_EINVAL): another type in
+ * use, a validation of this very frame already in progress (a table that
+ * contains itself), a count that would overflow.
+ */
+int page_get_type(struct page_info *pg, enum page_type type);
+void page_type_validated(struct page_info *pg);
+void page_type_invalid(struct page_info *pg);
+
+/*
+ * page_put_type() drops one type reference.  It returns true when that
+ * was the last reference to a validated page table: the caller must then
+ * drop the references the table's entries hold and call
+ * page_type_released(), after which the frame has no type.  Until then
+ * the frame keeps its type and a count of 1, held by the devalidation, so
+ * that no one can take a type reference to it meanwhile.
+ */
+bool page_put_type(struct page_info *pg);
+void page_type_released(struct page_info *pg);
+
+/*
+ * Pinning (MMUEXT_PIN_Lx_TABLE / MMUEXT_UNPIN_TABLE): a pin is one type
+ * reference and the PGF_PINNED flag.  page_pin() is page_get_type() plus
+ * the flag (-XEN_EINVAL if already pinned); if validation then fails the
+ * caller calls page_type_invalid() and page_pin_abort().  page_unpin()
+ * refuses (-XEN_EINVAL) a frame not pinned; otherwise it returns 1 when
+ * the caller must devalidate (as page_put_type() returning true), else 0.
+ */
+int page_pin(struct page_info *pg, enum page_type type);
+void page_pin_abort(struct page_info *pg);
+int page_unpin(struct page_info *pg);
+
+/*
+ * The TLB-flush clock: a frame whose type ends (its last type reference
+ * goes) is stamped; until the next full flush, TLBs may still hold a
+ * writable translation of it, and paging-structure caches a pointer to it
+ * if it was a page table.  When a frame takes a new type, the caller asks
+ * page_needs_flush() and flushes before the frame is used in that role.
+ */
+extern uint32_t tlbflush_clock;
+bool page_needs_flush(const struct page_info *pg);
+
+#endif /* PV_PAGE_TYPE_H */

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Writable page tables (VMASST_TYPE_writable_pagetables), as Xen's
+ * pv/mm/ro-page-fault.c: a guest kernel write that faults on one of its own
+ * L1 tables (mapped read-only, as page tables always are) is decoded,
+ * the new entry validated by mod_entry() and applied, and the guest moves
+ * past the instruction.  Only the store and read-modify-write forms
+ * pv/mm/ptwr-decode.c knows are emulated; anything else, or an entry that
+ * fails validation, is the guest's own #PF.
+ */
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include "arch/x86/cr.h"
+#include "arch/x86/layout.h"
+#include "arch/x86/page.h"
+#include "pv/guest-access.h"
+#include "pv/mm/mm.h"
+#include "pv/mm/ptwr-decode.h"
+#include "pv/traps.h"
+
+#define PFEC_PRESENT    (1u << 0)
+#define PFEC_WRITE      (1u << 1)
+#define PFEC_RSVD       (1u << 3)
+#define PFEC_INSN       (1u << 4)
+#define X86_EFLAGS_ARITH 0x8d5          /* CF PF AF ZF SF OF */
+
+/* The guest's GPRs in x86 encoding order (rax, rcx, rdx, rbx, rsp...). */
+static uint64_t *gpr_slot(struct cpu_regs *r, int n)
+{
+    uint64_t *const slots[16] = {
+        &r->rax, &r->rcx, &r->rdx, &r->rbx, &r->rsp, &r->rbp, &r->rsi,
+        &r->rdi, &r->r8, &r->r9, &r->r10, &r->r11, &r->r12, &r->r13,
+        &r->r14, &r->r15,
+    };
+
+    return slots[n & 15];
+}
+
+/* Instruction bytes at @rip: as many of the 15 as are readable. */
+static size_t fetch(unsigned long rip, uint8_t *buf)
+{
+    size_t n = 15;
+
+    while ( n && copy_from_guest(buf, rip, n) )
+        n--;
+    return n;
+}
+
+/* A @size-byte store of @v at byte @off of @old. */
+static uint64_t merge(uint64_t old, uint64_t v, unsigned int off,
+                      unsigned int size)
+{
+    uint64_t mask = size == 8 ? ~0ULL : ((1ULL << (size * 8)) - 1) << (off * 8);
+
+    return (old & ~mask) | ((v << (off * 8)) & mask);
+}
+
+/* The @size bytes at byte @off of @old. */
+static uint64_t part(uint64_t old, unsigned int off, unsigned int size)
+{
+    return size == 8 ? old : (old >> (off * 8)) & ((1ULL << (size * 8)) - 1);
+}
+
+/* The flags a CMP of @a with @b leaves, @size bytes wide. */
+static uint64_t cmp_flags(uint64_t a, uint64_t b, unsigned int size)
+{
+    uint64_t f;
+
+    if ( size == 8 )
+        asm ( "cmp %2, %1; pushf; pop %0" : "=r" (f) : "r" (a), "r" (b)
+              : "cc" );
+    else
+        asm ( "cmp %k2, %k1; pushf; pop %0" : "=r" (f) : "r" (a), "r" (b)
+              : "cc" );
+    return f & X86_EFLAGS_ARITH;
+}
+
+/*
+ * OR/AND/XOR/BTS/BTR/BTC on the entry: the whole read-modify-write happens
+ * here, with the guest's one vCPU stopped, so it is atomic to the guest
+ * whether it was locked or not.  The new entry must pass mod_entry() like
+ * any write; an unchanged one is not written (as Xen's emulator), but the
+ * flags still come out as the instruction leaves them.
+ */
+static bool emulate_rmw(struct cpu_regs *regs, const struct ptwr_insn *in,
+                        unsigned long table, unsigned int idx,
+                        unsigned int off)
+{
+    uint64_t old = ((uint64_t *)__va(table << PAGE_SHIFT))[idx];
+    uint64_t cur = part(old, off, in->size), src = in->imm, flags, val;
+
+    if ( in->src_reg != PTWR_NO_REG )
+        src = *gpr_slot(regs, in->src_reg) >> (in->src_high8 ? 8 : 0);
+    flags = regs->rflags;
+    val = ptwr_rmw(in, cur, src, &flags);
+
+    if ( val != cur &&
+         mod_entry(table, 1, idx, merge(old, val, off, in->size), false) )
+        return false;                   /* refused: the guest's #PF */
+
+    regs->rflags = flags;
+    regs->rip += in->len;
+    return true;
+}
+
+static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
+                    unsigned long table, unsigned int idx, unsigned int off)
+{
+    uint64_t *entry = (uint64_t *)__va(table << PAGE_SHIFT) + idx;
+    uint64_t old = *entry, cur = part(old, off, in->size), val, cmp;
+    bool store = true;
+
+    if ( ptwr_is_rmw(in->kind) )
+        return emulate_rmw(regs, in, table, idx, off);
+
+    val = in->src_reg == PTWR_NO_REG ? in->imm : *gpr_slot(regs, in->src_reg);
+    if ( in->kind == PTWR_CMPXCHG8B )
+        val = (*gpr_slot(regs, in->src_hi) << 32) |
+              (uint32_t)*gpr_slot(regs, in->src_reg);
+
+    if ( in->kind == PTWR_CMPXCHG || in->kind == PTWR_CMPXCHG8B )
+    {
+        cmp = in->kind == PTWR_CMPXCHG8B
+              ? (*gpr_slot(regs, in->cmp_hi) << 32) |
+                (uint32_t)*gpr_slot(regs, in->cmp_reg)
+              : *gpr_slot(regs, in->cmp_reg);
+        if ( in->size == 4 )
+            cmp = (uint32_t)cmp;
+        regs->rflags = (regs->rflags & ~X86_EFLAGS_ARITH) |
+                       cmp_flags(cmp, cur, in->size);
+        store = cmp == cur;
+    }
+
+    if ( store && mod_entry(table, 1, idx, merge(old, val, off, in->size),
+                            false) )
+        return false;                   /* refused: the guest's #PF */
+
+    /* What the instruction hands back in registers. */
+    switch ( in->kind )
+    {
+    case PTWR_XCHG:
+        *gpr_slot(regs, in->src_reg) = in->size == 4 ? (uint32_t)cur : cur;
+        break;
+    case PTWR_CMPXCHG:
+        if ( !store )
+            *gpr_slot(regs, in->cmp_reg) = in->size == 4 ? (uint32_t)cur
+                                                          : cur;
+        break;
+    case PTWR_CMPXCHG8B:
+        if ( !store )
+        {
+            *gpr_slot(regs, in->cmp_reg) = (uint32_t)cur;
+            *gpr_slot(regs, in->cmp_hi) = cur >> 32;
+        }
+        break;
+    }
+    regs->rip += in->len;
+    return true;
+}
+
+bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned long l1, table, seg_base = 0;
+    unsigned int idx, off;
+    struct ptwr_insn in;
+    uint8_t bytes[15];
+    uint64_t pte, gpr[16];
+    size_t n;
+    int i;
+
+    if ( !(dom.vm_assist & (1UL << VMASST_TYPE_writable_pagetables)) ||
+         !v->kernel_mode ||
+         (ec & (PFEC_PRESENT | PFEC_WRITE | PFEC_RSVD | PFEC_INSN)) !=
+         (PFEC_PRESENT | PFEC_WRITE) )
+        return false;
+
+    /* The faulting address must be a read-only mapping of an L1 table. */
+    if ( guest_l1_slot(v, addr, &l1, &idx) )
+        return false;
+    pte = ((uint64_t *)__va(l1 << PAGE_SHIFT))[idx];
+    table = (pte & PADDR_MASK) >> PAGE_SHIFT;
+    if ( !(pte & _PAGE_PRESENT) || (pte & _PAGE_RW) ||
+         !mfn_to_page(table) || mfn_to_page(table)->type != PGT_L1 )
+        return false;
+
+    n = fetch(regs->rip, bytes);
+    if ( !n || ptwr_decode(bytes, n, &in) )
+        return false;
+
+    /* It must be this instruction's store that faulted, aligned. */
+    for ( i = 0; i < 16; i++ )
+        gpr[i] = *gpr_slot(regs, i);
+    if ( in.mem.seg == PTWR_SEG_FS )
+        seg_base = rdmsr(MSR_FS_BASE);
+    else if ( in.mem.seg == PTWR_SEG_GS )
+        seg_base = rdmsr(MSR_GS_BASE);
+    if ( ptwr_linear_address(&in, gpr, regs->rip, seg_base, false) != addr ||
+         (addr & (in.size - 1)) )
+        return false;
+
+    off = addr & 7;
+    return emulate(regs, &in, table, (addr & (PAGE_SIZE - 1)) / 8, off);
+}
