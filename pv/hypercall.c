@@ -134,6 +134,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         return do_set_timer_op(a[0]);
     case __HYPERVISOR_event_channel_op_compat:
         return do_event_channel_op_compat(a[0]);
+    case __HYPERVISOR_grant_table_op:
+        return do_grant_table_op((unsigned int)a[0], a[1], (unsigned int)a[2]);
     case __HYPERVISOR_xen_version:
         return do_xen_version((unsigned int)a[0], a[1]);
     case __HYPERVISOR_console_io:

@@ -40,6 +40,8 @@ long do_sched_op_compat(unsigned long cmd, unsigned long arg);
 long do_set_timer_op(uint64_t timeout);
 long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg);
 long do_physdev_op(unsigned long cmd, unsigned long arg);
+long do_grant_table_op(unsigned long cmd, unsigned long uop,
+                       unsigned long count);
 long do_mmu_update(unsigned long ureqs, unsigned long count,
                    unsigned long pdone, unsigned long foreigndom);
 long do_mmuext_op(unsigned long uops, unsigned long count,

@@ -15,6 +15,7 @@
 #include "shim/param.h"
 #include "shim/timer.h"
 #include "shim/version.h"
+#include "backends/backends.h"
 #include "pv/build/build.h"
 #include "pv/domain.h"
 #include "pv/mm/mm.h"
@@ -94,6 +95,7 @@ noreturn void start_shim(struct boot_info *bi)
     pv_m2p_init();
     pv_mm_init(&memmap);
     pv_domain_build(bi);
+    backends_init();
     pv_cpu_init();
     pv_enter_guest();
 }

@@ -12,6 +12,9 @@
 
 enum {
     TIMER_SOFTIRQ,          /* run expired timers (shim/timer.c) */
+    CONSOLE_SOFTIRQ,        /* the guest notified the console backend */
+    XENSTORE_SOFTIRQ,       /* the guest notified the xenstore backend */
+    POWER_BUTTON_SOFTIRQ,   /* the VM's power button was pressed */
     NR_SOFTIRQS
 };
 

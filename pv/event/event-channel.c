@@ -10,6 +10,7 @@
 #include "pv/event/private.h"
 #include <xen/errno.h>
 #include "pv/event-channel.h"
+#include "shim/softirq.h"
 
 #define MAX_EVTCHN_PORT     (EVTCHN_MAX_PORTS - 1)
 
@@ -20,9 +21,10 @@
 static struct {
     uint16_t port;
     uint16_t guest_port;
+    uint8_t softirq;        /* raised when the guest notifies this end */
 } backend_ports[] = {
-    { EVTCHN_STORE_PORT, 0 },
-    { EVTCHN_CONSOLE_PORT, 0 },
+    { EVTCHN_STORE_PORT, 0, XENSTORE_SOFTIRQ },
+    { EVTCHN_CONSOLE_PORT, 0, CONSOLE_SOFTIRQ },
 };
 
 static int backend_index(unsigned int port)
@@ -240,12 +242,17 @@ int evtchn_close(struct domain *d, unsigned int port)
     return 0;
 }
 
-/* A notification from the guest to the shim's end of a backend port. */
+/*
+ * A notification from the guest to the shim's end of a backend port: the
+ * backend runs from its softirq on the way back to the guest; pv/ never
+ * calls into a backend.
+ */
 static void backend_notified(unsigned int backend_port)
 {
-    if ( backend_port == EVTCHN_CONSOLE_PORT )
-        pv_console_ring_drain();
-    /* EVTCHN_STORE_PORT: no xenstore yet, nobody listens. */
+    int i = backend_index(backend_port);
+
+    if ( i >= 0 )
+        raise_softirq(backend_ports[i].softirq);
 }
 
 long evtchn_send(struct domain *d, unsigned int port)
