@@ -157,6 +157,14 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         return do_event_channel_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_physdev_op:
         return do_physdev_op((unsigned int)a[0], a[1]);
+    case __HYPERVISOR_platform_op:
+        return do_platform_op(a[0]);
+    case __HYPERVISOR_sysctl:
+        return do_sysctl(a[0]);
+    case __HYPERVISOR_domctl:
+        return do_domctl(a[0]);
+    case __HYPERVISOR_xenpmu_op:
+        return do_xenpmu_op((unsigned int)a[0], a[1]);
     default:
         unknown_hypercall(nr);
         return -XEN_ENOSYS;

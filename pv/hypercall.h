@@ -40,6 +40,11 @@ long do_sched_op_compat(unsigned long cmd, unsigned long arg);
 long do_set_timer_op(uint64_t timeout);
 long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg);
 long do_physdev_op(unsigned long cmd, unsigned long arg);
+/* pv/control-ops.c: refused as Xen refuses an unprivileged domU. */
+long do_platform_op(unsigned long u_op);
+long do_sysctl(unsigned long u_op);
+long do_domctl(unsigned long u_op);
+long do_xenpmu_op(unsigned long op, unsigned long arg);
 long do_grant_table_op(unsigned long cmd, unsigned long uop,
                        unsigned long count);
 long do_mmu_update(unsigned long ureqs, unsigned long count,

@@ -20,9 +20,11 @@ static long raw_hypercall(unsigned long nr)
 
 void test_main(void)
 {
-    /* 40: __HYPERVISOR_xenpmu_op; 55-63: arch-specific, unused. */
-    check_rc(HYPERCALL(__HYPERVISOR_xenpmu_op, 0, 0, 0, 0, 0), -XEN_ENOSYS);
-    check_rc(HYPERCALL(__HYPERVISOR_xenpmu_op, 0, 0, 0, 0, 0), -XEN_ENOSYS);
+    /* 38: __HYPERVISOR_tmem_op, gone since Xen 4.13 (named once); 55-63 unused. */
+    check_rc(HYPERCALL(__HYPERVISOR_tmem_op, 0, 0, 0, 0, 0),
+             -XEN_ENOSYS);
+    check_rc(HYPERCALL(__HYPERVISOR_tmem_op, 0, 0, 0, 0, 0),
+             -XEN_ENOSYS);
     check_rc(HYPERCALL(63, 1, 2, 3, 4, 5), -XEN_ENOSYS);
     check_rc(HYPERCALL(127, 0, 0, 0, 0, 0), -XEN_ENOSYS);
     check_rc(raw_hypercall(1000), -XEN_ENOSYS);
