@@ -29,6 +29,7 @@
 #define MSR_IA32_MPERF              0x000000e7
 #define MSR_IA32_APERF              0x000000e8
 #define MSR_INTEL_MISC_FEATURES     0x00000140
+#define MSR_IA32_CR_PAT             0x00000277
 #define MSR_IA32_PERF_STATUS        0x00000198
 #define MSR_IA32_PERF_CTL           0x00000199
 #define MSR_IA32_THERM_CONTROL      0x0000019a
@@ -42,6 +43,11 @@
 #define MSR_K8_PSTATE_LIMIT         0xc0010061  /* ... to PSTATE7 */
 #define MSR_K8_PSTATE7              0xc001006b
 #define MSR_AMD64_DE_CFG            0xc0011029
+/*
+ * Xen's fixed PAT (XEN_MSR_PAT), part of the PV ABI: WB, WT, UC-, UC, WC,
+ * WP, UC, UC.  PV guests read it; Linux builds its cache modes from it.
+ */
+#define XEN_MSR_PAT                 0x0000050100070406ULL
 /* Xen's own: the hypercall-page MSR, at the base CPUID 0x40000002 gives. */
 #define MSR_XEN_HYPERCALL_PAGE      XEN_CPUID_FIRST_LEAF
 
@@ -55,6 +61,9 @@
 #define MISC_ENABLE_MONITOR_ENABLE  (1UL << 18)
 #define MISC_ENABLE_XTPR_DISABLE    (1UL << 23)
 
+
+static bool read_msr(uint32_t msr, uint64_t *val);
+static bool write_msr(uint32_t msr, uint64_t val);
 
 static bool rdmsr_safe(uint32_t msr, uint64_t *val)
 {
@@ -97,7 +106,49 @@ static bool amd_like(void)
     return boot_cpu.vendor == VENDOR_AMD || boot_cpu.vendor == VENDOR_HYGON;
 }
 
+/*
+ * An MSR the guest may not touch (or a value it may not write): #GP, as
+ * in Xen, which also logs it
+ * ("RDMSR 0x%08x unimplemented").  Named once per MSR (for the first 32)
+ * so that bringing up a kernel shows what it reads, and no guest floods
+ * the console.
+ */
+static void unhandled(const char *what, uint32_t msr)
+{
+    static uint32_t said[32];
+    static unsigned int nr_said;
+    unsigned int i;
+
+    for ( i = 0; i < nr_said; i++ )
+        if ( said[i] == msr )
+            return;
+    if ( nr_said == ARRAY_SIZE(said) )
+        return;
+    said[nr_said++] = msr;
+    printk(XENLOG_DEBUG "d1: %s %#x refused: #GP\n", what, msr);
+}
+
 bool pv_read_msr(uint32_t msr, uint64_t *val)
+{
+    if ( !read_msr(msr, val) )
+    {
+        unhandled("RDMSR", msr);
+        return false;
+    }
+    return true;
+}
+
+bool pv_write_msr(uint32_t msr, uint64_t val)
+{
+    if ( !write_msr(msr, val) )
+    {
+        unhandled("WRMSR", msr);
+        return false;
+    }
+    return true;
+}
+
+static bool read_msr(uint32_t msr, uint64_t *val)
 {
     switch ( msr )
     {
@@ -123,12 +174,16 @@ bool pv_read_msr(uint32_t msr, uint64_t *val)
         /* Locked, with no VMX or LMCE: Linux reads it unguarded. */
         *val = FEATURE_CONTROL_LOCK;
         return intel();
-    case MSR_IA32_UCODE_REV:
-        /* Intel's revision is in the top half (AMD: not handled here). */
-        if ( !intel() || !rdmsr_safe(msr, val) )
-            return false;
-        *val &= ~0xffffffffULL;
+    case MSR_IA32_CR_PAT:
+        *val = XEN_MSR_PAT;
         return true;
+    case MSR_IA32_UCODE_REV:
+        /*
+         * Intel's and AMD's (PATCHLEVEL) revision, as Xen's last load
+         * left it: Xen forwards the real MSR (guest_rdmsr()).
+         */
+        return (intel() || boot_cpu.vendor == VENDOR_AMD) &&
+               rdmsr_safe(msr, val);
     case MSR_INTEL_PLATFORM_INFO:
     case MSR_INTEL_MISC_FEATURES:
         *val = 0;                       /* no CPUID faulting offered */
@@ -192,7 +247,7 @@ static bool write_hypercall_page(uint64_t val)
     return true;
 }
 
-bool pv_write_msr(uint32_t msr, uint64_t val)
+static bool write_msr(uint32_t msr, uint64_t val)
 {
     struct vcpu *v = current_vcpu();
     uint64_t cur;

@@ -3,7 +3,8 @@
  * rdmsr/wrmsr from the guest kernel, emulated from their #GP as Xen 4.17
  * does for a PV domU: the FS/GS bases are the real ones (loads through
  * %fs and %gs use them, set_segment_base agrees), a non-canonical base is
- * #GP(0), EFER reads without SVME, the hypercall-page MSR reads as zero
+ * #GP(0), EFER reads without SVME, PAT reads Xen's fixed value, the
+ * microcode revision is forwarded, the hypercall-page MSR reads as zero
  * and fills a writable frame of the guest's with working stubs (anything
  * else is #GP(0)), and MSRs Xen doesn't handle are #GP(0) both ways.
  */
@@ -20,6 +21,9 @@ const char test_title[] = "rdmsr/wrmsr: segment bases, EFER, unknown MSRs";
 #define MSR_TSC_AUX         0xc0000103
 #define MSR_APIC_BASE       0x0000001b
 #define MSR_PLATFORM_INFO   0x000000ce
+#define MSR_UCODE_REV       0x0000008b
+#define MSR_CR_PAT          0x00000277
+#define XEN_MSR_PAT         0x0000050100070406UL  /* WB WT UC- UC WC WP UC UC */
 #define EFER_SCE            (1UL << 0)
 #define EFER_LME            (1UL << 8)
 #define EFER_LMA            (1UL << 10)
@@ -168,6 +172,49 @@ static void test_others(void)
     }
 }
 
+/* CPUID 0's vendor: 1 Intel, 2 AMD, 0 other. */
+static int vendor(void)
+{
+    uint32_t a, b, c, d;
+
+    asm volatile ( XEN_CPUID : "=a" (a), "=b" (b), "=c" (c), "=d" (d)
+                   : "0" (0), "2" (0) );
+    if ( b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e )
+        return 1;                       /* GenuineIntel */
+    if ( b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163 )
+        return 2;                       /* AuthenticAMD */
+    return 0;
+}
+
+/*
+ * Xen's fixed PAT, read-only; the microcode revision (Intel's and AMD's
+ * shared MSR) forwarded, with Intel's "write 0 first" allowed.
+ */
+static void test_pat_ucode(void)
+{
+    uint64_t v;
+
+    check_rc(rdmsr(MSR_CR_PAT), XEN_MSR_PAT);
+    check_gp("wrmsr PAT", wrmsr_ex(MSR_CR_PAT, 0x0007040600070406UL));
+    check_rc(rdmsr(MSR_CR_PAT), XEN_MSR_PAT);
+
+    switch ( vendor() )
+    {
+    case 1:
+        check_rc(wrmsr_ex(MSR_UCODE_REV, 0), 0);
+        printf("  microcode revision %#lx\n", rdmsr(MSR_UCODE_REV));
+        break;
+    case 2:
+        check_gp("wrmsr UCODE_REV 0 on AMD", wrmsr_ex(MSR_UCODE_REV, 0));
+        printf("  patch level %#lx\n", rdmsr(MSR_UCODE_REV));
+        break;
+    default:
+        check_gp("rdmsr UCODE_REV", rdmsr_ex(MSR_UCODE_REV, &v));
+        break;
+    }
+    check_gp("wrmsr UCODE_REV 1", wrmsr_ex(MSR_UCODE_REV, 1));
+}
+
 static uint8_t win[PAGE_SIZE] __page_aligned;
 static uint8_t got[PAGE_SIZE];
 
@@ -246,6 +293,7 @@ void test_main(void)
 {
     test_bases();
     test_others();
+    test_pat_ucode();
     test_tsc_aux();
     test_hypercall_page();
 
