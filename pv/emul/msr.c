@@ -62,6 +62,30 @@
 #define MISC_ENABLE_XTPR_DISABLE    (1UL << 23)
 
 
+/*
+ * The performance counters Xen routes to its vPMU (read_msr()/write_msr():
+ * Intel's on Intel, AMD's K7 and family 15h ones on AMD and Hygon).  With
+ * the vPMU off, Xen's default, vpmu_do_msr() reads them as 0 and drops
+ * writes; Linux's PMU probe then finds no working counter.
+ */
+static bool is_pmu_msr(uint32_t msr)
+{
+    switch ( msr )
+    {
+    case 0x000000c1 ... 0x000000c8:     /* MSR_P6_PERFCTR(0..7) */
+    case 0x00000186 ... 0x00000189:     /* MSR_P6_EVNTSEL(0..3) */
+    case 0x00000309 ... 0x0000030b:     /* MSR_CORE_PERF_FIXED_CTR0..2 */
+    case 0x0000038d ... 0x00000390:     /* FIXED_CTR_CTRL .. GLOBAL_OVF_CTRL */
+        return boot_cpu.vendor == VENDOR_INTEL;
+    case 0xc0010000 ... 0xc0010007:     /* MSR_K7_EVNTSEL0 .. PERFCTR3 */
+    case 0xc0010200 ... 0xc001020b:     /* MSR_AMD_FAM15H_EVNTSEL0 .. */
+        return boot_cpu.vendor == VENDOR_AMD ||
+               boot_cpu.vendor == VENDOR_HYGON;
+    default:
+        return false;
+    }
+}
+
 static bool read_msr(uint32_t msr, uint64_t *val);
 static bool write_msr(uint32_t msr, uint64_t val);
 
@@ -130,6 +154,11 @@ static void unhandled(const char *what, uint32_t msr)
 
 bool pv_read_msr(uint32_t msr, uint64_t *val)
 {
+    if ( is_pmu_msr(msr) )
+    {
+        *val = 0;
+        return true;
+    }
     if ( !read_msr(msr, val) )
     {
         unhandled("RDMSR", msr);
@@ -140,6 +169,8 @@ bool pv_read_msr(uint32_t msr, uint64_t *val)
 
 bool pv_write_msr(uint32_t msr, uint64_t val)
 {
+    if ( is_pmu_msr(msr) )
+        return true;                    /* dropped */
     if ( !write_msr(msr, val) )
     {
         unhandled("WRMSR", msr);

@@ -215,6 +215,35 @@ static void test_pat_ucode(void)
     check_gp("wrmsr UCODE_REV 1", wrmsr_ex(MSR_UCODE_REV, 1));
 }
 
+/* The vendor's counters, with Xen's vPMU off: read as 0, writes dropped. */
+static void test_pmu(void)
+{
+    static const uint32_t intel_pmu[] = { 0xc1, 0xc8, 0x186, 0x189, 0x309,
+                                          0x38d, 0x38f, 0x390 };
+    static const uint32_t amd_pmu[] = { 0xc0010000, 0xc0010004, 0xc0010007,
+                                        0xc0010200, 0xc001020b };
+    const uint32_t *mine = intel_pmu, *other = amd_pmu;
+    unsigned int nr_mine = ARRAY_SIZE(intel_pmu);
+    unsigned int nr_other = ARRAY_SIZE(amd_pmu), i;
+    uint64_t v;
+
+    if ( vendor() == 0 )
+        return;
+    if ( vendor() == 2 )
+    {
+        mine = amd_pmu, nr_mine = ARRAY_SIZE(amd_pmu);
+        other = intel_pmu, nr_other = ARRAY_SIZE(intel_pmu);
+    }
+    for ( i = 0; i < nr_mine; i++ )
+    {
+        check_rc(rdmsr(mine[i]), 0);
+        check_rc(wrmsr_ex(mine[i], 0xffff), 0);
+        check_rc(rdmsr(mine[i]), 0);
+    }
+    for ( i = 0; i < nr_other; i++ )
+        check_gp("the other vendor's counter", rdmsr_ex(other[i], &v));
+}
+
 static uint8_t win[PAGE_SIZE] __page_aligned;
 static uint8_t got[PAGE_SIZE];
 
@@ -294,6 +323,7 @@ void test_main(void)
     test_bases();
     test_others();
     test_pat_ucode();
+    test_pmu();
     test_tsc_aux();
     test_hypercall_page();
 
