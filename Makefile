@@ -58,7 +58,7 @@ OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 GEN := $(SYSINC)/xen $(SYSINC)/multiboot $(BUILD)/include/asm-offsets.h \
        $(BUILD)/include/shim/version.h
 
-.PHONY: all run check unit bench linux-check clean distclean deps FORCE
+.PHONY: all run check unit bench linux-check initramfs clean distclean deps FORCE
 all: $(BUILD)/pvshim $(BUILD)/pvshim-pvh
 
 $(SYSINC)/xen $(SYSINC)/multiboot:
@@ -204,6 +204,10 @@ check: deps
 
 bench: deps all
 	$(Q)tests/bench/run.sh
+
+# The busybox initramfs Linux boots (build/initramfs/initramfs.cpio).
+initramfs:
+	$(Q)tools/make-initramfs
 
 # Debian's Linux PV kernel on the shim: how far it boots (make check too).
 linux-check: deps all

@@ -1,8 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Install the Debian 12 packages pvshim needs to build, run and test.
-# Idempotent, and quiet when everything is already there.
+# Install the Debian 12 packages pvshim needs to build, run and test, then
+# fetch the guests Debian ships as test data into build/ (as files, not
+# installed: Linux PV and busybox-static for its initramfs; without a
+# network the Linux checks skip).  Idempotent, and quiet when everything
+# is already there.
 set -eu
+cd "$(dirname "$0")/.."
+
+# Debian's Linux PV kernel and the busybox initramfs, cached in build/.
+fetch_guests() {
+    tools/fetch-linux >/dev/null 2>&1 || true
+    tools/make-initramfs >/dev/null 2>&1 || true
+}
 
 PACKAGES="
     gcc make binutils libc6-dev git clang libclang-rt-14-dev
@@ -17,7 +27,10 @@ for p in $PACKAGES; do
     dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
         grep -q '^install ok installed$' || missing="$missing $p"
 done
-[ -n "$missing" ] || exit 0
+if [ -z "$missing" ]; then
+    fetch_guests
+    exit 0
+fi
 
 echo "ci/deps.sh: installing:$missing"
 sudo=
@@ -26,3 +39,4 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 # shellcheck disable=SC2086
 $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fetch_guests

@@ -2,42 +2,65 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # make linux-check: boot Debian's Linux PV kernel (linux-image-cloud-amd64,
-# fetched by tools/fetch-linux into build/linux/) on the shim and report
-# how far it got, by the milestones its console shows.  One line:
+# fetched by tools/fetch-linux into build/linux/) on the shim with the
+# busybox initramfs (tools/make-initramfs), drive its shell through the
+# serial console, and report how far it got, by the milestones its console
+# shows.  One line:
 #
 #   PASS: linux: reached MILESTONE (wanted at least EXPECTED) ...
 #   FAIL: linux: ...                  (console in build/check/linux.log)
 #   SKIP: linux: no kernel (...)      no network, no package lists
 #
 # LINUX_EXPECT is the milestone the shim must reach: raise it as the shim
-# learns more.  The kernel never ends by itself yet (it waits for xenstore
-# at best), so the boot stops when the console has been quiet for
-# LINUX_QUIET seconds, when the last milestone shows, or after
-# LINUX_TIMEOUT seconds.  LINUX_KERNEL boots another ELF kernel instead;
+# learns more (the last one, poweroff, is the whole issue-8 workload).
+# Until the shell is up, the boot stops when the console has been quiet
+# for LINUX_QUIET seconds; each shell step gets LINUX_STEP seconds; all
+# of it LINUX_TIMEOUT.  LINUX_KERNEL boots another ELF kernel instead;
 # LINUX_DIR is where tools/fetch-linux keeps Debian's (build/linux).
+# Without busybox-static (no network) the kernel boots without an initrd.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 LINUX_EXPECT=${LINUX_EXPECT:-grant-table}
 timeout=${LINUX_TIMEOUT:-300}
 quiet=${LINUX_QUIET:-20}
+step_limit=${LINUX_STEP:-120}
 cmdline=${LINUX_CMDLINE:-console=hvc0 earlyprintk=xen}
 
 # The milestones, in boot order: name, then what its console line matches.
 # Early lines come through console_io as "(d1) ..."; once hvc0 takes over
 # they come through the console ring as raw text, so none needs the prefix.
+# The shell's markers are built by the shell ($i, $(...)), so the echo of
+# a typed command never matches its own marker.
 milestones=(
     entered     'Dom1: .*entering the guest at'
     started     'about to get started\.\.\.'
     banner      'Linux version [0-9]'
-    xen-pv      'Booting paravirtualized kernel on Xen'
+    xen-pv      'Booting (paravirtualized )?kernel on Xen'
     events      'xen:events: Using (FIFO-based|2-level) ABI'
     timer       '(installing Xen timer for CPU 0|clocksource: xen: mask)'
     calibrate   'Calibrating delay'
     clocksource 'clocksource: Switched to clocksource'
     grant-table '(Grant table initialized|Grant tables using version)'
     xenstore    'xenbus(_probe_frontend)?: '
-    init        '(Run .* as init process|Freeing unused kernel)'
+    init        '(Run .* as init process|pvshim-initramfs: /init reached)'
+    shell       'pvshim-initramfs: shell ready'
+    fork-exec   'linux-check: fork-exec 200 ok'
+    mmap        'touch-memory: 64 MiB x 4'
+    cpuinfo     'linux-check: cpuinfo [1-9][0-9]* cpu'
+    dmesg       'linux-check: dmesg has 0 bad lines'
+    poweroff    'linux-check: powered off, exit status 0'
+)
+
+# What is typed at the shell, one command per step after "shell": each
+# waits for the milestone of the same name.  The last is the shutdown
+# (the ACPI power button once tools/pvshim-run can press it).
+shell_steps=(
+    fork-exec 'i=0; while [ $i -lt 200 ] && /bin/true; do i=$((i+1)); done; echo "linux-check: fork-exec $i ok"'
+    mmap      '/bin/touch-memory 64 4'
+    cpuinfo   'grep -q "^flags" /proc/cpuinfo && echo "linux-check: cpuinfo $(grep -c ^processor /proc/cpuinfo) cpu"'
+    dmesg     'dmesg | grep -E "BUG|WARNING|Oops"; echo "linux-check: dmesg has $(dmesg | grep -cE "BUG|WARNING|Oops") bad lines"'
+    poweroff  'poweroff'
 )
 
 log=build/check/linux.log
@@ -69,6 +92,12 @@ if [ -z "$kernel" ]; then
        exit 1 ;;
     esac
 fi
+initrd=() initrd_note=
+if initramfs=$(tools/make-initramfs 2>build/check/linux-initramfs.log); then
+    initrd=(--initrd "$initramfs")
+else
+    initrd_note="; no initramfs: $(tail -n1 build/check/linux-initramfs.log)"
+fi
 
 # The furthest milestone the log shows: its index, or -1.
 furthest() {
@@ -79,21 +108,44 @@ furthest() {
     echo $best
 }
 
+# The serial console's input is a FIFO the script keeps open (fd 3), so
+# QEMU sees no end of input between commands.
+fifo=build/check/linux.in
+rm -f "$fifo"
+mkfifo "$fifo" || exit 1
 # Boot in a process group of its own, so that stopping it stops QEMU too.
 last=$(( ${#milestones[@]} / 2 - 1 ))
-setsid tools/pvshim-run "$kernel" --memory 512M --timeout "$timeout" \
-    --guest-cmdline "$cmdline" </dev/null >"$log" 2>&1 &
+shell_at=$(index_of shell)
+setsid tools/pvshim-run "$kernel" "${initrd[@]}" --memory 512M \
+    --timeout "$timeout" --guest-cmdline "$cmdline" <"$fifo" >"$log" 2>&1 &
 pid=$!
-size=-1 idle=0 stopped=
+exec 3>"$fifo"
+size=-1 idle=0 stopped= step=0 sent_at=
 while kill -0 $pid 2>/dev/null; do
     sleep 1
     now=$(stat -c %s "$log")
     if [ "$now" = "$size" ]; then idle=$((idle + 1)); else idle=0; fi
     size=$now
-    if [ $idle -ge "$quiet" ]; then
+    got=$(furthest)
+    if [ "$got" -lt "$shell_at" ]; then
+        [ $idle -ge "$quiet" ] || continue
         stopped="quiet for ${quiet}s"
-    elif [ "$(furthest)" = $last ]; then
-        stopped="the last milestone showed"
+    elif [ $step -lt ${#shell_steps[@]} ]; then
+        # One command at a time; the next once its milestone shows.
+        name=${shell_steps[step]}
+        if [ -z "$sent_at" ]; then
+            printf '%s\n' "${shell_steps[step + 1]}" >&3
+            sent_at=$SECONDS
+            continue
+        fi
+        if [ "$name" != poweroff ] &&
+           grep -aqE -- "${milestones[$(index_of "$name") * 2 + 1]}" "$log"
+        then
+            step=$((step + 2)) sent_at=
+            continue
+        fi
+        [ $((SECONDS - sent_at)) -ge "$step_limit" ] || continue
+        stopped="no answer to the $name step in ${step_limit}s"
     else
         continue
     fi
@@ -102,9 +154,16 @@ while kill -0 $pid 2>/dev/null; do
 done
 wait $pid 2>/dev/null
 rc=$?
+exec 3>&-
+rm -f "$fifo"
 if [ -z "$stopped" ]; then
     case $rc in
-    0) stopped="the guest powered off" ;;
+    0) stopped="the guest powered off"
+       # Only a poweroff that was asked for is the last milestone.
+       if [ $step -lt ${#shell_steps[@]} ] &&
+          [ "${shell_steps[step]}" = poweroff ] && [ -n "$sent_at" ]; then
+           echo "linux-check: powered off, exit status 0" >>"$log"
+       fi ;;
     3) stopped="the guest crashed" ;;
     124) stopped="timed out after ${timeout}s" ;;
     120) stopped="the VM reset, no exit status" ;;
@@ -115,7 +174,7 @@ fi
 got=$(furthest)
 name=none
 [ "$got" -lt 0 ] || name=${milestones[got * 2]}
-what="reached $name (wanted at least $LINUX_EXPECT; $stopped)"
+what="reached $name (wanted at least $LINUX_EXPECT; $stopped$initrd_note)"
 if grep -aqE 'Panic on CPU|FATAL TRAP' "$log"; then
     echo "FAIL: linux: the shim itself failed; $what (console: $log)"
 elif [ "$got" -ge "$want" ]; then
