@@ -127,4 +127,8 @@ host_bench "plain:     " host-dispatch
 host_bench "retpoline: " host-dispatch-retpoline \
     -mindirect-branch=thunk -mindirect-branch-register -fno-jump-tables
 
+# Debian's Linux natively, PVH and on the shim (its own PASS/FAIL lines
+# in short mode; figures in $out/linux.txt).
+tests/bench/linux.sh || failed=$((failed + 1))
+
 [ $failed = 0 ] || exit 1
