@@ -53,14 +53,23 @@ milestones=(
 )
 
 # What is typed at the shell, one command per step after "shell": each
-# waits for the milestone of the same name.  The last is the shutdown
-# (the ACPI power button once tools/pvshim-run can press it).
+# waits for the milestone of the same name.  The last is the shutdown:
+# LINUX_SHUTDOWN=button (default) presses the VM's ACPI power button
+# (QEMU's system_powerdown, through a monitor on a pipe), =poweroff types
+# poweroff; either must end in the shim's exit status 0.
+shutdown=${LINUX_SHUTDOWN:-button}
+case $shutdown in
+button) shutdown_cmd='@system_powerdown' ;;
+poweroff) shutdown_cmd='poweroff' ;;
+*) echo "FAIL: linux: LINUX_SHUTDOWN=$shutdown is neither button nor poweroff"
+   exit 1 ;;
+esac
 shell_steps=(
     fork-exec 'i=0; while [ $i -lt 200 ] && /bin/true; do i=$((i+1)); done; echo "linux-check: fork-exec $i ok"'
     mmap      '/bin/touch-memory 64 4'
     cpuinfo   'grep -q "^flags" /proc/cpuinfo && echo "linux-check: cpuinfo $(grep -c ^processor /proc/cpuinfo) cpu"'
     dmesg     'dmesg | grep -E "BUG|WARNING|Oops"; echo "linux-check: dmesg has $(dmesg | grep -cE "BUG|WARNING|Oops") bad lines"'
-    poweroff  'poweroff'
+    poweroff  "$shutdown_cmd"
 )
 
 log=build/check/linux.log
@@ -109,15 +118,20 @@ furthest() {
 }
 
 # The serial console's input is a FIFO the script keeps open (fd 3), so
-# QEMU sees no end of input between commands.
+# QEMU sees no end of input between commands.  A second QEMU monitor on a
+# pipe pair (QEMU opens both ends read-write: no blocking) presses the
+# power button; a step starting with @ goes there.
 fifo=build/check/linux.in
-rm -f "$fifo"
-mkfifo "$fifo" || exit 1
+mon=build/check/linux-monitor
+rm -f "$fifo" "$mon.in" "$mon.out"
+mkfifo "$fifo" "$mon.in" "$mon.out" || exit 1
 # Boot in a process group of its own, so that stopping it stops QEMU too.
 last=$(( ${#milestones[@]} / 2 - 1 ))
 shell_at=$(index_of shell)
 setsid tools/pvshim-run "$kernel" "${initrd[@]}" --memory 512M \
-    --timeout "$timeout" --guest-cmdline "$cmdline" <"$fifo" >"$log" 2>&1 &
+    --timeout "$timeout" --guest-cmdline "$cmdline" \
+    -- -chardev "pipe,id=linuxcheck,path=$mon" -mon chardev=linuxcheck \
+    <"$fifo" >"$log" 2>&1 &
 pid=$!
 exec 3>"$fifo"
 size=-1 idle=0 stopped= step=0 sent_at=
@@ -134,7 +148,12 @@ while kill -0 $pid 2>/dev/null; do
         # One command at a time; the next once its milestone shows.
         name=${shell_steps[step]}
         if [ -z "$sent_at" ]; then
-            printf '%s\n' "${shell_steps[step + 1]}" >&3
+            cmd=${shell_steps[step + 1]}
+            if [ "${cmd:0:1}" = @ ]; then
+                printf '%s\n' "${cmd:1}" >"$mon.in"
+            else
+                printf '%s\n' "$cmd" >&3
+            fi
             sent_at=$SECONDS
             continue
         fi
@@ -155,7 +174,7 @@ done
 wait $pid 2>/dev/null
 rc=$?
 exec 3>&-
-rm -f "$fifo"
+rm -f "$fifo" "$mon.in" "$mon.out"
 if [ -z "$stopped" ]; then
     case $rc in
     0) stopped="the guest powered off"
