@@ -243,9 +243,10 @@ input_case "console: serial input reaches the guest" 0 $'typed into com1\n' \
 input_case "console: serial input while the guest polls" 0.2 $'typed later\n' \
     'console-echo: got "typed later"' 'Test result: SUCCESS' \
     -- build/guests/console-echo.elf
+woken='after [0-9]+ block\(s\), [1-9][0-9]* woken by input'
 input_case "console: ring input wakes a blocked guest" 1.5 \
     $'typed while blocked\r' 'console: serial input by interrupt' \
-    'console-ring-input: got "typed while blocked" after [0-9]+ block\(s\), [1-9][0-9]* woken by input' \
+    "console-ring-input: got \"typed while blocked\" $woken" \
     'Test result: SUCCESS' \
     -- build/guests/console-ring-input.elf --guest-cmdline "wait=60"
 
