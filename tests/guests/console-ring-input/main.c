@@ -11,20 +11,9 @@
 #include "guest.h"
 #include "event.h"
 #include "cons-ring.h"
+#include "fuzz.h"
 
 const char test_title[] = "Console ring input while blocked";
-
-static unsigned long wait_seconds(void)
-{
-    const char *w = strstr((const char *)start_info->cmd_line, "wait=");
-    unsigned long s = 0;
-
-    if ( !w )
-        return 1;
-    for ( w += 5; *w >= '0' && *w <= '9'; w++ )
-        s = s * 10 + *w - '0';
-    return s;
-}
 
 void test_main(void)
 {
@@ -43,7 +32,7 @@ void test_main(void)
     cons_ring_put(r, "console-ring-input: waiting for a line\n");
     check_rc(cons_ring_notify(), 0);
 
-    deadline = system_time() + wait_seconds() * 1000000000ULL;
+    deadline = system_time() + cmdline_ulong("wait", 1) * 1000000000ULL;
     for ( ;; )
     {
         if ( (n = cons_ring_get(r, line + len, sizeof(line) - 1 - len)) )
@@ -69,7 +58,7 @@ void test_main(void)
     while ( len && (line[len - 1] == '\n' || line[len - 1] == '\r') )
         line[--len] = '\0';
     if ( !len )
-        return test_skip("no input arrived");
+        return test_skip("no input arrived (%u block(s))", blocks);
     printf("console-ring-input: got \"%s\" after %u block(s), %u woken by "
            "input\n", line, blocks, woken_with_input);
     if ( blocks > 1 && !woken_with_input )
