@@ -154,8 +154,12 @@ void acpi_sci_init(void)
     printk("ACPI: power button on the SCI, PM1a_EVT %#x\n", pm1_evt[0]);
 }
 
+/* SCIs in a row with no status of ours: a source we can't quiet. */
+#define SCI_STORM   10000
+
 void acpi_sci_interrupt(void)
 {
+    static unsigned int empty;
     uint16_t sts = pm1_status_ack();
     unsigned int b, i;
 
@@ -166,4 +170,12 @@ void acpi_sci_interrupt(void)
                 outb(0xff, gpe_blk[b] + i);
     if ( sts & PM1_PWRBTN )
         raise_softirq(POWER_BUTTON_SOFTIRQ);
+    if ( sts )
+        empty = 0;
+    else if ( ++empty == SCI_STORM )
+    {
+        printk(XENLOG_ERR "ACPI: the SCI stays raised with no status; "
+               "masked, no power button\n");
+        ioapic_mask_isa_irq(sci_int);
+    }
 }

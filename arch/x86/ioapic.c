@@ -80,12 +80,41 @@ bool ioapic_init(void)
     return nr_ioapics;
 }
 
+/* The I/O APIC holding @gsi (its pin in *pin), or -1. */
+static int find_pin(uint32_t gsi, unsigned int *pin)
+{
+    unsigned int i;
+
+    for ( i = 0; i < nr_ioapics; i++ )
+        if ( gsi >= ioapic[i].gsi_base &&
+             gsi - ioapic[i].gsi_base < ioapic[i].nr_pins )
+        {
+            *pin = gsi - ioapic[i].gsi_base;
+            return i;
+        }
+    return -1;
+}
+
+void ioapic_mask_isa_irq(unsigned int isa_irq)
+{
+    unsigned int pin;
+    uint16_t inti;
+    uint32_t gsi;
+    int i;
+
+    acpi_isa_irq_to_gsi(isa_irq, &gsi, &inti);
+    if ( (i = find_pin(gsi, &pin)) >= 0 )
+        ioapic_write(i, IOAPIC_REDTBL(pin),
+                     ioapic_read(i, IOAPIC_REDTBL(pin)) | RTE_MASKED);
+}
+
 bool ioapic_route_isa_irq(unsigned int isa_irq, uint8_t vector,
                           uint16_t default_inti)
 {
     uint32_t gsi, lo = vector;
     uint16_t inti, polarity, trigger;
-    unsigned int i;
+    unsigned int pin;
+    int i;
 
     acpi_isa_irq_to_gsi(isa_irq, &gsi, &inti);
     /* Each field of the override may still "conform to the bus". */
@@ -98,17 +127,11 @@ bool ioapic_route_isa_irq(unsigned int isa_irq, uint8_t vector,
     if ( trigger == ACPI_INTI_LEVEL )
         lo |= RTE_LEVEL;
 
-    for ( i = 0; i < nr_ioapics; i++ )
-    {
-        if ( gsi < ioapic[i].gsi_base ||
-             gsi - ioapic[i].gsi_base >= ioapic[i].nr_pins )
-            continue;
-        write_rte(i, gsi - ioapic[i].gsi_base, lo,
-                  lapic_id() << RTE_DEST_SHIFT);
-        printk("IOAPIC: IRQ %u -> GSI %u (%s, active %s) -> vector %#x\n",
-               isa_irq, gsi, lo & RTE_LEVEL ? "level" : "edge",
-               lo & RTE_POLARITY_LOW ? "low" : "high", vector);
-        return true;
-    }
-    return false;
+    if ( (i = find_pin(gsi, &pin)) < 0 )
+        return false;
+    write_rte(i, pin, lo, lapic_id() << RTE_DEST_SHIFT);
+    printk("IOAPIC: IRQ %u -> GSI %u (%s, active %s) -> vector %#x\n",
+           isa_irq, gsi, lo & RTE_LEVEL ? "level" : "edge",
+           lo & RTE_POLARITY_LOW ? "low" : "high", vector);
+    return true;
 }

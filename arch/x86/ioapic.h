@@ -21,5 +21,7 @@ bool ioapic_init(void);
  */
 bool ioapic_route_isa_irq(unsigned int isa_irq, uint8_t vector,
                           uint16_t default_inti);
+/* Mask that pin again (a level-triggered source nobody can quiet). */
+void ioapic_mask_isa_irq(unsigned int isa_irq);
 
 #endif /* ARCH_X86_IOAPIC_H */
