@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The guest's two consoles: HYPERVISOR_console_io (Xen's own console,
- * printed as "(d1) ..." lines, as xen/drivers/char/console.c does), and
- * the xencons_interface ring (xen/io/console.h) the shim is the backend
- * of, drained to the serial line when the guest notifies or yields.
+ * HYPERVISOR_console_io, Xen's own console: writes printed as "(d1) ..."
+ * lines, reads taking what arrived on the serial line (the input buffer
+ * of shim/console-input.h), as xen/drivers/char/console.c does.  The
+ * guest's other console, the xencons_interface ring, has its backend in
+ * backends/console/.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -13,14 +14,16 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "shim/console.h"
+#include "shim/console-input.h"
 
 /* One line of guest console_io output, as Xen's kbuf. */
 static char line[256];
 static unsigned int line_len;
 
+/* Xen's is_console_printable(): '\r', escapes and the like are dropped. */
 static bool printable(char c)
 {
-    return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t';
+    return (c >= 0x20 && c < 0x7f) || c == '\t';
 }
 
 static void line_flush(void)
@@ -36,7 +39,9 @@ static void guest_put(char c)
         line_flush();
         return;
     }
-    line[line_len++] = printable(c) ? c : '?';
+    if ( !printable(c) )
+        return;
+    line[line_len++] = c;
     if ( line_len == sizeof(line) )
         line_flush();
 }
@@ -60,7 +65,12 @@ static long console_write(unsigned long count, unsigned long buffer)
     return 0;
 }
 
-/* What has arrived on the serial line, up to @count characters. */
+/*
+ * What has arrived on the serial line, up to @count characters: Xen's
+ * dom0 path (its serial_rx_ring).  Input waits there until the guest
+ * takes it here or, once it uses its console ring, the backend moves it
+ * into the ring.
+ */
 static long console_read(unsigned long count, unsigned long buffer)
 {
     char chunk[64];
@@ -74,7 +84,7 @@ static long console_read(unsigned long count, unsigned long buffer)
     while ( done < count )
     {
         for ( n = 0; n < sizeof(chunk) && done + n < count &&
-                     (c = console_getc()) >= 0; n++ )
+                     (c = console_input_getc()) >= 0; n++ )
             chunk[n] = c;
         if ( !n )
             break;
@@ -99,28 +109,8 @@ long do_console_io(unsigned long cmd, unsigned long count,
     }
 }
 
-/*
- * The ring lives in guest memory: read the indexes once, bound what they
- * claim by the ring size, copy, then publish the new consumer index.
- */
-void pv_console_ring_drain(void)
+/* The console page the builder set up (the backend's shared ring). */
+struct xencons_interface *pv_console_ring(void)
 {
-    struct xencons_interface *intf = dom.console;
-    XENCONS_RING_IDX cons, prod;
-    char buf[sizeof(intf->out) + 1];
-    unsigned int n = 0;
-
-    if ( !intf )
-        return;
-    cons = ACCESS_ONCE(intf->out_cons);
-    prod = ACCESS_ONCE(intf->out_prod);
-    asm volatile ( "" ::: "memory" );   /* x86: loads are not reordered */
-    if ( prod - cons > sizeof(intf->out) )
-        cons = prod - sizeof(intf->out);    /* a bogus producer: keep last */
-    while ( cons != prod )
-        buf[n++] = intf->out[MASK_XENCONS_IDX(cons++, intf->out)];
-    buf[n] = '\0';
-    asm volatile ( "" ::: "memory" );
-    ACCESS_ONCE(intf->out_cons) = cons;
-    console_puts(buf);
+    return dom.console;
 }

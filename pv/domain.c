@@ -18,6 +18,7 @@
 #include "pv/mm/mm.h"
 #include "shim/console.h"
 #include "shim/panic.h"
+#include "shim/shutdown.h"
 #include "shim/softirq.h"
 
 struct domain dom;
@@ -146,6 +147,7 @@ noreturn void domain_crash(const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, args);
     va_end(args);
 
+    shutdown_hooks_run();           /* the guest's last output first */
     printk(XENLOG_ERR "d1: domain crash: %s\n", msg);
     show_guest_registers(&get_cpu_info()->guest_regs);
     show_guest_stack(&get_cpu_info()->guest_regs);
@@ -176,6 +178,7 @@ noreturn void domain_shutdown(unsigned int reason)
         status = SHIM_EXIT_GUEST_CRASH;
         break;
     }
+    shutdown_hooks_run();           /* the guest's last output first */
     printk("d1: shutdown: %s", reason < ARRAY_SIZE(names) && names[reason]
                                ? names[reason] : "unknown");
     if ( dom.shutdown_code != ~0u )

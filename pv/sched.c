@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * HYPERVISOR_sched_op, as xen/common/sched/core.c: one vCPU on one CPU
- * (sched=null), so yielding only gives the console ring a chance, blocking
- * and polling idle the CPU (hlt) until an event or timer wakes the vCPU,
+ * (sched=null), so yielding has nothing to give way to, blocking and
+ * polling idle the CPU (hlt) until an event or timer wakes the vCPU,
  * and a shutdown ends the VM with a status that names its reason.
  */
 #include "shim/lib.h"
@@ -11,7 +11,6 @@
 #include "arch/x86/apic.h"
 #include "pv/domain.h"
 #include "pv/event.h"
-#include "pv/event-channel.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "shim/softirq.h"
@@ -34,7 +33,6 @@ static void vcpu_sleep(struct vcpu *v)
     vcpu_runstate_change(v, RUNSTATE_blocked);
     for ( ;; )
     {
-        pv_console_ring_drain();
         if ( softirq_pending() )
             do_softirq();
         if ( !v->blocked )
@@ -129,12 +127,9 @@ long do_sched_op(unsigned long cmd, unsigned long arg)
     switch ( cmd )
     {
     case SCHEDOP_yield:
-        /* A guest spinning until its console ring is consumed moves on. */
-        pv_console_ring_drain();
         return 0;
 
     case SCHEDOP_block:
-        pv_console_ring_drain();
         vcpu_block_enable_events(current_vcpu());
         return 0;
 
@@ -146,7 +141,6 @@ long do_sched_op(unsigned long cmd, unsigned long arg)
     case SCHEDOP_shutdown:
         if ( copy_from_guest(&s, arg, sizeof(s)) )
             return -XEN_EFAULT;
-        pv_console_ring_drain();
         /* With no toolstack to save it, a suspend is cancelled at once. */
         if ( s.reason == SHUTDOWN_suspend && dom.shutdown_code == ~0u )
             return 1;
@@ -176,16 +170,13 @@ long do_sched_op_compat(unsigned long cmd, unsigned long arg)
     switch ( cmd )
     {
     case SCHEDOP_yield:
-        pv_console_ring_drain();
         return 0;
 
     case SCHEDOP_block:
-        pv_console_ring_drain();
         vcpu_block_enable_events(current_vcpu());
         return 0;
 
     case SCHEDOP_shutdown:
-        pv_console_ring_drain();
         if ( (uint8_t)arg == SHUTDOWN_suspend && dom.shutdown_code == ~0u )
             return 1;
         domain_shutdown(dom.shutdown_code != ~0u ? dom.shutdown_code

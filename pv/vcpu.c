@@ -11,7 +11,6 @@
 #include "arch/x86/layout.h"
 #include "pv/domain.h"
 #include "pv/event.h"
-#include "pv/event-channel.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
@@ -191,7 +190,6 @@ long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
         return 0;                       /* initialised and up already */
     case VCPUOP_down:
         /* The last vCPU going down: Xen powers the domain off. */
-        pv_console_ring_drain();
         domain_shutdown(SHUTDOWN_poweroff);
     case VCPUOP_is_up:
         return 1;

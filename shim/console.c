@@ -108,11 +108,39 @@ void printk(const char *fmt, ...)
     va_end(args);
 }
 
+void console_write_raw(const char *buf, size_t len)
+{
+    unsigned int i;
+    size_t n;
+
+    for ( i = 0; i < ARRAY_SIZE(com); i++ )
+        for ( n = 0; com_up[i] && n < len; n++ )
+            uart_putc(&com[i], buf[n]);
+}
+
+unsigned int console_serial_irqs(uint8_t irqs[2])
+{
+    unsigned int i, n = 0;
+
+    for ( i = 0; i < ARRAY_SIZE(com); i++ )
+        if ( com_up[i] )
+            irqs[n++] = com[i].irq;
+    return n;
+}
+
+void console_serial_rx_irq(bool on)
+{
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(com); i++ )
+        if ( com_up[i] )
+            uart_rx_irq(&com[i], on);
+}
+
 int console_getc(void)
 {
     unsigned int i;
     int c;
-
 
     for ( i = 0; i < ARRAY_SIZE(com); i++ )
         if ( com_up[i] && (c = uart_getc(&com[i])) >= 0 )

@@ -22,8 +22,18 @@ void vprintk(const char *fmt, va_list args);
 void console_init_early(void);
 void console_init(void);
 
-/* Non-blocking read of one input character: -1 if none is waiting. */
+/*
+ * Non-blocking read of one character from the serial ports themselves: -1
+ * if none is waiting.  Input for the guest goes through the buffer of
+ * shim/console-input.h, which reads with this.
+ */
 int console_getc(void);
+/* The ISA IRQs of the ports in use (at most 2); their receive interrupt. */
+unsigned int console_serial_irqs(uint8_t irqs[2]);
+void console_serial_rx_irq(bool on);
+
+/* Bytes as they are (a guest's terminal stream), to every serial port. */
+void console_write_raw(const char *buf, size_t len);
 
 /* Raw write of a string to every console, no prefix (panic paths). */
 void console_puts(const char *s);

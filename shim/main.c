@@ -4,12 +4,14 @@
  */
 #include "arch/x86/acpi.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/ioapic.h"
 #include "arch/x86/page.h"
 #include "arch/x86/setup.h"
 #include "arch/x86/time.h"
 #include "arch/x86/traps.h"
 #include "shim/boot-info.h"
 #include "shim/console.h"
+#include "shim/console-input.h"
 #include "shim/memory.h"
 #include "shim/panic.h"
 #include "shim/param.h"
@@ -89,6 +91,9 @@ noreturn void start_shim(struct boot_info *bi)
     paging_init(&memmap);
     fpu_init();
     timer_init();
+    ioapic_init();
+    console_input_init();
+    acpi_sci_init();
     print_modules(bi);
 
     run_test_fault();

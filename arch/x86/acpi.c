@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ACPI table discovery and S5 (ACPI 6.4: 5.2.5 RSDP, 5.2.7/8 RSDT/XSDT,
- * 5.2.9 FADT, 7.4.2 \_Sx, 4.8.3.2.1 PM1 control).  Only what poweroff and
- * later SMP need; runs while the boot directmap covers the first 4 GiB.
+ * 5.2.9 FADT, 7.4.2 \_Sx, 4.8.3.2.1 PM1 control).  Only what poweroff,
+ * interrupt routing (the MADT, acpi-madt.c) and the power button (the
+ * SCI, acpi-sci.c) need; runs while the boot directmap covers 4 GiB.
  */
 #include "arch/x86/acpi.h"
 #include "arch/x86/io.h"
@@ -161,7 +162,7 @@ static bool find_s5(const struct acpi_header *dsdt)
 bool acpi_init(uint64_t rsdp_hint)
 {
     const struct acpi_rsdp *r;
-    const struct acpi_header *fadt, *dsdt;
+    const struct acpi_header *fadt, *dsdt, *h;
     const uint8_t *f;
     uint64_t pa = rsdp_hint, dsdt_pa = 0;
 
@@ -179,6 +180,8 @@ bool acpi_init(uint64_t rsdp_hint)
     printk("ACPI: RSDP %#lx (v%u %.6s), %s %#lx\n", (unsigned long)pa,
            r->revision, r->oem_id, xsdt ? "XSDT" : "RSDT",
            (unsigned long)(xsdt ? xsdt : rsdt));
+    if ( (h = map_table(acpi_find_table("APIC"))) )
+        acpi_madt_parse(h, h->length);
 
     if ( !(fadt = map_table(acpi_find_table("FACP"))) ||
          fadt->length < FADT_PM1B_CNT + 4 )
@@ -187,6 +190,7 @@ bool acpi_init(uint64_t rsdp_hint)
         return false;
     }
     f = (const uint8_t *)fadt;
+    acpi_sci_capture(fadt, fadt->length);
     memcpy(&pm1a_cnt, f + FADT_PM1A_CNT, 2);
     memcpy(&pm1b_cnt, f + FADT_PM1B_CNT, 2);
     memcpy(&pm_tmr_port, f + FADT_PM_TMR_BLK, 2);

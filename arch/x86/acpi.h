@@ -21,4 +21,48 @@ uint16_t acpi_pm_timer_port(bool *is_32bit);
 /* Physical address of a table by signature (after acpi_init), or 0. */
 uint64_t acpi_find_table(const char sig[4]);
 
+/* What the MADT says about interrupt routing (arch/x86/acpi-madt.c). */
+struct acpi_ioapic {
+    uint8_t id;
+    uint32_t addr;          /* its registers' physical address */
+    uint32_t gsi_base;      /* the GSI of its pin 0 */
+};
+struct acpi_irq_override {
+    uint8_t isa_irq;
+    uint32_t gsi;
+    uint16_t flags;         /* MPS INTI flags: polarity, trigger mode */
+};
+#define ACPI_INTI_POLARITY_MASK 0x3
+#define  ACPI_INTI_ACTIVE_HIGH  0x1
+#define  ACPI_INTI_ACTIVE_LOW   0x3
+#define ACPI_INTI_TRIGGER_MASK  0xc
+#define  ACPI_INTI_EDGE         0x4
+#define  ACPI_INTI_LEVEL        0xc
+struct acpi_madt {
+    unsigned int nr_ioapics, nr_overrides;
+    struct acpi_ioapic ioapic[4];
+    struct acpi_irq_override override[16];
+};
+extern struct acpi_madt acpi_madt;
+void acpi_madt_parse(const void *table, uint32_t length);
+/*
+ * The GSI and INTI flags of ISA IRQ @isa_irq: its interrupt source
+ * override if the MADT has one (true), else the same number and
+ * "conforming" flags (false).
+ */
+bool acpi_isa_irq_to_gsi(unsigned int isa_irq, uint32_t *gsi,
+                         uint16_t *flags);
+
+/*
+ * The fixed-feature power button (arch/x86/acpi-sci.c, ACPI 6.4 4.8.2.2):
+ * acpi_sci_capture() keeps what the FADT says about the SCI and PM1 event
+ * blocks (at acpi_init); acpi_sci_init() puts the machine in ACPI mode if
+ * firmware didn't, enables only PWRBTN_EN, and routes the SCI to
+ * ACPI_SCI_VECTOR; acpi_sci_interrupt() clears the status and raises
+ * POWER_BUTTON_SOFTIRQ for a press.
+ */
+void acpi_sci_capture(const void *fadt, uint32_t length);
+void acpi_sci_init(void);
+void acpi_sci_interrupt(void);
+
 #endif /* ARCH_X86_ACPI_H */

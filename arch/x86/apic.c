@@ -11,7 +11,9 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/time.h"
+#include "arch/x86/acpi.h"
 #include "shim/console.h"
+#include "shim/console-input.h"
 #include "shim/frame.h"
 #include "shim/panic.h"
 #include "shim/softirq.h"
@@ -107,7 +109,7 @@ void lapic_init(void)
     apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR |
                (tsc_deadline ? LVTT_TSC_DEADLINE : LVTT_ONESHOT));
     printk("APIC: %s, id %u, timer %s", x2apic ? "x2APIC" : "xAPIC",
-           x2apic ? apic_read(APIC_ID) : apic_read(APIC_ID) >> 24,
+           lapic_id(),
            tsc_deadline ? "TSC-deadline\n" : "one-shot, ");
     if ( !tsc_deadline )
         printk("%lu.%03lu MHz\n", apic_timer_khz / 1000,
@@ -143,6 +145,11 @@ void lapic_eoi(void)
     apic_write(APIC_EOI, 0);
 }
 
+uint32_t lapic_id(void)
+{
+    return x2apic ? apic_read(APIC_ID) : apic_read(APIC_ID) >> 24;
+}
+
 void do_IRQ(struct cpu_regs *regs)
 {
     switch ( regs->entry_vector )
@@ -151,6 +158,12 @@ void do_IRQ(struct cpu_regs *regs)
         return;                         /* never acknowledged (10.9) */
     case LOCAL_TIMER_VECTOR:
         raise_softirq(TIMER_SOFTIRQ);
+        break;
+    case SERIAL_VECTOR:
+        console_input_interrupt(regs);  /* edge: the UART drained first */
+        break;
+    case ACPI_SCI_VECTOR:
+        acpi_sci_interrupt();           /* level: status cleared first */
         break;
     default:
         printk(XENLOG_WARNING "APIC: unexpected interrupt vector %#x\n",

@@ -10,6 +10,9 @@
 #include "shim/lib.h"
 #include "arch/x86/regs.h"
 
+/* Device interrupts through the I/O APIC (arch/x86/ioapic.c), low class. */
+#define SERIAL_VECTOR       0x30    /* COM1/COM2 received data */
+#define ACPI_SCI_VECTOR     0x38    /* ACPI SCI: the power button */
 #define LOCAL_TIMER_VECTOR  0xf0
 #define SPURIOUS_VECTOR     0xff
 
@@ -18,6 +21,8 @@ void lapic_init(void);
 /* Fire LOCAL_TIMER_VECTOR at system time @deadline_ns; 0 stops it. */
 void lapic_timer_set(uint64_t deadline_ns);
 void lapic_eoi(void);
+/* This CPU's local APIC ID (the physical destination of its interrupts). */
+uint32_t lapic_id(void);
 
 /*
  * An interrupt (vector >= 32), from the shim or the guest: acknowledge it

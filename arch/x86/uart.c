@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Polled 16550 UART (National Semiconductor PC16550D data sheet): the
- * register offsets and bits below are the data sheet's.
+ * 16550 UART (National Semiconductor PC16550D data sheet): output polled,
+ * input polled or by the received-data interrupt; the register offsets
+ * and bits below are the data sheet's.
  */
 #include "arch/x86/io.h"
 #include "arch/x86/uart.h"
@@ -21,6 +22,8 @@
 #define LSR_THRE 0x20
 #define MCR_DTR  0x01
 #define MCR_RTS  0x02
+#define MCR_OUT2 0x08   /* on a PC, gates the UART's IRQ line to the PIC */
+#define IER_ERBFI 0x01  /* received data available interrupt */
 
 #define UART_CLOCK_HZ 1843200
 
@@ -67,6 +70,12 @@ bool uart_init(const struct uart *u)
      */
     outb(MCR_DTR | MCR_RTS, b + UART_MCR);
     return true;
+}
+
+void uart_rx_irq(const struct uart *u, bool on)
+{
+    outb(MCR_DTR | MCR_RTS | (on ? MCR_OUT2 : 0), u->io_base + UART_MCR);
+    outb(on ? IER_ERBFI : 0, u->io_base + UART_IER);
 }
 
 void uart_putc(const struct uart *u, char c)

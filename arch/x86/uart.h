@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A polled 16550 UART. */
+/* A 16550 UART: output polled, input polled or interrupt-driven. */
 #ifndef ARCH_X86_UART_H
 #define ARCH_X86_UART_H
 
@@ -21,5 +21,11 @@ bool uart_present(const struct uart *u);
 bool uart_init(const struct uart *u);
 void uart_putc(const struct uart *u, char c);
 int uart_getc(const struct uart *u);   /* -1 if nothing is waiting */
+/*
+ * The received-data interrupt on or off (IER.ERBFI, and MCR.OUT2, which
+ * gates the IRQ line on a PC).  The line stays up while data waits: an
+ * edge-triggered handler must read until uart_getc() says -1.
+ */
+void uart_rx_irq(const struct uart *u, bool on);
 
 #endif /* ARCH_X86_UART_H */
