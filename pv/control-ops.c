@@ -31,20 +31,13 @@
 #define XSM_REFUSAL         (-XEN_EPERM)
 
 /*
- * The structures are large (a 128-byte union after the header); they are
- * read whole, as Xen's copy_from_guest(op, u, 1) does, into a buffer
- * that is not on the (small) hypercall stack's hot path.
+ * Each argument is read whole (a header and a 128-byte union), as Xen's
+ * copy_from_guest(op, u, 1) does, onto the stack: a fault anywhere in it
+ * is -EFAULT.
  */
-union control_arg {
-    struct xen_platform_op platform;
-    struct xen_sysctl sysctl;
-    struct xen_domctl domctl;
-};
-static union control_arg arg_buf;
-
 long do_platform_op(unsigned long u_op)
 {
-    struct xen_platform_op *op = &arg_buf.platform;
+    struct xen_platform_op buf, *op = &buf;
 
     if ( copy_from_guest(op, u_op, sizeof(*op)) )
         return -XEN_EFAULT;
@@ -55,7 +48,7 @@ long do_platform_op(unsigned long u_op)
 
 long do_sysctl(unsigned long u_op)
 {
-    struct xen_sysctl *op = &arg_buf.sysctl;
+    struct xen_sysctl buf, *op = &buf;
 
     if ( copy_from_guest(op, u_op, sizeof(*op)) )
         return -XEN_EFAULT;
@@ -75,7 +68,7 @@ static bool domain_exists(domid_t domid)
 
 long do_domctl(unsigned long u_op)
 {
-    struct xen_domctl *op = &arg_buf.domctl;
+    struct xen_domctl buf, *op = &buf;
 
     if ( copy_from_guest(op, u_op, sizeof(*op)) )
         return -XEN_EFAULT;
