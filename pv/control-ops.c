@@ -93,7 +93,6 @@ long do_domctl(unsigned long u_op)
             return -XEN_ESRCH;
         break;
     case XEN_DOMCTL_createdomain:
-    case XEN_DOMCTL_gdbsx_guestmemio:
         break;
     default:
         if ( !domain_exists(op->domain) )

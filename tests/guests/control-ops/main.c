@@ -92,9 +92,10 @@ static void test_domctl(void)
     check_rc(domctl_for(XEN_DOMCTL_destroydomain, 5, v), -XEN_ESRCH);
     check_rc(domctl_for(XEN_DOMCTL_setvcpuaffinity, DOMID_IO, v),
              -XEN_ESRCH);
-    /* Commands that need no domain reach XSM. */
+    /* Commands that need no domain (only createdomain) reach XSM. */
     check_rc(domctl_for(XEN_DOMCTL_createdomain, 5, v), -XEN_EPERM);
-    check_rc(domctl_for(XEN_DOMCTL_gdbsx_guestmemio, 5, v), -XEN_EPERM);
+    check_rc(domctl_for(XEN_DOMCTL_gdbsx_guestmemio, 5, v), -XEN_ESRCH);
+    check_rc(domctl_for(XEN_DOMCTL_gdbsx_guestmemio, 1, v), -XEN_EPERM);
     check_rc(domctl_for(XEN_DOMCTL_assign_device, DOMID_IO, v), -XEN_EPERM);
     check_rc(domctl_for(XEN_DOMCTL_assign_device, DOMID_INVALID, v),
              -XEN_ESRCH);
