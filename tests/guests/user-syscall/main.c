@@ -118,6 +118,14 @@ static unsigned long user_sysenter_nt_ac(unsigned long unused)
     return rax;
 }
 
+/* sysenter with TF: the shim's own entry path runs single-stepped. */
+static unsigned long user_sysenter_tf(unsigned long unused)
+{
+    asm volatile ( "pushf; orl $0x100, (%%rsp); popf\n\t"
+                   "sysenter" ::: "rcx", "rdx", "r11", "memory" );
+    return 0;
+}
+
 static void check_frame(const char *what, unsigned long rip,
                         unsigned long cs, unsigned long rsp, unsigned long ss)
 {
@@ -226,6 +234,24 @@ static void test_sysenter(void)
         test_fail("sysenter without callback: ec %#lx rip %#lx cs %#lx "
                   "rsp %#lx ss %#lx", f.error_code, f.rip, f.cs, f.rsp,
                   f.ss);
+
+    /*
+     * With TF, sysenter single-steps the hypervisor's entry path until it
+     * saves and clears the flags; Xen's do_debug() resets DR6 on each of
+     * those #DBs, so the guest's DR6 shows none of it (no BS), and the
+     * #GP frame has the guest's TF.
+     */
+    check_rc(HYPERCALL(__HYPERVISOR_set_debugreg, 6, 0xffff0ff0UL, 0, 0, 0),
+             0);
+    exec_user(user_sysenter_tf, 0);
+    f = user_last_frame(true);
+    if ( user_frame_vector != 0xff || f.rip || !(f.rflags & 0x100) )
+        test_fail("sysenter with TF: vector %u rip %#lx rflags %#lx",
+                  user_frame_vector, f.rip, f.rflags);
+    if ( HYPERCALL(__HYPERVISOR_get_debugreg, 6, 0, 0, 0, 0) & (1UL << 14) )
+        test_fail("sysenter with TF: DR6 %#lx shows the hypervisor's "
+                  "single steps (BS)",
+                  HYPERCALL(__HYPERVISOR_get_debugreg, 6, 0, 0, 0, 0));
     check_rc(trap_init(), 0);
     check_rc(user_init(), 0);
 
