@@ -138,6 +138,20 @@ static void check_frame(const char *what, unsigned long rip,
                   f.rflags, f.rsp, f.ss, rip, cs, rsp, ss);
 }
 
+/*
+ * Hypercalls come only from the kernel: a user `syscall` that names one
+ * (SCHEDOP_block, which would sleep here for good; iret, which would
+ * take a frame off the user stack) is the kernel's system call.
+ */
+static unsigned long user_hypercall(unsigned long nr)
+{
+    unsigned long rax = nr, rdi = SCHEDOP_block;
+
+    asm volatile ( "syscall"
+                   : "+a" (rax), "+D" (rdi) :: "rcx", "r11", "memory" );
+    return rax;
+}
+
 static void test_syscall64(void)
 {
     struct bounce_frame f;
@@ -178,6 +192,12 @@ static void test_syscall64(void)
     /* Only the user's syscall: the kernel's is still the hypercall. */
     check_rc(hypercall_xen_version(XENVER_version, NULL) >> 16, 4);
     check_rc(user_syscall_count, 2);
+
+    check_rc(exec_user(user_hypercall, __HYPERVISOR_sched_op), 0x600d);
+    check_rc(user_syscall_rax, __HYPERVISOR_sched_op);
+    check_rc(exec_user(user_hypercall, __HYPERVISOR_iret), 0x600d);
+    check_rc(user_syscall_rax, __HYPERVISOR_iret);
+    check_rc(user_syscall_count, 4);
 }
 
 static void test_syscall32(void)
