@@ -96,7 +96,7 @@ struct vcpu {
     struct timer poll_timer;
     struct vcpu_runstate_info runstate;
     unsigned long runstate_guest;       /* guest VA, or 0 */
-    bool runstate_update_pending;       /* a copy failed: retry on exit */
+    bool runstate_update_pending;       /* failed in user mode: retry in */
     bool nmi_pending;                   /* VCPUOP_send_nmi */
     bool nmi_masked;                    /* in the NMI callback, until iret */
 
@@ -106,6 +106,7 @@ struct vcpu {
     uint64_t periodic_period, periodic_last_event;
     unsigned long time_info_guest;      /* guest VA of the copy, or 0 */
     struct vcpu_time_info time;         /* what was last published */
+    bool time_update_pending;           /* copy failed in user mode */
 };
 
 struct domain {

@@ -83,6 +83,35 @@ static uint64_t measure_tsc_khz_pm(uint16_t port, bool wide)
     return (end - start) * PM_TIMER_HZ / ((uint64_t)ticks * 1000);
 }
 
+/*
+ * The median of CALIBRATE_RUNS measurements (0 if any failed).  On a busy
+ * host a virtual CPU's port reads can stall: one that ends a measurement
+ * late makes the TSC look fast, one that starts it late slow, and a
+ * single run was seen 60% off under load, which every timer then was.
+ */
+#define CALIBRATE_RUNS  5
+
+static uint64_t median_khz(uint64_t (*measure)(uint16_t, bool),
+                           uint16_t port, bool wide)
+{
+    uint64_t v[CALIBRATE_RUNS], t;
+    unsigned int i, j;
+
+    for ( i = 0; i < CALIBRATE_RUNS; i++ )
+    {
+        if ( !(v[i] = measure(port, wide)) )
+            return 0;
+        for ( j = i; j > 0 && v[j - 1] > v[j]; j-- )
+            t = v[j], v[j] = v[j - 1], v[j - 1] = t;
+    }
+    return v[CALIBRATE_RUNS / 2];
+}
+
+static uint64_t measure_pit(uint16_t unused_port, bool unused_wide)
+{
+    return measure_tsc_khz();
+}
+
 static void set_tsc_khz(uint64_t khz)
 {
     tsc_khz = khz;
@@ -95,7 +124,7 @@ void time_init(void)
     uint64_t khz;
 
     tsc_boot = rdtsc();
-    khz = measure_tsc_khz();
+    khz = median_khz(measure_pit, 0, false);
     if ( !khz )
     {
         khz = 1000000;          /* no PIT: guess 1 GHz until ACPI is up */
@@ -115,7 +144,7 @@ void time_calibrate_late(void)
                "default\n", opt_clocksource);
     if ( (!tsc_source || !strcmp(opt_clocksource, "acpi")) &&
          (port = acpi_pm_timer_port(&wide)) &&
-         (khz = measure_tsc_khz_pm(port, wide)) )
+         (khz = median_khz(measure_tsc_khz_pm, port, wide)) )
     {
         set_tsc_khz(khz);
         tsc_source = "ACPI PM timer";
