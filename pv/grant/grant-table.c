@@ -1,10 +1,361 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* HYPERVISOR_grant_table_op: placeholder until grant tables land. */
-#include "pv/hypercall.h"
-#include <xen/errno.h>
+/*
+ * The guest's grant table: its shared frames (and v2 status frames),
+ * shim-allocated and shared with the guest read-write as Xen's
+ * share_xen_page_with_guest(SHARE_rw) does, the active entries, growth,
+ * and the sub-ops that hand out frames or sizes: setup_table, query_size,
+ * get_status_frames, get_version.  After Xen's common/grant_table.c.
+ */
+#include "pv/grant/grant.h"
+#include "arch/x86/flush.h"
+#include "pv/build/build.h"
+#include "pv/guest-access.h"
+#include "pv/mm/mm.h"
+#include "shim/frame.h"
 
-long do_grant_table_op(unsigned long cmd, unsigned long uop,
-                       unsigned long count)
+#define GRANT_PER_PAGE      SHGNT_PER_PAGE_V2
+
+static unsigned int grant_to_status_frames(unsigned int grant_frames)
 {
-    return -XEN_ENOSYS;
+    return DIV_ROUND_UP(grant_frames * GRANT_PER_PAGE, STGNT_PER_PAGE);
+}
+
+unsigned int nr_grant_entries(const struct grant_table *t)
+{
+    return t->nr_frames * (t->version == 2 ? SHGNT_PER_PAGE_V2
+                                           : SHGNT_PER_PAGE_V1);
+}
+
+grant_entry_v1_t *shared_entry_v1(struct grant_table *t, grant_ref_t ref)
+{
+    return (grant_entry_v1_t *)t->shared[ref / SHGNT_PER_PAGE_V1] +
+           ref % SHGNT_PER_PAGE_V1;
+}
+
+grant_entry_v2_t *shared_entry_v2(struct grant_table *t, grant_ref_t ref)
+{
+    return (grant_entry_v2_t *)t->shared[ref / SHGNT_PER_PAGE_V2] +
+           ref % SHGNT_PER_PAGE_V2;
+}
+
+grant_entry_header_t *shared_entry_header(struct grant_table *t,
+                                          grant_ref_t ref)
+{
+    if ( t->version == 1 )
+        return (grant_entry_header_t *)shared_entry_v1(t, ref);
+    return &shared_entry_v2(t, ref)->hdr;
+}
+
+grant_status_t *status_entry(struct grant_table *t, grant_ref_t ref)
+{
+    return t->status[ref / STGNT_PER_PAGE] + ref % STGNT_PER_PAGE;
+}
+
+uint16_t *grant_status_word(struct grant_table *t, grant_ref_t ref)
+{
+    return t->version == 1 ? &shared_entry_header(t, ref)->flags
+                           : status_entry(t, ref);
+}
+
+struct active_grant_entry *active_entry(struct grant_table *t,
+                                        grant_ref_t ref)
+{
+    return t->active[ref / ACGNT_PER_PAGE] + ref % ACGNT_PER_PAGE;
+}
+
+static unsigned long va_to_mfn(const void *va)
+{
+    return __pa(va) >> PAGE_SHIFT;
+}
+
+/*
+ * A frame of the shim's shared with the guest, as Xen's xenheap pages:
+ * the guest's to map (its owner, with the allocation reference) and
+ * holding a writable type reference of its own for as long as it is
+ * shared, so it can never become a page table or descriptor frame; no
+ * pfn in the M2P.
+ */
+static void *share_frame(void)
+{
+    unsigned long mfn = frame_alloc();
+
+    if ( mfn == INVALID_PFN )
+        return NULL;
+    memset(__va(mfn << PAGE_SHIFT), 0, PAGE_SIZE);
+    pv_m2p_set(mfn, ~0UL);
+    pv_mm_give_frame(mfn);
+    page_get_type_flush(mfn_to_page(mfn), PGT_WRITABLE);
+    return __va(mfn << PAGE_SHIFT);
+}
+
+/*
+ * Take a shared frame back, if the guest holds no reference to it (Xen's
+ * gnttab_unpopulate_status_frames(): -EBUSY otherwise).  No TLB may keep
+ * a translation of it once it is the allocator's again.
+ */
+static int unshare_frame(void *va, bool check_only)
+{
+    unsigned long mfn = va_to_mfn(va);
+    struct page_info *pg = mfn_to_page(mfn);
+
+    if ( pg->count != 1 || pg->type_count != 1 )
+        return -XEN_EBUSY;
+    if ( check_only )
+        return 0;
+    page_put_type(pg);
+    page_put(pg);
+    pg->owner = PGO_NONE;
+    pv_flush_local(0, FLUSH_TLB_GLOBAL);
+    frames_free(mfn, 1);
+    return 0;
+}
+
+static void *alloc_shim_page(void)
+{
+    unsigned long mfn = frame_alloc();
+
+    if ( mfn == INVALID_PFN )
+        return NULL;
+    memset(__va(mfn << PAGE_SHIFT), 0, PAGE_SIZE);
+    return __va(mfn << PAGE_SHIFT);
+}
+
+int gnttab_populate_status_frames(unsigned int req_nr_frames)
+{
+    struct grant_table *t = gt();
+    unsigned int i, req = grant_to_status_frames(req_nr_frames);
+
+    for ( i = t->nr_status_frames; i < req; i++ )
+        if ( !(t->status[i] = share_frame()) )
+        {
+            while ( i-- > t->nr_status_frames )
+                unshare_frame(t->status[i], false);
+            return -XEN_ENOMEM;
+        }
+    t->nr_status_frames = MAX(req, t->nr_status_frames);
+    return 0;
+}
+
+/* All or nothing: -EBUSY while the guest still maps any status frame. */
+int gnttab_unpopulate_status_frames(void)
+{
+    struct grant_table *t = gt();
+    unsigned int i;
+
+    for ( i = 0; i < t->nr_status_frames; i++ )
+        if ( unshare_frame(t->status[i], true) )
+            return -XEN_EBUSY;
+    for ( i = 0; i < t->nr_status_frames; i++ )
+    {
+        unshare_frame(t->status[i], false);
+        t->status[i] = NULL;
+    }
+    t->nr_status_frames = 0;
+    return 0;
+}
+
+int gnttab_grow_table(unsigned int req)
+{
+    struct grant_table *t = gt();
+    unsigned int i, act;
+
+    req = MAX(req, (unsigned int)GNT_INITIAL_FRAMES);
+    act = DIV_ROUND_UP(req * SHGNT_PER_PAGE_V1, ACGNT_PER_PAGE);
+    for ( ; t->nr_active_frames < act; t->nr_active_frames++ )
+        if ( !(t->active[t->nr_active_frames] = alloc_shim_page()) )
+            return -XEN_ENOMEM;
+    for ( i = t->nr_frames; i < req; i++ )
+        if ( !(t->shared[i] = share_frame()) )
+            goto fail;
+    if ( t->version > 1 && gnttab_populate_status_frames(req) )
+        goto fail;
+    if ( req > GNT_INITIAL_FRAMES )
+        printk(XENLOG_DEBUG "d1: grant table from %u to %u frames\n",
+               t->nr_frames, req);
+    t->nr_frames = req;
+    return 0;
+
+ fail:
+    while ( i-- > t->nr_frames )
+        unshare_frame(t->shared[i], false);
+    printk(XENLOG_WARNING "d1: no memory to grow the grant table\n");
+    return -XEN_ENOMEM;
+}
+
+/* Xen makes the table with the domain; we do on the first grant op. */
+void gnttab_lazy_init(void)
+{
+    struct grant_table *t = gt();
+
+    if ( t->version )
+        return;
+    t->version = 1;
+    t->maptrack_head = t->maptrack_tail = MAPTRACK_TAIL;
+    gnttab_grow_table(0);
+}
+
+/* Xen's XSM_TARGET sub-ops: the guest may ask about itself only. */
+static int16_t target_status(domid_t id)
+{
+    switch ( gnt_domain(id, true) )
+    {
+    case GNT_DOM_SELF:
+        return GNTST_okay;
+    case GNT_DOM_ZERO:
+        return GNTST_permission_denied;
+    default:
+        return GNTST_bad_domain;
+    }
+}
+
+long gnttab_setup_table(unsigned long uop, unsigned int count)
+{
+    struct gnttab_setup_table op;
+    struct grant_table *t = gt();
+    xen_pfn_t gmfn;
+    unsigned int i;
+
+    if ( count != 1 )
+        return -XEN_EINVAL;
+    if ( copy_from_guest(&op, uop, sizeof(op)) )
+        return -XEN_EFAULT;
+    if ( !guest_range_ok((unsigned long)op.frame_list.p,
+                         (unsigned long)op.nr_frames * sizeof(gmfn)) )
+        return -XEN_EFAULT;
+
+    op.status = target_status(op.dom);
+    if ( op.status != GNTST_okay )
+        goto out;
+    if ( op.nr_frames > GNTTAB_MAX_FRAMES )
+    {
+        printk(XENLOG_DEBUG "d1 is limited to %u grant-table frames\n",
+               GNTTAB_MAX_FRAMES);
+        op.status = GNTST_general_error;
+        goto out;
+    }
+    if ( (op.nr_frames > t->nr_frames ||
+          (t->version > 1 &&
+           grant_to_status_frames(op.nr_frames) > t->nr_status_frames)) &&
+         gnttab_grow_table(op.nr_frames) )
+    {
+        op.status = GNTST_general_error;
+        goto out;
+    }
+    for ( i = 0; i < op.nr_frames; i++ )
+    {
+        gmfn = va_to_mfn(t->shared[i]);
+        if ( copy_to_guest_offset((unsigned long)op.frame_list.p, i, &gmfn,
+                                  sizeof(gmfn)) )
+            op.status = GNTST_bad_virt_addr;
+    }
+
+ out:
+    if ( copy_to_guest(uop + offsetof(struct gnttab_setup_table, status),
+                       &op.status, sizeof(op.status)) )
+        return -XEN_EFAULT;
+    return 0;
+}
+
+long gnttab_query_size(unsigned long uop, unsigned int count)
+{
+    struct gnttab_query_size op;
+
+    if ( count != 1 )
+        return -XEN_EINVAL;
+    if ( copy_from_guest(&op, uop, sizeof(op)) )
+        return -XEN_EFAULT;
+    op.status = target_status(op.dom);
+    if ( op.status == GNTST_okay )
+    {
+        op.nr_frames = gt()->nr_frames;
+        op.max_nr_frames = GNTTAB_MAX_FRAMES;
+    }
+    if ( copy_to_guest(uop, &op, sizeof(op)) )
+        return -XEN_EFAULT;
+    return 0;
+}
+
+long gnttab_get_status_frames(unsigned long uop, unsigned int count)
+{
+    gnttab_get_status_frames_t op;
+    struct grant_table *t = gt();
+    uint64_t gmfn;
+    unsigned int i;
+
+    if ( count != 1 )
+        return -XEN_EINVAL;
+    if ( copy_from_guest(&op, uop, sizeof(op)) )
+        return -XEN_EFAULT;
+    op.status = target_status(op.dom);
+    if ( op.status != GNTST_okay )
+        goto out;
+    if ( op.nr_frames > t->nr_status_frames )
+    {
+        printk(XENLOG_DEBUG "d1 asked for %u grant status frames of %u\n",
+               op.nr_frames, t->nr_status_frames);
+        op.status = GNTST_general_error;
+        goto out;
+    }
+    for ( i = 0; i < op.nr_frames; i++ )
+    {
+        gmfn = va_to_mfn(t->status[i]);
+        if ( copy_to_guest_offset((unsigned long)op.frame_list.p, i, &gmfn,
+                                  sizeof(gmfn)) )
+            op.status = GNTST_bad_virt_addr;
+    }
+
+ out:
+    if ( copy_to_guest(uop + offsetof(gnttab_get_status_frames_t, status),
+                       &op.status, sizeof(op.status)) )
+        return -XEN_EFAULT;
+    return 0;
+}
+
+long gnttab_get_version(unsigned long uop)
+{
+    gnttab_get_version_t op;
+
+    if ( copy_from_guest(&op, uop, sizeof(op)) )
+        return -XEN_EFAULT;
+    switch ( gnt_domain(op.dom, true) )
+    {
+    case GNT_DOM_NONE:
+        return -XEN_ESRCH;
+    case GNT_DOM_ZERO:
+        return -XEN_EPERM;
+    default:
+        break;
+    }
+    op.version = gt()->version;
+    if ( copy_to_guest(uop + offsetof(gnttab_get_version_t, version),
+                       &op.version, sizeof(op.version)) )
+        return -XEN_EFAULT;
+    return 0;
+}
+
+/*
+ * For pv/mm/mm-audit.c: references the grant table holds outside any
+ * page table: each shared frame's own type, each device mapping's.
+ */
+void gnttab_audit(uint32_t *want_count, uint32_t *want_type)
+{
+    struct grant_table *t = gt();
+    unsigned int i;
+
+    for ( i = 0; i < t->nr_frames; i++ )
+        want_type[va_to_mfn(t->shared[i])]++;
+    for ( i = 0; i < t->nr_status_frames; i++ )
+        want_type[va_to_mfn(t->status[i])]++;
+    for ( i = 0; i < t->maptrack_limit; i++ )
+    {
+        const struct grant_mapping *m =
+            &t->maptrack[i / MAPTRACK_PER_PAGE][i % MAPTRACK_PER_PAGE];
+
+        if ( !(m->flags & GNTMAP_device_map) ||
+             m->ref >= nr_grant_entries(t) )
+            continue;
+        want_count[active_entry(t, m->ref)->mfn]++;
+        if ( !(m->flags & GNTMAP_readonly) )
+            want_type[active_entry(t, m->ref)->mfn]++;
+    }
 }
