@@ -187,12 +187,17 @@ long do_grant_table_op(unsigned long cmd_arg, unsigned long uop,
         opaque_out = opaque_in;
     if ( cmd == GNTTABOP_copy && rc > 0 )
         rc = count - rc;                /* gnttab_copy() counts what's left */
+    /*
+     * As Xen: a cache_flush error with a continuation argument continues
+     * too, with count - rc (so the guest spins until count overflows).
+     */
     if ( rc > 0 || opaque_out )
     {
-        uop += (rc > 0 ? rc : 0) * size;
+        if ( rc > 0 )
+            uop += rc * size;
         rc = hypercall_create_continuation(__HYPERVISOR_grant_table_op,
                                            opaque_out | cmd, uop,
-                                           count - (rc > 0 ? rc : 0), 0);
+                                           (unsigned int)(count - rc), 0);
     }
     return rc;
 }
