@@ -107,6 +107,16 @@ static void test_contains_pte(void)
     check_rc(*pte, 0);
     check_rc(gnt_status_bits(1, 12), 0);
 
+    /* An application mapping is a user one: no guest-kernel bit. */
+    check_rc(gnt_map1(&op, GNT_SELF_ID, 12, GNTMAP_host_map |
+                      GNTMAP_contains_pte | GNTMAP_application_map |
+                      GNTMAP_readonly, ptr), GNTST_okay);
+    if ( !(*pte & _PAGE_USER) || (*pte & (1UL << 52)) || (*pte & _PAGE_RW) )
+        test_fail("application PTE %#lx", (unsigned long)*pte);
+    check_rc(gnt_status_bits(1, 12), GTF_reading);
+    check_rc(gnt_unmap1(ptr, op.handle, 0), GNTST_okay);
+    check_rc(gnt_status_bits(1, 12), 0);
+
     /* Misaligned, and not a page table's address. */
     check_rc(gnt_map1(&op, GNT_SELF_ID, 12, GNTMAP_host_map |
                       GNTMAP_contains_pte, ptr + 4), GNTST_general_error);
