@@ -147,36 +147,34 @@ $(BUILD)/tools/%: tools/%.c
 include tests/guests/guests.mk
 include tests/fuzz/fuzz.mk
 
-# The long MMU fuzz: the mm-fuzz guest over many seeds, each op audited.
-# (make check runs one short seed; make fuzz adds this to the libFuzzer runs.)
+# The fuzz guests over many seeds (make check runs one short seed of each;
+# make fuzz adds these to the libFuzzer runs): mm-fuzz with every MMU op
+# audited, hcall-fuzz for every other hypercall.  Each seed also picks its
+# own hypercall-batch, so continuations fall in different places.
 FUZZ_GUEST_SEEDS ?= 1 2 3 4 5 6 7 8
 FUZZ_GUEST_OPS   ?= 20000
-.PHONY: fuzz-guest
+FUZZ_HCALL_OPS   ?= 2000000
+
+# $(call fuzz_seeds,GUEST,OPS,SHIM-OPTIONS): one PASS/FAIL line a seed.
+define fuzz_seeds
+	@mkdir -p build/fuzz
+	$(Q)for s in $(FUZZ_GUEST_SEEDS); do \
+	    log=build/fuzz/$(1)-$$s.log; \
+	    if tools/pvshim-run build/guests/$(1).elf --memory 128M \
+	        --timeout 1800 --shim-cmdline "$(3) hypercall-batch=$$s" \
+	        --guest-cmdline "seed=$$s iterations=$(2)" \
+	        </dev/null >$$log 2>&1 && \
+	       grep -aq 'Test result: SUCCESS' $$log; \
+	    then echo "PASS: fuzz: $(1) seed $$s ($(2) ops)"; \
+	    else echo "FAIL: fuzz: $(1) seed $$s ($$log)"; \
+	    fi; done
+endef
+
+.PHONY: fuzz-guest fuzz-hcall
 fuzz-guest: all guests
-	@mkdir -p build/fuzz
-	$(Q)for s in $(FUZZ_GUEST_SEEDS); do \
-	    if tools/pvshim-run build/guests/mm-fuzz.elf --memory 128M \
-	        --timeout 1800 --shim-cmdline "mm-audit hypercall-batch=$$s" \
-	        --guest-cmdline "seed=$$s iterations=$(FUZZ_GUEST_OPS)" \
-	        </dev/null >build/fuzz/mm-fuzz-$$s.log 2>&1 && \
-	       grep -aq 'Test result: SUCCESS' build/fuzz/mm-fuzz-$$s.log; \
-	    then echo "PASS: fuzz: mm-fuzz seed $$s ($(FUZZ_GUEST_OPS) ops)"; \
-	    else echo "FAIL: fuzz: mm-fuzz seed $$s (build/fuzz/mm-fuzz-$$s.log)"; \
-	    fi; done
-# The hypercall fuzz guest, over the same seeds.
-FUZZ_HCALL_OPS ?= 2000000
-.PHONY: fuzz-hcall
+	$(call fuzz_seeds,mm-fuzz,$(FUZZ_GUEST_OPS),mm-audit)
 fuzz-hcall: all guests
-	@mkdir -p build/fuzz
-	$(Q)for s in $(FUZZ_GUEST_SEEDS); do \
-	    if tools/pvshim-run build/guests/hcall-fuzz.elf --memory 128M \
-	        --timeout 1800 --shim-cmdline "hypercall-batch=$$s" \
-	        --guest-cmdline "seed=$$s iterations=$(FUZZ_HCALL_OPS)" \
-	        </dev/null >build/fuzz/hcall-fuzz-$$s.log 2>&1 && \
-	       grep -aq 'Test result: SUCCESS' build/fuzz/hcall-fuzz-$$s.log; \
-	    then echo "PASS: fuzz: hcall-fuzz seed $$s ($(FUZZ_HCALL_OPS) calls)"; \
-	    else echo "FAIL: fuzz: hcall-fuzz seed $$s (build/fuzz/hcall-fuzz-$$s.log)"; \
-	    fi; done
+	$(call fuzz_seeds,hcall-fuzz,$(FUZZ_HCALL_OPS),)
 fuzz: fuzz-guest fuzz-hcall
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/unit/%,\

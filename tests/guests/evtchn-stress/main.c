@@ -8,6 +8,7 @@
  * on 2-level, by port number.  Guest command line: seed=N rounds=N.
  */
 #include "guest.h"
+#include "fuzz.h"
 #include "event.h"
 
 const char test_title[] = "Event channels: random operations against a model";
@@ -23,28 +24,7 @@ static struct port {
 /* FIFO model: linked ports per queue, in link order. */
 static long queue[EVTCHN_FIFO_MAX_QUEUES][NR_PORTS];
 static unsigned int queue_len[EVTCHN_FIFO_MAX_QUEUES];
-static uint64_t rng;
 static bool fifo;
-
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static unsigned long cmdline_ulong(const char *key, unsigned long def)
-{
-    const char *p = strstr((const char *)start_info->cmd_line, key);
-    unsigned long v = 0;
-
-    if ( !p || p[strlen(key)] != '=' )
-        return def;
-    for ( p += strlen(key) + 1; *p >= '0' && *p <= '9'; p++ )
-        v = v * 10 + *p - '0';
-    return v;
-}
 
 /* The port became pending and unmasked: FIFO links it at its priority. */
 static void link(struct port *p)
@@ -200,7 +180,7 @@ void test_main(void)
     unsigned long rounds = cmdline_ulong("rounds", 400);
     evtchn_reset_t r = { .dom = DOMID_SELF };
 
-    rng = cmdline_ulong("seed", 1) * 0x9e3779b97f4a7c15UL + 1;
+    rnd_seed(cmdline_ulong("seed", 1));
     if ( event_init() )
         return test_error("event_init failed");
 

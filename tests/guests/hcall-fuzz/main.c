@@ -18,6 +18,7 @@
  * also be a valid return (an errno, or a non-negative value).
  */
 #include "guest.h"
+#include "fuzz.h"
 #include "mm.h"
 #include <xen/event_channel.h>
 #include <xen/vcpu.h>
@@ -32,38 +33,8 @@ const char test_title[] = "hypercall fuzz: random calls, hostile arguments";
 static uint8_t scratch[2][PAGE_SIZE] __page_aligned;
 static uint8_t zone[NR_ZONE][PAGE_SIZE] __page_aligned;
 static multicall_entry_t batch[8];
-static uint64_t rng;
 static bool verbose;
 static unsigned long calls, errors;
-
-/* xorshift64 (Marsaglia): the same sequence for the same seed. */
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static unsigned int rnd_below(unsigned int n)
-{
-    return rnd() % n;
-}
-
-#define PICK(a)     ((a)[rnd_below(ARRAY_SIZE(a))])
-
-/* "key=<number>" on the guest command line, or @def. */
-static unsigned long cmdline_ulong(const char *key, unsigned long def)
-{
-    const char *p = strstr((const char *)start_info->cmd_line, key);
-    unsigned long v = 0;
-
-    if ( !p || p[strlen(key)] != '=' )
-        return def;
-    for ( p += strlen(key) + 1; *p >= '0' && *p <= '9'; p++ )
-        v = v * 10 + *p - '0';
-    return v;
-}
 
 /* A 32-bit value as a register holds it: sometimes junk above bit 31. */
 static unsigned long wide(unsigned long v)
@@ -311,7 +282,7 @@ void test_main(void)
     unsigned long i, nr, a[5];
     long rc;
 
-    rng = cmdline_ulong("seed", 1) * 0x9e3779b97f4a7c15UL + 1;
+    rnd_seed(cmdline_ulong("seed", 1));
     verbose = strstr((const char *)start_info->cmd_line, "verbose");
     printf("hcall-fuzz: seed %lu, %lu calls\n", cmdline_ulong("seed", 1),
            iterations);

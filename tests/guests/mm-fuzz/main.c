@@ -16,6 +16,7 @@
  * code is one Xen could give, and *pdone agrees with it.
  */
 #include "guest.h"
+#include "fuzz.h"
 #include "mm.h"
 
 const char test_title[] =
@@ -31,38 +32,8 @@ static uint8_t win[NR_WIN][PAGE_SIZE] __page_aligned;
 static unsigned long pool[NR_POOL], bogus[4];
 static unsigned long boot_l4, clone_l4, hole;  /* hole: unused L2 slots */
 static unsigned long one_vcpu = 1;
-static uint64_t rng;
 static bool verbose;
 static unsigned long calls, refused;
-
-/* xorshift64 (Marsaglia): the same sequence for the same seed. */
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static unsigned int rnd_below(unsigned int n)
-{
-    return rnd() % n;
-}
-
-#define PICK(a)     ((a)[rnd_below(ARRAY_SIZE(a))])
-
-/* "key=<number>" on the guest command line, or @def. */
-static unsigned long cmdline_ulong(const char *key, unsigned long def)
-{
-    const char *p = strstr((const char *)start_info->cmd_line, key);
-    unsigned long v = 0;
-
-    if ( !p || p[strlen(key)] != '=' )
-        return def;
-    for ( p += strlen(key) + 1; *p >= '0' && *p <= '9'; p++ )
-        v = v * 10 + *p - '0';
-    return v;
-}
 
 /* Any frame of the pool, including ones that aren't ours. */
 static unsigned long any_frame(void)
@@ -319,7 +290,7 @@ void test_main(void)
     unsigned long iterations = cmdline_ulong("iterations", 200);
 
     verbose = strstr((const char *)start_info->cmd_line, "verbose");
-    rng = seed * 0x9e3779b97f4a7c15UL + 1;
+    rnd_seed(seed);
     printf("  seed %lu, %lu iterations\n", seed, iterations);
     setup();
 
