@@ -77,8 +77,9 @@ static int cache_flush(const gnttab_cache_flush_t *c, unsigned int cur_ref)
         return -XEN_EINVAL;
     if ( c->length == 0 || c->op == 0 )
         return !cur_ref ? 0 : -XEN_EILSEQ;
+    /* Past RAM: no such frame.  I/O space is dom_io's: no grant table. */
     pg = mfn_to_page(c->a.dev_bus_addr >> PAGE_SHIFT);
-    if ( !pg || pg->owner == PGO_IO )
+    if ( !pg )
         return -XEN_EINVAL;
     if ( !page_get(pg, PGO_GUEST) )
         return -XEN_EPERM;

@@ -7,27 +7,15 @@
  * so writing it takes none; the entry it replaces drops its own.
  */
 #include "pv/grant/grant.h"
+#include "pv/grant/grant-rules.h"
 #include "arch/x86/page.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
 #include "pv/mm/pte-rules.h"
 
-/*
- * Xen's grant_to_pte_flags(): present, accessed, dirty, no-execute; user
- * for an application mapping; writable unless read-only; and with
- * XENFEAT_gnttab_map_avail_bits, the map's bits 16-18 in PTE bits 9-11.
- */
 static uint64_t grant_pte_flags(unsigned int flags)
 {
-    uint64_t f = _PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_DIRTY |
-                 page_nx_bit();
-
-    if ( flags & GNTMAP_application_map )
-        f |= _PAGE_USER;
-    if ( !(flags & GNTMAP_readonly) )
-        f |= _PAGE_RW;
-    f |= ((uint64_t)(flags >> _GNTMAP_guest_avail0) << 9) & PTE_AVAIL;
-    return f;
+    return gnt_pte_flags(flags, page_nx_bit());
 }
 
 /*

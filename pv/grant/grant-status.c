@@ -6,6 +6,7 @@
  * status frame), and clear them again.  Xen's _set_status_v1/_v2().
  */
 #include "pv/grant/grant.h"
+#include "pv/grant/grant-rules.h"
 #include "pv/mm/mm.h"
 
 /* The flags and domid of an entry, read and swapped as one word. */
@@ -18,25 +19,20 @@ union grant_combo {
 };
 
 static int set_status_v1(uint32_t *raw, const struct active_grant_entry *act,
-                         bool readonly, uint16_t mask, domid_t ldomid)
+                         bool readonly, bool mapflag, domid_t ldomid)
 {
     union grant_combo scombo, prev, new;
     unsigned int retries = 0;
+    int rc;
 
     scombo.raw = ACCESS_ONCE(*raw);
     for ( ; ; )
     {
-        if ( !act->pin && ((scombo.flags & mask) != GTF_permit_access ||
-                           scombo.domid != ldomid) )
-            return GNTST_general_error;
         new = scombo;
-        new.flags |= GTF_reading;
-        if ( !readonly )
-        {
-            new.flags |= GTF_writing;
-            if ( scombo.flags & GTF_readonly )
-                return GNTST_general_error;
-        }
+        rc = gnt_v1_pin_flags(scombo.flags, scombo.domid, act->pin,
+                              readonly, mapflag, ldomid, &new.flags);
+        if ( rc )
+            return rc;
         prev.raw = __sync_val_compare_and_swap(raw, scombo.raw, new.raw);
         if ( prev.raw == scombo.raw )
             return GNTST_okay;
@@ -47,23 +43,15 @@ static int set_status_v1(uint32_t *raw, const struct active_grant_entry *act,
     }
 }
 
-static bool v2_type_ok(uint16_t flags, uint16_t mask)
-{
-    return (flags & mask) == GTF_permit_access ||
-           (flags & mask) == GTF_transitive;
-}
-
 static int set_status_v2(uint32_t *raw, uint16_t *status,
                          const struct active_grant_entry *act, bool readonly,
-                         uint16_t mask, domid_t ldomid)
+                         bool mapflag, domid_t ldomid)
 {
     union grant_combo scombo;
 
     scombo.raw = ACCESS_ONCE(*raw);
-    if ( !act->pin && (!v2_type_ok(scombo.flags, mask) ||
-                       scombo.domid != ldomid) )
-        return GNTST_general_error;
-    if ( !readonly && (scombo.flags & GTF_readonly) )
+    if ( gnt_v2_pin_check(scombo.flags, scombo.domid, act->pin, readonly,
+                          mapflag, ldomid) )
         return GNTST_general_error;
     __atomic_fetch_or(status, readonly ? GTF_reading
                                        : GTF_reading | GTF_writing,
@@ -73,8 +61,8 @@ static int set_status_v2(uint32_t *raw, uint16_t *status,
     scombo.raw = ACCESS_ONCE(*raw);
     if ( !act->pin )
     {
-        if ( !v2_type_ok(scombo.flags, mask) || scombo.domid != ldomid ||
-             (!readonly && (scombo.flags & GTF_readonly)) )
+        if ( gnt_v2_pin_check(scombo.flags, scombo.domid, false, readonly,
+                              mapflag, ldomid) )
         {
             gnt_clear_flags(status, GTF_writing | GTF_reading);
             return GNTST_general_error;
@@ -93,11 +81,10 @@ int gnt_set_status(struct grant_table *t, grant_ref_t ref,
                    bool mapflag, domid_t ldomid)
 {
     uint32_t *raw = (uint32_t *)shared_entry_header(t, ref);
-    uint16_t mask = GTF_type_mask | (mapflag ? GTF_sub_page : 0);
 
     if ( t->version == 1 )
-        return set_status_v1(raw, act, readonly, mask, ldomid);
-    return set_status_v2(raw, status_entry(t, ref), act, readonly, mask,
+        return set_status_v1(raw, act, readonly, mapflag, ldomid);
+    return set_status_v2(raw, status_entry(t, ref), act, readonly, mapflag,
                          ldomid);
 }
 

@@ -7,17 +7,16 @@
  * get_status_frames, get_version.  After Xen's common/grant_table.c.
  */
 #include "pv/grant/grant.h"
+#include "pv/grant/grant-rules.h"
 #include "arch/x86/flush.h"
 #include "pv/build/build.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
 #include "shim/frame.h"
 
-#define GRANT_PER_PAGE      SHGNT_PER_PAGE_V2
-
 static unsigned int grant_to_status_frames(unsigned int grant_frames)
 {
-    return DIV_ROUND_UP(grant_frames * GRANT_PER_PAGE, STGNT_PER_PAGE);
+    return gnt_status_frames(grant_frames);
 }
 
 unsigned int nr_grant_entries(const struct grant_table *t)
