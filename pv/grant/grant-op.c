@@ -181,7 +181,7 @@ long do_grant_table_op(unsigned long cmd_arg, unsigned long uop,
     size = op_size(cmd);
     if ( !size )
         return -XEN_ENOSYS;
-    if ( !guest_range_ok(uop, (unsigned long)count * size) )
+    if ( !gnt_handle_okay(uop, count, size) )
         return -XEN_EFAULT;
     rc = batched_op(cmd, uop, count, &opaque_in);
     if ( cmd == GNTTABOP_cache_flush )

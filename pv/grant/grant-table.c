@@ -218,8 +218,8 @@ long gnttab_setup_table(unsigned long uop, unsigned int count)
         return -XEN_EINVAL;
     if ( copy_from_guest(&op, uop, sizeof(op)) )
         return -XEN_EFAULT;
-    if ( !guest_range_ok((unsigned long)op.frame_list.p,
-                         (unsigned long)op.nr_frames * sizeof(gmfn)) )
+    if ( !gnt_handle_okay((unsigned long)op.frame_list.p, op.nr_frames,
+                          sizeof(gmfn)) )
         return -XEN_EFAULT;
 
     op.status = target_status(op.dom);

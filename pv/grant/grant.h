@@ -85,6 +85,19 @@ static inline enum gnt_dom gnt_domain(domid_t id, bool any_id)
 /* Entries in domain 0's table: one v1 frame, all invalid. */
 #define GNT_DOM0_ENTRIES    SHGNT_PER_PAGE_V1
 
+/*
+ * Xen's guest_handle_okay() on x86-64: the count must not overflow and
+ * the array must *start* in guest space; each element is range-checked
+ * as it is copied, so an array running into the hypervisor's range or
+ * unmapped memory fails there, after the elements before it are done.
+ */
+static inline bool gnt_handle_okay(unsigned long va, unsigned long count,
+                                   size_t size)
+{
+    return count < ~0UL / size &&
+           (va < (1UL << 47) || va >= HYPERVISOR_VIRT_END);
+}
+
 static inline struct grant_table *gt(void)
 {
     return &dom.grant_table;

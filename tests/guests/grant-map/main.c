@@ -16,6 +16,7 @@ const char test_title[] = "grant tables: map and unmap own grants";
 static uint8_t data[PAGE_SIZE] __gnt_page;
 static uint8_t win[PAGE_SIZE] __gnt_page;
 static uint8_t spare[PAGE_SIZE] __gnt_page;
+static uint8_t edge[2][PAGE_SIZE] __gnt_page;
 
 #define WIN ((unsigned long)win)
 
@@ -195,6 +196,29 @@ static void test_bad_entries(void)
     check_rc(remap_initial(WIN), 0);
 }
 
+/*
+ * A batch runs into unmapped memory: Xen checks only where the array
+ * starts, so the ops before the hole are done, then -EFAULT.
+ */
+static void test_batch_fault(void)
+{
+    struct gnttab_map_grant_ref *op =
+        (void *)(edge[1] - sizeof(struct gnttab_map_grant_ref));
+
+    grant_data(24, 0);
+    memset(op, 0, sizeof(*op));
+    op->dom = GNT_SELF_ID;
+    op->ref = 24;
+    op->flags = GNTMAP_device_map | GNTMAP_readonly;
+    op->status = 99;
+    check_rc(unmap_va((unsigned long)edge[1]), 0);
+    check_rc(gnttab_op(GNTTABOP_map_grant_ref, op, 1000), -XEN_EFAULT);
+    check_rc(remap_initial((unsigned long)edge[1]), 0);
+    check_rc(op->status, GNTST_okay);
+    check_rc(gnt_unmap1(0, op->handle, op->dev_bus_addr), GNTST_okay);
+    check_rc(gnt_status_bits(1, 24), 0);
+}
+
 static void test_handles_and_changes(void)
 {
     struct gnttab_map_grant_ref a, b;
@@ -300,6 +324,7 @@ void test_main(void)
     test_map_ro();
     test_contains_pte();
     test_bad_entries();
+    test_batch_fault();
     test_handles_and_changes();
     test_unmap_and_replace();
     test_success();
