@@ -115,10 +115,14 @@ struct active_grant_entry *active_entry(struct grant_table *t,
                                         grant_ref_t ref);
 
 /* grant-table.c */
+unsigned long va_to_mfn(const void *va);
+unsigned int grant_to_status_frames(unsigned int grant_frames);
 void gnttab_lazy_init(void);
 int gnttab_grow_table(unsigned int req_nr_frames);
 int gnttab_populate_status_frames(unsigned int req_nr_frames);
 int gnttab_unpopulate_status_frames(void);
+
+/* grant-query.c */
 long gnttab_setup_table(unsigned long uop, unsigned int count);
 long gnttab_query_size(unsigned long uop, unsigned int count);
 long gnttab_get_status_frames(unsigned long uop, unsigned int count);
