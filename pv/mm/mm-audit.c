@@ -138,6 +138,7 @@ long pv_mm_audit(void)
     count_root(v->fifo_control ? v->fifo_control_mfn : 0);
     for ( i = 0; i < dom.fifo_num_evtchns / 1024; i++ )
         count_root(dom.fifo_array_mfn[i]);
+    gnttab_audit(want_count, want_type);
 
     for ( mfn = 0; mfn < n; mfn++ )
     {
