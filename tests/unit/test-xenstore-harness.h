@@ -59,7 +59,7 @@ static void xs_harness_reset(void)
     xs_rx_used = 0;
 }
 
-static unsigned int xs_run(void)
+static inline unsigned int xs_run(void)
 {
     bool notify;
     unsigned int runs = 1;
@@ -70,7 +70,7 @@ static unsigned int xs_run(void)
 }
 
 /* Put raw bytes on the request ring, letting the backend make room. */
-static void xs_put(const void *data, unsigned int len)
+static inline void xs_put(const void *data, unsigned int len)
 {
     const char *p = data;
 
@@ -89,7 +89,7 @@ static void xs_put(const void *data, unsigned int len)
  * whole yet.
  */
 
-static bool xs_get_msg(struct xsd_sockmsg *hdr, char *body)
+static inline bool xs_get_msg(struct xsd_sockmsg *hdr, char *body)
 {
     unsigned int want;
 
@@ -99,10 +99,16 @@ static bool xs_get_msg(struct xsd_sockmsg *hdr, char *body)
         if ( xs_rx_used >= sizeof(*hdr) )
         {
             want += ((struct xsd_sockmsg *)xs_rx)->len;
+            if ( want > sizeof(xs_rx) )
+            {
+                xs_rx_used = 0;         /* framing lost (fuzzer only) */
+                return false;
+            }
             if ( xs_rx_used == want )
                 break;
         }
-        if ( xs_page.rsp_cons == xs_page.rsp_prod )
+        /* Nothing there, or a consumer index the fuzzer scribbled on. */
+        if ( xs_page.rsp_prod - xs_page.rsp_cons - 1 >= XENSTORE_RING_SIZE )
             return false;
         xs_rx[xs_rx_used++] =
             xs_page.rsp[MASK_XENSTORE_IDX(xs_page.rsp_cons)];
