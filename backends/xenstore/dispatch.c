@@ -58,6 +58,36 @@ static int transaction(struct xs_ctx *c, const struct xsd_sockmsg *hdr,
     return xs_trans_end(hdr->tx_id, body[0] == 'T');
 }
 
+/* Requests outside the store: answered as xenstored answers a domU. */
+static int other(const struct xsd_sockmsg *hdr, const char *body)
+{
+    switch ( hdr->type )
+    {
+    case XS_GET_DOMAIN_PATH:
+        if ( hdr->len == 0 || body[hdr->len - 1] != '\0' ||
+             strlen(body) != hdr->len - 1 )
+            return XEN_EINVAL;
+        snprintf(reply, sizeof(reply), "/local/domain/%u",
+                 (unsigned int)simple_strtoull(body, NULL, 10, NULL));
+        xs_queue_reply(hdr->type, hdr->req_id, hdr->tx_id, reply,
+                       strlen(reply) + 1);
+        return -1;
+    case XS_RESET_WATCHES:
+        xs_watch_reset();
+        xs_trans_reset();
+        return 0;
+    case XS_CONTROL:
+    case XS_INTRODUCE:
+    case XS_RELEASE:
+    case XS_IS_DOMAIN_INTRODUCED:
+    case XS_RESUME:
+    case XS_SET_TARGET:
+        return XEN_EACCES;              /* privileged: the toolstack's */
+    default:
+        return XEN_EINVAL;              /* unknown, or server-to-client */
+    }
+}
+
 /* @body holds hdr->len bytes and a nul after them. */
 void xs_process(const struct xsd_sockmsg *hdr, const char *body)
 {
@@ -65,16 +95,15 @@ void xs_process(const struct xsd_sockmsg *hdr, const char *body)
     unsigned int len;
     int rc;
 
+    /* Only the store's requests look at the transaction id. */
     switch ( hdr->type )
     {
-    case XS_WATCH:
-    case XS_UNWATCH:
-    case XS_GET_DOMAIN_PATH:
-    case XS_RESET_WATCHES:
-        break;                          /* these ignore the transaction */
-    default:
+    case XS_READ: case XS_DIRECTORY: case XS_DIRECTORY_PART:
+    case XS_GET_PERMS: case XS_WRITE: case XS_MKDIR: case XS_RM:
+    case XS_SET_PERMS: case XS_TRANSACTION_START: case XS_TRANSACTION_END:
         if ( hdr->tx_id && (rc = xs_trans_ctx(hdr->tx_id, &c)) )
             return send_error(hdr, rc);
+        break;
     }
 
     switch ( hdr->type )
@@ -101,33 +130,8 @@ void xs_process(const struct xsd_sockmsg *hdr, const char *body)
     case XS_TRANSACTION_END:
         rc = transaction(&c, hdr, body);
         break;
-    case XS_GET_DOMAIN_PATH:
-        if ( hdr->len == 0 || body[hdr->len - 1] != '\0' ||
-             strlen(body) != hdr->len - 1 )
-        {
-            rc = XEN_EINVAL;
-            break;
-        }
-        snprintf(reply, sizeof(reply), "/local/domain/%u",
-                 (unsigned int)simple_strtoull(body, NULL, 10, NULL));
-        xs_queue_reply(hdr->type, hdr->req_id, hdr->tx_id, reply,
-                       strlen(reply) + 1);
-        return;
-    case XS_RESET_WATCHES:
-        xs_watch_reset();
-        xs_trans_reset();
-        rc = 0;
-        break;
-    case XS_CONTROL:
-    case XS_INTRODUCE:
-    case XS_RELEASE:
-    case XS_IS_DOMAIN_INTRODUCED:
-    case XS_RESUME:
-    case XS_SET_TARGET:
-        rc = XEN_EACCES;                /* privileged: the toolstack's */
-        break;
     default:
-        rc = XEN_EINVAL;
+        rc = other(hdr, body);
         break;
     }
     if ( rc > 0 )
