@@ -27,6 +27,17 @@ void pv_m2p_init(void);
 void pv_m2p_set(unsigned long mfn, unsigned long pfn);
 unsigned long pv_m2p_get(unsigned long mfn);
 
+/* pv/build/build-kernel.c: module 0 as an ELF, a bzImage decompressed. */
+struct pv_image {
+    const uint8_t *data;
+    size_t size;
+    bool bzimage;
+    unsigned long tmp_pfn, tmp_nr;      /* frames holding a decompressed one */
+};
+int pv_kernel_image(const struct boot_module *m, struct pv_image *img,
+                    char *why, size_t why_size);
+void pv_kernel_image_free(struct pv_image *img);
+
 /* pv/build/build-memory.c */
 void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages);
 void pv_load_kernel(struct domain *d, const struct pv_layout *l,

@@ -153,6 +153,8 @@ void pv_domain_build(struct boot_info *bi)
 {
     static struct pv_kernel k;
     static struct pv_layout l;
+    static struct pv_image img;
+    char msg[160];
     const struct boot_module *kern = &bi->mods[0];
     const struct boot_module *initrd = bi->nr_modules > 1 ? &bi->mods[1]
                                                           : NULL;
@@ -163,8 +165,10 @@ void pv_domain_build(struct boot_info *bi)
     if ( !bi->nr_modules )
         refuse("no guest kernel module given");
     printk("*** Building a PV Dom1 ***\n");
-    if ( pv_elf_parse(__va(kern->start), kern->size, &k, &why) )
-        refuse("%s", why);
+    if ( pv_kernel_image(kern, &img, msg, sizeof(msg)) )
+        refuse("%s", msg);
+    if ( pv_elf_parse(img.data, img.size, &k, &why) )
+        refuse("%s%s", img.bzimage ? "its bzImage payload: " : "", why);
     printk(" Dom1 kernel: 64-bit, lsb, %s %s, %s notes\n",
            k.guest_os[0] ? k.guest_os : "?", k.guest_version,
            k.has_xen_notes ? "Xen" : "__xen_guest");
@@ -184,11 +188,12 @@ void pv_domain_build(struct boot_info *bi)
     print_layout(&l, &k);
 
     pv_alloc_guest_memory(&dom, nr_pages);
-    pv_load_kernel(&dom, &l, &k, __va(kern->start));
+    pv_load_kernel(&dom, &l, &k, img.data);
     pv_build_page_tables(&dom, &l);
     pv_setup_start_info(&dom, &l, &k, bi, initrd);
     pv_setup_vcpu(&dom, &l, &k);
     pv_mm_adopt_initial_tables(&dom.vcpu[0]);
+    pv_kernel_image_free(&img);
     printk("Dom1: %lu MiB, %lu pages; entering the guest at %#lx\n",
            nr_pages >> 8, nr_pages, (unsigned long)k.entry);
 }
