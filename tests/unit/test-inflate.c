@@ -372,8 +372,9 @@ static void write_corpus(const char *dir)
         FILE *f = fopen(path, "wb");
         fwrite(data, 1, 3000, f);
         fclose(f);
-        snprintf(cmd, sizeof(cmd), "gzip -9nc %s > %s/kind%u.gz && rm %s",
-                 path, dir, i, path);
+        /* fuzz-inflate's first two bytes: the output's size, 3000. */
+        snprintf(cmd, sizeof(cmd), "{ printf '\\270\\013'; gzip -9nc %s; }"
+                 " > %s/kind%u.gz && rm %s", path, dir, i, path);
         if ( system(cmd) )
             exit(1);
         free(data);
