@@ -56,6 +56,21 @@ int inflate(const uint8_t *in, size_t in_len, size_t *in_used,
 int unlz4_legacy(const uint8_t *in, size_t in_len, uint8_t *out,
                  size_t out_size, size_t *out_len, const char **why);
 
+/* An .xz stream: LZMA2 blocks, optionally behind the x86 BCJ filter. */
+int unxz(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_size,
+         size_t *out_len, const char **why);
+
+/*
+ * One block's LZMA2 chunks, from in[0] to its end marker (*in_used says
+ * where that was), into out[0, out_size).
+ */
+int unlzma2(const uint8_t *in, size_t in_len, size_t *in_used, uint8_t *out,
+            size_t out_size, size_t *out_len, uint32_t dict_size,
+            const char **why);
+
+/* CRC-32 (IEEE 802.3, as gzip and xz use it). */
+uint32_t decompress_crc32(const uint8_t *p, size_t len);
+
 /* Any supported format, chosen by its magic. */
 int decompress(const uint8_t *in, size_t in_len, uint8_t *out,
                size_t out_size, size_t *out_len, const char **why);

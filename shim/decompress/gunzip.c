@@ -12,27 +12,6 @@
 #define FCOMMENT    0x10
 #define FRESERVED   0xe0
 
-/* CRC-32 (IEEE 802.3, reflected), a byte at a time from a built table. */
-static uint32_t crc32(const uint8_t *p, size_t len)
-{
-    static uint32_t table[256];
-    uint32_t crc = ~0u;
-    unsigned int i, j;
-
-    if ( !table[1] )
-        for ( i = 0; i < 256; i++ )
-        {
-            uint32_t c = i;
-
-            for ( j = 0; j < 8; j++ )
-                c = (c >> 1) ^ (c & 1 ? 0xedb88320u : 0);
-            table[i] = c;
-        }
-    while ( len-- )
-        crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-    return ~crc;
-}
-
 /* Skip a NUL-terminated header field; -1 if it runs off the end. */
 static int skip_string(const uint8_t *in, size_t in_len, size_t *pos)
 {
@@ -73,7 +52,7 @@ static int header(const uint8_t *in, size_t in_len, size_t *pos,
     {
         if ( in_len - *pos < 2 )
             return *why = "gzip header truncated", -1;
-        if ( (crc32(in, *pos) & 0xffff) !=
+        if ( (decompress_crc32(in, *pos) & 0xffff) !=
              (uint32_t)(in[*pos] | (in[*pos + 1] << 8)) )
             return *why = "gzip header CRC mismatch", -1;
         *pos += 2;
@@ -93,7 +72,7 @@ int gunzip(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_size,
     pos += used;
     if ( in_len - pos < 8 )
         return *why = "gzip trailer truncated", -1;
-    if ( get_le32(in + pos) != crc32(out, *out_len) )
+    if ( get_le32(in + pos) != decompress_crc32(out, *out_len) )
         return *why = "gzip CRC-32 mismatch", -1;
     if ( get_le32(in + pos + 4) != (uint32_t)*out_len )
         return *why = "gzip ISIZE mismatch", -1;

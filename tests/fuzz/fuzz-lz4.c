@@ -14,6 +14,8 @@
 #include "shim/decompress/inflate.c"
 #include "shim/decompress/gunzip.c"
 #include "shim/decompress/unlz4.c"
+#include "shim/decompress/unlzma2.c"
+#include "shim/decompress/unxz.c"
 
 #define FUZZ_ASSERT(cond) do {                                             \
     if ( !(cond) )                                                         \

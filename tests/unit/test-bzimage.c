@@ -15,6 +15,8 @@
 #include "shim/decompress/inflate.c"
 #include "shim/decompress/gunzip.c"
 #include "shim/decompress/unlz4.c"
+#include "shim/decompress/unlzma2.c"
+#include "shim/decompress/unxz.c"
 #include "pv/build/bzimage.c"
 
 #include "tests/unit/compress-tool.h"
@@ -46,7 +48,7 @@ static uint8_t *build_image(const struct bz_spec *s, size_t *size)
 {
     uint8_t *kern = make_data(1, KERNEL_LEN), *c, *img;
     size_t c_len, setup, plen, total;
-    bool gzip = !strncmp(s->tool, "gzip", 4);
+    bool gzip = !strncmp(s->tool, "gzip", 4);   /* else Linux's trailer */
 
     c = compress_with(s->tool, kern, KERNEL_LEN, &c_len);
     if ( !c )
@@ -208,11 +210,12 @@ static void bad_trailers(void)
               "gzip ISIZE mismatch");
 }
 
-static void unknown_and_unsupported(void)
+static void xz_and_unsupported(void)
 {
-    CHECK_STR(try(SPEC("xz --check=crc32 -c", .set_trailer = true,
+    CHECK_STR(try(SPEC("xz --check=crc32 --x86 --lzma2 -c"), 0), "ok");
+    CHECK_STR(try(SPEC("zstd -q -c", .set_trailer = true,
                        .trailer = KERNEL_LEN), 0),
-              "compression format not supported (gzip and lz4 are)");
+              "compression format not supported (gzip, lz4 and xz are)");
     CHECK_STR(try(SPEC("cat", .set_trailer = true, .trailer = KERNEL_LEN),
                   -1),
               "bzImage payload in an unknown compression format");
@@ -223,6 +226,7 @@ static void write_corpus(const char *dir)
     static const struct { const char *name; struct bz_spec s; } seeds[] = {
         { "gzip", SPEC(GZ) },
         { "lz4", SPEC(LZ) },
+        { "xz", SPEC("xz --check=crc32 --x86 --lzma2 -c") },
         { "sects0", SPEC(LZ, .setup_sects = 0) },
         { "offset", SPEC(GZ, .payload_offset = 100) },
     };
@@ -256,6 +260,6 @@ int main(int argc, char **argv)
     RUN(hostile_headers);
     RUN(offset_overflow);
     RUN(bad_trailers);
-    RUN(unknown_and_unsupported);
+    RUN(xz_and_unsupported);
     UNIT_EXIT();
 }

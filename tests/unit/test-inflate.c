@@ -14,6 +14,8 @@
 #include "shim/decompress/inflate.c"
 #include "shim/decompress/gunzip.c"
 #include "shim/decompress/unlz4.c"
+#include "shim/decompress/unlzma2.c"
+#include "shim/decompress/unxz.c"
 
 /* ------------------------------------------------- a DEFLATE bit writer */
 
@@ -343,7 +345,7 @@ static void gzip_optional_fields(void)
         memcpy(in, gz, 10);
         in[3] = FNAME | FHCRC;
         memcpy(in + 10, "name\0", 5);
-        crc = crc32(in, 15);
+        crc = decompress_crc32(in, 15);
         in[15] = crc;
         in[16] = crc >> 8;
         memcpy(in + 17, gz + 10, gz_len - 10);

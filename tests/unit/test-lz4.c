@@ -12,6 +12,8 @@
 #include "shim/decompress/inflate.c"
 #include "shim/decompress/gunzip.c"
 #include "shim/decompress/unlz4.c"
+#include "shim/decompress/unlzma2.c"
+#include "shim/decompress/unxz.c"
 
 #include "tests/unit/compress-tool.h"
 
