@@ -75,11 +75,13 @@ int decompress(const uint8_t *in, size_t in_len, uint8_t *out,
         return unlz4_legacy(in, in_len, out, out_size, out_len, why);
     case DECOMPRESS_XZ:
         return unxz(in, in_len, out, out_size, out_len, why);
+    case DECOMPRESS_ZSTD:
+        return unzstd(in, in_len, out, out_size, out_len, why);
     case DECOMPRESS_UNKNOWN:
         *why = "unknown compression format";
         return -1;
     default:
-        *why = "compression format not supported (gzip, lz4 and xz are)";
+        *why = "compression format not supported (gzip, lz4, xz and zstd are)";
         return -1;
     }
 }

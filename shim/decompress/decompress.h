@@ -60,6 +60,10 @@ int unlz4_legacy(const uint8_t *in, size_t in_len, uint8_t *out,
 int unxz(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_size,
          size_t *out_len, const char **why);
 
+/* zstd frames (RFC 8878), without dictionaries. */
+int unzstd(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_size,
+           size_t *out_len, const char **why);
+
 /*
  * One block's LZMA2 chunks, from in[0] to its end marker (*in_used says
  * where that was), into out[0, out_size).

@@ -16,6 +16,9 @@
 #include "shim/decompress/unlz4.c"
 #include "shim/decompress/unlzma2.c"
 #include "shim/decompress/unxz.c"
+#include "shim/decompress/zstd-fse.c"
+#include "shim/decompress/zstd-huf.c"
+#include "shim/decompress/unzstd.c"
 #include "pv/build/bzimage.c"
 
 #define FUZZ_ASSERT(cond) do {                                             \

@@ -17,6 +17,9 @@
 #include "shim/decompress/unlz4.c"
 #include "shim/decompress/unlzma2.c"
 #include "shim/decompress/unxz.c"
+#include "shim/decompress/zstd-fse.c"
+#include "shim/decompress/zstd-huf.c"
+#include "shim/decompress/unzstd.c"
 #include "pv/build/bzimage.c"
 
 #include "tests/unit/compress-tool.h"
@@ -210,12 +213,13 @@ static void bad_trailers(void)
               "gzip ISIZE mismatch");
 }
 
-static void xz_and_unsupported(void)
+static void xz_zstd_and_unsupported(void)
 {
     CHECK_STR(try(SPEC("xz --check=crc32 --x86 --lzma2 -c"), 0), "ok");
-    CHECK_STR(try(SPEC("zstd -q -c", .set_trailer = true,
+    CHECK_STR(try(SPEC("zstd -19 -q -c"), 0), "ok");
+    CHECK_STR(try(SPEC("bzip2 -9 -c", .set_trailer = true,
                        .trailer = KERNEL_LEN), 0),
-              "compression format not supported (gzip, lz4 and xz are)");
+              "compression format not supported (gzip, lz4, xz and zstd are)");
     CHECK_STR(try(SPEC("cat", .set_trailer = true, .trailer = KERNEL_LEN),
                   -1),
               "bzImage payload in an unknown compression format");
@@ -227,6 +231,7 @@ static void write_corpus(const char *dir)
         { "gzip", SPEC(GZ) },
         { "lz4", SPEC(LZ) },
         { "xz", SPEC("xz --check=crc32 --x86 --lzma2 -c") },
+        { "zstd", SPEC("zstd -19 -q -c") },
         { "sects0", SPEC(LZ, .setup_sects = 0) },
         { "offset", SPEC(GZ, .payload_offset = 100) },
     };
@@ -260,6 +265,6 @@ int main(int argc, char **argv)
     RUN(hostile_headers);
     RUN(offset_overflow);
     RUN(bad_trailers);
-    RUN(xz_and_unsupported);
+    RUN(xz_zstd_and_unsupported);
     UNIT_EXIT();
 }

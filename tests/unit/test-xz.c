@@ -14,6 +14,9 @@
 #include "shim/decompress/unlz4.c"
 #include "shim/decompress/unlzma2.c"
 #include "shim/decompress/unxz.c"
+#include "shim/decompress/zstd-fse.c"
+#include "shim/decompress/zstd-huf.c"
+#include "shim/decompress/unzstd.c"
 
 #include "tests/unit/compress-tool.h"
 
