@@ -287,9 +287,9 @@ static int frame_header(struct zstd *z, const uint8_t *in, size_t len,
 
 static int frame(struct zstd *z, const uint8_t *in, size_t len, size_t *used)
 {
-    size_t pos, bsize, u;
-    bool checksum, last = false, repeat_ok[3] = { false, false, false };
-    uint64_t fcs;
+    size_t pos = 0, bsize, u = 0;
+    bool checksum = false, last = false, repeat_ok[3] = { false };
+    uint64_t fcs = ~0ULL;
     uint32_t bh;
 
     z->frame_start = z->op;
@@ -353,7 +353,7 @@ int unzstd(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_size,
            size_t *out_len, const char **why)
 {
     static struct zstd z;       /* 140 KiB of tables and literals */
-    size_t pos = 0, used;
+    size_t pos = 0, used = 0;
 
     memset(&z, 0, sizeof(z));
     z.out = out;
