@@ -48,7 +48,8 @@ HOSTCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 SRCS := boot/head.S $(wildcard boot/*.c)
 SRCS += $(filter-out arch/x86/asm-offsets.c,$(wildcard arch/x86/*.c))
 SRCS += $(filter-out arch/x86/indirect-thunk.S,$(wildcard arch/x86/*.S))
-SRCS += $(wildcard shim/*.c shim/lib/*.c pv/*.c pv/*/*.c pv/*.S)
+SRCS += $(wildcard shim/*.c shim/lib/*.c shim/decompress/*.c)
+SRCS += $(wildcard pv/*.c pv/*/*.c pv/*.S)
 SRCS += $(wildcard backends/*.c backends/*/*.c)
 ifeq ($(CONFIG_INDIRECT_THUNK),y)
 SRCS += arch/x86/indirect-thunk.S

@@ -2,21 +2,31 @@
 /* Bringing up the shim's backends (backends/backends.h). */
 #include "backends/backends.h"
 #include "backends/console/console.h"
+#include "backends/xenstore.h"
+#include "pv/domain.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
 
+/* Local handlers: the image is PIE, and a static address needs no GOT. */
+static void xenstore_softirq(void)
+{
+    xenstore_ring_work();
+}
+
 /*
- * The VM's power button (arch/x86/acpi-sci.c).  A stand-in until the
- * xenstore backend registers the handler that asks the guest to power
- * off (control/shutdown = "poweroff"): replace this registration.
+ * The VM's power button (arch/x86/acpi-sci.c): ask the guest to power
+ * off, as the toolstack does (control/shutdown = "poweroff").
  */
 static void power_button_softirq(void)
 {
     printk("power button pressed\n");
+    xenstore_power_button();
 }
 
 void backends_init(void)
 {
     console_backend_init();
+    xenstore_init(&dom);
+    open_softirq(XENSTORE_SOFTIRQ, xenstore_softirq);
     open_softirq(POWER_BUTTON_SOFTIRQ, power_button_softirq);
 }

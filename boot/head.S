@@ -92,7 +92,11 @@ start:
         or      $(1 << 11), %eax        /* NXE */
 1:      wrmsr
 
-        mov     $0x80010001, %eax       /* PG | WP | PE */
+        /*
+         * AM as Xen's CR0: a guest (all of it in ring 3) that sets
+         * RFLAGS.AC gets #AC; the shim's own stac in ring 0 is unaffected.
+         */
+        mov     $0x80050001, %eax       /* PG | AM | WP | PE */
         mov     %eax, %cr0
         ljmp    $0x08, $sym_phys(start64)
 

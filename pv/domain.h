@@ -11,6 +11,7 @@
 #include <xen/xen.h>
 #include <xen/callback.h>
 #include <xen/event_channel.h>
+#include <xen/grant_table.h>
 #include <xen/vcpu.h>
 #include "arch/x86/regs.h"
 #include "shim/timer.h"
@@ -47,6 +48,34 @@ struct evtchn {
 struct evtchn_fifo_queue {
     uint32_t *head;                     /* in the control block */
     uint32_t tail;
+};
+
+
+/*
+ * Grant tables (pv/grant/): the guest's table, as Xen's struct
+ * grant_table, with Xen's default limits for a domU (gnttab_max_frames
+ * 64, gnttab_max_maptrack_frames 1024).  Frames are allocated as the
+ * table grows; the active entries and maptrack are the shim's alone.
+ */
+#define GNTTAB_MAX_FRAMES           64
+#define GNTTAB_MAX_STATUS_FRAMES    8       /* grant_to_status_frames(64) */
+#define GNTTAB_MAX_MAPTRACK_FRAMES  1024
+#define GNTTAB_MAX_ACTIVE_FRAMES    256     /* >= 64 * 512 active entries */
+
+struct active_grant_entry;
+struct grant_mapping;
+
+struct grant_table {
+    unsigned int version;               /* 1 or 2; 0 before first use */
+    unsigned int nr_frames;             /* shared frames */
+    unsigned int nr_status_frames;      /* v2 status frames */
+    unsigned int nr_active_frames;
+    unsigned int maptrack_limit;        /* handles in allocated frames */
+    unsigned int maptrack_head, maptrack_tail;  /* free list (Xen's) */
+    void *shared[GNTTAB_MAX_FRAMES];
+    grant_status_t *status[GNTTAB_MAX_STATUS_FRAMES];
+    struct active_grant_entry *active[GNTTAB_MAX_ACTIVE_FRAMES];
+    struct grant_mapping *maptrack[GNTTAB_MAX_MAPTRACK_FRAMES];
 };
 
 struct vcpu {
@@ -96,7 +125,7 @@ struct vcpu {
     struct timer poll_timer;
     struct vcpu_runstate_info runstate;
     unsigned long runstate_guest;       /* guest VA, or 0 */
-    bool runstate_update_pending;       /* a copy failed: retry on exit */
+    bool runstate_update_pending;       /* failed in user mode: retry in */
     bool nmi_pending;                   /* VCPUOP_send_nmi */
     bool nmi_masked;                    /* in the NMI callback, until iret */
 
@@ -106,6 +135,7 @@ struct vcpu {
     uint64_t periodic_period, periodic_last_event;
     unsigned long time_info_guest;      /* guest VA of the copy, or 0 */
     struct vcpu_time_info time;         /* what was last published */
+    bool time_update_pending;           /* copy failed in user mode */
 };
 
 struct domain {
@@ -141,6 +171,9 @@ struct domain {
     uint32_t time_mul;                  /* Xen's set_time_scale() */
     int8_t time_shift;
 
+    /* Grant tables (pv/grant/). */
+    struct grant_table grant_table;
+
     struct vcpu vcpu[1];
 };
 
@@ -153,6 +186,10 @@ static inline struct vcpu *current_vcpu(void)
 
 /* pv/build/domain-build.c: build the guest from the boot modules. */
 void pv_domain_build(struct boot_info *bi);
+
+/* pv/grant/grant-table.c: grant references outside page tables, for
+ * pv/mm/mm-audit.c to count. */
+void gnttab_audit(uint32_t *want_count, uint32_t *want_type);
 
 /* pv/entry.S: enter the guest with the frame in cpu_info; no return. */
 noreturn void pv_enter_guest(void);

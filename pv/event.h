@@ -50,7 +50,7 @@ static always_inline void pv_deliver_events(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
 
-    if ( unlikely(v->runstate_update_pending | v->nmi_pending) ||
+    if ( unlikely(v->nmi_pending) ||
          unlikely(vcpu_event_pending(v)) )
         pv_deliver_events_slow(v, regs);
 }
@@ -71,7 +71,8 @@ void pv_sched_init(struct vcpu *v);
 /*
  * pv/vcpu.c: the runstate (running, blocked) changes, and the guest's
  * registered copy of it is rewritten (XEN_RUNSTATE_UPDATE around the
- * write if it asked); a copy that faults is retried on the way out.
+ * write if it asked); a copy that faults in user mode is retried when the
+ * guest next enters its kernel (pv_toggle_guest_mode()).
  */
 void vcpu_runstate_change(struct vcpu *v, int new_state);
 void pv_update_runstate_area(struct vcpu *v);

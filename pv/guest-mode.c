@@ -15,6 +15,8 @@
 #include "arch/x86/percpu.h"
 #include "pv/domain.h"
 #include "pv/entry.h"
+#include "pv/event.h"
+#include "pv/time.h"
 #include "pv/traps.h"
 
 #define X86_EFLAGS_IF       0x00000200
@@ -51,6 +53,14 @@ void pv_toggle_guest_mode(struct vcpu *v)
     v->kernel_mode = !v->kernel_mode;
     write_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
               << PAGE_SHIFT);
+    if ( !v->kernel_mode )
+        return;
+
+    /* Areas the user page tables don't map: written now, as Xen. */
+    if ( unlikely(v->runstate_update_pending) )
+        pv_update_runstate_area(v);
+    if ( unlikely(v->time_update_pending) )
+        pv_update_secondary_time(v);
 }
 
 /*

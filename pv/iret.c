@@ -8,6 +8,7 @@
 #include <xen/xen.h>
 #include "pv/domain.h"
 #include "pv/entry.h"
+#include "pv/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"
@@ -61,6 +62,9 @@ long do_iret(struct cpu_regs *regs)
 
     /* The upcall mask follows the IF the guest returns with. */
     v->vcpu_info->evtchn_upcall_mask = !(ctx.rflags & X86_EFLAGS_IF);
+
+    /* Any iret ends the NMI callback, as Xen's (it can't tell them apart). */
+    pv_async_exception_cleanup(v);
 
     /* The caller writes this to %rax. */
     return ctx.rax;

@@ -94,6 +94,49 @@ static long domain_query(unsigned int op, unsigned long arg)
     }
 }
 
+/*
+ * XENMEM_add_to_physmap(_batch), whatever the space (grant-table frames,
+ * their status frames, shared_info...): Xen's xatp_permission_check()
+ * refuses every guest that isn't paging-translated, so a PV domU gets
+ * -EACCES once its arguments are read and its domain found; it learns
+ * its grant frames from GNTTABOP_setup_table and get_status_frames.
+ */
+static long add_to_physmap(unsigned int op, unsigned long start_extent,
+                           unsigned long arg)
+{
+    struct xen_add_to_physmap_batch xatpb;
+    struct xen_add_to_physmap xatp;
+    domid_t domid;
+
+    if ( start_extent != (uint16_t)start_extent )
+        return -XEN_EDOM;
+    if ( op == XENMEM_add_to_physmap )
+    {
+        if ( copy_from_guest(&xatp, arg, sizeof(xatp)) )
+            return -XEN_EFAULT;
+        if ( xatp.space == XENMAPSPACE_gmfn_foreign )
+            return -XEN_ENOSYS;
+        domid = xatp.domid;
+    }
+    else
+    {
+        if ( copy_from_guest(&xatpb, arg, sizeof(xatpb)) ||
+             !guest_range_ok((unsigned long)xatpb.idxs.p,
+                             xatpb.size * sizeof(xen_ulong_t)) ||
+             !guest_range_ok((unsigned long)xatpb.gpfns.p,
+                             xatpb.size * sizeof(xen_pfn_t)) ||
+             !guest_range_ok((unsigned long)xatpb.errs.p,
+                             xatpb.size * sizeof(int)) )
+            return -XEN_EFAULT;
+        if ( xatpb.space == XENMAPSPACE_gmfn_range )
+            return -XEN_EOPNOTSUPP;
+        domid = xatpb.domid;
+    }
+    if ( domid != DOMID_SELF && domid != PV_DOMID && domid != 0 )
+        return -XEN_ESRCH;
+    return -XEN_EACCES;
+}
+
 /* Xen's arch_memory_op() compares the whole cmd: no start extent here. */
 static long arch_memory_op(unsigned long cmd, unsigned long arg)
 {
@@ -126,6 +169,10 @@ long do_memory_op(unsigned long cmd, unsigned long arg)
         if ( start_extent )
             return -XEN_EINVAL;
         return domain_query(op, arg);
+
+    case XENMEM_add_to_physmap:
+    case XENMEM_add_to_physmap_batch:
+        return add_to_physmap(op, start_extent, arg);
 
     default:
         return arch_memory_op(cmd, arg);

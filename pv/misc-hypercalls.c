@@ -144,6 +144,18 @@ static unsigned long guest_dr6(const struct vcpu *v)
     return adj_dr6_rsvd(((dr6 ^ X86_DR6_DEFAULT) | hw) ^ X86_DR6_DEFAULT);
 }
 
+/*
+ * A #DB the guest takes (pv/traps.c): its status moves from the real DR6
+ * into the guest's, as Xen's do_debug() does, leaving the real one at its
+ * default; so a later #DB in the shim's own context (sysenter's single
+ * steps) can clear what it set without touching the guest's status.
+ */
+void pv_debug_trap_dr6(struct vcpu *v)
+{
+    v->debugreg[6] = guest_dr6(v);
+    write_dr(6, X86_DR6_DEFAULT);
+}
+
 /* DR7, as Xen's set_debugreg() checks it; see do_set_debugreg(). */
 static long set_dr7(struct vcpu *v, unsigned long value)
 {
@@ -204,7 +216,7 @@ long do_set_debugreg(unsigned long reg, unsigned long value)
             return -XEN_EINVAL;
         value = adj_dr6_rsvd(value);
         v->debugreg[6] = value;
-        write_dr(6, value);
+        write_dr(6, X86_DR6_DEFAULT);   /* guest_dr6() adds what hits */
         return 0;
 
     case 5:                             /* DR7, while CR4.DE is clear */

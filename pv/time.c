@@ -48,19 +48,35 @@ static uint64_t guest_time_at(const struct domain *d, uint64_t tsc)
     return d->time_ns0 + scale_delta(d, tsc - d->time_tsc0);
 }
 
-/* The version protocol toward a guest copy (Xen's update_guest_memory). */
-static void publish_copy(unsigned long va, const struct vcpu_time_info *t)
+/*
+ * The version protocol toward a guest copy (Xen's
+ * update_secondary_system_time()): false if not even the version could
+ * be written.
+ */
+static bool publish_copy(unsigned long va, const struct vcpu_time_info *t)
 {
     struct vcpu_time_info u = *t;
 
     u.version |= 1;
     if ( copy_to_guest(va, &u.version, sizeof(u.version)) )
-        return;
+        return false;
     smp_wmb();
     copy_to_guest(va, &u, sizeof(u));
     smp_wmb();
     u.version = t->version;
     copy_to_guest(va, &u.version, sizeof(u.version));
+    return true;
+}
+
+/*
+ * Xen keeps the copy it failed to write and writes that; the latest one
+ * (v->time) is written here instead, which is the same unless a later
+ * kernel-mode update also failed, where Xen's would go back in time.
+ */
+void pv_update_secondary_time(struct vcpu *v)
+{
+    if ( !v->time_info_guest || publish_copy(v->time_info_guest, &v->time) )
+        v->time_update_pending = false;
 }
 
 void pv_update_vcpu_system_time(struct vcpu *v)
@@ -95,8 +111,10 @@ void pv_update_vcpu_system_time(struct vcpu *v)
     u->version = t.version;
     v->time = t;
 
-    if ( v->time_info_guest )
-        publish_copy(v->time_info_guest, &t);
+    /* From user mode the kernel's mapping may be absent: on entry, then. */
+    if ( v->time_info_guest && !publish_copy(v->time_info_guest, &t) &&
+         !v->kernel_mode )
+        v->time_update_pending = true;
 }
 
 /* Xen's update_domain_wallclock_time(): wc_* is UTC at system time 0. */

@@ -22,5 +22,10 @@ long pv_set_periodic_timer(struct vcpu *v, uint64_t period_ns);
 void pv_stop_periodic_timer(struct vcpu *v);
 /* VCPUOP_register_vcpu_time_memory_area: a second copy at guest @va. */
 void pv_register_time_area(struct vcpu *v, unsigned long va);
+/*
+ * The guest entered its kernel: a second copy that could not be written
+ * from user mode is written now (Xen's pending_system_time).
+ */
+void pv_update_secondary_time(struct vcpu *v);
 
 #endif /* PV_TIME_H */

@@ -212,6 +212,9 @@ void pv_exception(struct cpu_regs *regs)
         if ( v->kernel_mode )
             regs->error_code &= ~PFEC_USER;
         break;
+    case X86_EXC_DB:
+        pv_debug_trap_dr6(v);
+        break;
     case X86_EXC_NM:
         /* The guest's own lazy FPU switch (fpu_taskswitch): its TS. */
         if ( v->ctrlreg0_ts )

@@ -37,6 +37,9 @@ void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
  * the instruction.  Returns false if the trap table forbids it. */
 bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector);
 
+/* pv/misc-hypercalls.c: a #DB for the guest takes its status out of DR6. */
+void pv_debug_trap_dr6(struct vcpu *v);
+
 /* %rcx and %r11 as Xen's sysret back to the guest leaves them. */
 void pv_sysret_regs(struct cpu_regs *regs);
 

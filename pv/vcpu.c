@@ -81,14 +81,16 @@ static bool write_runstate_area(struct vcpu *v)
     return !rc;
 }
 
-/* A copy that failed in user mode, retried once back in kernel mode. */
+/*
+ * A copy that failed in user mode (the area mapped in the kernel's page
+ * tables only), retried as the guest enters its kernel: Xen's
+ * toggle_guest_mode() and need_update_runstate_area, kept until a retry
+ * works.
+ */
 void pv_update_runstate_area(struct vcpu *v)
 {
-    if ( !v->kernel_mode )
-        return;
-    v->runstate_update_pending = false;
-    if ( v->runstate_guest )
-        write_runstate_area(v);
+    if ( !v->runstate_guest || write_runstate_area(v) )
+        v->runstate_update_pending = false;
 }
 
 void vcpu_runstate_change(struct vcpu *v, int new_state)

@@ -64,7 +64,7 @@ static void apic_write(unsigned int reg, uint32_t val)
  * Count the one-shot timer (divide by 1) down for a TSC-timed 1 ms:
  * its rate is the bus clock, which nothing else tells us.
  */
-static uint64_t calibrate_apic_timer(void)
+static uint64_t calibrate_apic_timer_once(unsigned long unused)
 {
     uint64_t start, span = cpu_khz();
     uint32_t left;
@@ -102,7 +102,7 @@ void lapic_init(void)
     apic_write(APIC_TPR, 0);
     apic_write(APIC_SVR, APIC_SVR_ENABLE | SPURIOUS_VECTOR);
     if ( !tsc_deadline )
-        apic_timer_khz = calibrate_apic_timer();
+        apic_timer_khz = calibrate_agreeing(calibrate_apic_timer_once, 0);
     if ( !tsc_deadline && !apic_timer_khz )
         panic("local APIC timer does not count");
     apic_ns_mul = (apic_timer_khz << 32) / 1000000;

@@ -12,6 +12,7 @@
 #define X86_CR0_ET      (1UL << 4)
 #define X86_CR0_NE      (1UL << 5)
 #define X86_CR0_WP      (1UL << 16)
+#define X86_CR0_AM      (1UL << 18)
 #define X86_CR0_PG      (1UL << 31)
 #define X86_CR4_PSE     (1UL << 4)
 #define X86_CR4_PAE     (1UL << 5)

@@ -14,7 +14,7 @@
 #define PM_TIMER_HZ     3579545
 
 #define PIT_HZ          1193182
-#define CALIBRATE_MS    10
+#define CALIBRATE_MS    2       /* a run; the median of 5 is taken */
 
 static uint64_t tsc_khz, tsc_boot;
 static const char *tsc_source = "PIT";
@@ -83,6 +83,48 @@ static uint64_t measure_tsc_khz_pm(uint16_t port, bool wide)
     return (end - start) * PM_TIMER_HZ / ((uint64_t)ticks * 1000);
 }
 
+/*
+ * Repeat a short measurement until three runs agree within 1/256 (0.4%),
+ * at most CALIBRATE_RUNS times, and take the median of those that agree
+ * (of all, if none do).  On a busy host a virtual CPU's reads can stall:
+ * one that ends a run late makes the TSC look fast, one that starts it
+ * late slow, and a single run was seen 60% off under load.  An idle host
+ * agrees at once: 3 runs of CALIBRATE_MS.
+ */
+#define CALIBRATE_RUNS  15
+
+uint64_t calibrate_agreeing(uint64_t (*measure)(unsigned long),
+                            unsigned long arg)
+{
+    uint64_t v[CALIBRATE_RUNS], t;
+    unsigned int n, i, j;
+
+    for ( n = 0; n < CALIBRATE_RUNS; n++ )
+    {
+        if ( !(t = measure(arg)) )
+            return 0;
+        /* Insert in order: v[0..n] stays sorted. */
+        for ( j = n; j > 0 && v[j - 1] > t; j-- )
+            v[j] = v[j - 1];
+        v[j] = t;
+        for ( i = 0; i + 2 <= n; i++ )
+            if ( v[i + 2] - v[i] <= v[i + 1] / 256 )
+                return v[i + 1];
+    }
+    return v[CALIBRATE_RUNS / 2];
+}
+
+static uint64_t measure_pit(unsigned long unused)
+{
+    return measure_tsc_khz();
+}
+
+/* @arg: the PM timer's port, and bit 16 set if it counts 32 bits. */
+static uint64_t measure_pm(unsigned long arg)
+{
+    return measure_tsc_khz_pm(arg & 0xffff, arg >> 16);
+}
+
 static void set_tsc_khz(uint64_t khz)
 {
     tsc_khz = khz;
@@ -95,7 +137,7 @@ void time_init(void)
     uint64_t khz;
 
     tsc_boot = rdtsc();
-    khz = measure_tsc_khz();
+    khz = calibrate_agreeing(measure_pit, 0);
     if ( !khz )
     {
         khz = 1000000;          /* no PIT: guess 1 GHz until ACPI is up */
@@ -115,7 +157,7 @@ void time_calibrate_late(void)
                "default\n", opt_clocksource);
     if ( (!tsc_source || !strcmp(opt_clocksource, "acpi")) &&
          (port = acpi_pm_timer_port(&wide)) &&
-         (khz = measure_tsc_khz_pm(port, wide)) )
+         (khz = calibrate_agreeing(measure_pm, port | (wide << 16))) )
     {
         set_tsc_khz(khz);
         tsc_source = "ACPI PM timer";

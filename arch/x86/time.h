@@ -17,6 +17,12 @@ static inline uint64_t rdtsc(void)
 void time_init(void);
 /* After acpi_init(): without a PIT, calibrate against the ACPI PM timer. */
 void time_calibrate_late(void);
+/*
+ * Run @measure(@arg) (a rate; 0: failed) until three runs agree, robust
+ * to a busy host's stalls (arch/x86/time.c).
+ */
+uint64_t calibrate_agreeing(uint64_t (*measure)(unsigned long),
+                            unsigned long arg);
 uint64_t cpu_khz(void);
 /* Nanoseconds since time_init() started counting. */
 uint64_t now_ns(void);

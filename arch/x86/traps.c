@@ -11,6 +11,21 @@
 #include "shim/console.h"
 #include "shim/panic.h"
 
+#define X86_DR6_BS      (1UL << 14)
+
+static unsigned long read_dr6(void)
+{
+    unsigned long v;
+
+    asm volatile ( "mov %%db6, %0" : "=r" (v) );
+    return v;
+}
+
+static void write_dr6(unsigned long v)
+{
+    asm volatile ( "mov %0, %%db6" :: "r" (v) );
+}
+
 static const char *const vector_names[32] = {
     "divide error", "debug", "nmi", "breakpoint", "overflow", "bounds",
     "invalid opcode", "device not available", "double fault",
@@ -105,9 +120,16 @@ void do_trap(struct cpu_regs *regs)
      * #DB in the shim: the debug registers are the guest's, and one of its
      * watchpoints hit while we touched its memory for it.  Not our fault,
      * so carry on, as Xen's do_debug() does (the guest sees the hit in DR6).
+     * BS is a single step of our own: sysenter's entry runs with the
+     * guest's TF until its popfq clears it (the last step's frame shows TF
+     * clear).  Xen resets DR6 on such a #DB; that BS is not the guest's to
+     * see (its own steps' status left DR6 when they were delivered).
      */
     if ( vec == 1 )
+    {
+        write_dr6(read_dr6() & ~X86_DR6_BS);
         return;
+    }
 
     /* An interrupt while the shim waited for one (idle, blocked vCPU). */
     if ( vec >= 32 )

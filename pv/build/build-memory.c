@@ -35,8 +35,6 @@ boolean_param("pv-p2m-reverse", opt_p2m_reverse);
 static bool opt_bootscrub;
 boolean_param("bootscrub", opt_bootscrub);
 
-#define GUEST_PTE (_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED | \
-                   _PAGE_DIRTY)
 
 void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages)
 {

@@ -94,7 +94,12 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
     si->shared_info = d->shared_info_mfn << PAGE_SHIFT;
     si->pt_base = l->pt_start;
     si->nr_pt_frames = l->nr_pt;
-    si->mfn_list = l->p2m_start;
+    si->mfn_list = l->p2m_apart ? l->p2m_va : l->p2m_start;
+    if ( l->p2m_apart )
+    {
+        si->first_p2m_pfn = l->p2m_pfn;
+        si->nr_p2m_frames = l->p2m_pages + l->p2m_tables;
+    }
 
     d->store_mfn = d->p2m[(l->xenstore - pfn_of) >> PAGE_SHIFT];
     d->console_mfn = d->p2m[(l->console - pfn_of) >> PAGE_SHIFT];
@@ -112,9 +117,10 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
     d->v_start = l->v_start;
     d->v_end = l->v_end;
 
-    /* The guest's own copy of the p2m (mfn_list). */
-    pv_write_initial(d, l, l->p2m_start, (const uint8_t *)d->p2m,
-                     d->nr_pages * sizeof(*d->p2m));
+    /* The guest's own copy of the p2m (mfn_list); pv_map_p2m() did it. */
+    if ( !l->p2m_apart )
+        pv_write_initial(d, l, l->p2m_start, (const uint8_t *)d->p2m,
+                         d->nr_pages * sizeof(*d->p2m));
     printk("Dom1 command line: \"%s\"\n", d->cmdline);
 }
 

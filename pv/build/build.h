@@ -9,6 +9,10 @@
 struct boot_info;
 struct boot_module;
 
+/* The flags of every start-of-day PTE (bootstrap tables lose RW). */
+#define GUEST_PTE (_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED | \
+                   _PAGE_DIRTY)
+
 /* The start-of-day virtual layout, all guest virtual addresses. */
 struct pv_layout {
     unsigned long v_start, v_end;       /* the whole initial mapping */
@@ -19,6 +23,15 @@ struct pv_layout {
     unsigned long pt_start, pt_end;     /* bootstrap page tables */
     unsigned long stack_end;            /* one page below it */
     unsigned long nr_pt;
+    /*
+     * INIT_P2M (as libxc does for a domU): the p2m is not in the initial
+     * mapping but in the pfns after it (and after an unmapped initrd),
+     * followed by the page tables that map it at p2m_va.
+     */
+    bool p2m_apart;
+    unsigned long p2m_va;               /* start_info.mfn_list */
+    unsigned long p2m_pfn, p2m_pages;   /* first_p2m_pfn; the list's pages */
+    unsigned long p2m_tables;           /* L3/L2/L1 frames after them */
 };
 
 /* pv/mm/m2p.c: the machine-to-physical table, read-only to the guest. */
@@ -27,11 +40,25 @@ void pv_m2p_init(void);
 void pv_m2p_set(unsigned long mfn, unsigned long pfn);
 unsigned long pv_m2p_get(unsigned long mfn);
 
+/* pv/build/build-kernel.c: module 0 as an ELF, a bzImage decompressed. */
+struct pv_image {
+    const uint8_t *data;
+    size_t size;
+    bool bzimage;
+    unsigned long tmp_pfn, tmp_nr;      /* frames holding a decompressed one */
+};
+int pv_kernel_image(const struct boot_module *m, struct pv_image *img,
+                    char *why, size_t why_size);
+void pv_kernel_image_free(struct pv_image *img);
+
 /* pv/build/build-memory.c */
 void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages);
 void pv_load_kernel(struct domain *d, const struct pv_layout *l,
                     const struct pv_kernel *k, const uint8_t *image);
 void pv_build_page_tables(struct domain *d, const struct pv_layout *l);
+/* pv/build/build-p2m.c: INIT_P2M's layout and mapping. */
+unsigned long pv_p2m_tables_needed(const struct pv_layout *l);
+void pv_map_p2m(struct domain *d, const struct pv_layout *l);
 /* Copy (or, with src NULL, zero) len bytes at initial-map address va. */
 void pv_write_initial(const struct domain *d, const struct pv_layout *l,
                       unsigned long va, const uint8_t *src, size_t len);

@@ -66,7 +66,16 @@ static void compute_layout(struct pv_layout *l, const struct pv_kernel *k,
     l->initrd_start = ROUNDUP(l->kern_end, PAGE_SIZE);
     l->initrd_end = l->initrd_start + (initrd_mapped ? initrd_len : 0);
     l->p2m_start = ROUNDUP(l->initrd_end, PAGE_SIZE);
-    l->p2m_end = l->p2m_start + nr_pages * sizeof(unsigned long);
+    l->p2m_end = l->p2m_start;
+    /* libxc ignores an INIT_P2M at or above the kernel, or unaligned. */
+    l->p2m_apart = k->init_p2m != PV_ELF_UNSET &&
+                   k->init_p2m < k->virt_base && !(k->init_p2m & 0xfff);
+    l->p2m_pages = ROUNDUP(nr_pages * sizeof(unsigned long), PAGE_SIZE)
+                   >> PAGE_SHIFT;
+    if ( l->p2m_apart )
+        l->p2m_va = k->init_p2m;
+    else
+        l->p2m_end += nr_pages * sizeof(unsigned long);
     l->start_info = ROUNDUP(l->p2m_end, PAGE_SIZE);
     l->xenstore = l->start_info + PAGE_SIZE;
     l->console = l->xenstore + PAGE_SIZE;
@@ -98,6 +107,33 @@ static void check_layout(const struct pv_layout *l, unsigned long nr_pages)
     if ( need > nr_pages )
         refuse("its initial mapping needs %lu MiB, the guest has %lu MiB",
                need >> 8, nr_pages >> 8);
+}
+
+/*
+ * What follows the initial mapping in pfn order (libxc's order): an
+ * initrd left unmapped (MOD_START_PFN), then an INIT_P2M p2m and the
+ * tables that map it.  All of it must fit in the guest's pages.
+ */
+static void layout_after_mapping(struct pv_layout *l, unsigned long nr_pages,
+                                 unsigned long initrd_pages)
+{
+    unsigned long pfn = ((l->v_end - l->v_start) >> PAGE_SHIFT) + initrd_pages;
+    unsigned long end = l->p2m_va + (l->p2m_pages << PAGE_SHIFT);
+
+    if ( initrd_pages && pfn > nr_pages )
+        refuse("its %lu KiB initrd doesn't fit in the guest's %lu MiB",
+               initrd_pages << 2, nr_pages >> 8);
+    if ( !l->p2m_apart )
+        return;
+    if ( end < l->p2m_va || end > l->v_start ||
+         !(end <= (1UL << 47) || l->p2m_va >= HYPERVISOR_VIRT_END) )
+        refuse("INIT_P2M %#lx-%#lx is not in guest address space below "
+               "the kernel", l->p2m_va, end);
+    l->p2m_pfn = pfn;
+    l->p2m_tables = pv_p2m_tables_needed(l);
+    if ( pfn + l->p2m_pages + l->p2m_tables > nr_pages )
+        refuse("its INIT_P2M p2m doesn't fit in the guest's %lu MiB",
+               nr_pages >> 8);
 }
 
 /* The kernel must ask only for what we give. */
@@ -139,7 +175,13 @@ static void print_layout(const struct pv_layout *l, const struct pv_kernel *k)
     if ( l->initrd_end > l->initrd_start )
         printk(" Init. ramdisk: %016lx->%016lx\n", l->initrd_start,
                l->initrd_end);
-    printk(" Phys-Mach map: %016lx->%016lx\n", l->p2m_start, l->p2m_end);
+    if ( l->p2m_apart )
+        printk(" Phys-Mach map: %016lx->%016lx (INIT_P2M, pfn %#lx, "
+               "%lu tables)\n", l->p2m_va,
+               l->p2m_va + (l->p2m_pages << PAGE_SHIFT), l->p2m_pfn,
+               l->p2m_tables);
+    else
+        printk(" Phys-Mach map: %016lx->%016lx\n", l->p2m_start, l->p2m_end);
     printk(" Start info:    %016lx->%016lx\n", l->start_info,
            l->start_info + PAGE_SIZE);
     printk(" Xenstore/cons: %016lx->%016lx\n", l->xenstore, l->pt_start);
@@ -153,6 +195,8 @@ void pv_domain_build(struct boot_info *bi)
 {
     static struct pv_kernel k;
     static struct pv_layout l;
+    static struct pv_image img;
+    char msg[160];
     const struct boot_module *kern = &bi->mods[0];
     const struct boot_module *initrd = bi->nr_modules > 1 ? &bi->mods[1]
                                                           : NULL;
@@ -163,8 +207,10 @@ void pv_domain_build(struct boot_info *bi)
     if ( !bi->nr_modules )
         refuse("no guest kernel module given");
     printk("*** Building a PV Dom1 ***\n");
-    if ( pv_elf_parse(__va(kern->start), kern->size, &k, &why) )
-        refuse("%s", why);
+    if ( pv_kernel_image(kern, &img, msg, sizeof(msg)) )
+        refuse("%s", msg);
+    if ( pv_elf_parse(img.data, img.size, &k, &why) )
+        refuse("%s%s", img.bzimage ? "its bzImage payload: " : "", why);
     printk(" Dom1 kernel: 64-bit, lsb, %s %s, %s notes\n",
            k.guest_os[0] ? k.guest_os : "?", k.guest_version,
            k.has_xen_notes ? "Xen" : "__xen_guest");
@@ -175,20 +221,19 @@ void pv_domain_build(struct boot_info *bi)
     compute_layout(&l, &k, nr_pages, initrd ? initrd->size : 0,
                    initrd_mapped);
     check_layout(&l, nr_pages);
-    /* An initrd left unmapped (MOD_START_PFN) goes after the mapping. */
-    if ( initrd && !initrd_mapped &&
-         ((l.v_end - l.v_start) >> PAGE_SHIFT) +
-         (ROUNDUP(initrd->size, PAGE_SIZE) >> PAGE_SHIFT) > nr_pages )
-        refuse("its %lu KiB initrd doesn't fit in the guest's %lu MiB",
-               (unsigned long)initrd->size >> 10, nr_pages >> 8);
+    layout_after_mapping(&l, nr_pages, initrd && !initrd_mapped ?
+                         ROUNDUP(initrd->size, PAGE_SIZE) >> PAGE_SHIFT : 0);
     print_layout(&l, &k);
 
     pv_alloc_guest_memory(&dom, nr_pages);
-    pv_load_kernel(&dom, &l, &k, __va(kern->start));
+    pv_load_kernel(&dom, &l, &k, img.data);
     pv_build_page_tables(&dom, &l);
+    if ( l.p2m_apart )
+        pv_map_p2m(&dom, &l);
     pv_setup_start_info(&dom, &l, &k, bi, initrd);
     pv_setup_vcpu(&dom, &l, &k);
     pv_mm_adopt_initial_tables(&dom.vcpu[0]);
+    pv_kernel_image_free(&img);
     printk("Dom1: %lu MiB, %lu pages; entering the guest at %#lx\n",
            nr_pages >> 8, nr_pages, (unsigned long)k.entry);
 }

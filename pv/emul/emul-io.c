@@ -41,7 +41,7 @@ bool pv_io_ok(struct vcpu *v, unsigned int port, unsigned int bytes)
 
     if ( pv_iopl_ok(v) )
         return true;
-    if ( v->iobmp_limit <= port + bytes )
+    if ( port + bytes > v->iobmp_limit )
         return false;
     if ( !v->kernel_mode )
         write_cr3(v->guest_table << PAGE_SHIFT);

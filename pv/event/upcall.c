@@ -91,8 +91,6 @@ static bool deliver_nmi(struct vcpu *v, struct cpu_regs *regs)
 
 void pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs)
 {
-    if ( v->runstate_update_pending )
-        pv_update_runstate_area(v);
     if ( deliver_nmi(v, regs) )
         return;
     if ( !vcpu_event_pending(v) )

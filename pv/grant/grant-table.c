@@ -1,10 +1,220 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* HYPERVISOR_grant_table_op: placeholder until grant tables land. */
-#include "pv/hypercall.h"
-#include <xen/errno.h>
+/*
+ * The guest's grant table: its shared frames (and v2 status frames),
+ * shim-allocated and shared with the guest read-write as Xen's
+ * share_xen_page_with_guest(SHARE_rw) does, the active entries and
+ * growth.  After Xen's common/grant_table.c.
+ */
+#include "pv/grant/grant.h"
+#include "pv/grant/grant-rules.h"
+#include "arch/x86/flush.h"
+#include "pv/build/build.h"
+#include "pv/guest-access.h"
+#include "pv/mm/mm.h"
+#include "shim/frame.h"
 
-long do_grant_table_op(unsigned long cmd, unsigned long uop,
-                       unsigned long count)
+unsigned int grant_to_status_frames(unsigned int grant_frames)
 {
-    return -XEN_ENOSYS;
+    return gnt_status_frames(grant_frames);
+}
+
+unsigned int nr_grant_entries(const struct grant_table *t)
+{
+    return t->nr_frames * (t->version == 2 ? SHGNT_PER_PAGE_V2
+                                           : SHGNT_PER_PAGE_V1);
+}
+
+grant_entry_v1_t *shared_entry_v1(struct grant_table *t, grant_ref_t ref)
+{
+    return (grant_entry_v1_t *)t->shared[ref / SHGNT_PER_PAGE_V1] +
+           ref % SHGNT_PER_PAGE_V1;
+}
+
+grant_entry_v2_t *shared_entry_v2(struct grant_table *t, grant_ref_t ref)
+{
+    return (grant_entry_v2_t *)t->shared[ref / SHGNT_PER_PAGE_V2] +
+           ref % SHGNT_PER_PAGE_V2;
+}
+
+grant_entry_header_t *shared_entry_header(struct grant_table *t,
+                                          grant_ref_t ref)
+{
+    if ( t->version == 1 )
+        return (grant_entry_header_t *)shared_entry_v1(t, ref);
+    return &shared_entry_v2(t, ref)->hdr;
+}
+
+grant_status_t *status_entry(struct grant_table *t, grant_ref_t ref)
+{
+    return t->status[ref / STGNT_PER_PAGE] + ref % STGNT_PER_PAGE;
+}
+
+uint16_t *grant_status_word(struct grant_table *t, grant_ref_t ref)
+{
+    return t->version == 1 ? &shared_entry_header(t, ref)->flags
+                           : status_entry(t, ref);
+}
+
+struct active_grant_entry *active_entry(struct grant_table *t,
+                                        grant_ref_t ref)
+{
+    return t->active[ref / ACGNT_PER_PAGE] + ref % ACGNT_PER_PAGE;
+}
+
+unsigned long va_to_mfn(const void *va)
+{
+    return __pa(va) >> PAGE_SHIFT;
+}
+
+/*
+ * A frame of the shim's shared with the guest, as Xen's xenheap pages:
+ * the guest's to map (its owner, with the allocation reference) and
+ * holding a writable type reference of its own for as long as it is
+ * shared, so it can never become a page table or descriptor frame; no
+ * pfn in the M2P.
+ */
+static void *share_frame(void)
+{
+    unsigned long mfn = frame_alloc();
+
+    if ( mfn == INVALID_PFN )
+        return NULL;
+    memset(__va(mfn << PAGE_SHIFT), 0, PAGE_SIZE);
+    pv_m2p_set(mfn, ~0UL);
+    pv_mm_give_frame(mfn);
+    page_get_type_flush(mfn_to_page(mfn), PGT_WRITABLE);
+    return __va(mfn << PAGE_SHIFT);
+}
+
+/*
+ * Take a shared frame back, if the guest holds no reference to it (Xen's
+ * gnttab_unpopulate_status_frames(): -EBUSY otherwise).  No TLB may keep
+ * a translation of it once it is the allocator's again.
+ */
+static int unshare_frame(void *va, bool check_only)
+{
+    unsigned long mfn = va_to_mfn(va);
+    struct page_info *pg = mfn_to_page(mfn);
+
+    if ( pg->count != 1 || pg->type_count != 1 )
+        return -XEN_EBUSY;
+    if ( check_only )
+        return 0;
+    page_put_type(pg);
+    page_put(pg);
+    pg->owner = PGO_NONE;
+    pv_flush_local(0, FLUSH_TLB_GLOBAL);
+    frames_free(mfn, 1);
+    return 0;
+}
+
+static void *alloc_shim_page(void)
+{
+    unsigned long mfn = frame_alloc();
+
+    if ( mfn == INVALID_PFN )
+        return NULL;
+    memset(__va(mfn << PAGE_SHIFT), 0, PAGE_SIZE);
+    return __va(mfn << PAGE_SHIFT);
+}
+
+int gnttab_populate_status_frames(unsigned int req_nr_frames)
+{
+    struct grant_table *t = gt();
+    unsigned int i, req = grant_to_status_frames(req_nr_frames);
+
+    for ( i = t->nr_status_frames; i < req; i++ )
+        if ( !(t->status[i] = share_frame()) )
+        {
+            while ( i-- > t->nr_status_frames )
+                unshare_frame(t->status[i], false);
+            return -XEN_ENOMEM;
+        }
+    t->nr_status_frames = MAX(req, t->nr_status_frames);
+    return 0;
+}
+
+/* All or nothing: -EBUSY while the guest still maps any status frame. */
+int gnttab_unpopulate_status_frames(void)
+{
+    struct grant_table *t = gt();
+    unsigned int i;
+
+    for ( i = 0; i < t->nr_status_frames; i++ )
+        if ( unshare_frame(t->status[i], true) )
+            return -XEN_EBUSY;
+    for ( i = 0; i < t->nr_status_frames; i++ )
+    {
+        unshare_frame(t->status[i], false);
+        t->status[i] = NULL;
+    }
+    t->nr_status_frames = 0;
+    return 0;
+}
+
+int gnttab_grow_table(unsigned int req)
+{
+    struct grant_table *t = gt();
+    unsigned int i, act;
+
+    req = MAX(req, (unsigned int)GNT_INITIAL_FRAMES);
+    act = DIV_ROUND_UP(req * SHGNT_PER_PAGE_V1, ACGNT_PER_PAGE);
+    for ( ; t->nr_active_frames < act; t->nr_active_frames++ )
+        if ( !(t->active[t->nr_active_frames] = alloc_shim_page()) )
+            return -XEN_ENOMEM;
+    for ( i = t->nr_frames; i < req; i++ )
+        if ( !(t->shared[i] = share_frame()) )
+            goto fail;
+    if ( t->version > 1 && gnttab_populate_status_frames(req) )
+        goto fail;
+    if ( req > GNT_INITIAL_FRAMES )
+        printk(XENLOG_DEBUG "d1: grant table from %u to %u frames\n",
+               t->nr_frames, req);
+    t->nr_frames = req;
+    return 0;
+
+ fail:
+    while ( i-- > t->nr_frames )
+        unshare_frame(t->shared[i], false);
+    printk(XENLOG_WARNING "d1: no memory to grow the grant table\n");
+    return -XEN_ENOMEM;
+}
+
+/* Xen makes the table with the domain; we do on the first grant op. */
+void gnttab_lazy_init(void)
+{
+    struct grant_table *t = gt();
+
+    if ( t->version )
+        return;
+    t->version = 1;
+    t->maptrack_head = t->maptrack_tail = MAPTRACK_TAIL;
+    gnttab_grow_table(0);
+}
+
+/*
+ * For pv/mm/mm-audit.c: references the grant table holds outside any
+ * page table: each shared frame's own type, each device mapping's.
+ */
+void gnttab_audit(uint32_t *want_count, uint32_t *want_type)
+{
+    struct grant_table *t = gt();
+    unsigned int i;
+
+    for ( i = 0; i < t->nr_frames; i++ )
+        want_type[va_to_mfn(t->shared[i])]++;
+    for ( i = 0; i < t->nr_status_frames; i++ )
+        want_type[va_to_mfn(t->status[i])]++;
+    for ( i = 0; i < t->maptrack_limit; i++ )
+    {
+        const struct grant_mapping *m =
+            &t->maptrack[i / MAPTRACK_PER_PAGE][i % MAPTRACK_PER_PAGE];
+
+        if ( !(m->flags & GNTMAP_device_map) ||
+             m->ref >= nr_grant_entries(t) )
+            continue;
+        want_count[active_entry(t, m->ref)->mfn]++;
+        if ( !(m->flags & GNTMAP_readonly) )
+            want_type[active_entry(t, m->ref)->mfn]++;
+    }
 }

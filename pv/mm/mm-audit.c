@@ -60,7 +60,9 @@ static long count_table(unsigned long mfn, unsigned int level)
 
         if ( !guest_slot(level, i) )
         {
-            if ( t[i] != shim[i] )
+            /* The M2P's may be blank (VMASST_TYPE_m2p_strict). */
+            if ( t[i] != shim[i] &&
+                 (i != L4_SLOT(MACH2PHYS_VIRT_START) || t[i]) )
                 bad += report(mfn, "a changed hypervisor L4 slot", i, i);
             continue;
         }
@@ -136,6 +138,7 @@ long pv_mm_audit(void)
     count_root(v->fifo_control ? v->fifo_control_mfn : 0);
     for ( i = 0; i < dom.fifo_num_evtchns / 1024; i++ )
         count_root(dom.fifo_array_mfn[i]);
+    gnttab_audit(want_count, want_type);
 
     for ( mfn = 0; mfn < n; mfn++ )
     {

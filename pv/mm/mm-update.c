@@ -71,6 +71,8 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
     }
     if ( (rc = get_page_and_type(mfn, PGT_L4)) )
         return rc;
+    if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
+        pv_fill_ro_mpt(mfn);
     v->guest_table = mfn;
     if ( v->kernel_mode )
     {
@@ -93,6 +95,8 @@ int new_guest_user_cr3(struct vcpu *v, unsigned long mfn)
         return 0;
     if ( mfn && (rc = get_page_and_type(mfn, PGT_L4)) )
         return rc;
+    if ( mfn && (dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
+        pv_zap_ro_mpt(mfn);
     v->guest_table_user = mfn;
     if ( old )
         put_page_and_type(old);

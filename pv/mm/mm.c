@@ -187,12 +187,33 @@ static int validate_table(unsigned long mfn, unsigned int level)
         devalidate_table(mfn, level, done);
         return rc;
     }
-    /* Every guest L4 carries the shim's slots, whatever it held there. */
+    /*
+     * Every guest L4 carries the shim's slots, whatever it held there;
+     * the read-only M2P's only under m2p_strict (xen.h: "L4 tables get
+     * created with the respective slot blank" without it).
+     */
     if ( level == 4 )
         for ( i = L4_SLOT(HYPERVISOR_VIRT_START);
               i < L4_SLOT(HYPERVISOR_VIRT_END); i++ )
             t[i] = shim[i];
+    if ( level == 4 && !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
+        pv_zap_ro_mpt(mfn);
     return 0;
+}
+
+/* Xen's fill_ro_mpt() and zap_ro_mpt(): the M2P's slot of guest L4 @mfn. */
+void pv_fill_ro_mpt(unsigned long mfn)
+{
+    uint64_t *t = map_table(mfn);
+
+    t[L4_SLOT(MACH2PHYS_VIRT_START)] = shim_l4()[L4_SLOT(MACH2PHYS_VIRT_START)];
+}
+
+void pv_zap_ro_mpt(unsigned long mfn)
+{
+    uint64_t *t = map_table(mfn);
+
+    t[L4_SLOT(MACH2PHYS_VIRT_START)] = 0;
 }
 
 /*

@@ -71,6 +71,15 @@ static inline unsigned int type_level(unsigned int type)
     return is_page_table_type(type) ? type - PGT_L1 + 1 : 0;
 }
 
+/*
+ * The read-only M2P slot of a validated guest L4, VMASST_TYPE_m2p_strict's
+ * way (Xen's fill_ro_mpt()/zap_ro_mpt()): without the assist an L4 gets
+ * it once used as a kernel one, with it an L4 loses it once used as a
+ * user one.
+ */
+void pv_fill_ro_mpt(unsigned long mfn);
+void pv_zap_ro_mpt(unsigned long mfn);
+
 /* Switch vCPU @v's kernel (or user) page table to L4 @mfn. */
 int new_guest_cr3(struct vcpu *v, unsigned long mfn);
 int new_guest_user_cr3(struct vcpu *v, unsigned long mfn);

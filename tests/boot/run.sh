@@ -71,6 +71,36 @@ expect "entry: multiboot1, module string with a comma" 0 \
     "+command line \"a,b\"" -- "$demo" --guest-cmdline "a,b"
 expect "entry: a module that is no kernel is refused" 6 \
     "+d1: guest kernel refused: " "+exit status 6" -- "$notakernel"
+# bzImages (tools/mkbzimage around the demo): the shim decompresses gzip,
+# LZ4, XZ and zstd payloads itself; malformed ones are refused with
+# status 6.
+bz=build/check/boot/bz
+mkdir -p "$bz"
+for f in gzip lz4 xz zstd; do
+    tools/mkbzimage "$f" "$demo" "$bz/hello-$f"
+    expect "bzimage: $f payload boots" 0 \
+        "+Dom1 kernel: bzImage \(boot protocol 2\.15\), $f payload" \
+        "+$guest_ok" "+$clean" -- "$bz/hello-$f"
+done
+tools/mkbzimage lz4 "$demo" "$bz/sects0" setup_sects=0
+expect "bzimage: setup_sects 0 means 4" 0 "+$guest_ok" -- "$bz/sects0"
+bad() {     # name, refusal, mkbzimage format and fields
+    local name=$1 why=$2 f=$3
+    shift 3
+    tools/mkbzimage "$f" "$demo" "$bz/$name" "$@"
+    expect "bzimage: $name is refused" 6 \
+        "+d1: guest kernel refused: .*$why" "+exit status 6" -- "$bz/$name"
+}
+bad truncated "payload lies outside the image" lz4 truncate=20000
+bad huge-trailer "uncompressed size is absurd" lz4 trailer=0x40000000
+bad short-trailer "output larger than announced" lz4 trailer=1000
+bad long-trailer "shorter than its trailer says" lz4 trailer=200000
+bad gzip-corrupt "its gzip payload: " gzip corrupt=3000
+bad lz4-corrupt "its lz4 payload: " lz4 corrupt=4
+bad old-protocol "boot protocol older than 2.08" lz4 version=0x207
+bad payload-offset "payload lies outside the image" gzip \
+    payload_offset=0xfffffff0
+bad bzip2 "compression format not supported" bzip2
 for c in debug no-thunk; do
     expect "config: $c boots" 0 "+$banner" "+$clean" \
         -- "$demo" --shim-dir "build/$c"

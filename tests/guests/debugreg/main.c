@@ -220,6 +220,33 @@ static void test_breakpoints(void)
     check_db("executed, none enabled", exec_target(), false, 0);
 }
 
+/*
+ * The guest's own single step: its #DB shows BS in DR6 (taken out of the
+ * real DR6 as the #DB is delivered, as Xen's do_debug()), and stays
+ * until the guest writes DR6.
+ */
+static void test_single_step(void)
+{
+    check_rc(set_dr(6, dr6_default), 0);
+    asm volatile ( "pushf; orl $0x100, (%%rsp); popf\n"
+                   "1: nop\n"
+                   "2: pushf\n"
+                   "3: andl $~0x100, (%%rsp)\n"
+                   "4: popf\n"
+                   "5:\n\t"
+                   ASM_EXTABLE(2b, 2b) ASM_EXTABLE(3b, 3b)
+                   ASM_EXTABLE(4b, 4b) ASM_EXTABLE(5b, 5b)
+                   ::: "rax", "memory", "cc" );
+    if ( get_dr(6) != (dr6_default | (1UL << 14)) )
+        test_fail("DR6 after single steps: %#lx, wanted BS", get_dr(6));
+    /* A hypercall in between doesn't lose it. */
+    check_rc(get_dr(7) & ~0xffUL, 0x400);
+    if ( !(get_dr(6) & (1UL << 14)) )
+        test_fail("DR6.BS lost: %#lx", get_dr(6));
+    check_rc(set_dr(6, dr6_default), 0);
+    check_rc(get_dr(6), dr6_default);
+}
+
 void test_main(void)
 {
     bool rtm = cpu_has_rtm();
@@ -232,6 +259,7 @@ void test_main(void)
     test_dr7();
     test_bad_registers();
     test_breakpoints();
+    test_single_step();
 
     test_success();
 }

@@ -20,6 +20,7 @@
 #include "guest.h"
 #include "fuzz.h"
 #include "mm.h"
+#include "user.h"
 #include <xen/event_channel.h>
 #include <xen/vcpu.h>
 #include <xen/physdev.h>
@@ -276,6 +277,58 @@ static bool one_call(unsigned long *nr, unsigned long a[5])
     }
 }
 
+/*
+ * From guest user mode, `syscall` is the kernel's system call, never a
+ * hypercall, whatever %rax holds: it reaches the syscall callback with
+ * the user's %rax, and comes back with what the callback returns.  The
+ * arguments sometimes ask for a poweroff, which would end this test.
+ */
+static unsigned long user_args[6];
+static const struct sched_shutdown user_poweroff = {
+    .reason = SHUTDOWN_poweroff,
+};
+
+static unsigned long user_syscall(unsigned long nr)
+{
+    register unsigned long r10 asm ( "r10" ) = user_args[3];
+    register unsigned long r8 asm ( "r8" ) = user_args[4];
+    unsigned long rax = nr, rdi = user_args[0], rsi = user_args[1];
+    unsigned long rdx = user_args[2];
+
+    asm volatile ( "syscall"
+                   : "+a" (rax), "+D" (rdi), "+S" (rsi), "+d" (rdx),
+                     "+r" (r10), "+r" (r8)
+                   : : "rcx", "r11", "memory" );
+    return rax;
+}
+
+static void user_call(unsigned long i)
+{
+    unsigned long nr, got;
+
+    if ( rnd_below(4) )
+    {
+        nr = __HYPERVISOR_sched_op;
+        user_args[0] = SCHEDOP_shutdown;
+        user_args[1] = (unsigned long)&user_poweroff;
+    }
+    else if ( !one_call(&nr, user_args) )
+        nr = rnd();
+    /* A multicall list at NULL reads this kernel's page 0: zeros, that is
+     * set_trap_table(NULL), which drops the way back from user mode. */
+    if ( user_init() )
+        test_fail("call %lu: user_init failed", i);
+    user_syscall_result = rnd();
+    user_syscall_count = 0;
+    /* Events stay masked: this kernel has no event callback. */
+    got = exec_user_flags(user_syscall, nr, 0x2);
+    if ( got != user_syscall_result || user_syscall_count != 1 ||
+         user_syscall_rax != nr )
+        test_fail("call %lu: user syscall %#lx: returned %#lx (callback "
+                  "%u times, rax %#lx)", i, nr, got, user_syscall_count,
+                  user_syscall_rax);
+}
+
 void test_main(void)
 {
     unsigned long iterations = cmdline_ulong("iterations", 2000);
@@ -287,8 +340,19 @@ void test_main(void)
     printf("hcall-fuzz: seed %lu, %lu calls\n", cmdline_ulong("seed", 1),
            iterations);
 
+    if ( user_init() ||
+         user_register_callback(CALLBACKTYPE_syscall,
+                                (unsigned long)user_syscall_entry,
+                                CALLBACKF_mask_events) )
+        return test_error("user mode setup failed");
+
     for ( i = 0; i < iterations; i++ )
     {
+        if ( !rnd_below(64) )
+        {
+            user_call(i);
+            continue;
+        }
         if ( !one_call(&nr, a) )
             continue;
         if ( verbose )

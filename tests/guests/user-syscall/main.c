@@ -118,6 +118,14 @@ static unsigned long user_sysenter_nt_ac(unsigned long unused)
     return rax;
 }
 
+/* sysenter with TF: the shim's own entry path runs single-stepped. */
+static unsigned long user_sysenter_tf(unsigned long unused)
+{
+    asm volatile ( "pushf; orl $0x100, (%%rsp); popf\n\t"
+                   "sysenter" ::: "rcx", "rdx", "r11", "memory" );
+    return 0;
+}
+
 static void check_frame(const char *what, unsigned long rip,
                         unsigned long cs, unsigned long rsp, unsigned long ss)
 {
@@ -128,6 +136,20 @@ static void check_frame(const char *what, unsigned long rip,
         test_fail("%s: frame rip %#lx cs %#lx rflags %#lx rsp %#lx ss %#lx,"
                   " wanted %#lx %#lx IF %#lx %#lx", what, f.rip, f.cs,
                   f.rflags, f.rsp, f.ss, rip, cs, rsp, ss);
+}
+
+/*
+ * Hypercalls come only from the kernel: a user `syscall` that names one
+ * (SCHEDOP_block, which would sleep here for good; iret, which would
+ * take a frame off the user stack) is the kernel's system call.
+ */
+static unsigned long user_hypercall(unsigned long nr)
+{
+    unsigned long rax = nr, rdi = SCHEDOP_block;
+
+    asm volatile ( "syscall"
+                   : "+a" (rax), "+D" (rdi) :: "rcx", "r11", "memory" );
+    return rax;
 }
 
 static void test_syscall64(void)
@@ -170,6 +192,12 @@ static void test_syscall64(void)
     /* Only the user's syscall: the kernel's is still the hypercall. */
     check_rc(hypercall_xen_version(XENVER_version, NULL) >> 16, 4);
     check_rc(user_syscall_count, 2);
+
+    check_rc(exec_user(user_hypercall, __HYPERVISOR_sched_op), 0x600d);
+    check_rc(user_syscall_rax, __HYPERVISOR_sched_op);
+    check_rc(exec_user(user_hypercall, __HYPERVISOR_iret), 0x600d);
+    check_rc(user_syscall_rax, __HYPERVISOR_iret);
+    check_rc(user_syscall_count, 4);
 }
 
 static void test_syscall32(void)
@@ -226,6 +254,24 @@ static void test_sysenter(void)
         test_fail("sysenter without callback: ec %#lx rip %#lx cs %#lx "
                   "rsp %#lx ss %#lx", f.error_code, f.rip, f.cs, f.rsp,
                   f.ss);
+
+    /*
+     * With TF, sysenter single-steps the hypervisor's entry path until it
+     * saves and clears the flags; Xen's do_debug() resets DR6 on each of
+     * those #DBs, so the guest's DR6 shows none of it (no BS), and the
+     * #GP frame has the guest's TF.
+     */
+    check_rc(HYPERCALL(__HYPERVISOR_set_debugreg, 6, 0xffff0ff0UL, 0, 0, 0),
+             0);
+    exec_user(user_sysenter_tf, 0);
+    f = user_last_frame(true);
+    if ( user_frame_vector != 0xff || f.rip || !(f.rflags & 0x100) )
+        test_fail("sysenter with TF: vector %u rip %#lx rflags %#lx",
+                  user_frame_vector, f.rip, f.rflags);
+    if ( HYPERCALL(__HYPERVISOR_get_debugreg, 6, 0, 0, 0, 0) & (1UL << 14) )
+        test_fail("sysenter with TF: DR6 %#lx shows the hypervisor's "
+                  "single steps (BS)",
+                  HYPERCALL(__HYPERVISOR_get_debugreg, 6, 0, 0, 0, 0));
     check_rc(trap_init(), 0);
     check_rc(user_init(), 0);
 

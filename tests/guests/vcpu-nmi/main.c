@@ -3,7 +3,8 @@
  * VCPUOP_send_nmi as Xen: the argument must be NULL, the vCPU must exist;
  * with no NMI callback the NMI is dropped; with one, it is taken on the
  * way back to the guest, before any event upcall, with events masked.
- * (A second NMI needs the iret that ends the first to unmask NMIs.)
+ * A second NMI is taken once the iret that ends the first unmasks NMIs
+ * (Xen's async_exception_cleanup()).
  */
 #include "guest.h"
 #include "event.h"
@@ -38,6 +39,14 @@ void test_main(void)
     /* The NMI callback's iret unmasked events: the upcall followed. */
     if ( event_seen(ipi) != 1 )
         test_fail("the pending event was not delivered after the NMI");
+
+    /* A second and a third NMI: each iret unmasked NMIs again. */
+    check_rc(vcpu_op(VCPUOP_send_nmi, 0, NULL), 0);
+    if ( nmi_count != 2 )
+        test_fail("second NMI: taken %u times in all, not 2", nmi_count);
+    check_rc(vcpu_op(VCPUOP_send_nmi, 0, NULL), 0);
+    if ( nmi_count != 3 )
+        test_fail("third NMI: taken %u times in all, not 3", nmi_count);
     events_disable();
     test_success();
 }

@@ -189,6 +189,12 @@ static void test_iobitmap(void)
     /* Ports past nr_ports: refused whatever the bitmap says. */
     iobitmap[0x100 / 8] = 0;
     expect("outb 0x100 (past nr_ports)", false, 0, do_outb(0x100), true);
+    /* The last port it covers is in (Xen: port + bytes <= nr_ports). */
+    iobitmap[0xff / 8] &= ~0x80;
+    expect("outb 0xff (last of nr_ports)", false, 0, do_outb(0xff), false);
+    expect("outb 0xff (last of nr_ports)", true, 0, exec_user(do_outb, 0xff),
+           false);
+    iobitmap[0xff / 8] |= 0x80;
     /* cli isn't I/O: the bitmap doesn't open it. */
     expect("cli (bitmap)", false, 0, do_cli(0), true);
 

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The connection on the xenstore ring page (xen/io/xs_wire.h,
+ * docs/misc/xenstore-ring.txt): requests are copied out of the shared
+ * page as they arrive, possibly in pieces across the ring's wrap, and run
+ * once whole; replies and watch events wait in a queue of ours until the
+ * response ring has room.  A stream that cannot be parsed (a bad index, a
+ * payload over XENSTORE_PAYLOAD_MAX) stops the connection with the
+ * page's error field set, as xenstored ignores such a client, until the
+ * guest asks for a reconnection.
+ */
+#include "backends/xenstore/xs.h"
+
+#define MSG_MAX         (sizeof(struct xsd_sockmsg) + XENSTORE_PAYLOAD_MAX)
+#define OUTQ_SIZE       (64u << 10)
+#define REQS_PER_RUN    8               /* bounded work per softirq */
+
+static struct xenstore_domain_interface *intf;
+static char in_buf[MSG_MAX + 1];
+static unsigned int in_used;
+static char outq[OUTQ_SIZE];
+static unsigned int outq_head, outq_tail; /* free-running byte counts */
+static bool ignored;
+static unsigned long dropped_events;
+
+unsigned long xs_dropped_events(void)
+{
+    return dropped_events;
+}
+
+static bool enqueue(uint32_t type, uint32_t req_id, uint32_t tx_id,
+                    const void *a, unsigned int alen,
+                    const void *b, unsigned int blen)
+{
+    struct xsd_sockmsg hdr = {
+        .type = type, .req_id = req_id, .tx_id = tx_id, .len = alen + blen,
+    };
+    const char *parts[] = { (const char *)&hdr, a, b };
+    unsigned int lens[] = { sizeof(hdr), alen, blen }, i, j;
+
+    if ( alen + blen > XENSTORE_PAYLOAD_MAX )
+    {
+        static const char e2big[] = "E2BIG";
+
+        return enqueue(XS_ERROR, req_id, tx_id, e2big, sizeof(e2big),
+                       NULL, 0);
+    }
+    if ( OUTQ_SIZE - (outq_tail - outq_head) < sizeof(hdr) + hdr.len )
+        return false;
+    for ( i = 0; i < ARRAY_SIZE(parts); i++ )
+        for ( j = 0; j < lens[i]; j++ )
+            outq[outq_tail++ % OUTQ_SIZE] = parts[i][j];
+    return true;
+}
+
+bool xs_queue_reply(uint32_t type, uint32_t req_id, uint32_t tx_id,
+                    const void *body, unsigned int len)
+{
+    return enqueue(type, req_id, tx_id, body, len, NULL, 0);
+}
+
+/* A watch event: dropped (and counted) if the guest lets the queue fill. */
+bool xs_queue_event(const char *path, const char *token)
+{
+    if ( enqueue(XS_WATCH_EVENT, 0, 0, path, strlen(path) + 1,
+                 token, strlen(token) + 1) )
+        return true;
+    dropped_events++;
+    return false;
+}
+
+/* Move what fits from our queue to the response ring. */
+static bool flush(void)
+{
+    XENSTORE_RING_IDX cons = ACCESS_ONCE(intf->rsp_cons);
+    XENSTORE_RING_IDX prod = intf->rsp_prod;
+    bool moved = false;
+
+    asm volatile ( "" ::: "memory" );
+    /* The guest owns rsp_cons: a bogus one just limits what we send. */
+    while ( outq_head != outq_tail &&
+            prod - cons < XENSTORE_RING_SIZE )
+    {
+        intf->rsp[MASK_XENSTORE_IDX(prod++)] = outq[outq_head++ % OUTQ_SIZE];
+        moved = true;
+    }
+    asm volatile ( "" ::: "memory" );
+    ACCESS_ONCE(intf->rsp_prod) = prod;
+    return moved;
+}
+
+static void fail(unsigned int error)
+{
+    ignored = true;
+    ACCESS_ONCE(intf->error) = error;
+}
+
+/*
+ * Copy in up to what the current message still needs; true once it is
+ * whole in in_buf.  Errors stop the connection.
+ */
+static bool read_message(bool *consumed)
+{
+    XENSTORE_RING_IDX cons = intf->req_cons;
+    XENSTORE_RING_IDX prod = ACCESS_ONCE(intf->req_prod);
+    const struct xsd_sockmsg *hdr = (const void *)in_buf;
+    unsigned int want;
+
+    asm volatile ( "" ::: "memory" );
+    if ( prod - cons > XENSTORE_RING_SIZE )
+    {
+        fail(XENSTORE_ERROR_RINGIDX);
+        return false;
+    }
+    for ( ;; )
+    {
+        want = in_used < sizeof(*hdr) ? sizeof(*hdr) : sizeof(*hdr) + hdr->len;
+        if ( in_used == want )
+            break;
+        if ( cons == prod )
+            break;
+        in_buf[in_used++] = intf->req[MASK_XENSTORE_IDX(cons++)];
+        *consumed = true;
+        if ( in_used == sizeof(*hdr) && hdr->len > XENSTORE_PAYLOAD_MAX )
+        {
+            fail(XENSTORE_ERROR_PROTO);
+            break;
+        }
+    }
+    asm volatile ( "" ::: "memory" );
+    ACCESS_ONCE(intf->req_cons) = cons;
+    return !ignored && in_used >= sizeof(*hdr) &&
+           in_used == sizeof(*hdr) + hdr->len;
+}
+
+/*
+ * One bounded run: returns true if requests are left for another run.
+ * *@notify: the guest should hear of a reply or of freed request space.
+ */
+bool xs_ring_run(bool *notify)
+{
+    struct xsd_sockmsg hdr;
+    bool consumed = false;
+    unsigned int n;
+
+    *notify = false;
+    if ( !intf )
+        return false;
+    if ( ACCESS_ONCE(intf->connection) == XENSTORE_RECONNECT )
+    {
+        xs_conn_reset();
+        *notify = true;
+        return false;
+    }
+    if ( ignored )
+        return false;
+    *notify = flush();
+    for ( n = 0; n < REQS_PER_RUN; n++ )
+    {
+        /* Room for the biggest reply first: else it waits in the ring. */
+        if ( OUTQ_SIZE - (outq_tail - outq_head) < 2 * MSG_MAX )
+            break;
+        if ( !read_message(&consumed) )
+            break;
+        memcpy(&hdr, in_buf, sizeof(hdr));
+        in_buf[in_used] = '\0';
+        in_used = 0;
+        xs_process(&hdr, in_buf + sizeof(hdr));
+    }
+    *notify |= flush() | consumed;
+    return !ignored && n == REQS_PER_RUN &&
+           ACCESS_ONCE(intf->req_prod) != intf->req_cons;
+}
+
+/* Forget the connection's state (RESET by reconnection, or a new page). */
+void xs_conn_reset(void)
+{
+    xs_watch_reset();
+    xs_trans_reset();
+    in_used = 0;
+    outq_head = outq_tail = 0;
+    ignored = false;
+    if ( !intf )
+        return;
+    intf->req_cons = intf->req_prod = 0;
+    intf->rsp_cons = intf->rsp_prod = 0;
+    intf->error = XENSTORE_ERROR_NONE;
+    asm volatile ( "" ::: "memory" );
+    ACCESS_ONCE(intf->connection) = XENSTORE_CONNECTED;
+}
+
+void xs_ring_attach(struct xenstore_domain_interface *page)
+{
+    intf = page;
+    in_used = 0;
+    outq_head = outq_tail = 0;
+    ignored = false;
+    intf->server_features = XENSTORE_SERVER_FEATURE_RECONNECTION |
+                            XENSTORE_SERVER_FEATURE_ERROR;
+}

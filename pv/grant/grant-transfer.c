@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * GNTTABOP_transfer, which Xen still implements for PV guests: the guest
+ * gives up one of its frames (steal_page(): only a frame nothing else
+ * references) to a domain whose grant entry accepts it.  Here the only
+ * domain that can accept is the guest itself (Xen allows that); domain 0
+ * accepts nothing, and a frame stolen for a failed transfer is lost to
+ * the guest, as in Xen, where it is freed.
+ */
+#include "pv/grant/grant.h"
+#include "arch/x86/flush.h"
+#include "pv/build/build.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+#include "pv/mm/mm.h"
+#include "shim/frame.h"
+
+union transfer_combo {
+    uint32_t raw;
+    struct {
+        uint16_t flags;
+        domid_t domid;
+    };
+};
+
+/* Xen's steal_page(): the guest's, referenced only by its allocation. */
+static int steal_page(unsigned long mfn)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+
+    if ( pg->owner != PGO_GUEST || pg->count != 1 || pg->type_count ||
+         mfn == dom.shared_info_mfn )
+        return -XEN_EINVAL;
+    page_put(pg);
+    pg->owner = PGO_NONE;
+    pv_flush_local(0, FLUSH_TLB_GLOBAL);
+    return 0;
+}
+
+/* Xen's gnttab_prepare_for_transfer() on the guest's own table. */
+static bool prepare_for_transfer(grant_ref_t ref)
+{
+    struct grant_table *t = gt();
+    union transfer_combo scombo, prev, new;
+    unsigned int retries = 0;
+    uint32_t *raw;
+
+    if ( ref >= nr_grant_entries(t) )
+        return false;
+    raw = (uint32_t *)shared_entry_header(t, ref);
+    scombo.raw = ACCESS_ONCE(*raw);
+    for ( ; ; )
+    {
+        if ( scombo.flags != GTF_accept_transfer ||
+             scombo.domid != GNT_GUEST_DOMID )
+            return false;
+        new = scombo;
+        new.flags |= GTF_transfer_committed;
+        prev.raw = __sync_val_compare_and_swap(raw, scombo.raw, new.raw);
+        if ( prev.raw == scombo.raw )
+            return true;
+        if ( retries++ == 4 )
+            return false;
+        scombo = prev;
+    }
+}
+
+/* The frame comes back to the guest at the pfn the entry asked for. */
+static void complete_transfer(grant_ref_t ref, unsigned long mfn)
+{
+    struct grant_table *t = gt();
+
+    pv_mm_give_frame(mfn);
+    if ( t->version == 1 )
+    {
+        grant_entry_v1_t *e = shared_entry_v1(t, ref);
+
+        pv_m2p_set(mfn, e->frame);
+        e->frame = mfn;
+    }
+    else
+    {
+        grant_entry_v2_t *e = shared_entry_v2(t, ref);
+
+        pv_m2p_set(mfn, e->full_page.frame);
+        e->full_page.frame = mfn;
+    }
+    __atomic_fetch_or(&shared_entry_header(t, ref)->flags,
+                      (uint16_t)GTF_transfer_completed, __ATOMIC_SEQ_CST);
+}
+
+static int16_t transfer_one(const struct gnttab_transfer *gop)
+{
+    unsigned long mfn = gop->mfn;
+    enum gnt_dom e;
+
+    if ( !mfn_to_page(mfn) || mfn_to_page(mfn)->owner == PGO_IO )
+        return GNTST_bad_page;
+    if ( steal_page(mfn) )
+        return GNTST_bad_page;
+    e = gnt_domain(gop->domid, false);
+    if ( e == GNT_DOM_SELF && prepare_for_transfer(gop->ref) )
+    {
+        complete_transfer(gop->ref, mfn);
+        return GNTST_okay;
+    }
+    /* Freed, as Xen frees the stolen page when the transfer fails. */
+    printk(XENLOG_DEBUG "d1: transfer of mfn %#lx to d%u failed: frame "
+           "freed\n", mfn, gop->domid);
+    pv_m2p_set(mfn, ~0UL);
+    frames_free(mfn, 1);
+    return e == GNT_DOM_NONE ? GNTST_bad_domain : GNTST_general_error;
+}
+
+long gnttab_transfer(unsigned long uop, unsigned int count)
+{
+    struct gnttab_transfer gop;
+    unsigned int i;
+
+    for ( i = 0; i < count; i++ )
+    {
+        if ( i && hypercall_preempt_check(i) )
+            return i;
+        if ( copy_from_guest_offset(&gop, uop, i, sizeof(gop)) )
+            return -XEN_EFAULT;
+        gop.status = transfer_one(&gop);
+        if ( copy_to_guest(uop + i * sizeof(gop) +
+                           offsetof(struct gnttab_transfer, status),
+                           &gop.status, sizeof(gop.status)) )
+            return -XEN_EFAULT;
+    }
+    return 0;
+}
