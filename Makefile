@@ -59,7 +59,7 @@ OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 GEN := $(SYSINC)/xen $(SYSINC)/multiboot $(BUILD)/include/asm-offsets.h \
        $(BUILD)/include/shim/version.h
 
-.PHONY: all run run-linux check unit bench linux-check initramfs clean distclean deps FORCE
+.PHONY: all run run-demo check unit bench linux-check initramfs clean distclean deps FORCE
 all: $(BUILD)/pvshim $(BUILD)/pvshim-pvh
 
 $(SYSINC)/xen $(SYSINC)/multiboot:
@@ -194,15 +194,16 @@ unit: $(UNIT_TESTS)
 deps:
 	$(Q)ci/deps.sh
 
-run: deps all guests
-	$(Q)tools/pvshim-run --shim-dir $(BUILD) build/guests/hello.elf \
-	    --guest-cmdline "console=hvc0 the demo's command line"
-
-# Debian's Linux on the shim, to its busybox shell on hvc0 (leave with
-# poweroff).  Becomes `make run` once main boots Linux to the shell.
-run-linux: deps all initramfs
+# Debian's Linux on the shim, to its busybox shell on hvc0: leave with
+# poweroff (or Ctrl-a x).
+run: deps all initramfs
 	$(Q)tools/pvshim-run --shim-dir $(BUILD) build/linux/vmlinux \
 	    --initrd build/initramfs/initramfs.cpio --guest-cmdline "console=hvc0"
+
+# The small demo guest (what make run booted before Linux did).
+run-demo: deps all guests
+	$(Q)tools/pvshim-run --shim-dir $(BUILD) build/guests/hello.elf \
+	    --guest-cmdline "console=hvc0 the demo's command line"
 
 check: deps
 	$(Q)ci/check.sh

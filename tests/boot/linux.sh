@@ -24,7 +24,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
-LINUX_EXPECT=${LINUX_EXPECT:-grant-table}
+LINUX_EXPECT=${LINUX_EXPECT:-poweroff}
 timeout=${LINUX_TIMEOUT:-300}
 quiet=${LINUX_QUIET:-20}
 step_limit=${LINUX_STEP:-120}
