@@ -72,4 +72,35 @@ static uint8_t *make_data(unsigned int kind, size_t len)
     return d;
 }
 
+/*
+ * `test-X --write-corpus DIR`: the seed corpus of fuzz-X, the four kinds
+ * of 3000 bytes compressed by @tool into DIR/kindN.@ext, each behind the
+ * harness's two bytes of output size (3000, little-endian).
+ */
+static __attribute__((unused)) void
+write_fuzz_corpus(const char *dir, const char *tool,
+                  const char *ext)
+{
+    static const uint8_t out_size[2] = { 3000 & 0xff, 3000 >> 8 };
+    char path[1024];
+    unsigned int kind;
+
+    for ( kind = 0; kind < 4; kind++ )
+    {
+        uint8_t *data = make_data(kind, 3000), *z;
+        size_t zlen;
+        FILE *f;
+
+        z = compress_with(tool, data, 3000, &zlen);
+        snprintf(path, sizeof(path), "%s/kind%u.%s", dir, kind, ext);
+        if ( !z || !(f = fopen(path, "wb")) )
+            exit(1);
+        fwrite(out_size, 1, sizeof(out_size), f);
+        fwrite(z, 1, zlen, f);
+        fclose(f);
+        free(z);
+        free(data);
+    }
+}
+
 #endif /* TESTS_UNIT_COMPRESS_TOOL_H */

@@ -363,34 +363,11 @@ static void gzip_optional_fields(void)
     free(data);
 }
 
-static void write_corpus(const char *dir)
-{
-    static const unsigned int kinds[] = { 0, 1, 2, 3 };
-    char path[256], cmd[1024];
-    unsigned int i;
-
-    for ( i = 0; i < ARRAY_SIZE(kinds); i++ )
-    {
-        uint8_t *data = make_data(kinds[i], 3000);
-
-        snprintf(path, sizeof(path), "%s/kind%u.bin", dir, i);
-        FILE *f = fopen(path, "wb");
-        fwrite(data, 1, 3000, f);
-        fclose(f);
-        /* fuzz-inflate's first two bytes: the output's size, 3000. */
-        snprintf(cmd, sizeof(cmd), "{ printf '\\270\\013'; gzip -9nc %s; }"
-                 " > %s/kind%u.gz && rm %s", path, dir, i, path);
-        if ( system(cmd) )
-            exit(1);
-        free(data);
-    }
-}
-
 int main(int argc, char **argv)
 {
     if ( argc == 3 && !strcmp(argv[1], "--write-corpus") )
     {
-        write_corpus(argv[2]);
+        write_fuzz_corpus(argv[2], "gzip -9nc", "gz");
         return 0;
     }
     RUN(hand_made_vectors);

@@ -199,35 +199,11 @@ static void truncated(void)
     free(data);
 }
 
-static void write_corpus(const char *dir)
-{
-    char cmd[1024];
-    unsigned int i;
-
-    for ( i = 0; i < 4; i++ )
-    {
-        uint8_t *data = make_data(i, 3000);
-        FILE *f;
-
-        snprintf(cmd, sizeof(cmd), "%s/kind%u.bin", dir, i);
-        f = fopen(cmd, "wb");
-        fwrite(data, 1, 3000, f);
-        fclose(f);
-        /* fuzz-lz4's first two bytes: the output's size, 3000. */
-        snprintf(cmd, sizeof(cmd), "{ printf '\\270\\013'; "
-                 "lz4 -l -9 -q -c %s/kind%u.bin; } > %s/kind%u.lz4 && "
-                 "rm %s/kind%u.bin", dir, i, dir, i, dir, i);
-        if ( system(cmd) )
-            exit(1);
-        free(data);
-    }
-}
-
 int main(int argc, char **argv)
 {
     if ( argc == 3 && !strcmp(argv[1], "--write-corpus") )
     {
-        write_corpus(argv[2]);
+        write_fuzz_corpus(argv[2], "lz4 -l -9 -q -c", "lz4");
         return 0;
     }
     RUN(tool_vectors);

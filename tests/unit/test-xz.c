@@ -146,35 +146,12 @@ static void refusals(void)
     free(out);
 }
 
-static void write_corpus(const char *dir)
-{
-    char cmd[1024];
-    unsigned int i;
-
-    for ( i = 0; i < 4; i++ )
-    {
-        uint8_t *data = make_data(i, 3000);
-        FILE *f;
-
-        snprintf(cmd, sizeof(cmd), "%s/kind%u.bin", dir, i);
-        f = fopen(cmd, "wb");
-        fwrite(data, 1, 3000, f);
-        fclose(f);
-        /* fuzz-xz's first two bytes: the output's size, 3000. */
-        snprintf(cmd, sizeof(cmd), "{ printf '\\270\\013'; "
-                 "xz -c --check=crc32 --x86 --lzma2 %s/kind%u.bin; } > "
-                 "%s/kind%u.xz && rm %s/kind%u.bin", dir, i, dir, i, dir, i);
-        if ( system(cmd) )
-            exit(1);
-        free(data);
-    }
-}
-
 int main(int argc, char **argv)
 {
     if ( argc == 3 && !strcmp(argv[1], "--write-corpus") )
     {
-        write_corpus(argv[2]);
+        write_fuzz_corpus(argv[2], "xz -c --check=crc32 --x86 --lzma2",
+                          "xz");
         return 0;
     }
     RUN(tool_vectors);

@@ -159,35 +159,11 @@ static void refusals(void)
 #undef BLOCK
 }
 
-static void write_corpus(const char *dir)
-{
-    char cmd[1024];
-    unsigned int i;
-
-    for ( i = 0; i < 4; i++ )
-    {
-        uint8_t *data = make_data(i, 3000);
-        FILE *f;
-
-        snprintf(cmd, sizeof(cmd), "%s/kind%u.bin", dir, i);
-        f = fopen(cmd, "wb");
-        fwrite(data, 1, 3000, f);
-        fclose(f);
-        /* fuzz-zstd's first two bytes: the output's size, 3000. */
-        snprintf(cmd, sizeof(cmd), "{ printf '\\270\\013'; "
-                 "zstd -19 -q -c %s/kind%u.bin; } > %s/kind%u.zst && "
-                 "rm %s/kind%u.bin", dir, i, dir, i, dir, i);
-        if ( system(cmd) )
-            exit(1);
-        free(data);
-    }
-}
-
 int main(int argc, char **argv)
 {
     if ( argc == 3 && !strcmp(argv[1], "--write-corpus") )
     {
-        write_corpus(argv[2]);
+        write_fuzz_corpus(argv[2], "zstd -19 -q -c", "zst");
         return 0;
     }
     RUN(tool_vectors);
