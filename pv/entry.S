@@ -26,76 +26,59 @@
         .section .text.entry, "ax", @progbits
 
 /*
- * lstar_stubs: one 32-byte entry per CPU; that CPU's MSR_LSTAR points at
- * its own, so the stub finds the CPU's stack with no register and no %gs
- * (the guest owns %gs).  Registers on entry (SDM vol. 2B, SYSCALL):
+ * SYSCALL_ENTRY name ss cs handler: NR_CPUS 32-byte stubs at name_stubs,
+ * one per CPU (that CPU's MSR points at its own, so the stub finds the
+ * CPU's stack with no register and no %gs: the guest owns %gs), and the
+ * common part that builds the frame with @ss and @cs and calls @handler.
+ */
+.macro SYSCALL_ENTRY name, ss, cs, handler
+        .balign 32
+        .globl  \name\()_stubs
+\name\()_stubs:
+        .set    cpu, 0
+        .rept   NR_CPUS
+        .balign 32
+        movq    %rsp, lstar_saved_rsp + cpu * 8(%rip)
+        movq    lstar_stack + cpu * 8(%rip), %rsp
+        pushq   $\ss
+        pushq   lstar_saved_rsp + cpu * 8(%rip)
+        jmp     \name\()_common
+        .set    cpu, cpu + 1
+        .endr
+
+/* Registers on entry: as the stub's, with ss and rsp already pushed. */
+\name\()_common:
+        pushq   %r11                    /* rflags */
+        pushq   $\cs
+        pushq   %rcx                    /* rip */
+        pushq   $0
+        movl    $ENTRY_SYSCALL, 4(%rsp)
+        cld
+        SAVE_ALL
+        mov     %rsp, %rdi
+        sub     $8, %rsp
+        call    \handler
+        add     $8, %rsp
+        jmp     pv_return_to_guest
+.endm
+
+/*
+ * lstar_stubs (MSR_LSTAR): syscall from 64-bit code, the hypercall from
+ * the guest kernel, the guest's own system call from its user mode.
+ * Registers on entry (SDM vol. 2B, SYSCALL):
  *   %rcx  guest %rip after the syscall     %r11  guest %rflags
  *   %rsp  guest stack                      IF, TF, DF, AC clear (SFMASK)
  *   %rax  hypercall number; %rdi %rsi %rdx %r10 %r8 %r9 arguments
  */
-        .balign 32
-        .globl  lstar_stubs
-lstar_stubs:
-        .set    cpu, 0
-        .rept   NR_CPUS
-        .balign 32
-        movq    %rsp, lstar_saved_rsp + cpu * 8(%rip)
-        movq    lstar_stack + cpu * 8(%rip), %rsp
-        pushq   $FLAT_KERNEL_SS
-        pushq   lstar_saved_rsp + cpu * 8(%rip)
-        jmp     lstar_common
-        .set    cpu, cpu + 1
-        .endr
-
-/* Registers on entry: as above, with ss and rsp already pushed. */
-lstar_common:
-        pushq   %r11                    /* rflags */
-        pushq   $FLAT_KERNEL_CS64
-        pushq   %rcx                    /* rip */
-        pushq   $0
-        movl    $ENTRY_SYSCALL, 4(%rsp)
-        cld
-        SAVE_ALL
-        mov     %rsp, %rdi
-        sub     $8, %rsp
-        call    pv_syscall
-        add     $8, %rsp
-        jmp     pv_return_to_guest
+        SYSCALL_ENTRY lstar, FLAT_KERNEL_SS, FLAT_KERNEL_CS64, pv_syscall
 
 /*
- * cstar_stubs: as lstar_stubs, for syscall from a 32-bit code segment
- * (MSR_CSTAR).  A 64-bit PV guest only ever means its own system call by
- * it, from user or kernel mode (Xen's cstar_enter goes straight to
- * switch_to_kernel): the frame says FLAT_USER_CS32 and FLAT_USER_SS32.
+ * cstar_stubs (MSR_CSTAR): syscall from a 32-bit code segment.  A 64-bit
+ * PV guest only ever means its own system call by it, from user or kernel
+ * mode (Xen's cstar_enter goes straight to switch_to_kernel): the frame
+ * says FLAT_USER_CS32 and FLAT_USER_SS32.  Registers as lstar_stubs'.
  */
-        .balign 32
-        .globl  cstar_stubs
-cstar_stubs:
-        .set    cpu, 0
-        .rept   NR_CPUS
-        .balign 32
-        movq    %rsp, lstar_saved_rsp + cpu * 8(%rip)
-        movq    lstar_stack + cpu * 8(%rip), %rsp
-        pushq   $FLAT_USER_SS32
-        pushq   lstar_saved_rsp + cpu * 8(%rip)
-        jmp     cstar_common
-        .set    cpu, cpu + 1
-        .endr
-
-/* Registers on entry: as lstar_common's. */
-cstar_common:
-        pushq   %r11                    /* rflags */
-        pushq   $FLAT_USER_CS32
-        pushq   %rcx                    /* rip */
-        pushq   $0
-        movl    $ENTRY_SYSCALL, 4(%rsp)
-        cld
-        SAVE_ALL
-        mov     %rsp, %rdi
-        sub     $8, %rsp
-        call    pv_bounce_syscall
-        add     $8, %rsp
-        jmp     pv_return_to_guest
+        SYSCALL_ENTRY cstar, FLAT_USER_SS32, FLAT_USER_CS32, pv_bounce_syscall
 
 /*
  * sysenter (Intel only in long mode; AMD raises #UD).  Registers on entry
