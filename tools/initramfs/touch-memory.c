@@ -4,6 +4,12 @@
  * round maps MIB MiB of fresh anonymous memory, writes one byte to every
  * 4 KiB page (a fault each) and unmaps it.  Prints "touch-memory: N MiB
  * x R" when done; exit status 1 if a mapping fails.
+ *
+ * A fault each: the mapping is marked MADV_NOHUGEPAGE, or a kernel with
+ * transparent huge pages on (Debian's: THP "always") would fill it with
+ * 2 MiB pages natively, 512 pages per fault, while a PV guest (no huge
+ * pages) takes every 4 KiB one; the comparison would then be of zeroing
+ * memory, not of page faults.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +32,8 @@ int main(int argc, char **argv)
             perror("touch-memory: mmap");
             return 1;
         }
+        /* Refused without THP in the kernel: no huge pages anyway. */
+        madvise((void *)p, size, MADV_NOHUGEPAGE);
         for ( off = 0; off < size; off += 4096 )
             p[off] = (char)off;
         munmap((void *)p, size);
