@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Freestanding string and memory functions (declared in shim/lib.h).
- * Byte-at-a-time on purpose: they are used on short strings and for
- * boot-time copies, where clarity beats speed.
+ * The string ones go a byte at a time: they see short strings.  memcpy
+ * and memset move quadwords and then the tail: the domain builder copies
+ * and clears tens of MiB with them (a kernel's segments, its initrd), and
+ * under QEMU TCG each iteration of a rep string instruction costs the
+ * same whatever its width, so rep movsb took 120 ms to load Debian's
+ * 46 MiB kernel where rep movsq takes an eighth of that.  On hardware
+ * either is fast.
  */
 #include "shim/lib.h"
 
@@ -20,10 +25,11 @@
 void *memcpy(void *dst, const void *src, size_t n)
 {
     void *d = dst;
+    size_t q = n / 8;
 
-    asm volatile ( "rep movsb"
-                   : "+D" (d), "+S" (src), "+c" (n)
-                   :
+    asm volatile ( "rep movsq; mov %k3, %k2; rep movsb"
+                   : "+D" (d), "+S" (src), "+c" (q)
+                   : "r" (n & 7)
                    : "memory" );
 
     return dst;
@@ -53,10 +59,12 @@ void *memmove(void *dst, const void *src, size_t n)
 void *memset(void *dst, int c, size_t n)
 {
     void *d = dst;
+    size_t q = n / 8;
 
-    asm volatile ( "rep stosb"
-                   : "+D" (d), "+c" (n)
-                   : "a" (c)
+    asm volatile ( "rep stosq; mov %k3, %k1; rep stosb"
+                   : "+D" (d), "+c" (q)
+                   : "a" ((unsigned char)c * 0x0101010101010101UL),
+                     "r" (n & 7)
                    : "memory" );
 
     return dst;
