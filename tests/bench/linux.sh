@@ -3,8 +3,13 @@
 #
 # The Linux timing harness (make bench; make check runs it short): the
 # same Debian kernel and busybox initramfs (tools/make-initramfs) under
-# the same QEMU TCG, booted three ways:
+# the same QEMU TCG, booted four ways:
 #   native  the bzImage by QEMU's direct kernel boot, console=ttyS0
+#   pti     the same, with pti=on: kernel and user page tables apart, a
+#           CR3 write on every entry and every exit, as a 64-bit PV guest
+#           must have (its kernel and user mode have their own L4s).
+#           QEMU TCG flushes its whole soft TLB and jump cache on every
+#           CR3 write, so this is the floor under any PV design here
 #   pvh     the same kernel's ELF by QEMU's PVH boot (its PHYS32_ENTRY note)
 #   pvshim  the ELF as a Xen PV guest on the shim, console=hvc0
 # With pvshim_bench=N:MIB:ROUNDS the initramfs's /init runs N fork/exec
@@ -14,9 +19,10 @@
 # fork), so every figure is host wall-clock time from QEMU's launch:
 #   launch to /init, fork/exec, page faults
 # and the ratios against the targets (DESIGN.md): fork/exec 1.3x native,
-# page faults 2x native, launch to /init within 1.2x of PVH.  A boot that
-# doesn't get there says "not reached" (pvshim today: Linux waits for
-# xenstore) and is no failure.
+# page faults 2x native, launch to /init within 1.2x of PVH; the first
+# two with the pti boot's ratio beside them, the floor.  A pvshim boot
+# that doesn't get there says "not reached" and is no failure; the
+# others must finish.
 #
 # BENCH_SHORT=1: 20 fork/exec and 2 x 16 MiB, one PASS/FAIL line per
 # boot on stdout, figures in build/bench/short/linux.txt only.  Without
@@ -98,7 +104,7 @@ at() {          # log, pattern
 }
 
 # Boot in a process group of its own; stop it when the console has been
-# quiet for $quiet seconds (pvshim today: Linux waits for xenstore).
+# quiet for $quiet seconds (a guest that hangs).
 declare -A t_init t_fork t_touch
 run() {         # name, command...
     local name=$1 log=$out/linux-$1.log pid size=-1 now idle=0 s e
@@ -141,6 +147,8 @@ qemu=(qemu-system-x86_64 -display none -no-reboot -m 512M -accel tcg
       -cpu qemu64 "${bios[@]}" -serial stdio -monitor none)
 run native "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
     -append "console=ttyS0 pvshim_bench=$work"
+run pti "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
+    -append "console=ttyS0 pti=on pvshim_bench=$work"
 run pvh "${qemu[@]}" -kernel "$elf" -initrd "$initrd" \
     -append "console=ttyS0 pvshim_bench=$work"
 run pvshim tools/pvshim-run "$elf" --initrd "$initrd" --memory 512M \
@@ -153,7 +161,7 @@ ratio() {       # value, reference
 }
 IFS=: read -r n mib rounds <<< "$work"
 say "Debian Linux $version, QEMU TCG, 512 MiB, 1 CPU (host wall clock)"
-say "$(printf '%-28s %12s %12s %12s' '' native pvh pvshim)"
+say "$(printf '%-28s %12s %12s %12s %12s' '' native pti=on pvh pvshim)"
 for part in "launch to /init" "$n fork/exec of /bin/true" \
             "touch $rounds x $mib MiB"; do
     case $part in
@@ -161,14 +169,17 @@ for part in "launch to /init" "$n fork/exec of /bin/true" \
     *fork*) declare -n t=t_fork ;;
     *) declare -n t=t_touch ;;
     esac
-    say "$(printf '%-28s %12s %12s %12s' "$part" "$(fig "${t[native]:-}")" \
+    say "$(printf '%-28s %12s %12s %12s %12s' "$part" \
+        "$(fig "${t[native]:-}")" "$(fig "${t[pti]:-}")" \
         "$(fig "${t[pvh]:-}")" "$(fig "${t[pvshim]:-}")")"
     unset -n t
 done
 say "pvshim / native, fork/exec:   $(ratio "${t_fork[pvshim]:-}" \
-    "${t_fork[native]:-}") (target 1.3x; Linux PV on Xen 2.8x)"
+    "${t_fork[native]:-}") (target 1.3x; Linux PV on Xen 2.8x;" \
+    "floor, pti=on: $(ratio "${t_fork[pti]:-}" "${t_fork[native]:-}"))"
 say "pvshim / native, page faults: $(ratio "${t_touch[pvshim]:-}" \
-    "${t_touch[native]:-}") (target 2x; Linux PV on Xen 7.4x)"
+    "${t_touch[native]:-}") (target 2x; Linux PV on Xen 7.4x;" \
+    "floor, pti=on: $(ratio "${t_touch[pti]:-}" "${t_touch[native]:-}"))"
 say "pvshim / PVH, launch to /init: $(ratio "${t_init[pvshim]:-}" \
     "${t_init[pvh]:-}") (target 1.2x; Xen 7.5 s vs PVH 3.1 s)"
 exit 0
