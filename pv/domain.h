@@ -138,9 +138,23 @@ struct vcpu {
     bool time_update_pending;           /* copy failed in user mode */
 };
 
+/*
+ * The guest's frames as the builder handed them out: pfns [pfn, pfn + nr)
+ * are machine frames from mfn up (or, with pv-p2m-reverse, down).  A few
+ * runs cover any memory map, so no per-frame list is kept: the guest's
+ * own p2m (its mfn_list) is written straight from these.
+ */
+#define P2M_MAX_RUNS    64
+
+struct p2m_run {
+    unsigned long pfn, mfn, nr;
+};
+
 struct domain {
     unsigned long nr_pages;             /* guest pseudo-physical pages */
-    unsigned long *p2m;                 /* pfn -> mfn (the guest's list) */
+    struct p2m_run p2m_run[P2M_MAX_RUNS];
+    unsigned int nr_p2m_runs;
+    bool p2m_descending;                /* pv-p2m-reverse */
     shared_info_t *shared_info;
     unsigned long shared_info_mfn;
     unsigned long vm_assist;            /* VMASST_TYPE_* bits */

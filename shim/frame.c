@@ -176,6 +176,25 @@ unsigned long frames_alloc(unsigned long nr, unsigned int align_order,
     return pfn;
 }
 
+unsigned long frames_alloc_run(unsigned long max_nr, unsigned long *nr)
+{
+    unsigned long pfn, end;
+
+    *nr = 0;
+    if ( max_nr == 0 )
+        return INVALID_PFN;
+    pfn = find_next(fa.hint * BITS_PER_WORD, fa.max_pfn, false);
+    if ( pfn >= fa.max_pfn )
+        return INVALID_PFN;
+    fa.hint = WORD(pfn);
+    end = find_next(pfn, pfn + MIN(max_nr, fa.max_pfn - pfn), true);
+
+    set_range(pfn, end, true);
+    fa.free -= end - pfn;
+    *nr = end - pfn;
+    return pfn;
+}
+
 int frames_free(unsigned long pfn, unsigned long nr)
 {
     if ( nr == 0 || pfn == 0 || pfn >= fa.max_pfn || nr > fa.max_pfn - pfn )

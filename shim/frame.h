@@ -39,6 +39,13 @@ int frames_free(unsigned long pfn, unsigned long nr);
  */
 unsigned long frames_alloc(unsigned long nr, unsigned int align_order,
                            unsigned long limit_pfn);
+/*
+ * The lowest free frames as one run, up to @max_nr of them: the first
+ * pfn, and in *@nr how many (0 and INVALID_PFN when nothing is free).
+ * For handing out memory by the GiB: a word of the bitmap at a time.
+ */
+unsigned long frames_alloc_run(unsigned long max_nr, unsigned long *nr);
+
 static inline unsigned long frame_alloc(void)
 {
     return frames_alloc(1, 0, 0);

@@ -36,32 +36,104 @@ static bool opt_bootscrub;
 boolean_param("bootscrub", opt_bootscrub);
 
 
+/*
+ * The guest's frames, a run of free frames at a time: the frame table,
+ * the M2P and the run list are written in tight loops, so a GiB costs
+ * little more than the first touch of its share of those tables.  With
+ * pv-p2m-reverse the pfns count down through the same runs.
+ */
 void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages)
 {
-    unsigned long p2m_pages = ROUNDUP(nr_pages * sizeof(*d->p2m), PAGE_SIZE)
-                              >> PAGE_SHIFT;
-    unsigned long pfn, mfn, i;
+    unsigned long done = 0, mfn, nr, pfn;
+    struct p2m_run *r;
 
-    pfn = frames_alloc(p2m_pages, 0, 0);
-    if ( pfn == INVALID_PFN )
-        panic("no room for the guest's %lu-page p2m", p2m_pages);
-    d->p2m = __va(pfn << PAGE_SHIFT);
     d->nr_pages = nr_pages;
-
-    for ( i = 0; i < nr_pages; i++ )
+    d->nr_p2m_runs = 0;
+    d->p2m_descending = opt_p2m_reverse;
+    while ( done < nr_pages )
     {
-        mfn = frame_alloc();
+        if ( d->nr_p2m_runs == P2M_MAX_RUNS )
+            panic("the guest's memory is in more than %u pieces",
+                  P2M_MAX_RUNS);
+        mfn = frames_alloc_run(nr_pages - done, &nr);
         if ( mfn == INVALID_PFN )
-            panic("out of frames after %lu of the guest's %lu", i, nr_pages);
+            panic("out of frames after %lu of the guest's %lu", done,
+                  nr_pages);
         if ( opt_bootscrub )
-            clear_page(__va(mfn << PAGE_SHIFT));
-        pv_mm_give_frame(mfn);
-        d->p2m[opt_p2m_reverse ? nr_pages - 1 - i : i] = mfn;
+            memset(__va(mfn << PAGE_SHIFT), 0, nr << PAGE_SHIFT);
+        pv_mm_give_frames(mfn, nr);
+
+        r = &d->p2m_run[d->nr_p2m_runs++];
+        r->nr = nr;
+        if ( !opt_p2m_reverse )
+        {
+            r->pfn = done;
+            r->mfn = mfn;
+            pv_m2p_set_run(mfn, done, nr, 1);
+        }
+        else
+        {
+            /* The last pfns get the lowest frames, counting down. */
+            pfn = nr_pages - done - nr;
+            r->pfn = pfn;
+            r->mfn = mfn + nr - 1;
+            pv_m2p_set_run(mfn + nr - 1, pfn, nr, -1);
+        }
+        done += nr;
     }
-    for ( i = 0; i < nr_pages; i++ )
-        pv_m2p_set(d->p2m[i], i);
-    printk("Dom1: %lu frames, p2m %s (pfn 0 -> mfn %#lx)\n", nr_pages,
-           opt_p2m_reverse ? "reversed" : "ascending", d->p2m[0]);
+    printk("Dom1: %lu frames in %u run(s), p2m %s (pfn 0 -> mfn %#lx)\n",
+           nr_pages, d->nr_p2m_runs,
+           opt_p2m_reverse ? "reversed" : "ascending", pv_p2m(d, 0));
+}
+
+/* Page @i of the guest's mfn_list: its 512 entries, zeros past the end. */
+void pv_write_p2m_page(const struct domain *d, unsigned long i, void *page)
+{
+    unsigned long per = PAGE_SIZE / sizeof(unsigned long), first = i * per;
+    unsigned long n = first < d->nr_pages ? MIN(per, d->nr_pages - first) : 0;
+
+    pv_p2m_copy(d, first, n, page);
+    if ( n < per )
+        memset((unsigned long *)page + n, 0, (per - n) * sizeof(long));
+}
+
+static const struct p2m_run *find_run(const struct domain *d,
+                                      unsigned long pfn)
+{
+    unsigned int i;
+
+    for ( i = 0; i < d->nr_p2m_runs; i++ )
+        if ( pfn - d->p2m_run[i].pfn < d->p2m_run[i].nr )
+            return &d->p2m_run[i];
+    panic("pfn %#lx is not the guest's (%lu pages)", pfn, d->nr_pages);
+}
+
+unsigned long pv_p2m(const struct domain *d, unsigned long pfn)
+{
+    const struct p2m_run *r = find_run(d, pfn);
+
+    return d->p2m_descending ? r->mfn - (pfn - r->pfn)
+                             : r->mfn + (pfn - r->pfn);
+}
+
+void pv_p2m_copy(const struct domain *d, unsigned long pfn, unsigned long n,
+                 unsigned long *dst)
+{
+    while ( n )
+    {
+        const struct p2m_run *r = find_run(d, pfn);
+        unsigned long off = pfn - r->pfn, k = MIN(n, r->nr - off), i;
+
+        if ( d->p2m_descending )
+            for ( i = 0; i < k; i++ )
+                dst[i] = r->mfn - off - i;
+        else
+            for ( i = 0; i < k; i++ )
+                dst[i] = r->mfn + off + i;
+        dst += k;
+        pfn += k;
+        n -= k;
+    }
 }
 
 void *pv_initial_va(const struct domain *d, const struct pv_layout *l,
@@ -70,7 +142,7 @@ void *pv_initial_va(const struct domain *d, const struct pv_layout *l,
     unsigned long pfn = (va - l->v_start) >> PAGE_SHIFT;
 
     ASSERT(va >= l->v_start && pfn < d->nr_pages);
-    return (char *)__va(d->p2m[pfn] << PAGE_SHIFT) + (va & (PAGE_SIZE - 1));
+    return (char *)__va(pv_p2m(d, pfn) << PAGE_SHIFT) + (va & (PAGE_SIZE - 1));
 }
 
 void pv_write_initial(const struct domain *d, const struct pv_layout *l,
@@ -120,7 +192,7 @@ static uint64_t *pt_frame(struct pt_alloc *a, unsigned long *mfn)
     if ( a->next >= a->l->pt_end )
         panic("bootstrap page tables: layout miscounted");
     a->next += PAGE_SIZE;
-    *mfn = a->d->p2m[pfn];
+    *mfn = pv_p2m(a->d, pfn);
     return __va(*mfn << PAGE_SHIFT);
 }
 
@@ -159,7 +231,7 @@ void pv_build_page_tables(struct domain *d, const struct pv_layout *l)
         uint64_t *l3 = pt_walk(&a, l4, (va >> 39) & 511);
         uint64_t *l2 = pt_walk(&a, l3, (va >> 30) & 511);
         uint64_t *l1 = pt_walk(&a, l2, (va >> 21) & 511);
-        unsigned long mfn = d->p2m[(va - l->v_start) >> PAGE_SHIFT];
+        unsigned long mfn = pv_p2m(d, (va - l->v_start) >> PAGE_SHIFT);
         uint64_t flags = GUEST_PTE;
 
         if ( va >= l->pt_start && va < l->pt_end )

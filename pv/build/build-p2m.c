@@ -52,7 +52,7 @@ static uint64_t *walk(struct p2m_alloc *a, uint64_t *t, unsigned int idx)
     {
         if ( a->next >= a->end )
             panic("INIT_P2M page tables: layout miscounted");
-        mfn = a->d->p2m[a->next++];
+        mfn = pv_p2m(a->d, a->next++);
         clear_page(__va(mfn << PAGE_SHIFT));
         t[idx] = (mfn << PAGE_SHIFT) | GUEST_PTE;
     }
@@ -66,19 +66,15 @@ void pv_map_p2m(struct domain *d, const struct pv_layout *l)
         .end = l->p2m_pfn + l->p2m_pages + l->p2m_tables,
     };
     uint64_t *l4 = __va(d->vcpu[0].guest_table << PAGE_SHIFT);
-    unsigned long i, n, va, mfn;
+    unsigned long i, va, mfn;
 
     for ( i = 0; i < l->p2m_pages; i++ )
     {
         uint64_t *l3, *l2, *l1;
 
         va = l->p2m_va + (i << PAGE_SHIFT);
-        mfn = d->p2m[l->p2m_pfn + i];
-        n = MIN(PAGE_SIZE / sizeof(*d->p2m),
-                d->nr_pages - i * (PAGE_SIZE / sizeof(*d->p2m)));
-        clear_page(__va(mfn << PAGE_SHIFT));
-        memcpy(__va(mfn << PAGE_SHIFT), d->p2m + i * (PAGE_SIZE / 8),
-               n * sizeof(*d->p2m));
+        mfn = pv_p2m(d, l->p2m_pfn + i);
+        pv_write_p2m_page(d, i, __va(mfn << PAGE_SHIFT));
 
         l3 = walk(&a, l4, (va >> 39) & 511);
         l2 = walk(&a, l3, (va >> 30) & 511);

@@ -60,7 +60,7 @@ static void load_initrd(struct domain *d, const struct pv_layout *l,
         panic("the guest's memory can't hold its %lu KiB initrd",
               (unsigned long)m->size >> 10);
     for ( i = 0; i < pages; i++ )
-        memcpy(__va(d->p2m[first + i] << PAGE_SHIFT), src + i * PAGE_SIZE,
+        memcpy(__va(pv_p2m(d, first + i) << PAGE_SHIFT), src + i * PAGE_SIZE,
                MIN(PAGE_SIZE, m->size - i * PAGE_SIZE));
     si->mod_start = by_pfn ? first : l->initrd_start;
     si->mod_len = m->size;
@@ -85,7 +85,7 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
                          const struct boot_module *initrd)
 {
     start_info_t *si = pv_initial_va(d, l, l->start_info);
-    unsigned long pfn_of = l->v_start;
+    unsigned long pfn_of = l->v_start, i;
 
     setup_shared_info(d);
     memset(si, 0, PAGE_SIZE);
@@ -101,8 +101,8 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
         si->nr_p2m_frames = l->p2m_pages + l->p2m_tables;
     }
 
-    d->store_mfn = d->p2m[(l->xenstore - pfn_of) >> PAGE_SHIFT];
-    d->console_mfn = d->p2m[(l->console - pfn_of) >> PAGE_SHIFT];
+    d->store_mfn = pv_p2m(d, (l->xenstore - pfn_of) >> PAGE_SHIFT);
+    d->console_mfn = pv_p2m(d, (l->console - pfn_of) >> PAGE_SHIFT);
     d->console = pv_initial_va(d, l, l->console);
     si->store_mfn = d->store_mfn;
     si->store_evtchn = EVTCHN_STORE_PORT;
@@ -119,8 +119,9 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
 
     /* The guest's own copy of the p2m (mfn_list); pv_map_p2m() did it. */
     if ( !l->p2m_apart )
-        pv_write_initial(d, l, l->p2m_start, (const uint8_t *)d->p2m,
-                         d->nr_pages * sizeof(*d->p2m));
+        for ( i = 0; l->p2m_start + (i << PAGE_SHIFT) < l->p2m_end; i++ )
+            pv_write_p2m_page(d, i, pv_initial_va(d, l, l->p2m_start +
+                                                         (i << PAGE_SHIFT)));
     printk("Dom1 command line: \"%s\"\n", d->cmdline);
 }
 

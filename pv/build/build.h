@@ -38,6 +38,9 @@ struct pv_layout {
 unsigned long pv_m2p_pages(void);
 void pv_m2p_init(void);
 void pv_m2p_set(unsigned long mfn, unsigned long pfn);
+/* M2P entries for @nr frames from @mfn up (@step 1) or down (-1). */
+void pv_m2p_set_run(unsigned long mfn, unsigned long pfn, unsigned long nr,
+                    long step);
 unsigned long pv_m2p_get(unsigned long mfn);
 
 /* pv/build/build-kernel.c: module 0 as an ELF, a bzImage decompressed. */
@@ -53,6 +56,11 @@ void pv_kernel_image_free(struct pv_image *img);
 
 /* pv/build/build-memory.c */
 void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages);
+/* The guest's mfn for @pfn (< nr_pages), and @n of them from @pfn. */
+unsigned long pv_p2m(const struct domain *d, unsigned long pfn);
+void pv_p2m_copy(const struct domain *d, unsigned long pfn, unsigned long n,
+                 unsigned long *dst);
+void pv_write_p2m_page(const struct domain *d, unsigned long i, void *page);
 void pv_load_kernel(struct domain *d, const struct pv_layout *l,
                     const struct pv_kernel *k, const uint8_t *image);
 void pv_build_page_tables(struct domain *d, const struct pv_layout *l);

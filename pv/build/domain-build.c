@@ -149,15 +149,14 @@ static void check_features(const struct pv_kernel *k)
 
 /*
  * The guest's pages: guest-mem=, or what the shim can spare.  Either way
- * the shim keeps SHIM_RESERVE_PAGES and room for the p2m it builds (a
- * 513th of the rest), so a big guest-mem= is cut down, not fatal.
+ * the shim keeps SHIM_RESERVE_PAGES, so a big guest-mem= is cut down, not
+ * fatal.  (The builder's p2m is a list of runs: no frames of its own.)
  */
 static unsigned long guest_pages(void)
 {
     unsigned long avail = frames_free_count(), limit, want;
 
     limit = avail - MIN(avail, SHIM_RESERVE_PAGES);
-    limit -= limit / 513 + 1;
     want = opt_guest_mem ? opt_guest_mem >> PAGE_SHIFT : limit;
     if ( want > limit )
     {

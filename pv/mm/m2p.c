@@ -46,6 +46,17 @@ void pv_m2p_set(unsigned long mfn, unsigned long pfn)
     m2p[mfn] = pfn;
 }
 
+void pv_m2p_set_run(unsigned long mfn, unsigned long pfn, unsigned long nr,
+                    long step)
+{
+    unsigned long *e = m2p + mfn, i;
+
+    ASSERT(nr && mfn < frames_max_pfn());
+    ASSERT(step > 0 ? nr <= frames_max_pfn() - mfn : nr <= mfn + 1);
+    for ( i = 0; i < nr; i++, e += step )
+        *e = pfn + i;
+}
+
 /* The pfn of machine frame @mfn, or INVALID_PFN past the end of RAM. */
 unsigned long pv_m2p_get(unsigned long mfn)
 {

@@ -43,25 +43,41 @@ static unsigned long entry_mfn(uint64_t e)
     return (e & PADDR_MASK) >> PAGE_SHIFT;
 }
 
-/* Frames the memory map doesn't call RAM are I/O space, as Xen's dom_io. */
+static bool owned_type(uint32_t type)
+{
+    return type == MEMMAP_RAM || type == MEMMAP_SHIM ||
+           type == MEMMAP_MODULE || type == MEMMAP_ALLOC;
+}
+
+static void mark_io_range(unsigned long mfn, unsigned long end)
+{
+    for ( end = MIN(end, frame_table_nr); mfn < end; mfn++ )
+        frame_table[mfn].owner = PGO_IO;
+}
+
+/*
+ * Frames the memory map doesn't call RAM are I/O space, as Xen's dom_io;
+ * the table starts zeroed (PGO_NONE), so only the holes are written.  The
+ * map is sorted and its ranges don't overlap (memmap_sanitise()).  A frame
+ * a range starts inside is the range's, one it ends inside is not.
+ */
 static void mark_io(const struct memmap *m)
 {
-    unsigned long mfn;
+    unsigned long next = 0;             /* first frame not yet decided */
     unsigned int i;
 
-    for ( mfn = 0; mfn < frame_table_nr; mfn++ )
-        frame_table[mfn].owner = PGO_IO;
     for ( i = 0; i < m->nr; i++ )
     {
         const struct memmap_entry *e = &m->map[i];
+        unsigned long first = e->addr >> PAGE_SHIFT;
+        unsigned long last = (e->addr + e->size) >> PAGE_SHIFT;
 
-        if ( e->type == MEMMAP_RAM || e->type == MEMMAP_SHIM ||
-             e->type == MEMMAP_MODULE || e->type == MEMMAP_ALLOC )
-            for ( mfn = e->addr >> PAGE_SHIFT;
-                  mfn < (e->addr + e->size) >> PAGE_SHIFT &&
-                  mfn < frame_table_nr; mfn++ )
-                frame_table[mfn].owner = PGO_NONE;
+        if ( !owned_type(e->type) || last <= first )
+            continue;
+        mark_io_range(next, first);
+        next = MAX(next, last);
     }
+    mark_io_range(next, frame_table_nr);
 }
 
 void pv_mm_init(const struct memmap *m)
@@ -91,11 +107,21 @@ void pv_mm_init(const struct memmap *m)
 
 void pv_mm_give_frame(unsigned long mfn)
 {
-    struct page_info *pg = mfn_to_page(mfn);
+    pv_mm_give_frames(mfn, 1);
+}
 
-    ASSERT(pg && pg->owner == PGO_NONE);
-    pg->owner = PGO_GUEST;
-    pg->count = 1;                      /* the allocation's reference */
+/* The guest's memory, a run at a time when it is built. */
+void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
+{
+    struct page_info *pg = mfn_to_page(mfn), *end = pg + nr;
+
+    ASSERT(pg && nr <= frame_table_nr - mfn);
+    for ( ; pg < end; pg++ )
+    {
+        ASSERT(pg->owner == PGO_NONE);
+        pg->owner = PGO_GUEST;
+        pg->count = 1;                  /* the allocation's reference */
+    }
 }
 
 /*

@@ -26,6 +26,7 @@ static inline struct page_info *mfn_to_page(unsigned long mfn)
 struct memmap;
 void pv_mm_init(const struct memmap *m);
 void pv_mm_give_frame(unsigned long mfn);
+void pv_mm_give_frames(unsigned long mfn, unsigned long nr);
 
 /*
  * Validate, type and pin the bootstrap L4 the builder made, and make it

@@ -127,6 +127,34 @@ host_bench "plain:     " host-dispatch
 host_bench "retpoline: " host-dispatch-retpoline \
     -mindirect-branch=thunk -mindirect-branch-register -fno-jump-tables
 
+# Guest memory set-up: the shim's log time from its frame allocator's
+# first line ("Frames:") to "entering the guest", for a small and a big
+# guest; the difference per GiB is what each GiB of guest memory costs
+# (frame table, M2P, the guest's p2m).  Target: at most 10 ms per GiB.
+mem_setup() {   # memory -> seconds, or nothing
+    local log="$out/memory-$1.log"
+    tools/pvshim-run build/guests/hello.elf --timeout 300 --memory "$1" \
+        </dev/null >"$log" 2>&1 || return 1
+    grep -aq 'Test result: SUCCESS' "$log" || return 1
+    awk '/\(XEN\)/ { t = $3; sub(/\]/, "", t) }
+         /Frames: / { s = t } /entering the guest/ { e = t }
+         END { if (s != "" && e != "") printf "%.4f\n", e - s }' "$log"
+}
+big=${short:+4G}
+big=${big:-32G}
+small_s=$(mem_setup 1G) && big_s=$(mem_setup "$big") &&
+    [ -n "$small_s" ] && [ -n "$big_s" ]
+rc=$?
+if [ $rc = 0 ]; then
+    say ""
+    say "== guest memory set-up (shim log, Frames: to entering the guest)"
+    say "$(awk -v a="$small_s" -v b="$big_s" -v g="${big%G}" 'BEGIN {
+        printf "1 GiB %.1f ms, %d GiB %.1f ms: %.1f ms per GiB (target 10;" \
+               " was 55-70)", a * 1000, g, b * 1000, (b - a) * 1000 / (g - 1)
+    }')"
+fi
+verdict $rc "guest memory set-up" "$out/memory-*.log"
+
 # Debian's Linux natively, PVH and on the shim (its own PASS/FAIL lines
 # in short mode; figures in $out/linux.txt).
 tests/bench/linux.sh || failed=$((failed + 1))

@@ -11,6 +11,7 @@
 #   guest-cmdline STR the guest kernel's command line
 #   initrd FILE       a second module
 #   log REGEX         a console line that must appear (may repeat)
+#   memory SIZE       the VM's memory (default 128M)
 #
 # One "PASS: NAME" / "FAIL: NAME: why" line per test.  GUEST_ACCEL=kvm
 # runs them under KVM where the host really has it; GUEST_CPU=MODEL under
@@ -40,6 +41,7 @@ fi
 run_one() {
     local name=$1 elf=build/guests/$1.elf exp=tests/guests/$1/expect
     local status=0 result=SUCCESS cmdline= logs=() why= rc key val
+    local memory=128M
     local extra=()
     local log=$logdir/$name${GUEST_CPU:+-${GUEST_CPU%%,*}}${GUEST_VCPUS:+-smp$GUEST_VCPUS}${GUEST_ACCEL:+-$GUEST_ACCEL}.log
 
@@ -52,13 +54,14 @@ run_one() {
             guest-cmdline) extra+=(--guest-cmdline "$val") ;;
             initrd) extra+=(--initrd "$val") ;;
             log) logs+=("$val") ;;
+            memory) memory=$val ;;
             esac
         done < "$exp"
         # An explicit result line wins over the status default.
         grep -q '^result ' "$exp" && result=$(awk '$1=="result"{print $2}' "$exp")
     fi
 
-    tools/pvshim-run "$elf" --timeout "$timeout" --memory 128M \
+    tools/pvshim-run "$elf" --timeout "$timeout" --memory "$memory" \
         --shim-cmdline "$cmdline ${GUEST_SHIM_CMDLINE:-}" "${extra[@]}" \
         "${accel[@]}" \
         </dev/null >"$log" 2>&1

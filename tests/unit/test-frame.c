@@ -120,6 +120,62 @@ static void test_every_frame_once(void)
     CHECK(frames_check());
 }
 
+/*
+ * frames_alloc_run(): runs in ascending order, each as long as the free
+ * space (or max_nr) allows, together every free frame exactly once, the
+ * same frames frame_alloc() would give; holes and frames freed in the
+ * middle end a run; max_nr 0 gives nothing.
+ */
+static void test_alloc_run(void)
+{
+    unsigned long pfn, nr, n = 0, runs = 0, next = 0, max_pfn = 0x8000;
+    unsigned long caps[] = { 1, 7, 64, 100, 1000, ~0UL }, i;
+
+    for ( i = 0; i < ARRAY_SIZE(caps); i++ )
+    {
+        init_qemu(max_pfn);
+        n = runs = next = 0;
+        memset(seen, 0, sizeof(seen));
+        CHECK_EQ(frames_alloc_run(0, &nr), INVALID_PFN);
+        CHECK_EQ(nr, 0);
+        while ( (pfn = frames_alloc_run(caps[i], &nr)) != INVALID_PFN )
+        {
+            unsigned long j;
+
+            CHECK(nr >= 1 && nr <= caps[i]);
+            CHECK(pfn >= next);
+            for ( j = pfn; j < pfn + nr; j++ )
+            {
+                CHECK(ram_frame(j) && !seen[j] && !frame_is_free(j));
+                seen[j] = true;
+            }
+            /* A run shorter than asked ends at a frame in use. */
+            if ( nr < caps[i] && pfn + nr < max_pfn )
+                CHECK(!ram_frame(pfn + nr) || seen[pfn + nr]);
+            next = pfn + nr;
+            n += nr;
+            runs++;
+        }
+        CHECK_EQ(nr, 0);
+        CHECK_EQ(n, frames_total());
+        CHECK_EQ(frames_free_count(), 0);
+        CHECK(frames_check());
+    }
+    /* Unlimited: one run per stretch of free RAM (around shim, bitmap). */
+    CHECK_EQ(runs, 3);
+
+    /* A frame freed in a run's way splits it. */
+    init_flat(0x1000);
+    CHECK_EQ(frame_alloc(), 1);
+    CHECK_EQ(frames_alloc(1, 0, 0x101), 2);
+    CHECK_EQ(frames_free(1, 1), 0);
+    CHECK_EQ(frames_alloc_run(~0UL, &nr), 1);
+    CHECK_EQ(nr, 1);
+    CHECK_EQ(frames_alloc_run(~0UL, &nr), 3);
+    CHECK_EQ(nr, 0x1000 - 3);
+    CHECK(frames_check());
+}
+
 /* max_pfn below or above the end of RAM, and not a multiple of 64. */
 static void test_max_pfn(void)
 {
@@ -468,6 +524,7 @@ int main(void)
     RUN(test_uninitialised);
     RUN(test_bitmap_bytes);
     RUN(test_every_frame_once);
+    RUN(test_alloc_run);
     RUN(test_max_pfn);
     RUN(test_raw_map);
     RUN(test_bad_alloc);
