@@ -37,6 +37,20 @@ BUILD_BUG_ON(HYPERVISOR_VIRT_END != SHIM_AREA_END);
 BUILD_BUG_ON(SHIM_CS != 0xe008);
 BUILD_BUG_ON(GDT_RESERVED_ENTRY != FIRST_RESERVED_GDT_ENTRY);
 
+void pv_domain_init(unsigned int max_vcpus)
+{
+    unsigned int i;
+
+    ASSERT(max_vcpus >= 1 && max_vcpus <= MAX_VCPUS);
+    dom.max_vcpus = max_vcpus;
+    for ( i = 0; i < MAX_VCPUS; i++ )
+    {
+        dom.vcpu[i].id = i;
+        dom.vcpu[i].domain = &dom;
+    }
+    get_cpu_info()->current = &dom.vcpu[0];
+}
+
 /* syscall from ring 3 lands on this CPU's stub, on this CPU's stack. */
 void pv_cpu_init(void)
 {
@@ -44,7 +58,7 @@ void pv_cpu_init(void)
     struct cpu_info *ci = get_cpu_info();
 
     lstar_stack[cpu] = cpu_info_rsp0(ci);
-    ci->current = current_vcpu();
+    ci->current = &dom.vcpu[cpu];
     wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
     wrmsr(MSR_STAR, ((uint64_t)FLAT_RING3_CS32 << 48) |
                     ((uint64_t)SHIM_CS << 32));

@@ -13,6 +13,8 @@
 #include <xen/event_channel.h>
 #include <xen/grant_table.h>
 #include <xen/vcpu.h>
+#include "arch/x86/layout.h"
+#include "arch/x86/percpu.h"
 #include "arch/x86/regs.h"
 #include "shim/timer.h"
 
@@ -150,6 +152,8 @@ struct p2m_run {
     unsigned long pfn, mfn, nr;
 };
 
+#define MAX_VCPUS   NR_CPUS
+
 struct domain {
     unsigned long nr_pages;             /* guest pseudo-physical pages */
     struct p2m_run p2m_run[P2M_MAX_RUNS];
@@ -188,15 +192,24 @@ struct domain {
     /* Grant tables (pv/grant/). */
     struct grant_table grant_table;
 
-    struct vcpu vcpu[1];
+    /*
+     * vCPU n runs on CPU n (sched=null), so there are as many as CPUs the
+     * shim brought up, at most MAX_VCPUS; vcpu[] past max_vcpus is unused.
+     */
+    unsigned int max_vcpus;
+    struct vcpu vcpu[MAX_VCPUS];
 };
 
 extern struct domain dom;
 
+/* The vCPU this CPU runs: its cpu_info says (pv_domain_init(), SMP). */
 static inline struct vcpu *current_vcpu(void)
 {
-    return &dom.vcpu[0];
+    return get_cpu_info()->current;
 }
+
+/* Before anything else of the domain: its vCPUs' identities. */
+void pv_domain_init(unsigned int max_vcpus);
 
 /* pv/build/domain-build.c: build the guest from the boot modules. */
 void pv_domain_build(struct boot_info *bi);

@@ -180,7 +180,7 @@ long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
     unsigned long va;
     long rc;
 
-    if ( vcpuid >= ARRAY_SIZE(dom.vcpu) )
+    if ( vcpuid >= dom.max_vcpus )
         return -XEN_ENOENT;
     v = &dom.vcpu[vcpuid];
 

@@ -19,7 +19,7 @@ void xenstore_init(struct domain *d)
         .nr_pages = d->nr_pages,
         .store_mfn = d->store_mfn,
         .console_mfn = d->console_mfn,
-        .vcpus = ARRAY_SIZE(d->vcpu),
+        .vcpus = d->max_vcpus,
         .store_port = EVTCHN_STORE_PORT,
         .console_port = EVTCHN_CONSOLE_PORT,
         .name = "pvshim-guest",

@@ -134,8 +134,6 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     if ( k->hypercall_page != PV_ELF_UNSET )
         pv_fill_hypercall_page(pv_initial_va(d, l, k->hypercall_page));
 
-    v->id = 0;
-    v->domain = d;
     v->vcpu_info = &d->shared_info->vcpu_info[0];
     v->kernel_mode = true;
     pv_cr_init(v);

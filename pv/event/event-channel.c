@@ -168,7 +168,7 @@ long evtchn_bind_virq(evtchn_bind_virq_t *bind)
         return -XEN_EINVAL;
     if ( virq_is_global(virq) && vcpu != 0 )
         return -XEN_EINVAL;
-    if ( vcpu >= ARRAY_SIZE(d->vcpu) )
+    if ( vcpu >= d->max_vcpus )
         return -XEN_ENOENT;
     if ( d->vcpu[vcpu].virq_to_evtchn[virq] )
         return -XEN_EEXIST;
@@ -190,7 +190,7 @@ long evtchn_bind_ipi(evtchn_bind_ipi_t *bind)
     struct evtchn *chn;
     int port;
 
-    if ( bind->vcpu >= ARRAY_SIZE(d->vcpu) )
+    if ( bind->vcpu >= d->max_vcpus )
         return -XEN_ENOENT;
     if ( (port = get_free_port(d)) < 0 )
         return port;
@@ -221,7 +221,7 @@ int evtchn_close(struct domain *d, unsigned int port)
     case ECS_PIRQ:
         break;
     case ECS_VIRQ:
-        for ( i = 0; i < ARRAY_SIZE(d->vcpu); i++ )
+        for ( i = 0; i < d->max_vcpus; i++ )
             if ( d->vcpu[i].virq_to_evtchn[chn->virq] == port )
                 d->vcpu[i].virq_to_evtchn[chn->virq] = 0;
         break;

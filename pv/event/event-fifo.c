@@ -224,7 +224,7 @@ long evtchn_fifo_init_control(struct evtchn_init_control *init)
     int rc;
 
     init->link_bits = EVTCHN_FIFO_LINK_BITS;
-    if ( init->vcpu >= ARRAY_SIZE(d->vcpu) )
+    if ( init->vcpu >= d->max_vcpus )
         return -XEN_ENOENT;
     v = &d->vcpu[init->vcpu];
     /* Within one page, 8-byte aligned. */
@@ -281,7 +281,7 @@ void evtchn_fifo_destroy(struct domain *d)
 {
     unsigned int i;
 
-    for ( i = 0; i < ARRAY_SIZE(d->vcpu); i++ )
+    for ( i = 0; i < d->max_vcpus; i++ )
     {
         struct vcpu *v = &d->vcpu[i];
 

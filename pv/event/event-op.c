@@ -56,7 +56,7 @@ static long evtchn_bind_vcpu(unsigned int port, unsigned int vcpu_id)
     struct domain *d = &dom;
     struct evtchn *chn;
 
-    if ( vcpu_id >= ARRAY_SIZE(d->vcpu) )
+    if ( vcpu_id >= d->max_vcpus )
         return -XEN_ENOENT;
     if ( !port_is_valid(d, port) )
         return -XEN_EINVAL;

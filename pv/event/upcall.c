@@ -22,7 +22,7 @@ void evtchn_check_pollers(struct domain *d, unsigned int port)
 {
     unsigned int i;
 
-    for ( i = 0; i < ARRAY_SIZE(d->vcpu); i++ )
+    for ( i = 0; i < d->max_vcpus; i++ )
     {
         struct vcpu *v = &d->vcpu[i];
 
