@@ -7,6 +7,7 @@
 #include "arch/x86/ioapic.h"
 #include "arch/x86/page.h"
 #include "arch/x86/setup.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/time.h"
 #include "arch/x86/traps.h"
 #include "shim/boot-info.h"
@@ -92,6 +93,7 @@ noreturn void start_shim(struct boot_info *bi)
     fpu_init();
     timer_init();
     ioapic_init();
+    smp_boot_cpus(trampoline_page);
     console_input_init();
     acpi_sci_init();
     print_modules(bi);
