@@ -93,9 +93,9 @@ noreturn void start_shim(struct boot_info *bi)
     fpu_init();
     timer_init();
     ioapic_init();
-    smp_boot_cpus(trampoline_page);
     console_input_init();
     acpi_sci_init();
+    smp_boot_cpus(trampoline_page);
     print_modules(bi);
 
     run_test_fault();

@@ -74,6 +74,12 @@ static inline unsigned long cpu_info_rsp0(struct cpu_info *ci)
 }
 
 extern struct percpu *percpu_area[NR_CPUS];
+
+/*
+ * Map and fill in AP @cpu's area (arch/x86/percpu.c), or return the one an
+ * earlier attempt left unused; NULL if out of memory.
+ */
+struct percpu *percpu_alloc(unsigned int cpu);
 extern char cpu0_stack[STACK_SIZE];
 
 #endif /* ARCH_X86_PERCPU_H */

@@ -32,12 +32,9 @@ boolean_param("nosmp", opt_nosmp);
 
 #define CALLIN_TIMEOUT_NS   5000000000UL    /* 5 s, as Xen */
 #define IPI_TIMEOUT_NS      2000000000UL
-#define GDT_PAGES           ((GDT_ENTRIES * 8) / PAGE_SIZE)
 #define BOOT_LIMIT_PFN      ((4UL << 30) >> PAGE_SHIFT)
 #define PTE_TABLE           (_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | \
                              _PAGE_DIRTY)
-
-BUILD_BUG_ON(STACK_SIZE + (GDT_PAGES + 1) * PAGE_SIZE > PERCPU_VIRT_SIZE);
 
 extern const char trampoline_start[], trampoline_end[];
 extern const char tramp_cr3[], tramp_efer[];
@@ -100,42 +97,6 @@ static void trampoline_teardown(void)
     table_free(tramp_l3);
     table_free(tramp_l2);
     tramp_l4 = tramp_l3 = tramp_l2 = NULL;
-}
-
-/*
- * CPU @cpu's area (layout.h): stack block with its guard page unmapped,
- * GDT, struct percpu; cpu_info filled in, so the AP knows who it is from
- * its first instruction on this stack.
- */
-static struct percpu *percpu_alloc(unsigned int cpu)
-{
-    unsigned long va = PERCPU_VIRT_START + cpu * PERCPU_VIRT_SIZE;
-    unsigned int i, pages = STACK_SIZE / PAGE_SIZE + GDT_PAGES + 1;
-    struct percpu *pc;
-    struct cpu_info *ci;
-
-    if ( percpu_area[cpu] )
-        return percpu_area[cpu];        /* a failed attempt's, unused */
-    for ( i = 0; i < pages; i++ )
-    {
-        unsigned long pfn;
-
-        if ( i == STACK_GUARD_PAGE )
-            continue;
-        if ( (pfn = frame_alloc()) == INVALID_PFN )
-            return NULL;
-        clear_page(__va(pfn << PAGE_SHIFT));
-        map_pages(va + i * PAGE_SIZE, pfn << PAGE_SHIFT, PAGE_SIZE, _PAGE_RW);
-    }
-    pc = (struct percpu *)(va + STACK_SIZE + GDT_PAGES * PAGE_SIZE);
-    pc->cpu_id = cpu;
-    pc->stack = (void *)va;
-    pc->gdt = (uint64_t *)(va + STACK_SIZE);
-    ci = (struct cpu_info *)(va + STACK_SIZE) - 1;
-    ci->percpu = pc;
-    ci->cpu_id = cpu;
-    percpu_area[cpu] = pc;
-    return pc;
 }
 
 static void udelay(unsigned long us)
