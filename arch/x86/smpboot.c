@@ -49,6 +49,8 @@ static uint64_t boot_efer;
 static uint64_t tramp_phys;
 /* The trampoline's page tables: the shim's L4 plus the low 2 MiB. */
 static uint64_t *tramp_l4, *tramp_l3, *tramp_l2;
+/* An AP was given up on: it may still run the trampoline, keep its tables. */
+static bool tramp_keep;
 
 static uint32_t *tramp_var(const char *sym)
 {
@@ -73,6 +75,16 @@ static void table_free(uint64_t *t)
         frames_free(__pa(t) >> PAGE_SHIFT, 1);
 }
 
+static void trampoline_teardown(void)
+{
+    if ( tramp_keep )
+        return;
+    table_free(tramp_l4);
+    table_free(tramp_l3);
+    table_free(tramp_l2);
+    tramp_l4 = tramp_l3 = tramp_l2 = NULL;
+}
+
 /* Copy the trampoline to @phys; false (nothing kept) if out of memory. */
 static bool trampoline_setup(uint64_t phys)
 {
@@ -80,7 +92,10 @@ static bool trampoline_setup(uint64_t phys)
     tramp_l3 = table_alloc();
     tramp_l2 = table_alloc();
     if ( !tramp_l4 || !tramp_l3 || !tramp_l2 )
+    {
+        trampoline_teardown();
         return false;
+    }
     tramp_l2[0] = 0 | PTE_TABLE | _PAGE_PSE;
     tramp_l3[0] = __pa(tramp_l2) | PTE_TABLE;
 
@@ -89,14 +104,6 @@ static bool trampoline_setup(uint64_t phys)
     *tramp_var(tramp_cr3) = __pa(tramp_l4);
     *tramp_var(tramp_efer) = rdmsr(MSR_EFER) & (EFER_LME | EFER_NXE);
     return true;
-}
-
-static void trampoline_teardown(void)
-{
-    table_free(tramp_l4);
-    table_free(tramp_l3);
-    table_free(tramp_l2);
-    tramp_l4 = tramp_l3 = tramp_l2 = NULL;
 }
 
 static void udelay(unsigned long us)
@@ -174,6 +181,7 @@ static enum boot_result do_boot_cpu(unsigned int cpu, uint32_t apic_id)
 
     if ( wakeup_secondary_cpu(apic_id) && wait_online(cpu) )
         return BOOT_UP;
+    tramp_keep = true;
     /* Never took its stack: nothing of it runs, its area can be reused. */
     if ( __atomic_exchange_n(&ap_boot_stack, 0, __ATOMIC_SEQ_CST) )
     {
@@ -193,8 +201,8 @@ static enum boot_result do_boot_cpu(unsigned int cpu, uint32_t apic_id)
  * trampoline's page tables and GDT.  Everything CPU 0 has, the same way
  * CPU 0 got it; then online, and idle.
  */
-void noreturn start_secondary(void);
-void noreturn start_secondary(void)
+noreturn void start_secondary(void);
+noreturn void start_secondary(void)
 {
     unsigned int cpu = smp_processor_id();
 
@@ -245,7 +253,7 @@ static void smp_check_ipis(void)
             printk(XENLOG_WARNING "SMP: CPU%u did not answer an IPI\n", cpu);
 }
 
-/* Whether the MADT's CPU @i can be started; says why not. */
+/* Whether the CPU with @apic_id can be started; says why not. */
 static bool cpu_usable(uint32_t apic_id)
 {
     if ( apic_id > 0xff && !lapic_x2apic_mode() )
@@ -273,10 +281,15 @@ void smp_boot_cpus(uint64_t trampoline)
     x86_cpu_to_apicid[0] = self;
     for ( i = 0; i < acpi_madt.nr_cpus; i++ )
         listed |= acpi_madt.cpu[i].apic_id == self;
-    if ( !listed )
+    if ( !acpi_madt.nr_cpus )
+        printk(XENLOG_WARNING "SMP: the MADT lists no CPUs: the boot CPU "
+               "only\n");
+    else if ( !listed )
         printk(XENLOG_WARNING "SMP: the boot CPU (APIC ID %#x) is not in "
                "the MADT\n", self);
-    if ( acpi_madt.nr_cpus > 1 && max > 1 )
+    if ( acpi_madt.nr_cpus > 1 && max == 1 )
+        left = acpi_madt.nr_cpus - listed;
+    else if ( acpi_madt.nr_cpus > 1 )
     {
         if ( !trampoline )
             printk(XENLOG_WARNING "SMP: no free page below 1 MiB for the "
@@ -290,13 +303,13 @@ void smp_boot_cpus(uint64_t trampoline)
     boot_cr4 = read_cr4();
     boot_efer = rdmsr(MSR_EFER);
 
-    for ( i = 0; i < acpi_madt.nr_cpus && cpu < NR_CPUS; i++ )
+    for ( i = 0; tramp_l4 && i < acpi_madt.nr_cpus && cpu < NR_CPUS; i++ )
     {
         uint32_t id = acpi_madt.cpu[i].apic_id;
 
         if ( id == self )
             continue;
-        if ( !tramp_l4 || num_online_cpus() >= max )
+        if ( num_online_cpus() >= max )
         {
             left++;
             continue;
