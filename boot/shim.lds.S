@@ -113,3 +113,5 @@ SECTIONS
 }
 
 ASSERT(__image_end - SHIM_VIRT_START < SHIM_IMAGE_MAX, "shim image too big")
+ASSERT(trampoline_end - trampoline_start <= 4096,
+       "the AP trampoline must fit in a page")

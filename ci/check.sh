@@ -112,6 +112,15 @@ while read -r verdict rest; do
     esac
 done < <(tests/boot/run.sh 2>&1 | tee "$log/boot.log")
 
+# Every CPU brought up, under TCG single- and multi-threaded, up to 64.
+while read -r verdict rest; do
+    case "$verdict" in
+    PASS:) pass "boot: $rest" ;;
+    FAIL:) fail "boot: $rest" ;;
+    *) echo "$verdict $rest" ;;
+    esac
+done < <(tests/boot/smp.sh 2>&1 | tee "$log/smp.log")
+
 # Debian's Linux PV kernel, as far as the shim takes it today; skipped
 # when the package can't be fetched (no network).
 while read -r verdict rest; do

@@ -7,6 +7,7 @@
 #include "arch/x86/ioapic.h"
 #include "arch/x86/page.h"
 #include "arch/x86/setup.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/time.h"
 #include "arch/x86/traps.h"
 #include "shim/boot-info.h"
@@ -94,6 +95,7 @@ noreturn void start_shim(struct boot_info *bi)
     ioapic_init();
     console_input_init();
     acpi_sci_init();
+    smp_boot_cpus(trampoline_page);
     print_modules(bi);
 
     run_test_fault();

@@ -255,6 +255,28 @@ uint64_t memmap_ram_end(const struct memmap *m)
     return end;
 }
 
+uint64_t memmap_low_page(const struct memmap *m, uint64_t limit)
+{
+    uint64_t best = 0;
+    unsigned int i;
+
+    for ( i = 0; i < m->nr; i++ )
+    {
+        const struct memmap_entry *e = &m->map[i];
+        uint64_t start = ROUNDUP(e->addr, MEMMAP_PAGE), end;
+
+        if ( e->type != MEMMAP_RAM || e->addr >= limit )
+            continue;
+        end = ROUNDDOWN(e->size > limit - e->addr ? limit
+                                                  : e->addr + e->size,
+                        MEMMAP_PAGE);
+        start = MAX(start, MEMMAP_PAGE);
+        if ( end > start && end - MEMMAP_PAGE > best )
+            best = end - MEMMAP_PAGE;
+    }
+    return best;
+}
+
 const char *memmap_type_name(uint32_t type)
 {
     switch ( type )

@@ -63,6 +63,12 @@ int memmap_reserve(struct memmap *m, uint64_t addr, uint64_t size,
 uint64_t memmap_total(const struct memmap *m, uint32_t type);
 uint64_t memmap_ram_end(const struct memmap *m);
 
+/*
+ * The highest whole 4 KiB page of RAM below @limit, never page 0; 0 if
+ * there is none (for the APs' real-mode trampoline, below 1 MiB).
+ */
+uint64_t memmap_low_page(const struct memmap *m, uint64_t limit);
+
 /* Human-readable name of a type ("RAM", "reserved", "ACPI data", ...). */
 const char *memmap_type_name(uint32_t type);
 

@@ -13,6 +13,8 @@
 
 extern const char __image_start[], __image_end[];
 
+uint64_t trampoline_page;
+
 static void reserve(struct memmap *m, uint64_t addr, uint64_t size,
                     uint32_t type)
 {
@@ -69,6 +71,8 @@ void memory_init(struct boot_info *bi, struct memmap *m)
                "empty ranges\n", fixed);
     ram = memmap_total(m, MEMMAP_RAM);
 
+    /* Kept from the allocator with the rest of the low 1 MiB. */
+    trampoline_page = memmap_low_page(m, 1 << 20);
     reserve(m, 0, 1 << 20, MEMMAP_BOOT);
     reserve(m, __pa_image(__image_start),
             __image_end - __image_start, MEMMAP_SHIM);

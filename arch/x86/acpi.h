@@ -4,6 +4,7 @@
 #define ARCH_X86_ACPI_H
 
 #include "shim/lib.h"
+#include "arch/x86/layout.h"
 
 /*
  * Find the RSDP (from the boot protocol, else the BIOS areas), the FADT
@@ -38,8 +39,21 @@ struct acpi_irq_override {
 #define ACPI_INTI_TRIGGER_MASK  0xc
 #define  ACPI_INTI_EDGE         0x4
 #define  ACPI_INTI_LEVEL        0xc
+/* A processor: its Local APIC (type 0) or Local x2APIC (type 9) entry. */
+struct acpi_cpu {
+    uint32_t apic_id;       /* x2APIC IDs may exceed 255 */
+    uint32_t acpi_uid;      /* the ACPI processor UID */
+};
 struct acpi_madt {
     unsigned int nr_ioapics, nr_overrides;
+    /*
+     * Enabled processors in table order, the first NR_CPUS of them;
+     * nr_cpus_dropped counts the enabled ones past that limit, nr_hotplug
+     * those firmware marks online-capable (not enabled yet, but able to
+     * be: "hotplug CPUs" in Xen's log).
+     */
+    unsigned int nr_cpus, nr_cpus_dropped, nr_hotplug;
+    struct acpi_cpu cpu[NR_CPUS];
     struct acpi_ioapic ioapic[4];
     struct acpi_irq_override override[16];
 };

@@ -10,6 +10,8 @@
 #include "arch/x86/cr.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/smp.h"
 #include "arch/x86/time.h"
 #include "arch/x86/acpi.h"
 #include "shim/console.h"
@@ -24,6 +26,8 @@
 #define  APIC_BASE_ADDR     0xfffff000UL
 #define MSR_TSC_DEADLINE    0x6e0
 #define MSR_X2APIC_FIRST    0x800
+#define MSR_X2APIC_ICR      0x830
+#define MSR_X2APIC_SELF_IPI 0x83f
 
 /* Register offsets (xAPIC MMIO; x2APIC MSR = 0x800 + offset / 16). */
 #define APIC_ID             0x020
@@ -31,6 +35,9 @@
 #define APIC_EOI            0x0b0
 #define APIC_SVR            0x0f0
 #define  APIC_SVR_ENABLE    (1u << 8)
+#define APIC_ESR            0x280
+#define APIC_ICR            0x300           /* x2APIC: one 64-bit MSR */
+#define APIC_ICR2           0x310           /* xAPIC: destination << 24 */
 #define APIC_LVTT           0x320
 #define  LVTT_ONESHOT       (0u << 17)
 #define  LVTT_TSC_DEADLINE  (2u << 17)
@@ -41,6 +48,7 @@
 #define  TDCR_DIV_1         0xb
 
 static bool x2apic, tsc_deadline;
+static uint64_t xapic_base;                 /* its physical address */
 static volatile uint32_t *xapic_mmio;
 static uint64_t apic_timer_khz;             /* one-shot count per ms */
 static uint64_t apic_ns_mul;                /* count = (ns * mul) >> 32 */
@@ -80,40 +88,64 @@ static uint64_t calibrate_apic_timer_once(unsigned long unused)
     return 0xffffffffULL - left;
 }
 
-void lapic_init(void)
+/* This CPU's local APIC on, in the mode the boot CPU chose. */
+static void lapic_enable(void)
 {
     uint64_t base = rdmsr(MSR_APIC_BASE);
 
+    /* From reset, xAPIC mode (EN) comes before x2APIC (EN | EXTD). */
+    if ( x2apic )
+        wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
+    else
+        wrmsr(MSR_APIC_BASE,
+              (base & ~APIC_BASE_ADDR) | xapic_base | APIC_BASE_EN);
+    apic_write(APIC_TPR, 0);
+    apic_write(APIC_SVR, APIC_SVR_ENABLE | SPURIOUS_VECTOR);
+}
+
+static void lapic_timer_mode(void)
+{
+    apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR |
+               (tsc_deadline ? LVTT_TSC_DEADLINE : LVTT_ONESHOT));
+}
+
+void lapic_init(void)
+{
     if ( !cpu_has(X86_FEATURE_APIC) )
         panic("no local APIC: the shim needs its timer");
     x2apic = cpu_has(X86_FEATURE_X2APIC);
     tsc_deadline = cpu_has(X86_FEATURE_TSC_DEADLINE);
-    if ( x2apic )
-        wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
-    else
+    if ( !x2apic )
     {
-        wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN);
-        map_pages((unsigned long)__va(base & APIC_BASE_ADDR),
-                  base & APIC_BASE_ADDR, PAGE_SIZE,
+        xapic_base = rdmsr(MSR_APIC_BASE) & APIC_BASE_ADDR;
+        map_pages((unsigned long)__va(xapic_base), xapic_base, PAGE_SIZE,
                   _PAGE_RW | _PAGE_PCD | _PAGE_PWT);
-        xapic_mmio = __va(base & APIC_BASE_ADDR);
+        xapic_mmio = __va(xapic_base);
     }
 
-    apic_write(APIC_TPR, 0);
-    apic_write(APIC_SVR, APIC_SVR_ENABLE | SPURIOUS_VECTOR);
+    lapic_enable();
     if ( !tsc_deadline )
         apic_timer_khz = calibrate_agreeing(calibrate_apic_timer_once, 0);
     if ( !tsc_deadline && !apic_timer_khz )
         panic("local APIC timer does not count");
     apic_ns_mul = (apic_timer_khz << 32) / 1000000;
-    apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR |
-               (tsc_deadline ? LVTT_TSC_DEADLINE : LVTT_ONESHOT));
+    lapic_timer_mode();
     printk("APIC: %s, id %u, timer %s", x2apic ? "x2APIC" : "xAPIC",
            lapic_id(),
            tsc_deadline ? "TSC-deadline\n" : "one-shot, ");
     if ( !tsc_deadline )
         printk("%lu.%03lu MHz\n", apic_timer_khz / 1000,
                apic_timer_khz % 1000);
+}
+
+/*
+ * An AP: every local APIC ticks at the same bus clock (or uses the same
+ * TSC), so the boot CPU's calibration holds here too.
+ */
+void lapic_init_secondary(void)
+{
+    lapic_enable();
+    lapic_timer_mode();
 }
 
 void lapic_timer_set(uint64_t deadline_ns)
@@ -150,8 +182,64 @@ uint32_t lapic_id(void)
     return x2apic ? apic_read(APIC_ID) : apic_read(APIC_ID) >> 24;
 }
 
+bool lapic_x2apic_mode(void)
+{
+    return x2apic;
+}
+
+/* xAPIC: the previous IPI left the ICR (10.6.1); bounded, false if stuck. */
+static bool icr_wait_idle(void)
+{
+    unsigned long spins;
+
+    for ( spins = 0; spins < 10000000; spins++ )
+    {
+        if ( !(apic_read(APIC_ICR) & APIC_ICR_BUSY) )
+            return true;
+        cpu_relax();
+    }
+    return false;
+}
+
+bool apic_icr_write(uint32_t icr, uint32_t dest)
+{
+    if ( x2apic )
+    {
+        /*
+         * The ICR MSR write is not serializing: earlier stores must be
+         * visible to the target before the IPI is (Linux's
+         * weak_wrmsr_fence()).
+         */
+        asm volatile ( "mfence; lfence" ::: "memory" );
+        wrmsr(MSR_X2APIC_ICR, ((uint64_t)dest << 32) | icr);
+        return true;
+    }
+    if ( dest > 0xff && !(icr & APIC_DEST_SHORTHAND_MASK) )
+        return false;                   /* only x2APIC mode reaches it */
+    if ( !icr_wait_idle() )
+        return false;
+    apic_write(APIC_ICR2, dest << 24);
+    apic_write(APIC_ICR, icr);
+    return icr_wait_idle();
+}
+
+void apic_self_ipi(unsigned int vector)
+{
+    if ( x2apic )
+        wrmsr(MSR_X2APIC_SELF_IPI, vector);
+    else
+        apic_icr_write(APIC_DEST_SELF | APIC_DM_FIXED | vector, 0);
+}
+
+uint32_t lapic_error_status(void)
+{
+    apic_write(APIC_ESR, 0);            /* latch the errors, 10.5.3 */
+    return apic_read(APIC_ESR) & 0xef;  /* not bit 4 (reserved) */
+}
+
 void do_IRQ(struct cpu_regs *regs)
 {
+    this_cpu()->nr_irqs++;
     switch ( regs->entry_vector )
     {
     case SPURIOUS_VECTOR:
@@ -159,6 +247,8 @@ void do_IRQ(struct cpu_regs *regs)
     case LOCAL_TIMER_VECTOR:
         raise_softirq(TIMER_SOFTIRQ);
         break;
+    case EVENT_CHECK_VECTOR:
+        break;                          /* the wake-up was the point */
     case SERIAL_VECTOR:
         console_input_interrupt(regs);  /* edge: the UART drained first */
         break;

@@ -13,6 +13,8 @@
 #define X86_CR0_NE      (1UL << 5)
 #define X86_CR0_WP      (1UL << 16)
 #define X86_CR0_AM      (1UL << 18)
+#define X86_CR0_NW      (1UL << 29)
+#define X86_CR0_CD      (1UL << 30)
 #define X86_CR0_PG      (1UL << 31)
 #define X86_CR4_PSE     (1UL << 4)
 #define X86_CR4_PAE     (1UL << 5)
@@ -44,6 +46,9 @@
 #define MSR_SYSENTER_CS     0x00000174
 #define MSR_SYSENTER_ESP    0x00000175
 #define MSR_SYSENTER_EIP    0x00000176
+#define MSR_PAT             0x00000277
+#define EFER_LME            (1UL << 8)
+#define EFER_LMA            (1UL << 10)
 #define EFER_NXE            (1UL << 11)
 
 #define DEFINE_CR(n)                                                    \

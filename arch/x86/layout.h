@@ -6,6 +6,7 @@
  *
  *   slot 256  0xffff800000000000  M2P, read-only to the guest (MACH2PHYS_*)
  *   slot 260  0xffff820000000000  pages mapped on demand (a guest's LDT)
+ *             0xffff820040000000  the APs' per-CPU areas
  *   slot 261  0xffff82d080000000  the shim image (as Xen places its own)
  *   slot 262+ 0xffff830000000000  directmap of RAM (as Xen's DIRECTMAP)
  */
@@ -29,6 +30,15 @@
 /* Slot 260: pages mapped on demand, e.g. a guest's LDT as the CPU reads it. */
 #define ONDEMAND_VIRT_START  _AC(0xffff820000000000, UL)
 #define ONDEMAND_VIRT_SIZE   _AC(0x200000, UL)
+
+/*
+ * Slot 260 too: each AP's per-CPU area, PERCPU_VIRT_SIZE at
+ * PERCPU_VIRT_START + cpu * PERCPU_VIRT_SIZE (CPU 0's is in the image):
+ * its stack block (STACK_SIZE-aligned, the guard page left unmapped), its
+ * GDT, and its struct percpu.
+ */
+#define PERCPU_VIRT_START    _AC(0xffff820040000000, UL)
+#define PERCPU_VIRT_SIZE     (2 * STACK_SIZE)
 
 #define DIRECTMAP_VIRT_START _AC(0xffff830000000000, UL)
 #define DIRECTMAP_VIRT_END   _AC(0xffff880000000000, UL)

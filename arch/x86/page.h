@@ -33,6 +33,8 @@ static inline void clear_page(void *p)
  * under each stack, and a directmap of the RAM in @m.
  */
 void paging_init(const struct memmap *m);
+/* This CPU onto those tables, with the CR4 and CR0.WP paging_init() chose. */
+void paging_init_cpu(void);
 
 /*
  * Map [va, va + size) to [pa, ...) with 4 KiB pages in the shim's own

@@ -25,6 +25,7 @@ extern const char __image_start[], __image_end[];
 static uint64_t *idle_l4;
 static unsigned long nx_bit, global_bit;
 static unsigned long nr_tables, nr_4k, nr_2m;
+static unsigned long paging_cr4;    /* PGE, SMEP, SMAP as chosen at boot */
 
 static uint64_t *pt_alloc(void)
 {
@@ -129,7 +130,6 @@ static void map_image(void)
 void paging_init(const struct memmap *m)
 {
     unsigned int i;
-    unsigned long cr4;
 
     nx_bit = cpu_has(X86_FEATURE_NX) ? _PAGE_NX : 0;
     global_bit = opt_global_pages ? _PAGE_GLOBAL : 0;
@@ -140,26 +140,30 @@ void paging_init(const struct memmap *m)
         if ( in_directmap(m->map[i].type) )
             map_direct_range(m->map[i].addr, m->map[i].size);
 
-    cr4 = read_cr4() & ~X86_CR4_PGE;
     if ( opt_global_pages )
-        cr4 |= X86_CR4_PGE;
+        paging_cr4 |= X86_CR4_PGE;
     if ( cpu_has(X86_FEATURE_SMEP) )
-        cr4 |= X86_CR4_SMEP;
+        paging_cr4 |= X86_CR4_SMEP;
     /* The guest-memory copies open the window (stac/clac) as they go. */
     if ( cpu_has(X86_FEATURE_SMAP) )
     {
-        cr4 |= X86_CR4_SMAP;
+        paging_cr4 |= X86_CR4_SMAP;
         smap_enabled = true;
     }
-    write_cr3(__pa(idle_l4));
-    write_cr4(cr4);
-    write_cr0(read_cr0() | X86_CR0_WP);
+    paging_init_cpu();
 
     printk("Paging: %lu tables, %lu 4K and %lu 2M mappings; NX %s, "
            "text RX, rodata RO, stack guard page%s%s\n",
            nr_tables, nr_4k, nr_2m, nx_bit ? "on" : "unavailable",
-           cr4 & X86_CR4_SMEP ? ", SMEP on" : "",
-           cr4 & X86_CR4_SMAP ? ", SMAP on" : "");
+           paging_cr4 & X86_CR4_SMEP ? ", SMEP on" : "",
+           paging_cr4 & X86_CR4_SMAP ? ", SMAP on" : "");
+}
+
+void paging_init_cpu(void)
+{
+    write_cr3(__pa(idle_l4));
+    write_cr4((read_cr4() & ~X86_CR4_PGE) | paging_cr4);
+    write_cr0(read_cr0() | X86_CR0_WP);
 }
 
 void map_pages(unsigned long va, uint64_t pa, unsigned long size,

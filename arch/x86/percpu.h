@@ -3,6 +3,8 @@
  * Per-CPU data.  Each CPU's stack block is STACK_SIZE-aligned, and its
  * struct cpu_info sits at the top, so any code on any of that CPU's stacks
  * finds it from %rsp alone: no %gs, which a PV guest owns (as in Xen).
+ * CPU 0's block, GDT and struct percpu are in the image (setup.c); an
+ * AP's are in its PERCPU_VIRT_START area (smpboot.c).
  */
 #ifndef ARCH_X86_PERCPU_H
 #define ARCH_X86_PERCPU_H
@@ -30,6 +32,7 @@ struct percpu {
      * installs validated ones; the page from 0xe000 is Xen's reserved one.
      */
     uint64_t *gdt;
+    unsigned long nr_irqs;      /* interrupts taken (do_IRQ()) */
 };
 
 /*
@@ -71,6 +74,12 @@ static inline unsigned long cpu_info_rsp0(struct cpu_info *ci)
 }
 
 extern struct percpu *percpu_area[NR_CPUS];
+
+/*
+ * Map and fill in AP @cpu's area (arch/x86/percpu.c), or return the one an
+ * earlier attempt left unused; NULL if out of memory.
+ */
+struct percpu *percpu_alloc(unsigned int cpu);
 extern char cpu0_stack[STACK_SIZE];
 
 #endif /* ARCH_X86_PERCPU_H */

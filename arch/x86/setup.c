@@ -50,18 +50,25 @@ uint64_t xfeature_mask;
 void fpu_init(void)
 {
     uint32_t a, b, c, d;
-    uint64_t xcr0 = X86_XCR0_FP | X86_XCR0_SSE;
 
-    write_cr0((read_cr0() & ~(X86_CR0_EM | X86_CR0_TS)) | X86_CR0_MP |
-              X86_CR0_NE);
-    write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
     if ( cpu_has(X86_FEATURE_XSAVE) )
     {
         cpuid_count(0xd, 0, &a, &b, &c, &d);
-        xcr0 |= a & X86_XCR0_YMM;           /* AVX, if the CPU has it */
+        /* x87 and SSE, and AVX if the CPU has it. */
+        xfeature_mask = X86_XCR0_FP | X86_XCR0_SSE | (a & X86_XCR0_YMM);
+    }
+    fpu_init_cpu();
+}
+
+void fpu_init_cpu(void)
+{
+    write_cr0((read_cr0() & ~(X86_CR0_EM | X86_CR0_TS)) | X86_CR0_MP |
+              X86_CR0_NE);
+    write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
+    if ( xfeature_mask )
+    {
         write_cr4(read_cr4() | X86_CR4_OSXSAVE);
-        xsetbv(xcr0);
-        xfeature_mask = xcr0;
+        xsetbv(xfeature_mask);
     }
     asm volatile ( "fninit" );
 }

@@ -6,8 +6,12 @@
 /* Per-CPU data, descriptor tables and exception handling for CPU 0. */
 void cpu_init_boot(void);
 
-/* Turn on the FPU and vector state for the guest to use. */
+/*
+ * Turn on the FPU and vector state for the guest to use: fpu_init() on
+ * the boot CPU chooses XCR0, fpu_init_cpu() applies it on each CPU.
+ */
 void fpu_init(void);
+void fpu_init_cpu(void);
 /* The XCR0 fpu_init() enabled: what a guest may ask for (0: no XSAVE). */
 extern uint64_t xfeature_mask;
 

@@ -619,6 +619,38 @@ static void random_map(unsigned int nr)
  * random places: non-RAM and holes kept exactly, RAM kept or given up
  * exactly according to whether its whole page was RAM.
  */
+/* The trampoline page: the highest whole RAM page below the limit. */
+static void test_low_page(void)
+{
+    static const struct range qemu[] = {
+        { 0, 0x9fc00, RAM }, { 0x9fc00, 0xa0000, RSV },
+        { 0xf0000, MB(1), RSV }, { MB(1), MB(512), RAM },
+    };
+    static const struct range split[] = {
+        { 0x1000, 0x3000, RAM }, { 0x3000, 0x5000, RSV },
+        { 0x5000, 0x6800, RAM }, { 0x7000, 0x7fff, RAM },
+    };
+    static const struct range none[] = {
+        { 0, 0x1000, RAM }, { 0x1000, MB(1), RSV }, { MB(1), MB(2), RAM },
+    };
+    static const struct range straddle[] = {
+        { 0x80000, MB(4), RAM },
+    };
+
+    set_map(qemu, ARRAY_SIZE(qemu));
+    CHECK_EQ(memmap_low_page(&m, MB(1)), 0x9e000);
+    set_map(split, ARRAY_SIZE(split));
+    CHECK_EQ(memmap_low_page(&m, MB(1)), 0x5000);  /* 0x7000 not whole */
+    CHECK_EQ(memmap_low_page(&m, 0x5800), 0x2000);
+    set_map(none, ARRAY_SIZE(none));
+    CHECK_EQ(memmap_low_page(&m, MB(1)), 0);       /* page 0 never */
+    set_map(straddle, ARRAY_SIZE(straddle));
+    CHECK_EQ(memmap_low_page(&m, MB(1)), MB(1) - 0x1000);
+    CHECK_EQ(memmap_low_page(&m, 0x80000), 0);
+    m.nr = 0;
+    CHECK_EQ(memmap_low_page(&m, MB(1)), 0);
+}
+
 static void test_random(void)
 {
     static struct memmap in;
@@ -681,6 +713,7 @@ int main(void)
     RUN(test_reserve_full);
     RUN(test_map_full);
     RUN(test_names);
+    RUN(test_low_page);
     RUN(test_random);
     UNIT_EXIT();
 }

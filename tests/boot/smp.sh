@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# SMP boot tests: the shim brings up every CPU QEMU gives it (the MADT's
+# count, "Brought up N CPUs", an IPI answered by each), under TCG both
+# multi-threaded and single-threaded, on every boot path's firmware,
+# limited by maxcpus= and nosmp, and the guest on CPU 0 still passes.
+# One "PASS: name" / "FAIL: name: why" line per case; consoles in
+# build/check/boot/smp-*.log.
+set -u
+cd "$(dirname "$0")/../.."
+
+logdir=build/check/boot
+mkdir -p "$logdir"
+timeout=${BOOT_TIMEOUT:-120}
+hello=build/guests/hello.elf
+ok='\(d1\) Test result: SUCCESS'
+clean='Shutting down the VM, exit status 0'
+# Nothing that says a CPU failed or differs from CPU 0.
+broken='not responding|stuck while coming up|did not answer an IPI|not CPU0.s|Panic on CPU|FATAL TRAP'
+
+# expect NAME [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS...: exit status 0.
+expect() {
+    local name="smp: $1" log=$logdir/smp-${1//[^A-Za-z0-9_.-]/_}.log
+    local pats=() why= rc p
+    shift
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
+    shift
+
+    tools/pvshim-run --timeout "$timeout" "$@" </dev/null >"$log" 2>&1
+    rc=$?
+    [ "$rc" = 0 ] || why="exit status $rc, wanted 0"
+    for p in "${pats[@]}" "-$broken"; do
+        case "$p" in
+        +*) grep -aqE -- "${p#+}" "$log" || why="${why:+$why; }no line matches '${p#+}'" ;;
+        -*) ! grep -aqE -- "${p#-}" "$log" || why="${why:+$why; }a line matches '${p#-}'" ;;
+        esac
+    done
+    if [ -z "$why" ]; then
+        echo "PASS: $name"
+    else
+        echo "FAIL: $name: $why (console: $log)"
+        tail -n 15 "$log" | sed 's/^/    | /'
+    fi
+}
+
+# up N: the lines that say all N CPUs came up.
+up() {
+    local n=$1
+    printf '%s\n' "+ACPI: MADT: $n CPUs" "+Brought up $n CPUs"
+    [ "$n" = 1 ] || echo "+SMP: an IPI reached each of the $n CPUs"
+}
+
+for n in 1 2 4 8; do
+    mapfile -t want < <(up $n)
+    expect "-smp $n" "${want[@]}" "+$ok" "+$clean" -- "$hello" --vcpus $n
+done
+mapfile -t want < <(up 4)
+expect "-smp 4, single-threaded TCG" "${want[@]}" "+$ok" \
+    -- "$hello" --vcpus 4 --tcg-threads single
+mapfile -t want < <(up 64)
+expect "-smp 64, thread=multi" "${want[@]}" "+$ok" \
+    -- "$hello" --vcpus 64
+# APIC IDs with a gap: QEMU numbers 2 sockets of 3 cores 0-2 and 4-6.
+mapfile -t want < <(up 6)
+expect "-smp 6 as 2 sockets x 3 cores (APIC IDs 0-2, 4-6)" "${want[@]}" \
+    "+Booting processor 3/4 eip [0-9a-f]+" "+Booting processor 5/6 eip" \
+    "+$ok" -- "$hello" --vcpus 6 --shim-cmdline "loglvl=all" \
+    -- -smp 6,sockets=2,cores=3,threads=1
+
+# Xen's limits: maxcpus= counts CPU 0; nosmp (and maxcpus=0) is CPU 0 alone.
+expect "maxcpus=2 of 8" "+ACPI: MADT: 8 CPUs" "+Brought up 2 CPUs" \
+    "+SMP: 6 CPU\(s\) not brought up \(maxcpus=2\)" \
+    "+SMP: an IPI reached each of the 2 CPUs" "+$ok" \
+    -- "$hello" --vcpus 8 --shim-cmdline "maxcpus=2"
+expect "nosmp" "+Brought up 1 CPUs" \
+    "+SMP: 3 CPU\(s\) not brought up \(nosmp\)" "+$ok" \
+    -- "$hello" --vcpus 4 --shim-cmdline "nosmp"
+expect "maxcpus=0" "+Brought up 1 CPUs" "+$ok" \
+    -- "$hello" --vcpus 4 --shim-cmdline "maxcpus=0"
+
+# Other firmware (SeaBIOS under GRUB starts the APs itself first), PVH, a
+# debug build, SMEP and SMAP on each CPU, and a guest whose vCPU blocks,
+# halting CPU 0 until its timer interrupt, while the others idle.
+mapfile -t want < <(up 4)
+expect "-smp 4, grub-bios" "${want[@]}" "+$ok" \
+    -- "$hello" --vcpus 4 --boot grub-bios
+expect "-smp 4, pvh" "${want[@]}" "+$ok" -- "$hello" --vcpus 4 --boot pvh
+expect "-smp 4, debug build, EPYC" "${want[@]}" "+SMEP on, SMAP on" "+$ok" \
+    -- "$hello" --vcpus 4 --shim-dir build/debug --cpu EPYC
+expect "-smp 8, sched-block guest" "+Brought up 8 CPUs" "+$ok" \
+    -- build/guests/sched-block.elf --vcpus 8 --memory 128M
