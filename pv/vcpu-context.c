@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * VCPUOP_initialise's context, checked as Xen's arch_set_info_guest()
+ * (xen/arch/x86/domain.c) checks a 64-bit PV vCPU's.  See vcpu-context.h.
+ */
+#include "pv/vcpu-context.h"
+#include <xen/errno.h>
+#include "shim/frame.h"
+
+#define X86_EFLAGS_IF       0x00000200UL
+#define X86_EFLAGS_IOPL     0x00003000UL
+#define X86_CR0_TS          0x00000008UL
+#define LDT_MAX_ENTS        8192
+
+/* 48-bit virtual addresses: bits 63..47 all equal. */
+static bool canonical(uint64_t va)
+{
+    return ((int64_t)va >> 47) == 0 || ((int64_t)va >> 47) == -1;
+}
+
+/* Xen's __addr_ok(): the lower half, or above the hypervisor's range. */
+static bool addr_ok(uint64_t va)
+{
+    return va < (1UL << 47) || va >= HYPERVISOR_VIRT_END;
+}
+
+/* Xen's fixup_guest_{stack,code}_selector(): RPL at least the kernel's. */
+static uint16_t guest_selector(uint16_t sel)
+{
+    return (sel & 3) == 3 ? sel : (sel & ~3) | 3;
+}
+
+int pv_vcpu_context_check(struct vcpu_guest_context *c, unsigned int *iopl)
+{
+    unsigned int i;
+
+    if ( !canonical(c->user_regs.rip) || !canonical(c->user_regs.rsp) ||
+         !canonical(c->kernel_sp) ||
+         (c->ldt_ents && !canonical(c->ldt_base)) ||
+         !canonical(c->fs_base) || !canonical(c->gs_base_kernel) ||
+         !canonical(c->gs_base_user) ||
+         !canonical(c->event_callback_eip) ||
+         !canonical(c->syscall_callback_eip) ||
+         !canonical(c->failsafe_callback_eip) )
+        return -XEN_EINVAL;
+    for ( i = 0; i < ARRAY_SIZE(c->trap_ctxt); i++ )
+        if ( !canonical(c->trap_ctxt[i].address) )
+            return -XEN_EINVAL;
+    if ( !addr_ok(c->ldt_base) || (c->ldt_base & (PAGE_SIZE - 1)) ||
+         c->ldt_ents > LDT_MAX_ENTS )
+        return -XEN_EINVAL;
+    /* A vCPU that starts in user mode needs its user page tables. */
+    if ( !(c->flags & VGCF_in_kernel) && !c->ctrlreg[1] )
+        return -XEN_EINVAL;
+
+    c->user_regs.ss = guest_selector(c->user_regs.ss);
+    c->kernel_ss = guest_selector(c->kernel_ss);
+    c->user_regs.cs = guest_selector(c->user_regs.cs);
+    for ( i = 0; i < ARRAY_SIZE(c->trap_ctxt); i++ )
+        c->trap_ctxt[i].cs = guest_selector(c->trap_ctxt[i].cs);
+
+    /* IOPL is virtual; real interrupts stay on in the guest. */
+    *iopl = c->user_regs.rflags & X86_EFLAGS_IOPL;
+    c->user_regs.rflags = (c->user_regs.rflags & ~X86_EFLAGS_IOPL) |
+                          X86_EFLAGS_IF;
+    /* Only CR0.TS is the guest's to set. */
+    c->ctrlreg[0] &= X86_CR0_TS;
+    return 0;
+}

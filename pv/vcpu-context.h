@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * VCPUOP_initialise's struct vcpu_guest_context: the checks that need no
+ * guest memory, kept apart so host tests can drive them (pv/vcpu-context.c).
+ */
+#ifndef PV_VCPU_CONTEXT_H
+#define PV_VCPU_CONTEXT_H
+
+#include "shim/lib.h"
+#include <xen/xen.h>
+
+/*
+ * Check and normalise @c as Xen's arch_set_info_guest() does a 64-bit PV
+ * vCPU's context before it touches the domain: every address it will
+ * load or jump to canonical, selectors' RPL raised to the guest kernel's
+ * (3), an LDT page-aligned, outside the shim's range and at most 8192
+ * entries, user page tables when the vCPU is to start in user mode, the
+ * IOPL taken out of the flags into *@iopl (virtualised) and IF forced on,
+ * CR0 cut to its TS bit.  0, or -XEN_EINVAL with @c unchanged in any way
+ * that matters.  The GDT frames, the L4s and the debug registers are
+ * checked where they are applied, against the domain's pages.
+ */
+int pv_vcpu_context_check(struct vcpu_guest_context *c, unsigned int *iopl);
+
+#endif /* PV_VCPU_CONTEXT_H */

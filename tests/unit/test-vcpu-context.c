@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Host tests of pv/vcpu-context.c: VCPUOP_initialise's context checks,
+ * each rule of Xen's arch_set_info_guest() for a 64-bit PV vCPU broken
+ * on its own, and the normalisation of what passes.
+ */
+#include "tests/unit/unit.h"
+#include "pv/vcpu-context.c"
+
+#define BAD_VA      0x0000800000000000UL    /* first non-canonical */
+#define SHIM_VA     HYPERVISOR_VIRT_START   /* canonical, the shim's */
+
+static struct vcpu_guest_context good(void)
+{
+    struct vcpu_guest_context c;
+    unsigned int i;
+
+    memset(&c, 0, sizeof(c));
+    c.flags = VGCF_in_kernel | VGCF_online;
+    c.user_regs.rip = 0xffffffff81000000UL;
+    c.user_regs.rsp = 0xffffffff82000000UL;
+    c.user_regs.cs = FLAT_KERNEL_CS;
+    c.user_regs.ss = FLAT_KERNEL_SS;
+    c.user_regs.rflags = 0x2;
+    c.kernel_ss = FLAT_KERNEL_SS;
+    c.kernel_sp = 0xffffffff82000000UL;
+    c.event_callback_eip = 0xffffffff81001000UL;
+    c.syscall_callback_eip = 0xffffffff81002000UL;
+    c.ctrlreg[3] = 0x1234000;
+    for ( i = 0; i < 32; i++ )
+    {
+        c.trap_ctxt[i].vector = i;
+        c.trap_ctxt[i].cs = FLAT_KERNEL_CS;
+        c.trap_ctxt[i].address = 0xffffffff81003000UL + i * 16;
+    }
+    return c;
+}
+
+static int check(struct vcpu_guest_context *c)
+{
+    unsigned int iopl = 0xdead;
+
+    return pv_vcpu_context_check(c, &iopl);
+}
+
+static void test_good(void)
+{
+    struct vcpu_guest_context c = good();
+    unsigned int iopl = 0;
+
+    c.user_regs.rflags = 0x3002;            /* IOPL 3, IF clear */
+    c.ctrlreg[0] = 0x8005003b;              /* PG WP NE ET TS MP PE */
+    c.user_regs.cs = 0xe030;                /* RPL 0: raised */
+    c.user_regs.ss = 0xe029;                /* RPL 1: raised */
+    c.kernel_ss = 0xe02a;
+    c.trap_ctxt[3].cs = 0xe030;
+    CHECK_EQ(pv_vcpu_context_check(&c, &iopl), 0);
+    CHECK_EQ(iopl, 0x3000);
+    CHECK_EQ(c.user_regs.rflags, 0x202);
+    CHECK_EQ(c.ctrlreg[0], 0x8);
+    CHECK_EQ(c.user_regs.cs, 0xe033);
+    CHECK_EQ(c.user_regs.ss, 0xe02b);
+    CHECK_EQ(c.kernel_ss, 0xe02b);
+    CHECK_EQ(c.trap_ctxt[3].cs, 0xe033);
+    CHECK_EQ(c.trap_ctxt[4].cs, FLAT_KERNEL_CS);
+
+    /* The extremes that are still allowed. */
+    c = good();
+    c.user_regs.rip = 0x00007fffffffffffUL;
+    c.user_regs.rsp = 0xffff800000000000UL;
+    c.ldt_base = HYPERVISOR_VIRT_END;
+    c.ldt_ents = 8192;
+    CHECK_EQ(check(&c), 0);
+    c = good();
+    c.flags = 0;                            /* user mode, with user tables */
+    c.ctrlreg[1] = 0x5678000;
+    CHECK_EQ(check(&c), 0);
+}
+
+/* Every address Xen checks, non-canonical on its own. */
+static void test_canonical(void)
+{
+    struct vcpu_guest_context c;
+    unsigned int i, f;
+
+    for ( f = 0; f < 10; f++ )
+    {
+        for ( i = 0; i < 2; i++ )
+        {
+            unsigned long bad = i ? BAD_VA : 0xfffe000000000000UL + 0x1000;
+            unsigned long *p;
+
+            c = good();
+            switch ( f )
+            {
+            case 0: p = (unsigned long *)&c.user_regs.rip; break;
+            case 1: p = (unsigned long *)&c.user_regs.rsp; break;
+            case 2: p = &c.kernel_sp; break;
+            case 3: p = &c.fs_base; break;
+            case 4: p = &c.gs_base_kernel; break;
+            case 5: p = &c.gs_base_user; break;
+            case 6: p = &c.event_callback_eip; break;
+            case 7: p = &c.syscall_callback_eip; break;
+            case 8: p = &c.failsafe_callback_eip; break;
+            default: p = &c.trap_ctxt[255].address; break;
+            }
+            *p = bad;
+            if ( check(&c) != -XEN_EINVAL )
+            {
+                printf("FAIL: %s: field %u = %#lx accepted\n",
+                       unit_case_name, f, bad);
+                unit_case_failed = 1;
+            }
+        }
+    }
+    /* A refused context keeps its selectors: nothing half-applied. */
+    c = good();
+    c.user_regs.cs = 0xe030;
+    c.failsafe_callback_eip = BAD_VA;
+    CHECK_EQ(check(&c), -XEN_EINVAL);
+    CHECK_EQ(c.user_regs.cs, 0xe030);
+}
+
+static void test_ldt(void)
+{
+    struct vcpu_guest_context c = good();
+
+    c.ldt_base = BAD_VA;                    /* non-canonical, no entries */
+    CHECK_EQ(check(&c), -XEN_EINVAL);       /* __addr_ok() still refuses */
+    c = good();
+    c.ldt_base = BAD_VA;
+    c.ldt_ents = 1;
+    CHECK_EQ(check(&c), -XEN_EINVAL);
+    c = good();
+    c.ldt_base = SHIM_VA;                   /* canonical, but the shim's */
+    c.ldt_ents = 1;
+    CHECK_EQ(check(&c), -XEN_EINVAL);
+    c.ldt_base = HYPERVISOR_VIRT_END - 0x1000;
+    CHECK_EQ(check(&c), -XEN_EINVAL);
+    c = good();
+    c.ldt_base = 0x10008;                   /* unaligned */
+    c.ldt_ents = 1;
+    CHECK_EQ(check(&c), -XEN_EINVAL);
+    c = good();
+    c.ldt_base = 0x10000;
+    c.ldt_ents = 8193;
+    CHECK_EQ(check(&c), -XEN_EINVAL);
+    c.ldt_ents = 8192;
+    CHECK_EQ(check(&c), 0);
+}
+
+static void test_user_mode_needs_tables(void)
+{
+    struct vcpu_guest_context c = good();
+
+    c.flags = VGCF_online;                  /* not in kernel */
+    CHECK_EQ(check(&c), -XEN_EINVAL);
+    c.ctrlreg[1] = 0x5678000;
+    CHECK_EQ(check(&c), 0);
+}
+
+int main(void)
+{
+    RUN(test_good);
+    RUN(test_canonical);
+    RUN(test_ldt);
+    RUN(test_user_mode_needs_tables);
+    UNIT_EXIT();
+}
