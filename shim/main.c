@@ -15,6 +15,7 @@
 #include "shim/memory.h"
 #include "shim/panic.h"
 #include "shim/param.h"
+#include "shim/spinlock.h"
 #include "shim/timer.h"
 #include "shim/version.h"
 #include "backends/backends.h"
@@ -81,6 +82,7 @@ noreturn void start_shim(struct boot_info *bi)
     printk("pvshim %s (%s, %s build) starting\n", PVSHIM_VERSION,
            PVSHIM_COMPILER, IS_ENABLED(CONFIG_DEBUG) ? "debug" : "release");
     print_boot_info(bi);
+    lock_profile_init();
 
     cpu_detect(&boot_cpu);
     cpu_print(&boot_cpu);
