@@ -14,6 +14,7 @@
 #include <xen/grant_table.h>
 #include <xen/vcpu.h>
 #include "arch/x86/regs.h"
+#include "shim/spinlock.h"
 #include "shim/timer.h"
 
 struct boot_info;
@@ -174,6 +175,15 @@ struct domain {
     /* Grant tables (pv/grant/). */
     struct grant_table grant_table;
 
+    /*
+     * Xen's per-domain locks, profiled as "Domain 1 <name>"
+     * (pv/lockprof.c): frames given to or taken from the guest, and the
+     * event channel operations but send and unmask.
+     */
+    spinlock_t page_alloc_lock;
+    spinlock_t event_lock;
+    struct lock_profile_qhead profile_head;
+
     struct vcpu vcpu[1];
 };
 
@@ -193,6 +203,12 @@ void gnttab_audit(uint32_t *want_count, uint32_t *want_type);
 
 /* pv/entry.S: enter the guest with the frame in cpu_info; no return. */
 noreturn void pv_enter_guest(void);
+
+/* pv/lockprof.c: the domain's locks, listed for the lock profile. */
+void pv_domain_locks_init(struct domain *d);
+
+/* pv/dump.c: the debug keys 'q' (domain and vCPUs), 'e', 'r'. */
+void pv_keyhandler_init(void);
 
 /* pv/domain.c */
 noreturn void domain_crash(const char *fmt, ...) __printf(1, 2);

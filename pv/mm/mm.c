@@ -94,8 +94,10 @@ void pv_mm_give_frame(unsigned long mfn)
     struct page_info *pg = mfn_to_page(mfn);
 
     ASSERT(pg && pg->owner == PGO_NONE);
+    spin_lock(&dom.page_alloc_lock);
     pg->owner = PGO_GUEST;
     pg->count = 1;                      /* the allocation's reference */
+    spin_unlock(&dom.page_alloc_lock);
 }
 
 /*
