@@ -12,6 +12,7 @@
 #include "shim/boot-info.h"
 #include "shim/console.h"
 #include "shim/console-input.h"
+#include "shim/keyhandler.h"
 #include "shim/memory.h"
 #include "shim/panic.h"
 #include "shim/param.h"
@@ -95,6 +96,7 @@ noreturn void start_shim(struct boot_info *bi)
     timer_init();
     ioapic_init();
     console_input_init();
+    keyhandler_init();
     acpi_sci_init();
     print_modules(bi);
 
@@ -103,6 +105,7 @@ noreturn void start_shim(struct boot_info *bi)
     pv_mm_init(&memmap);
     pv_domain_build(bi);
     backends_init();
+    pv_keyhandler_init();
     pv_cpu_init();
     pv_enter_guest();
 }
