@@ -19,11 +19,14 @@
 /*
  * conswitch=<switch char>[x]: CTRL-<char> three times moves serial input
  * between the guest and the shim (default 'a'); a trailing 'x' leaves
- * input with the shim at boot.  A '`' switches nothing (Xen's).
+ * input with the shim at boot.  A character that is no letter (Xen: '`')
+ * switches nothing.
  */
 static char opt_conswitch[3] = "a";
 string_param("conswitch", opt_conswitch);
-#define switch_code ((char)(opt_conswitch[0] - 'a' + 1))
+#define switch_code                                                         \
+    (opt_conswitch[0] >= 'a' && opt_conswitch[0] <= 'z'                     \
+     ? opt_conswitch[0] - 'a' + 1 : 0)
 
 static struct keyhandler {
     keyhandler_fn_t *fn;
