@@ -59,7 +59,7 @@ static void test_sysctl(void)
     check_rc(sysctl(&op), -XEN_EPERM);
     op.cmd = ~0u;
     check_rc(sysctl(&op), -XEN_EPERM);
-    /* Lock profiling too, unless lock-profile-guest (tests/guests/lockprof). */
+    /* Lock profiling too, unless lock-profile-guest (see lockprof/). */
     op.cmd = XEN_SYSCTL_lockprof_op;
     op.u.lockprof_op.cmd = XEN_SYSCTL_LOCKPROF_reset;
     check_rc(sysctl(&op), -XEN_EPERM);
