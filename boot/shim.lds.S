@@ -48,6 +48,10 @@ SECTIONS
         KEEP(*(shim_params))
         __stop_shim_params = .;
         . = ALIGN(8);
+        __start_lock_profile = .;
+        KEEP(*(lock_profile))
+        __stop_lock_profile = .;
+        . = ALIGN(8);
         __start_ex_table = .;
         KEEP(*(.ex_table))
         __stop_ex_table = .;

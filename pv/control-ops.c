@@ -6,7 +6,8 @@
  * check its interface version (-EACCES), domctl looks the domain up
  * (-ESRCH), then XSM says -EPERM; xenpmu_op is -EOPNOTSUPP while the
  * vPMU is off, Xen's default.  Linux calls xenpmu_op at boot on every
- * CPU ("VPMU disabled by hypervisor.").
+ * CPU ("VPMU disabled by hypervisor.").  The one exception is
+ * XEN_SYSCTL_lockprof_op with lock-profile-guest (pv/lockprof.c).
  */
 /*
  * domctl.h and sysctl.h want __XEN_TOOLS__, with which xen-compat.h sets
@@ -20,8 +21,10 @@
 #include <xen/platform.h>
 #include <xen/domctl.h>
 #include <xen/sysctl.h>
+#include "shim/spinlock.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/lockprof.h"
 
 /* Our domain's id (pv/event/private.h), and dom0's, as a domU sees it. */
 #define SHIM_DOMID          1
@@ -46,6 +49,27 @@ long do_platform_op(unsigned long u_op)
     return XSM_REFUSAL;                 /* xsm_platform_op(XSM_PRIV) */
 }
 
+/*
+ * Past the XSM check, as Xen's do_sysctl(): one sysctl at a time, and the
+ * whole argument written back on success.  Lock profiling is Xen's
+ * CONFIG_DEBUG_LOCK_PROFILE; without it the command falls through to
+ * arch_do_sysctl(), which knows it not: -ENOSYS.
+ */
+static long sysctl_lockprof(struct xen_sysctl *op, unsigned long u_op)
+{
+    static DEFINE_SPINLOCK(sysctl_lock);
+    long rc;
+
+    if ( !opt_lock_profile )
+        return -XEN_ENOSYS;
+    spin_lock(&sysctl_lock);
+    rc = pv_sysctl_lockprof(&op->u.lockprof_op);
+    spin_unlock(&sysctl_lock);
+    if ( !rc && copy_to_guest(u_op, op, sizeof(*op)) )
+        rc = -XEN_EFAULT;
+    return rc;
+}
+
 long do_sysctl(unsigned long u_op)
 {
     struct xen_sysctl buf, *op = &buf;
@@ -54,6 +78,8 @@ long do_sysctl(unsigned long u_op)
         return -XEN_EFAULT;
     if ( op->interface_version != XEN_SYSCTL_INTERFACE_VERSION )
         return -XEN_EACCES;
+    if ( op->cmd == XEN_SYSCTL_lockprof_op && opt_lock_profile_guest )
+        return sysctl_lockprof(op, u_op);
     return XSM_REFUSAL;                 /* xsm_sysctl(XSM_PRIV) */
 }
 

@@ -16,6 +16,7 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/regs.h"
+#include "shim/spinlock.h"
 #include "shim/timer.h"
 
 struct boot_info;
@@ -193,6 +194,15 @@ struct domain {
     struct grant_table grant_table;
 
     /*
+     * Xen's per-domain locks, profiled as "Domain 1 <name>"
+     * (pv/lockprof.c): frames given to or taken from the guest, and the
+     * event channel operations but send and unmask.
+     */
+    spinlock_t page_alloc_lock;
+    spinlock_t event_lock;
+    struct lock_profile_qhead profile_head;
+
+    /*
      * vCPU n runs on CPU n (sched=null), so there are as many as CPUs the
      * shim brought up, at most MAX_VCPUS; vcpu[] past max_vcpus is unused.
      */
@@ -220,6 +230,12 @@ void gnttab_audit(uint32_t *want_count, uint32_t *want_type);
 
 /* pv/entry.S: enter the guest with the frame in cpu_info; no return. */
 noreturn void pv_enter_guest(void);
+
+/* pv/lockprof.c: the domain's locks, listed for the lock profile. */
+void pv_domain_locks_init(struct domain *d);
+
+/* pv/dump.c: the debug keys 'q' (domain and vCPUs), 'e', 'r'. */
+void pv_keyhandler_init(void);
 
 /* pv/domain.c */
 noreturn void domain_crash(const char *fmt, ...) __printf(1, 2);

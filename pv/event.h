@@ -27,6 +27,9 @@ void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq);
 /* A global VIRQ (VIRQ_CONSOLE, ...): on the vCPU it is bound to. */
 void send_guest_global_virq(struct domain *d, unsigned int virq);
 
+/* The 'e' debug key (pv/event/event-dump.c). */
+void pv_dump_evtchn_info(unsigned char key);
+
 /* For SCHEDOP_poll: the ABI's port limit, and a port's pending bit. */
 unsigned int pv_evtchn_max_ports(const struct domain *d);
 bool pv_evtchn_is_pending(const struct domain *d, unsigned int port);

@@ -85,6 +85,21 @@ unsigned int console_input_pending(void)
     return rx_prod - rx_cons;
 }
 
+/*
+ * From the hook, in interrupt context: bytes for the guest ahead of the
+ * one being looked at (the debug keys' held-back switch characters).
+ * What finds the buffer full is dropped, as Xen's serial_rx_ring does.
+ */
+void console_input_inject(const char *buf, unsigned int len)
+{
+    unsigned int i;
+
+    for ( i = 0; i < len && rx_prod - rx_cons < RX_SIZE; i++ )
+        rx_ring[RX_MASK(rx_prod++)] = buf[i];
+    if ( i )
+        raise_softirq(CONSOLE_SOFTIRQ);
+}
+
 void console_input_set_hook(console_input_hook_t hook)
 {
     rx_hook = hook;

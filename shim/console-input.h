@@ -30,5 +30,7 @@ unsigned int console_input_pending(void);
  */
 typedef bool (*console_input_hook_t)(char c, const struct cpu_regs *regs);
 void console_input_set_hook(console_input_hook_t hook);
+/* From the hook: @len bytes for the guest, ahead of the one it sees. */
+void console_input_inject(const char *buf, unsigned int len);
 
 #endif /* SHIM_CONSOLE_INPUT_H */

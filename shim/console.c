@@ -29,6 +29,19 @@ static int timestamps = TS_BOOT;
 
 static bool at_line_start = true;
 
+/* Debug keys print whatever loglvl says (Xen's print_everything). */
+static unsigned int log_everything;
+
+void console_start_log_everything(void)
+{
+    log_everything++;
+}
+
+void console_end_log_everything(void)
+{
+    log_everything--;
+}
+
 static void console_putc(char c)
 {
     unsigned int i;
@@ -84,7 +97,7 @@ void vprintk(const char *fmt, va_list args)
         level = fmt[1] - '0';
         fmt += 3;
     }
-    if ( level > log_threshold )
+    if ( level > log_threshold && !log_everything )
         return;
 
     /* A message too long for the buffer still ends its line. */

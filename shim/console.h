@@ -18,6 +18,10 @@
 void printk(const char *fmt, ...) __printf(1, 2);
 void vprintk(const char *fmt, va_list args);
 
+/* Around the debug keys' output: print every level (Xen's). */
+void console_start_log_everything(void);
+void console_end_log_everything(void);
+
 /* Console set-up: early (before the command line), then final. */
 void console_init_early(void);
 void console_init(void);

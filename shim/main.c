@@ -13,9 +13,11 @@
 #include "shim/boot-info.h"
 #include "shim/console.h"
 #include "shim/console-input.h"
+#include "shim/keyhandler.h"
 #include "shim/memory.h"
 #include "shim/panic.h"
 #include "shim/param.h"
+#include "shim/spinlock.h"
 #include "shim/timer.h"
 #include "shim/version.h"
 #include "backends/backends.h"
@@ -82,6 +84,7 @@ noreturn void start_shim(struct boot_info *bi)
     printk("pvshim %s (%s, %s build) starting\n", PVSHIM_VERSION,
            PVSHIM_COMPILER, IS_ENABLED(CONFIG_DEBUG) ? "debug" : "release");
     print_boot_info(bi);
+    lock_profile_init();
 
     cpu_detect(&boot_cpu);
     cpu_print(&boot_cpu);
@@ -94,6 +97,7 @@ noreturn void start_shim(struct boot_info *bi)
     timer_init();
     ioapic_init();
     console_input_init();
+    keyhandler_init();
     acpi_sci_init();
     smp_boot_cpus(trampoline_page);
     print_modules(bi);
@@ -103,6 +107,7 @@ noreturn void start_shim(struct boot_info *bi)
     pv_mm_init(&memmap);
     pv_domain_build(bi);
     backends_init();
+    pv_keyhandler_init();
     pv_cpu_init();
     pv_enter_guest();
 }

@@ -15,6 +15,7 @@ enum {
     CONSOLE_SOFTIRQ,        /* the guest notified the console backend */
     XENSTORE_SOFTIRQ,       /* the guest notified the xenstore backend */
     POWER_BUTTON_SOFTIRQ,   /* the VM's power button was pressed */
+    KEYPRESS_SOFTIRQ,       /* debug keys typed (shim/keyhandler.c) */
     NR_SOFTIRQS
 };
 

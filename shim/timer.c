@@ -8,6 +8,8 @@
 #include "shim/softirq.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/traps.h"
+#include "shim/console.h"
 
 static struct timer *timer_list[NR_CPUS];
 
@@ -96,4 +98,29 @@ void timer_init(void)
 {
     open_softirq(TIMER_SOFTIRQ, timer_softirq);
     lapic_init();
+}
+
+/* The 'a' debug key: each CPU's timers, as Xen's dump_timerq(). */
+void dump_timerq(unsigned char key)
+{
+    const struct timer *t;
+    uint64_t now = NOW();
+    unsigned long off, size;
+    const char *fn;
+    unsigned int cpu;
+
+    printk("Dumping timer queues:\n");
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+    {
+        if ( !timer_list[cpu] && cpu != smp_processor_id() )
+            continue;
+        printk("CPU%02u:\n", cpu);
+        for ( t = timer_list[cpu]; t; t = t->next )
+        {
+            fn = symbol_lookup((unsigned long)t->function, &off, &size);
+            printk("  ex=%12ldus timer=%016lx cb=%s(%016lx)\n",
+                   (long)(t->expires - now) / 1000, (unsigned long)t,
+                   fn ? fn : "?", (unsigned long)t->data);
+        }
+    }
 }

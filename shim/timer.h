@@ -41,4 +41,7 @@ static inline bool timer_is_active(const struct timer *t)
 /* Boot: the local APIC timer and TIMER_SOFTIRQ on this CPU. */
 void timer_init(void);
 
+/* The 'a' debug key: every CPU's pending timers. */
+void dump_timerq(unsigned char key);
+
 #endif /* SHIM_TIMER_H */

@@ -3,8 +3,12 @@
 #include "arch/x86/cr.h"
 #include "arch/x86/flush.h"
 #include "arch/x86/percpu.h"
+#include "shim/spinlock.h"
 
 struct flush_stats flush_stats;
+
+/* Xen's: one cross-CPU flush at a time (arch/x86/smp.c). */
+DEFINE_SPINLOCK(flush_lock);
 
 void flush_area_local(unsigned long va, unsigned int flags)
 {
@@ -43,12 +47,25 @@ void flush_area_local(unsigned long va, unsigned int flags)
     }
 }
 
-/* One CPU for now: the others come with SMP bring-up (IPIs). */
+/*
+ * As Xen's flush_area_mask(): this CPU flushes itself first, unlocked;
+ * only a flush that reaches other CPUs takes flush_lock, and holds it
+ * while their IPIs are sent and answered, so a flush on one CPU never
+ * touches the lock.
+ */
 void flush_area_mask(unsigned long mask, unsigned long va,
                      unsigned int flags)
 {
-    if ( mask & (1UL << smp_processor_id()) )
+    unsigned long self = 1UL << smp_processor_id();
+
+    if ( mask & self )
         flush_area_local(va, flags);
+    if ( mask & ~self )
+    {
+        spin_lock(&flush_lock);
+        /* The flush IPIs and the wait for them: SMP bring-up. */
+        spin_unlock(&flush_lock);
+    }
 }
 
 /*

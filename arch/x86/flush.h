@@ -27,6 +27,10 @@ void switch_cr3(unsigned long cr3);
 void flush_area_mask(unsigned long mask, unsigned long va,
                      unsigned int flags);
 
+/* Held across a flush that reaches other CPUs (shim/spinlock.h). */
+struct spinlock;
+extern struct spinlock flush_lock;
+
 /* Counters, for benchmarks and debug keys. */
 struct flush_stats {
     unsigned long va, tlb, global_pge, global_cr3, cache;

@@ -93,7 +93,7 @@ void show_gprs(const struct cpu_regs *r)
     printk(XENLOG_ERR "r15: %016lx\n", r->r15);
 }
 
-static void show_registers(const struct cpu_regs *r)
+void show_registers(const struct cpu_regs *r)
 {
     printk(XENLOG_ERR "----[ pvshim x86_64  debug=%c ]----\n",
            IS_ENABLED(CONFIG_DEBUG) ? 'y' : 'n');
@@ -108,6 +108,16 @@ static void show_registers(const struct cpu_regs *r)
            rdmsr(MSR_FS_BASE), rdmsr(MSR_GS_BASE),
            rdmsr(MSR_SHADOW_GS_BASE));
     printk(XENLOG_ERR "ss: %04lx   cs: %04lx\n", r->ss, r->cs);
+}
+
+void show_execution_state(const struct cpu_regs *regs)
+{
+    show_registers(regs);
+    if ( regs_from_guest(regs) )
+        return;
+    printk(XENLOG_ERR "Xen call trace:\n");
+    print_symbol("   ", regs->rip);
+    show_stack_trace((const void *)regs->rbp);
 }
 
 void do_trap(struct cpu_regs *regs)

@@ -16,6 +16,14 @@ void do_trap(struct cpu_regs *regs);
 /* The general-purpose registers of a frame, in Xen's dump layout. */
 void show_gprs(const struct cpu_regs *r);
 
+/*
+ * Xen's register dump of a frame (RIP, flags, GPRs, control registers,
+ * segment bases), and show_execution_state(): the same and, for a frame
+ * of the shim's, its call trace.  For fatal traps and the 'd' debug key.
+ */
+void show_registers(const struct cpu_regs *r);
+void show_execution_state(const struct cpu_regs *regs);
+
 /* Walk the frame-pointer chain from @fp, printing symbol names. */
 void show_stack_trace(const void *fp);
 

@@ -166,6 +166,26 @@ bool evtchn_fifo_is_busy(const struct domain *d, unsigned int port)
     return w && word_test(w, EVTCHN_FIFO_LINKED);
 }
 
+/* Xen's evtchn_fifo_print_state(): BUSY and the LINK, for the 'e' key. */
+void evtchn_fifo_print_state(const struct domain *d, unsigned int port,
+                             char *buf, size_t len)
+{
+    const event_word_t *w = word_from_port(d, port);
+    event_word_t v;
+
+    if ( !w )
+    {
+        snprintf(buf, len, "?     ");
+        return;
+    }
+    v = ACCESS_ONCE(*w);
+    if ( (v >> EVTCHN_FIFO_LINKED) & 1 )
+        snprintf(buf, len, "%c %-4u", (v >> EVTCHN_FIFO_BUSY) & 1 ? 'B' : ' ',
+                 v & EVTCHN_FIFO_LINK_MASK);
+    else
+        snprintf(buf, len, "%c -   ", (v >> EVTCHN_FIFO_BUSY) & 1 ? 'B' : ' ');
+}
+
 int evtchn_fifo_set_priority(struct domain *d, struct evtchn *chn,
                              unsigned int priority)
 {

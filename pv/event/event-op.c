@@ -173,7 +173,7 @@ static long do_bind_pirq(evtchn_bind_pirq_t *b)
                                                    : -XEN_EPERM;
 }
 
-long do_event_channel_op(unsigned long cmd, unsigned long arg)
+static long event_channel_op(unsigned long cmd, unsigned long arg)
 {
     switch ( cmd )
     {
@@ -211,6 +211,24 @@ long do_event_channel_op(unsigned long cmd, unsigned long arg)
     default:
         return -XEN_ENOSYS;
     }
+}
+
+/*
+ * Every operation but send and unmask under the domain's event_lock, as
+ * Xen takes d->event_lock in each of them (send and unmask take only the
+ * port's own lock there).
+ */
+long do_event_channel_op(unsigned long cmd, unsigned long arg)
+{
+    struct domain *d = &dom;
+    long rc;
+
+    if ( cmd == EVTCHNOP_send || cmd == EVTCHNOP_unmask )
+        return event_channel_op(cmd, arg);
+    spin_lock(&d->event_lock);
+    rc = event_channel_op(cmd, arg);
+    spin_unlock(&d->event_lock);
+    return rc;
 }
 
 /* The pre-3.0.2 form: struct evtchn_op { cmd; union u; } in one buffer. */

@@ -96,6 +96,8 @@ void evtchn_fifo_unmask(struct domain *d, struct evtchn *chn);
 bool evtchn_fifo_is_pending(const struct domain *d, unsigned int port);
 bool evtchn_fifo_is_masked(const struct domain *d, unsigned int port);
 bool evtchn_fifo_is_busy(const struct domain *d, unsigned int port);
+void evtchn_fifo_print_state(const struct domain *d, unsigned int port,
+                             char *buf, size_t len);
 int evtchn_fifo_set_priority(struct domain *d, struct evtchn *chn,
                              unsigned int priority);
 long evtchn_fifo_init_control(struct evtchn_init_control *init);

@@ -101,8 +101,10 @@ static int unshare_frame(void *va, bool check_only)
     if ( check_only )
         return 0;
     page_put_type(pg);
+    spin_lock(&dom.page_alloc_lock);
     page_put(pg);
     pg->owner = PGO_NONE;
+    spin_unlock(&dom.page_alloc_lock);
     pv_flush_local(0, FLUSH_TLB_GLOBAL);
     frames_free(mfn, 1);
     return 0;

@@ -31,8 +31,10 @@ static int steal_page(unsigned long mfn)
     if ( pg->owner != PGO_GUEST || pg->count != 1 || pg->type_count ||
          mfn == dom.shared_info_mfn )
         return -XEN_EINVAL;
+    spin_lock(&dom.page_alloc_lock);
     page_put(pg);
     pg->owner = PGO_NONE;
+    spin_unlock(&dom.page_alloc_lock);
     pv_flush_local(0, FLUSH_TLB_GLOBAL);
     return 0;
 }

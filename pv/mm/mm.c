@@ -116,12 +116,14 @@ void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
     struct page_info *pg = mfn_to_page(mfn), *end = pg + nr;
 
     ASSERT(pg && nr <= frame_table_nr - mfn);
+    spin_lock(&dom.page_alloc_lock);
     for ( ; pg < end; pg++ )
     {
         ASSERT(pg->owner == PGO_NONE);
         pg->owner = PGO_GUEST;
         pg->count = 1;                  /* the allocation's reference */
     }
+    spin_unlock(&dom.page_alloc_lock);
 }
 
 /*

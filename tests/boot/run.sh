@@ -285,6 +285,82 @@ input_case "console: ring input wakes a blocked guest" 1.5 \
     'Test result: SUCCESS' \
     -- build/guests/console-ring-input.elf --guest-cmdline "wait=60"
 
+# Debug keys, as Xen's: CTRL-a three times gives the serial input to the
+# shim ("Xen"), each key prints what Xen's prints, and CTRL-a three times
+# gives it back: the guest, blocked on its console ring meanwhile, then
+# gets exactly the line typed after that.
+#   typed_case NAME KEYS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS...
+# KEYS: one word a write to the serial port, 0.3 s apart after 1.5 s;
+# ^A stands for CTRL-a, ^M for a carriage return.
+typed_case() {
+    local name=$1 keys=$2 log=$logdir/${1//[^A-Za-z0-9_.-]/_}.log
+    local why= p k pats=()
+    shift 2
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
+    shift
+    { sleep 1.5
+      for k in $keys; do
+          k=${k//^A/$'\001'}
+          printf '%s' "${k//^M/$'\r'}"
+          sleep 0.3
+      done
+    } | tools/pvshim-run --timeout "$timeout" "$@" >"$log" 2>&1
+    for p in "${pats[@]}"; do
+        case "$p" in
+        +*) grep -aqE -- "${p#+}" "$log" || why="${why:+$why; }no line matches '${p#+}'" ;;
+        -*) ! grep -aqE -- "${p#-}" "$log" || why="${why:+$why; }a line matches '${p#-}'" ;;
+        esac
+    done
+    if [ -z "$why" ]; then
+        echo "PASS: $name"
+    else
+        echo "FAIL: $name: $why (console: $log)"
+    fi
+}
+to_xen="\*\*\* Serial input to Xen \(type 'CTRL-a' three times to switch input\)"
+to_dom1="\*\*\* Serial input to DOM1 \(type 'CTRL-a' three times to switch input\)"
+typed_case "keys: CTRL-a x3, h l L l d q e t r a, CTRL-a x3, input back to the guest" \
+    "^A^A^A h l L l d q e t r a ^A^A^A back-to-the-guest^M" \
+    "+$to_dom1" "+$to_xen" \
+    "+'h' pressed -> showing installed handlers" \
+    "+ key 'l' \(ascii '6c'\) => print lock profile info" \
+    "+ key 'q' \(ascii '71'\) => dump domain \(and guest debug\) info" \
+    "+Xen lock profile info SHOW  \(now = [0-9]+ total = [0-9]+\)" \
+    "+Global lock flush_lock: addr=ffff82d0[0-9a-f]{8}, lockval=[0-9a-f]{8}, not locked" \
+    "+Domain 1 event_lock: addr=ffff82d0[0-9a-f]{8}, lockval=[0-9a-f]{8}, not locked" \
+    "+^\(XEN\) \[[ 0-9.]+\]   lock:[1-9][0-9]*\([0-9]+\), block:0\(0\)" \
+    "+Xen lock profile info RESET \(now = [0-9]+\)" \
+    "+'d' pressed -> dumping registers" \
+    "+\*\*\* Dumping CPU0 guest state \(d1v0\): \*\*\*" "+CONTEXT: guest" \
+    "+'q' pressed -> dumping domain info \(now = [0-9]+\)" \
+    "+General information for domain 1:" \
+    "+    VCPU0: CPU0 \[has=[TF]\] poll=[0-9-]+ upcall_pend=0[01] upcall_mask=0[01]" \
+    "+'e' pressed -> dumping event-channel info" \
+    "+Event channel information for domain 1:" \
+    "+       2 \[[01]/[01]/[01]\]: s=3 n=0 x=0 d=0 p=2" \
+    "+Synced stime skew: max=[0-9]+ns avg=[0-9]+ns samples=1 current=[0-9]+ns" \
+    "+Scheduler: null Scheduler \(null\)" \
+    "+CPU\[00\] sibling=\{0\}, core=\{0\}, unit=d1v0" \
+    "+Dumping timer queues:" \
+    '+console-ring-input: got "back-to-the-guest"' '+Test result: SUCCESS' \
+    -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
+    --shim-cmdline "lock-profile"
+# After 'L' every count is zero again: the second 'l' shows it.
+if sed -n '/lock profile info RESET/,$p' \
+       "$logdir/keys__CTRL-a_x3__h_l_L_l_d_q_e_t_r_a__CTRL-a_x3__input_back_to_the_guest.log" |
+   grep -a -A1 'Domain 1 page_alloc_lock' | grep -aq '  lock:0(0), block:0(0)'
+then
+    echo "PASS: keys: 'L' resets the lock profile"
+else
+    echo "FAIL: keys: 'L' resets the lock profile"
+fi
+typed_case "keys: conswitch=ax keeps input with the shim; no 'l' without lock-profile" \
+    "h ^A^A^A typed-after-h^M" \
+    "+$to_xen" "+ key 'd' \(ascii '64'\) => dump registers" \
+    "- key 'l' " "+$to_dom1" '+console-ring-input: got "typed-after-h"' \
+    -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
+    --shim-cmdline "conswitch=ax"
+
 # A guest's "\r\n" line ends: one line end on the ring's raw stream, and
 # no stray character for the '\r' in console_io's "(d1)" lines.
 expect "console: \\r\\n line ends print cleanly" 0 \

@@ -59,6 +59,12 @@ static void test_sysctl(void)
     check_rc(sysctl(&op), -XEN_EPERM);
     op.cmd = ~0u;
     check_rc(sysctl(&op), -XEN_EPERM);
+    /* Lock profiling too, unless lock-profile-guest (see lockprof/). */
+    op.cmd = XEN_SYSCTL_lockprof_op;
+    op.u.lockprof_op.cmd = XEN_SYSCTL_LOCKPROF_reset;
+    check_rc(sysctl(&op), -XEN_EPERM);
+    op.u.lockprof_op.cmd = XEN_SYSCTL_LOCKPROF_query;
+    check_rc(sysctl(&op), -XEN_EPERM);
     op.interface_version = 0;
     check_rc(sysctl(&op), -XEN_EACCES);
     check_rc(sysctl(BAD_UNMAPPED), -XEN_EFAULT);

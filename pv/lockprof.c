@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The domain's profiled locks ("Domain 1 ..." in the 'l' printout), and
+ * XEN_SYSCTL_lockprof_op for a guest the command line trusts with it
+ * (Xen's spinlock_profile_control(); Xen refuses it to a domU).
+ */
+#define __XEN_TOOLS__ 1                 /* sysctl.h */
+#undef __XEN_INTERFACE_VERSION__
+#include "shim/lib.h"
+#include <xen/xen.h>
+#include <xen/errno.h>
+#include <xen/sysctl.h>
+#include "shim/param.h"
+#include "shim/spinlock.h"
+#include "pv/domain.h"
+#include "pv/guest-access.h"
+#include "pv/hypercall.h"
+#include "pv/lockprof.h"
+
+/*
+ * lock-profile-guest: answer the guest's XEN_SYSCTL_lockprof_op (Xen's
+ * XSM policy lets only the control domain profile); off by default.
+ */
+bool opt_lock_profile_guest;
+boolean_param("lock-profile-guest", opt_lock_profile_guest);
+
+#define PV_DOMID    1
+
+void pv_domain_locks_init(struct domain *d)
+{
+    spin_lock_init_prof(d, page_alloc_lock);
+    spin_lock_init_prof(d, event_lock);
+    lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, d, PV_DOMID);
+}
+
+struct ucopy {
+    struct xen_sysctl_lockprof_op *pc;
+    int rc;
+};
+
+/*
+ * One lock into the guest's array: elements past max_elem are counted,
+ * not written, so nr_elem says how many there are; the first copy that
+ * faults ends the query with -EFAULT.
+ */
+static void ucopy_elem(struct lock_profile *data, int32_t type, int32_t idx,
+                       void *par)
+{
+    struct ucopy *p = par;
+    struct xen_sysctl_lockprof_data elem;
+
+    if ( p->rc )
+        return;
+    if ( p->pc->nr_elem < p->pc->max_elem )
+    {
+        memset(&elem, 0, sizeof(elem));
+        strlcpy(elem.name, data->name, sizeof(elem.name));
+        elem.type = type;
+        elem.idx = idx;
+        elem.lock_cnt = data->lock_cnt;
+        elem.block_cnt = data->block_cnt;
+        elem.lock_time = data->time_hold;
+        elem.block_time = data->time_block;
+        if ( copy_to_guest_offset((unsigned long)p->pc->data.p,
+                                  p->pc->nr_elem, &elem, sizeof(elem)) )
+            p->rc = -XEN_EFAULT;
+    }
+    if ( !p->rc )
+        p->pc->nr_elem++;
+}
+
+long pv_sysctl_lockprof(struct xen_sysctl_lockprof_op *pc)
+{
+    struct ucopy par = { .pc = pc };
+
+    switch ( pc->cmd )
+    {
+    case XEN_SYSCTL_LOCKPROF_reset:
+        spinlock_profile_reset('\0');
+        return 0;
+
+    case XEN_SYSCTL_LOCKPROF_query:
+        pc->nr_elem = 0;
+        pc->time = spinlock_profile_iterate(ucopy_elem, &par);
+        return par.rc;
+
+    default:
+        return -XEN_EINVAL;
+    }
+}

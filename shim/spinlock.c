@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Ticket spinlocks and Xen's lock profiling (xen/common/spinlock.c): the
+ * counters, the lists of profiled locks, and the 'l'/'L' printouts.
+ */
+#define __XEN_TOOLS__ 1                 /* sysctl.h: LOCKPROF_TYPE_* */
+#undef __XEN_INTERFACE_VERSION__
+#include "shim/spinlock.h"
+#include <xen/xen.h>
+#include <xen/sysctl.h>
+#include "shim/console.h"
+#include "shim/param.h"
+#include "shim/timer.h"
+
+#ifdef SHIM_HOST_TEST
+__thread unsigned int spin_test_cpu;    /* the host tests' "CPU" */
+#define spin_cpu()  spin_test_cpu
+#else
+#include "arch/x86/percpu.h"
+#define spin_cpu()  smp_processor_id()
+#endif
+
+/* lock-profile: count every profiled lock's use (off by default). */
+bool opt_lock_profile;
+boolean_param("lock-profile", opt_lock_profile);
+
+static inline void cpu_relax(void)
+{
+#ifndef SHIM_HOST_TEST
+    asm volatile ( "pause" ::: "memory" );
+#else
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/*
+ * Xen's LOCK_PROFILE_* steps, each behind the one test of lock->profile
+ * (NULL unless profiling is on): time taken at acquisition, held time
+ * and count at release, and a wait counted only if the first ticket
+ * check failed (the time from that check to acquisition).
+ */
+static always_inline void profile_got(spinlock_t *lock, int64_t block)
+{
+    struct lock_profile *p = lock->profile;
+
+    if ( unlikely(p) )
+    {
+        p->time_locked = NOW();
+        if ( block )
+        {
+            p->time_block += p->time_locked - block;
+            p->block_cnt++;
+        }
+    }
+}
+
+static always_inline void profile_rel(spinlock_t *lock)
+{
+    struct lock_profile *p = lock->profile;
+
+    if ( unlikely(p) )
+    {
+        p->time_hold += NOW() - p->time_locked;
+        p->lock_cnt++;
+    }
+}
+
+static always_inline uint16_t observe_head(const spinlock_tickets_t *t)
+{
+    return __atomic_load_n(&t->head, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Take a ticket (an atomic add to the tail), then wait until head
+ * reaches it: FIFO among waiters, as Xen's spin_lock_common().  The
+ * acquire ordering keeps the critical section after the lock.
+ */
+void _spin_lock(spinlock_t *lock)
+{
+    spinlock_tickets_t tickets;
+    int64_t block = 0;
+
+    tickets.head_tail = __atomic_fetch_add(&lock->tickets.head_tail,
+                                           SPINLOCK_TICKET_INC,
+                                           __ATOMIC_ACQUIRE);
+    while ( tickets.tail != observe_head(&lock->tickets) )
+    {
+        if ( unlikely(lock->profile) && !block )
+            block = NOW() ? : 1;
+        cpu_relax();
+    }
+    lock->cpu = spin_cpu();
+    profile_got(lock, block);
+}
+
+/*
+ * Only the holder moves head, so a plain release store of head + 1 is
+ * the unlock (Xen's add_sized()); the holder's writes are visible first.
+ */
+void _spin_unlock(spinlock_t *lock)
+{
+    ASSERT(lock->cpu == spin_cpu());
+    profile_rel(lock);
+    lock->cpu = SPINLOCK_NO_CPU;
+    __atomic_store_n(&lock->tickets.head, lock->tickets.head + 1,
+                     __ATOMIC_RELEASE);
+}
+
+/* Take the lock only if it is free now: one compare-and-exchange. */
+bool _spin_trylock(spinlock_t *lock)
+{
+    spinlock_tickets_t old, new;
+
+    old.head_tail = __atomic_load_n(&lock->tickets.head_tail,
+                                    __ATOMIC_RELAXED);
+    if ( old.head != old.tail )
+        return false;
+    new = old;
+    new.tail++;
+    if ( !__atomic_compare_exchange_n(&lock->tickets.head_tail,
+                                      &old.head_tail, new.head_tail, false,
+                                      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED) )
+        return false;
+    lock->cpu = spin_cpu();
+    profile_got(lock, 0);
+    return true;
+}
+
+/* For ASSERT()s: it says nothing about who holds the lock. */
+bool _spin_is_locked(const spinlock_t *lock)
+{
+    spinlock_tickets_t t;
+
+    t.head_tail = __atomic_load_n(&lock->tickets.head_tail,
+                                  __ATOMIC_RELAXED);
+    return t.head != t.tail;
+}
+
+void _rspin_lock(rspinlock_t *lock)
+{
+    unsigned int cpu = spin_cpu();
+
+    if ( likely(ACCESS_ONCE(lock->recurse_cpu) != cpu) )
+    {
+        _spin_lock(lock);
+        lock->recurse_cpu = cpu;
+    }
+    ASSERT(lock->recurse_cnt < SPINLOCK_MAX_RECURSE);
+    lock->recurse_cnt++;
+}
+
+bool _rspin_trylock(rspinlock_t *lock)
+{
+    unsigned int cpu = spin_cpu();
+
+    if ( likely(ACCESS_ONCE(lock->recurse_cpu) != cpu) )
+    {
+        if ( !_spin_trylock(lock) )
+            return false;
+        lock->recurse_cpu = cpu;
+    }
+    ASSERT(lock->recurse_cnt < SPINLOCK_MAX_RECURSE);
+    lock->recurse_cnt++;
+    return true;
+}
+
+void _rspin_unlock(rspinlock_t *lock)
+{
+    ASSERT(lock->recurse_cpu == spin_cpu() && lock->recurse_cnt);
+    if ( likely(--lock->recurse_cnt == 0) )
+    {
+        lock->recurse_cpu = SPINLOCK_NO_CPU;
+        _spin_unlock(lock);
+    }
+}
+
+/* ------------------------------------------------------------ profiling */
+
+struct lock_profile_anc {
+    struct lock_profile_qhead *head_q;  /* first head of this type */
+    const char *name;                   /* descriptive string for print */
+};
+
+static int64_t lock_profile_start;
+static struct lock_profile_anc lock_profile_ancs[LOCKPROF_TYPE_N] = {
+    [LOCKPROF_TYPE_GLOBAL] = { .name = "Global lock" },
+    [LOCKPROF_TYPE_PERDOM] = { .name = "Domain" },
+};
+static spinlock_t lock_profile_lock = SPIN_LOCK_UNLOCKED;
+
+/*
+ * Xen allocates a structure's profiles (xzalloc); the shim has no heap,
+ * so they come from this pool, which one domain's few locks never empty.
+ */
+#define LOCK_PROFILE_POOL   32
+static struct lock_profile lock_profile_pool[LOCK_PROFILE_POOL];
+static unsigned int lock_profile_pool_used;
+
+int64_t spinlock_profile_iterate(lock_profile_subfunc *fn, void *par)
+{
+    struct lock_profile_qhead *hq;
+    struct lock_profile *eq;
+    int64_t since;
+    int32_t i;
+
+    spin_lock(&lock_profile_lock);
+    for ( i = 0; i < LOCKPROF_TYPE_N; i++ )
+        for ( hq = lock_profile_ancs[i].head_q; hq; hq = hq->head_q )
+            for ( eq = hq->elem_q; eq; eq = eq->next )
+                fn(eq, i, hq->idx, par);
+    since = NOW() - lock_profile_start;
+    spin_unlock(&lock_profile_lock);
+    return since;
+}
+
+/*
+ * Xen 4.17's format, one whole line at a time:
+ *   Global lock flush_lock: addr=ffff82d0..., lockval=00000000, not locked
+ *     lock:0(0), block:0(0)
+ */
+static void spinlock_profile_print_elem(struct lock_profile *data,
+                                        int32_t type, int32_t idx, void *par)
+{
+    const spinlock_t *lock = data->lock;
+    char who[32], held[16];
+
+    if ( type != LOCKPROF_TYPE_GLOBAL )
+        snprintf(who, sizeof(who), "%s %d", lock_profile_ancs[type].name,
+                 idx);
+    else
+        snprintf(who, sizeof(who), "%s", lock_profile_ancs[type].name);
+    if ( ACCESS_ONCE(lock->cpu) == SPINLOCK_NO_CPU )
+        snprintf(held, sizeof(held), "not locked");
+    else
+        snprintf(held, sizeof(held), "cpu=%d", ACCESS_ONCE(lock->cpu));
+    printk("%s %s: addr=%016lx, lockval=%08x, %s\n", who, data->name,
+           (unsigned long)lock, ACCESS_ONCE(lock->tickets.head_tail), held);
+    printk("  lock:%ld(%ld), block:%ld(%ld)\n", (long)data->lock_cnt,
+           (long)data->time_hold, (long)data->block_cnt,
+           (long)data->time_block);
+}
+
+void spinlock_profile_printall(unsigned char key)
+{
+    int64_t now = NOW();
+
+    printk("Xen lock profile info SHOW  (now = %ld total = %ld)\n",
+           (long)now, (long)(now - lock_profile_start));
+    spinlock_profile_iterate(spinlock_profile_print_elem, NULL);
+}
+
+static void spinlock_profile_reset_elem(struct lock_profile *data,
+                                        int32_t type, int32_t idx, void *par)
+{
+    data->lock_cnt = 0;
+    data->block_cnt = 0;
+    data->time_hold = 0;
+    data->time_block = 0;
+}
+
+void spinlock_profile_reset(unsigned char key)
+{
+    int64_t now = NOW();
+
+    if ( key != '\0' )
+        printk("Xen lock profile info RESET (now = %ld)\n", (long)now);
+    lock_profile_start = now;
+    spinlock_profile_iterate(spinlock_profile_reset_elem, NULL);
+}
+
+void _spin_lock_init_prof(spinlock_t *lock, struct lock_profile_qhead *q,
+                          const char *name)
+{
+    struct lock_profile *prof;
+
+    spin_lock_init(lock);
+    if ( !opt_lock_profile )
+        return;
+    if ( lock_profile_pool_used == LOCK_PROFILE_POOL )
+    {
+        printk(XENLOG_WARNING "lock profiling unavailable for %016lx(%d)'s "
+               "%s\n", (unsigned long)q, q->idx, name);
+        return;
+    }
+    prof = &lock_profile_pool[lock_profile_pool_used++];
+    prof->name = name;
+    prof->lock = lock;
+    prof->next = q->elem_q;
+    q->elem_q = prof;
+    lock->profile = prof;
+}
+
+void _lock_profile_register_struct(int32_t type,
+                                   struct lock_profile_qhead *qhead,
+                                   int32_t idx)
+{
+    if ( !opt_lock_profile || type < 0 || type >= LOCKPROF_TYPE_N )
+        return;
+    qhead->idx = idx;
+    spin_lock(&lock_profile_lock);
+    qhead->head_q = lock_profile_ancs[type].head_q;
+    lock_profile_ancs[type].head_q = qhead;
+    spin_unlock(&lock_profile_lock);
+}
+
+#ifndef SHIM_HOST_TEST
+extern struct lock_profile *const __start_lock_profile[];
+extern struct lock_profile *const __stop_lock_profile[];
+
+void lock_profile_init(void)
+{
+    static struct lock_profile_qhead lock_profile_glb_q;
+    struct lock_profile *const *q;
+
+    if ( !opt_lock_profile )
+        return;
+    for ( q = __start_lock_profile; q < __stop_lock_profile; q++ )
+    {
+        (*q)->next = lock_profile_glb_q.elem_q;
+        lock_profile_glb_q.elem_q = *q;
+        (*q)->lock->profile = *q;
+    }
+    _lock_profile_register_struct(LOCKPROF_TYPE_GLOBAL, &lock_profile_glb_q,
+                                  0);
+    lock_profile_start = NOW();
+    printk("Lock profiling on: %ld global lock(s)\n",
+           (long)(__stop_lock_profile - __start_lock_profile));
+}
+#endif

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * XEN_SYSCTL_lockprof_op with lock-profile and lock-profile-guest on the
+ * shim's command line (Xen answers only its control domain): a query
+ * lists Xen's locks with sane counts, event channel operations count on
+ * the domain's event_lock, elements beyond max_elem are counted but not
+ * written, a bad or partly bad buffer is -EFAULT and leaves the argument
+ * unchanged, an unknown sub-op is -EINVAL, and a reset zeroes the counts.
+ */
+#define __XEN_TOOLS__ 1
+#include "guest.h"
+#include "event.h"
+#include "mm.h"
+#include <xen/sysctl.h>
+
+const char test_title[] = "sysctl lockprof_op: query and reset";
+
+#define MAX_LOCKS   64
+
+static struct xen_sysctl op;
+static struct xen_sysctl_lockprof_data data[MAX_LOCKS + 1];
+
+static long lockprof(uint32_t cmd, uint32_t max_elem, void *buf)
+{
+    memset(&op, 0, sizeof(op));
+    op.cmd = XEN_SYSCTL_lockprof_op;
+    op.interface_version = XEN_SYSCTL_INTERFACE_VERSION;
+    op.u.lockprof_op.cmd = cmd;
+    op.u.lockprof_op.max_elem = max_elem;
+    op.u.lockprof_op.nr_elem = 0xdead;
+    set_xen_guest_handle(op.u.lockprof_op.data, buf);
+    return HYPERCALL(__HYPERVISOR_sysctl, &op, 0, 0, 0, 0);
+}
+
+static const struct xen_sysctl_lockprof_data *find(const char *name,
+                                                   int32_t type)
+{
+    unsigned int i;
+
+    for ( i = 0; i < op.u.lockprof_op.nr_elem && i < MAX_LOCKS; i++ )
+        if ( !strcmp(data[i].name, name) && data[i].type == type )
+            return &data[i];
+    test_fail("no %s lock \"%s\" in the profile",
+              type == LOCKPROF_TYPE_GLOBAL ? "global" : "domain", name);
+    return &data[MAX_LOCKS];            /* zeroes */
+}
+
+/* Query everything into data[]; the number of locks. */
+static unsigned int query_all(void)
+{
+    memset(data, 0x5a, sizeof(data));
+    check_rc(lockprof(XEN_SYSCTL_LOCKPROF_query, MAX_LOCKS, data), 0);
+    memset(&data[MAX_LOCKS], 0, sizeof(data[MAX_LOCKS]));
+    return op.u.lockprof_op.nr_elem;
+}
+
+static void check_query(void)
+{
+    unsigned int i, n;
+
+    query_all();                        /* so sysctl_lock has a count */
+    n = query_all();
+    if ( n < 4 || n > MAX_LOCKS )
+        return test_fail("%u locks in the profile", n);
+    if ( (int64_t)op.u.lockprof_op.time <= 0 )
+        test_fail("profile time %ld", (long)op.u.lockprof_op.time);
+    for ( i = 0; i < n; i++ )
+    {
+        const struct xen_sysctl_lockprof_data *d = &data[i];
+
+        if ( !d->name[0] ||
+             strnlen(d->name, sizeof(d->name)) == sizeof(d->name) )
+            test_fail("lock %u: bad name", i);
+        if ( d->type == LOCKPROF_TYPE_GLOBAL ? d->idx != 0 :
+             d->type != LOCKPROF_TYPE_PERDOM || d->idx != 1 )
+            test_fail("%s: type %d idx %d", d->name, d->type, d->idx);
+        if ( (int64_t)d->lock_time < 0 || (int64_t)d->block_time < 0 ||
+             (d->block_cnt && !d->block_time) || d->block_cnt > d->lock_cnt )
+            test_fail("%s: lock %lu(%lu) block %lu(%lu)", d->name,
+                      (unsigned long)d->lock_cnt,
+                      (unsigned long)d->lock_time,
+                      (unsigned long)d->block_cnt,
+                      (unsigned long)d->block_time);
+    }
+    printf("%u locks; page_alloc_lock taken %lu times\n", n,
+           (unsigned long)find("page_alloc_lock", LOCKPROF_TYPE_PERDOM)
+               ->lock_cnt);
+    /* The builder gave the guest every frame under it. */
+    if ( find("page_alloc_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt <
+         start_info->nr_pages )
+        test_fail("page_alloc_lock taken fewer times than nr_pages");
+    find("event_lock", LOCKPROF_TYPE_PERDOM);
+    find("flush_lock", LOCKPROF_TYPE_GLOBAL);
+    if ( !find("sysctl_lock", LOCKPROF_TYPE_GLOBAL)->lock_cnt )
+        test_fail("sysctl_lock: the last sysctl was not counted");
+}
+
+/* Ten EVTCHNOPs take event_lock ten times; a send takes it not at all. */
+static void check_event_lock(void)
+{
+    uint64_t before, after;
+    unsigned int i;
+    long port;
+
+    query_all();
+    before = find("event_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt;
+    for ( i = 0; i < 5; i++ )
+    {
+        if ( (port = evtchn_alloc_unbound_self()) < 0 )
+            return test_error("alloc_unbound: %ld", port);
+        check_rc(evtchn_send(port), 0);
+        check_rc(evtchn_close(port), 0);
+    }
+    query_all();
+    after = find("event_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt;
+    check_rc(after - before, 10);
+}
+
+/* Past max_elem the locks are counted, not written. */
+static void check_sizes(void)
+{
+    unsigned int n = query_all();
+
+    memset(data, 0x5a, sizeof(data));
+    check_rc(lockprof(XEN_SYSCTL_LOCKPROF_query, 0, NULL), 0);
+    check_rc(op.u.lockprof_op.nr_elem, n);
+    check_rc(lockprof(XEN_SYSCTL_LOCKPROF_query, 0, BAD_XEN), 0);
+    check_rc(op.u.lockprof_op.nr_elem, n);
+    check_rc(data[0].name[0], 0x5a);
+
+    check_rc(lockprof(XEN_SYSCTL_LOCKPROF_query, 1, data), 0);
+    check_rc(op.u.lockprof_op.nr_elem, n);
+    if ( !data[0].name[0] || data[1].name[0] != 0x5a )
+        test_fail("max_elem 1 wrote %s element(s)",
+                  data[0].name[0] ? "two" : "no");
+
+    /* A huge max_elem is fine: only the locks there are get written. */
+    memset(data, 0x5a, sizeof(data));
+    check_rc(lockprof(XEN_SYSCTL_LOCKPROF_query, ~0u, data), 0);
+    check_rc(op.u.lockprof_op.nr_elem, n);
+    check_rc(data[n].name[0], 0x5a);
+}
+
+/* A buffer the guest can't write: -EFAULT, and no copy back. */
+static void check_bad_buffers(void)
+{
+    void *const bad[] = {
+        BAD_UNMAPPED, BAD_NONCANONICAL, BAD_XEN,
+        (void *)((1UL << 47) - 8),                  /* runs past 2^47 */
+        (void *)(HYPERVISOR_VIRT_START - sizeof(data[0]) / 2),
+    };
+    struct xen_sysctl_lockprof_data *last;
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(bad); i++ )
+    {
+        check_rc(lockprof(XEN_SYSCTL_LOCKPROF_query, 1, bad[i]),
+                 -XEN_EFAULT);
+        check_rc(op.u.lockprof_op.nr_elem, 0xdead);
+    }
+
+    /* One element fits before the end of the mapping, the second not. */
+    last = (void *)(initial_mapping_end() - sizeof(*last));
+    memset(last, 0x5a, sizeof(*last));
+    check_rc(lockprof(XEN_SYSCTL_LOCKPROF_query, 1000, last), -XEN_EFAULT);
+    check_rc(op.u.lockprof_op.nr_elem, 0xdead);
+    if ( last->name[0] == 0x5a )
+        test_fail("the element that fitted was not written");
+
+    /* The argument itself unreadable. */
+    check_rc(HYPERCALL(__HYPERVISOR_sysctl, BAD_UNMAPPED, 0, 0, 0, 0),
+             -XEN_EFAULT);
+}
+
+static void check_refusals(void)
+{
+    static const uint32_t cmds[] = { 0, 3, 0x80000000u, ~0u };
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(cmds); i++ )
+        check_rc(lockprof(cmds[i], MAX_LOCKS, data), -XEN_EINVAL);
+    lockprof(XEN_SYSCTL_LOCKPROF_query, MAX_LOCKS, data);
+    op.interface_version--;
+    check_rc(HYPERCALL(__HYPERVISOR_sysctl, &op, 0, 0, 0, 0), -XEN_EACCES);
+    /* Every other sysctl is still the control domain's. */
+    op.interface_version = XEN_SYSCTL_INTERFACE_VERSION;
+    op.cmd = XEN_SYSCTL_physinfo;
+    check_rc(HYPERCALL(__HYPERVISOR_sysctl, &op, 0, 0, 0, 0), -XEN_EPERM);
+}
+
+static void check_reset(void)
+{
+    uint64_t time_before;
+
+    query_all();
+    time_before = op.u.lockprof_op.time;
+    check_rc(lockprof(XEN_SYSCTL_LOCKPROF_reset, 0, NULL), 0);
+    query_all();
+    check_rc(find("event_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt, 0);
+    check_rc(find("page_alloc_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt, 0);
+    check_rc(find("page_alloc_lock", LOCKPROF_TYPE_PERDOM)->lock_time, 0);
+    /* The reset's own sysctl_lock release came after the reset. */
+    check_rc(find("sysctl_lock", LOCKPROF_TYPE_GLOBAL)->lock_cnt, 1);
+    if ( op.u.lockprof_op.time >= time_before )
+        test_fail("time since reset %lu, before it %lu",
+                  (unsigned long)op.u.lockprof_op.time,
+                  (unsigned long)time_before);
+}
+
+void test_main(void)
+{
+    check_query();
+    check_event_lock();
+    check_sizes();
+    check_bad_buffers();
+    check_refusals();
+    check_reset();
+    test_success();
+}

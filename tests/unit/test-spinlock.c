@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Host tests of shim/spinlock.c: the ticket arithmetic (wrap-around,
+ * trylock, recursion), mutual exclusion between threads, Xen's lock
+ * profile counters on a fake clock, and the 'l'/'L' printout, character
+ * for character.
+ */
+#include "tests/unit/unit.h"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include <pthread.h>
+#include <unistd.h>
+#include "../../shim/spinlock.c"
+
+/* NOW(): a clock the test sets. */
+static volatile uint64_t fake_now;
+uint64_t now_ns(void)
+{
+    return __atomic_load_n(&fake_now, __ATOMIC_SEQ_CST);
+}
+
+/* printk(): into one buffer, reset by each case. */
+static char out[8192];
+static size_t out_len;
+void printk(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    out_len += vsnprintf(out + out_len, sizeof(out) - out_len, fmt, ap);
+    va_end(ap);
+}
+
+static void out_reset(void)
+{
+    out[0] = '\0';
+    out_len = 0;
+}
+
+static void tickets(void)
+{
+    spinlock_t l = SPIN_LOCK_UNLOCKED;
+
+    CHECK(!spin_is_locked(&l));
+    spin_lock(&l);
+    CHECK(spin_is_locked(&l));
+    CHECK_EQ(l.tickets.head, 0);
+    CHECK_EQ(l.tickets.tail, 1);
+    CHECK_EQ(l.cpu, 0);
+    CHECK(!spin_trylock(&l));           /* held: no ticket taken */
+    CHECK_EQ(l.tickets.tail, 1);
+    spin_unlock(&l);
+    CHECK(!spin_is_locked(&l));
+    CHECK_EQ(l.tickets.head_tail, 0x00010001);
+    CHECK_EQ(l.cpu, SPINLOCK_NO_CPU);
+    CHECK(spin_trylock(&l));
+    CHECK_EQ(l.tickets.head_tail, 0x00020001);
+    spin_unlock(&l);
+    CHECK(!l.profile);                  /* nothing counted when off */
+}
+
+/* 16-bit tickets wrap; the tail's carry must not reach head. */
+static void tickets_wrap(void)
+{
+    spinlock_t l = SPIN_LOCK_UNLOCKED;
+    unsigned int i;
+
+    l.tickets.head = l.tickets.tail = 0xfffe;
+    for ( i = 0; i < 4; i++ )
+    {
+        spin_lock(&l);
+        CHECK_EQ((uint16_t)(l.tickets.tail - l.tickets.head), 1);
+        spin_unlock(&l);
+        CHECK_EQ(l.tickets.head, l.tickets.tail);
+    }
+    CHECK_EQ(l.tickets.head_tail, 0x00020002);
+    l.tickets.head = l.tickets.tail = 0xffff;
+    CHECK(spin_trylock(&l));
+    CHECK_EQ(l.tickets.head_tail, 0x0000ffff);
+    spin_unlock(&l);
+    CHECK_EQ(l.tickets.head_tail, 0);
+}
+
+static void recursive(void)
+{
+    rspinlock_t l = RSPIN_LOCK_UNLOCKED;
+
+    rspin_lock(&l);
+    rspin_lock(&l);
+    CHECK(rspin_trylock(&l));
+    CHECK_EQ(l.recurse_cnt, 3);
+    CHECK_EQ(l.tickets.tail, 1);        /* one ticket for all three */
+    rspin_unlock(&l);
+    rspin_unlock(&l);
+    CHECK(spin_is_locked(&l));
+    rspin_unlock(&l);
+    CHECK(!spin_is_locked(&l));
+    CHECK_EQ(l.recurse_cpu, SPINLOCK_NO_CPU);
+}
+
+/* Threads as CPUs: a counter bumped non-atomically under the lock. */
+#define THREADS     4
+#define ROUNDS      20000
+static spinlock_t shared_lock = SPIN_LOCK_UNLOCKED;
+static unsigned long shared_counter;
+
+static void *hammer(void *arg)
+{
+    unsigned int i;
+
+    spin_test_cpu = (uintptr_t)arg;
+    for ( i = 0; i < ROUNDS; i++ )
+    {
+        if ( i & 1 )
+            spin_lock(&shared_lock);
+        else
+            while ( !spin_trylock(&shared_lock) )
+                cpu_relax();
+        CHECK_EQ(shared_lock.cpu, spin_test_cpu);
+        ACCESS_ONCE(shared_counter) = ACCESS_ONCE(shared_counter) + 1;
+        spin_unlock(&shared_lock);
+    }
+    return NULL;
+}
+
+static void exclusion(void)
+{
+    pthread_t t[THREADS];
+    uintptr_t i;
+
+    for ( i = 0; i < THREADS; i++ )
+        CHECK(!pthread_create(&t[i], NULL, hammer, (void *)(i + 1)));
+    for ( i = 0; i < THREADS; i++ )
+        pthread_join(t[i], NULL);
+    CHECK_EQ(shared_counter, THREADS * ROUNDS);
+    CHECK_EQ(shared_lock.tickets.head, (uint16_t)(THREADS * ROUNDS));
+    CHECK_EQ(shared_lock.tickets.tail, shared_lock.tickets.head);
+}
+
+/* A structure with profiled locks, as struct domain has. */
+struct thing {
+    spinlock_t a, b;
+    struct lock_profile_qhead profile_head;
+};
+static struct thing glob, dom1;
+
+static void profile_off(void)
+{
+    struct thing t = { 0 };
+
+    opt_lock_profile = false;
+    spin_lock_init_prof(&t, a);
+    lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, &t, 7);
+    CHECK(!t.a.profile);
+    CHECK(!t.profile_head.elem_q);
+    CHECK_EQ(t.a.cpu, SPINLOCK_NO_CPU);
+    out_reset();
+    spinlock_profile_printall('l');
+    CHECK_STR(out, "Xen lock profile info SHOW  (now = 0 total = 0)\n");
+}
+
+static void *blocker(void *arg)
+{
+    spin_test_cpu = 2;
+    spin_lock(&dom1.a);
+    fake_now += 50;                     /* held for 50 ns */
+    spin_unlock(&dom1.a);
+    return NULL;
+}
+
+static void profile_counts(void)
+{
+    pthread_t t;
+    struct lock_profile *p;
+
+    opt_lock_profile = true;
+    fake_now = 1000;
+    spin_lock_init_prof(&glob, a);
+    lock_profile_register_struct(LOCKPROF_TYPE_GLOBAL, &glob, 0);
+    spin_lock_init_prof(&dom1, a);
+    spin_lock_init_prof(&dom1, b);
+    lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, &dom1, 1);
+    p = dom1.a.profile;
+    CHECK(p && !strcmp(p->name, "a") && p->lock == &dom1.a);
+    CHECK(dom1.profile_head.elem_q == dom1.b.profile);
+
+    /* Uncontended: held 250 ns, no wait. */
+    spin_lock(&dom1.a);
+    fake_now += 250;
+    spin_unlock(&dom1.a);
+    CHECK_EQ(p->lock_cnt, 1);
+    CHECK_EQ(p->time_hold, 250);
+    CHECK_EQ(p->block_cnt, 0);
+
+    /* A trylock counts as a lock, never as a wait. */
+    CHECK(spin_trylock(&dom1.a));
+    fake_now += 10;
+    spin_unlock(&dom1.a);
+    CHECK_EQ(p->lock_cnt, 2);
+    CHECK_EQ(p->time_hold, 260);
+
+    /* Contended: the other "CPU" waits 1000 ns, then holds it 50. */
+    spin_lock(&dom1.a);
+    CHECK(!pthread_create(&t, NULL, blocker, NULL));
+    while ( (uint16_t)(ACCESS_ONCE(dom1.a.tickets.tail) -
+                       ACCESS_ONCE(dom1.a.tickets.head)) != 2 )
+        cpu_relax();
+    usleep(100000);                     /* it has seen the lock held */
+    fake_now += 1000;
+    spin_unlock(&dom1.a);
+    pthread_join(t, NULL);
+    CHECK_EQ(p->lock_cnt, 4);
+    CHECK_EQ(p->block_cnt, 1);
+    CHECK_EQ(p->time_block, 1000);
+    CHECK_EQ(p->time_hold, 260 + 1000 + 50);
+    CHECK_EQ(dom1.b.profile->lock_cnt, 0);
+}
+
+static void profile_print(void)
+{
+    char want[1024];
+    int n;
+
+    fake_now = 5000;                    /* lock_profile_start is 0 */
+    spin_lock(&dom1.b);
+    out_reset();
+    spinlock_profile_printall('l');
+    n = snprintf(want, sizeof(want),
+        "Xen lock profile info SHOW  (now = 5000 total = 5000)\n"
+        "Global lock a: addr=%016lx, lockval=00000000, not locked\n"
+        "  lock:0(0), block:0(0)\n"
+        "Domain 1 b: addr=%016lx, lockval=00010000, cpu=0\n"
+        "  lock:0(0), block:0(0)\n"
+        "Domain 1 a: addr=%016lx, lockval=00040004, not locked\n"
+        "  lock:4(1310), block:1(1000)\n",
+        (unsigned long)&glob.a, (unsigned long)&dom1.b,
+        (unsigned long)&dom1.a);
+    CHECK(n < (int)sizeof(want));
+    CHECK_STR(out, want);
+    spin_unlock(&dom1.b);
+
+    /* 'L': zeroes, and the total restarts. */
+    fake_now = 6000;
+    out_reset();
+    spinlock_profile_reset('L');
+    CHECK_STR(out, "Xen lock profile info RESET (now = 6000)\n");
+    CHECK_EQ(dom1.a.profile->lock_cnt, 0);
+    CHECK_EQ(dom1.a.profile->time_hold, 0);
+    CHECK_EQ(dom1.a.profile->block_cnt, 0);
+    CHECK_EQ(dom1.a.profile->time_block, 0);
+    CHECK_EQ(dom1.b.profile->lock_cnt, 0);
+    out_reset();
+    spinlock_profile_reset('\0');       /* the sysctl's: silent */
+    CHECK_STR(out, "");
+    fake_now = 6500;
+    out_reset();
+    spinlock_profile_printall('l');
+    CHECK(!strncmp(out, "Xen lock profile info SHOW  (now = 6500 total = "
+                   "500)\n", 48));
+}
+
+static void count_elem(struct lock_profile *data, int32_t type, int32_t idx,
+                       void *par)
+{
+    unsigned int *n = par;
+
+    CHECK(type == LOCKPROF_TYPE_GLOBAL ? idx == 0 : idx == 1);
+    (*n)++;
+}
+
+/* Profiles come from a fixed pool: the one after it is left unprofiled. */
+static void profile_pool(void)
+{
+    static struct thing many[LOCK_PROFILE_POOL];
+    unsigned int i, n = 0;
+
+    for ( i = 0; lock_profile_pool_used < LOCK_PROFILE_POOL; i++ )
+        spin_lock_init_prof(&many[i], a);
+    out_reset();
+    spin_lock_init_prof(&many[i], b);
+    CHECK(!many[i].b.profile);
+    CHECK(strstr(out, "lock profiling unavailable for ") &&
+          strstr(out, "'s b\n"));
+    spin_lock(&many[i].b);              /* still a lock */
+    spin_unlock(&many[i].b);
+    fake_now = 7000;
+    CHECK_EQ(spinlock_profile_iterate(count_elem, &n), 1000);
+    CHECK_EQ(n, 3);                     /* only registered structures */
+}
+
+int main(void)
+{
+    RUN(tickets);
+    RUN(tickets_wrap);
+    RUN(recursive);
+    RUN(exclusion);
+    RUN(profile_off);
+    RUN(profile_counts);
+    RUN(profile_print);
+    RUN(profile_pool);
+    UNIT_EXIT();
+}
