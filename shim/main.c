@@ -46,6 +46,12 @@ static void print_boot_info(const struct boot_info *bi)
                sizeof(bi->cmdline) - 1);
 }
 
+/* The debug keys reach the other CPUs by IPI ('d', 't'). */
+static bool key_call(unsigned int cpu, keyhandler_cpu_fn_t *fn, void *data)
+{
+    return smp_call_function_single(cpu, fn, data);
+}
+
 static void print_modules(const struct boot_info *bi)
 {
     unsigned int i;
@@ -100,6 +106,8 @@ noreturn void start_shim(struct boot_info *bi)
     keyhandler_init();
     acpi_sci_init();
     smp_boot_cpus(trampoline_page);
+    keyhandler_set_smp(&(struct keyhandler_smp){
+        .nr_cpus = num_online_cpus(), .call = key_call });
     print_modules(bi);
 
     run_test_fault();

@@ -249,6 +249,9 @@ void do_IRQ(struct cpu_regs *regs)
         break;
     case EVENT_CHECK_VECTOR:
         break;                          /* the wake-up was the point */
+    case CALL_FUNCTION_VECTOR:
+        smp_call_function_interrupt(regs);
+        break;
     case SERIAL_VECTOR:
         console_input_interrupt(regs);  /* edge: the UART drained first */
         break;

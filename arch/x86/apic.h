@@ -14,6 +14,7 @@
 #define SERIAL_VECTOR       0x30    /* COM1/COM2 received data */
 #define ACPI_SCI_VECTOR     0x38    /* ACPI SCI: the power button */
 #define LOCAL_TIMER_VECTOR  0xf0
+#define CALL_FUNCTION_VECTOR 0xfb   /* IPI: run a function (smp.c) */
 #define EVENT_CHECK_VECTOR  0xfc    /* IPI: wake up, look at softirqs */
 #define SPURIOUS_VECTOR     0xff
 

@@ -49,6 +49,22 @@ void send_IPI_self(unsigned int vector);
 void send_IPI_allbutself(unsigned int vector);
 
 /*
+ * Run @fn(regs, @data) on @cpu from an IPI, @regs being where that CPU
+ * was interrupted, and return once it has run (Xen's
+ * on_selected_cpus(..., wait=1) for one CPU); on this CPU, run it now
+ * with @regs NULL.  False, with @fn never run, if @cpu is offline or
+ * doesn't take the IPI within a second (interrupts off for good, or
+ * hung): the request is withdrawn first, so @data may live on the
+ * caller's stack.  One call at a time, system-wide.
+ */
+struct cpu_regs;
+typedef void smp_call_fn_t(const struct cpu_regs *regs, void *data);
+bool smp_call_function_single(unsigned int cpu, smp_call_fn_t *fn,
+                              void *data);
+/* CALL_FUNCTION_VECTOR's handler (do_IRQ()). */
+void smp_call_function_interrupt(const struct cpu_regs *regs);
+
+/*
  * Bring up the APs the MADT lists, up to maxcpus= (none with nosmp),
  * each into its idle loop; log "Brought up N CPUs".  After paging, the
  * frame allocator and the boot CPU's local APIC are up; @trampoline is a

@@ -345,6 +345,16 @@ typed_case "keys: CTRL-a x3, h l L l d q e t r a, CTRL-a x3, input back to the g
     '+console-ring-input: got "back-to-the-guest"' '+Test result: SUCCESS' \
     -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
     --shim-cmdline "lock-profile"
+# With four CPUs, 'd' and 't' reach the other three by IPI.
+typed_case "keys: 'd' and 't' reach every CPU of four" \
+    "^A^A^A d t ^A^A^A back-to-the-guest^M" \
+    "+\*\*\* Dumping CPU0 guest state \(d1v0\): \*\*\*" \
+    "+\*\*\* Dumping CPU1 host state: \*\*\*" \
+    "+\*\*\* Dumping CPU2 host state: \*\*\*" \
+    "+\*\*\* Dumping CPU3 host state: \*\*\*" "-did not answer" \
+    "+Synced stime skew: max=[0-9]+ns avg=[0-9]+ns samples=1 current=[0-9]+ns" \
+    '+console-ring-input: got "back-to-the-guest"' '+Test result: SUCCESS' \
+    -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" --vcpus 4
 # After 'L' every count is zero again: the second 'l' shows it.
 if sed -n '/lock profile info RESET/,$p' \
        "$logdir/keys__CTRL-a_x3__h_l_L_l_d_q_e_t_r_a__CTRL-a_x3__input_back_to_the_guest.log" |
