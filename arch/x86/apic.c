@@ -8,6 +8,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
+#include "arch/x86/flush.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
@@ -251,6 +252,9 @@ void do_IRQ(struct cpu_regs *regs)
         break;                          /* the wake-up was the point */
     case CALL_FUNCTION_VECTOR:
         smp_call_function_interrupt(regs);
+        break;
+    case INVALIDATE_TLB_VECTOR:
+        invalidate_interrupt();
         break;
     case SERIAL_VECTOR:
         console_input_interrupt(regs);  /* edge: the UART drained first */

@@ -15,6 +15,7 @@
 #define ACPI_SCI_VECTOR     0x38    /* ACPI SCI: the power button */
 #define LOCAL_TIMER_VECTOR  0xf0
 #define CALL_FUNCTION_VECTOR 0xfb   /* IPI: run a function (smp.c) */
+#define INVALIDATE_TLB_VECTOR 0xfd  /* IPI: flush_area_mask()'s targets */
 #define EVENT_CHECK_VECTOR  0xfc    /* IPI: wake up, look at softirqs */
 #define SPURIOUS_VECTOR     0xff
 

@@ -3,12 +3,20 @@
 #include "arch/x86/cr.h"
 #include "arch/x86/flush.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/smp.h"
+#include "arch/x86/apic.h"
 #include "shim/spinlock.h"
 
 struct flush_stats flush_stats;
 
 /* Xen's: one cross-CPU flush at a time (arch/x86/smp.c). */
 DEFINE_SPINLOCK(flush_lock);
+
+/* The flush in flight, under flush_lock: its targets clear their bits. */
+static unsigned long flush_cpumask;
+static unsigned long flush_va;
+static unsigned int flush_flags;
+static unsigned long flush_ipis[NR_CPUS];
 
 void flush_area_local(unsigned long va, unsigned int flags)
 {
@@ -47,6 +55,14 @@ void flush_area_local(unsigned long va, unsigned int flags)
     }
 }
 
+static bool irqs_enabled(void)
+{
+    unsigned long f;
+
+    asm volatile ( "pushf; pop %0" : "=r" (f) );
+    return f & 0x200;                   /* X86_EFLAGS_IF */
+}
+
 /*
  * As Xen's flush_area_mask(): this CPU flushes itself first, unlocked;
  * only a flush that reaches other CPUs takes flush_lock, and holds it
@@ -60,12 +76,33 @@ void flush_area_mask(unsigned long mask, unsigned long va,
 
     if ( mask & self )
         flush_area_local(va, flags);
-    if ( mask & ~self )
-    {
-        spin_lock(&flush_lock);
-        /* The flush IPIs and the wait for them: SMP bring-up. */
-        spin_unlock(&flush_lock);
-    }
+    mask &= ~self & ACCESS_ONCE(cpu_online_map);
+    if ( !mask )
+        return;
+
+    ASSERT(irqs_enabled());
+    spin_lock(&flush_lock);
+    flush_va = va;
+    flush_flags = flags;
+    __atomic_store_n(&flush_cpumask, mask, __ATOMIC_RELEASE);
+    send_IPI_mask(mask, INVALIDATE_TLB_VECTOR);
+    while ( __atomic_load_n(&flush_cpumask, __ATOMIC_ACQUIRE) )
+        cpu_relax();
+    spin_unlock(&flush_lock);
+}
+
+void invalidate_interrupt(void)
+{
+    unsigned int cpu = smp_processor_id();
+
+    flush_area_local(flush_va, flush_flags);
+    flush_ipis[cpu]++;
+    __atomic_and_fetch(&flush_cpumask, ~(1UL << cpu), __ATOMIC_RELEASE);
+}
+
+unsigned long flush_ipis_taken(unsigned int cpu)
+{
+    return cpu < NR_CPUS ? ACCESS_ONCE(flush_ipis[cpu]) : 0;
 }
 
 /*

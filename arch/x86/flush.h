@@ -23,9 +23,19 @@ void flush_area_local(unsigned long va, unsigned int flags);
 /* Load @cr3, flushing everything, global entries included. */
 void switch_cr3(unsigned long cr3);
 
-/* The same on every CPU in @mask (a bitmap of CPU numbers). */
+/*
+ * The same on every online CPU in @mask (a bitmap of CPU numbers), as
+ * Xen's flush_area_mask(): this CPU at once, the others by an
+ * INVALIDATE_TLB_VECTOR IPI under flush_lock, waiting until each has
+ * flushed.  A caller reaching other CPUs must have interrupts on: a CPU
+ * spinning for flush_lock with them off would never answer the holder.
+ */
 void flush_area_mask(unsigned long mask, unsigned long va,
                      unsigned int flags);
+/* INVALIDATE_TLB_VECTOR's handler (do_IRQ()). */
+void invalidate_interrupt(void);
+/* Flushes this CPU did for others' flush_area_mask() (boot check). */
+unsigned long flush_ipis_taken(unsigned int cpu);
 
 /* Held across a flush that reaches other CPUs (shim/spinlock.h). */
 struct spinlock;

@@ -9,6 +9,7 @@
  */
 #include "arch/x86/acpi.h"
 #include "arch/x86/apic.h"
+#include "arch/x86/flush.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/mtrr.h"
@@ -225,7 +226,7 @@ noreturn void start_secondary(void)
  * Every online CPU, this one too, takes an EVENT_CHECK_VECTOR IPI: the
  * IPI path, each CPU's IDT and local APIC, and its idle loop all work.
  */
-static void smp_check_ipis(void)
+static unsigned long smp_check_ipis(void)
 {
     unsigned long before[NR_CPUS], online = cpu_online_map, seen = 0;
     uint64_t end = now_ns() + IPI_TIMEOUT_NS;
@@ -251,6 +252,33 @@ static void smp_check_ipis(void)
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
         if ( ((online & ~seen) >> cpu) & 1 )
             printk(XENLOG_WARNING "SMP: CPU%u did not answer an IPI\n", cpu);
+    return seen;
+}
+
+/*
+ * Then one cross-CPU flush (flush_area_mask(), under flush_lock) to the
+ * CPUs that answered: each flushes, and the caller's wait ends.
+ */
+static void smp_check_flush(unsigned long cpus)
+{
+    unsigned long before[NR_CPUS], others = cpus & ~1UL, missed = 0;
+    unsigned int cpu, n = 0;
+
+    for ( cpu = 1; cpu < NR_CPUS; cpu++ )
+        before[cpu] = flush_ipis_taken(cpu);
+    asm volatile ( "sti" ::: "memory" );
+    flush_area_mask(cpus, 0, FLUSH_TLB);
+    asm volatile ( "cli" ::: "memory" );
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+    {
+        n += (cpus >> cpu) & 1;
+        if ( ((others >> cpu) & 1) && flush_ipis_taken(cpu) == before[cpu] )
+            missed |= 1UL << cpu;
+    }
+    if ( !missed )
+        printk("SMP: a TLB flush reached each of the %u CPUs\n", n);
+    else
+        printk(XENLOG_WARNING "SMP: CPUs %#lx did not flush\n", missed);
 }
 
 /* Whether the CPU with @apic_id can be started; says why not. */
@@ -327,6 +355,6 @@ void smp_boot_cpus(uint64_t trampoline)
         printk("SMP: %u CPU(s) not brought up (maxcpus=%u)\n", left,
                opt_max_cpus);
     if ( num_online_cpus() > 1 )
-        smp_check_ipis();
+        smp_check_flush(smp_check_ipis());
     printk("Brought up %u CPUs\n", num_online_cpus());
 }

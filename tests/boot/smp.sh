@@ -17,7 +17,7 @@ hello=build/guests/hello.elf
 ok='\(d1\) Test result: SUCCESS'
 clean='Shutting down the VM, exit status 0'
 # Nothing that says a CPU failed or differs from CPU 0.
-broken='not responding|stuck while coming up|did not answer an IPI|not CPU0.s|Panic on CPU|FATAL TRAP'
+broken='not responding|stuck while coming up|did not answer an IPI|did not flush|not CPU0.s|Panic on CPU|FATAL TRAP'
 
 # expect NAME [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS...: exit status 0.
 expect() {
@@ -44,11 +44,13 @@ expect() {
     fi
 }
 
-# up N: the lines that say all N CPUs came up.
+# up N: the lines that say all N CPUs came up, took an IPI, and flushed
+# their TLBs for another's flush_area_mask() (under flush_lock).
 up() {
     local n=$1
     printf '%s\n' "+ACPI: MADT: $n CPUs" "+Brought up $n CPUs"
-    [ "$n" = 1 ] || echo "+SMP: an IPI reached each of the $n CPUs"
+    [ "$n" = 1 ] || printf '%s\n' "+SMP: an IPI reached each of the $n CPUs" \
+        "+SMP: a TLB flush reached each of the $n CPUs"
 }
 
 for n in 1 2 4 8; do
