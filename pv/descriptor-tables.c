@@ -76,7 +76,8 @@ static bool desc_frame_ok(unsigned long mfn)
  * Copy checked frame @mfn to @gdt.  Fix-ups go back to the frame too, as
  * Xen's validation makes them in place.  Each descriptor is read once and
  * checked again, so only checked values reach the GDT even if the frame
- * changed since gdt_frame_ok() (it can't with one vCPU).
+ * changed since desc_frame_ok() (only update_descriptor writes it,
+ * under the domain lock).
  */
 static void install_frame(uint64_t *gdt, unsigned long mfn)
 {
@@ -96,21 +97,47 @@ static void install_frame(uint64_t *gdt, unsigned long mfn)
 }
 
 /*
- * Xen's pv_set_gdt().  As in Xen the CPU sees whole frames: entries past
- * @entries in the last frame are checked and usable too.
+ * The guest's part of this CPU's GDT from @v's frames (v runs here):
+ * when set_gdt changes them, and when the CPU starts running @v.
  */
-static long pv_set_gdt(struct vcpu *v, unsigned long *frames,
-                       unsigned int entries)
+void pv_load_gdt(struct vcpu *v)
 {
     uint64_t *gdt = this_cpu()->gdt;
+    unsigned int i, nr_frames = ROUNDUP(v->gdt_ents, DESCS_PER_FRAME) /
+                                DESCS_PER_FRAME;
+
+    for ( i = 0; i < nr_frames; i++ )
+        install_frame(gdt + i * DESCS_PER_FRAME, v->gdt_frames[i]);
+    memset(gdt + nr_frames * DESCS_PER_FRAME, 0,
+           (FIRST_RESERVED_GDT_PAGE - nr_frames) * PAGE_SIZE);
+}
+
+/* Xen's pv_destroy_gdt(): the frames' references go, nothing is loaded. */
+void pv_destroy_gdt(struct vcpu *v)
+{
+    put_desc_frames(v->gdt_frames, FIRST_RESERVED_GDT_PAGE);
+    v->gdt_ents = 0;
+}
+
+/*
+ * Xen's pv_set_gdt().  As in Xen the CPU sees whole frames: entries past
+ * @entries in the last frame are checked and usable too.  For a vCPU
+ * that doesn't run here (VCPUOP_initialise) the frames are only taken;
+ * its CPU loads them when it starts running it.
+ */
+long pv_set_gdt(struct vcpu *v, const unsigned long *frames,
+                unsigned int entries)
+{
     unsigned int i, nr_frames = ROUNDUP(entries, DESCS_PER_FRAME) /
                                 DESCS_PER_FRAME;
+    unsigned long taken[FIRST_RESERVED_GDT_PAGE];
 
     if ( entries > FIRST_RESERVED_GDT_ENTRY )
         return -XEN_EINVAL;
 
     for ( i = 0; i < nr_frames; i++ )
     {
+        taken[i] = frames[i];
         if ( get_desc_frame(frames[i]) )
             break;
         if ( !desc_frame_ok(frames[i]) )
@@ -121,19 +148,16 @@ static long pv_set_gdt(struct vcpu *v, unsigned long *frames,
     }
     if ( i < nr_frames )
     {
-        put_desc_frames(frames, i);     /* the ones already taken */
+        put_desc_frames(taken, i);      /* the ones already taken */
         return -XEN_EINVAL;
     }
-
-    for ( i = 0; i < nr_frames; i++ )
-        install_frame(gdt + i * DESCS_PER_FRAME, frames[i]);
-    memset(gdt + nr_frames * DESCS_PER_FRAME, 0,
-           (FIRST_RESERVED_GDT_PAGE - nr_frames) * PAGE_SIZE);
 
     put_desc_frames(v->gdt_frames, FIRST_RESERVED_GDT_PAGE);
     for ( i = 0; i < nr_frames; i++ )
         v->gdt_frames[i] = frames[i];
     v->gdt_ents = entries;
+    if ( v == current_vcpu() )
+        pv_load_gdt(v);
 
     return 0;
 }
@@ -173,9 +197,8 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
 {
     struct vcpu *v = current_vcpu();
     unsigned long mfn = pa >> PAGE_SHIFT;
-    unsigned int i, idx = (pa & (PAGE_SIZE - 1)) / sizeof(uint64_t);
-    unsigned int nr_frames = ROUNDUP(v->gdt_ents, DESCS_PER_FRAME) /
-                             DESCS_PER_FRAME;
+    unsigned int i, n, idx = (pa & (PAGE_SIZE - 1)) / sizeof(uint64_t);
+    unsigned int nr_frames;
     uint64_t d = desc;
 
     struct page_info *pg = mfn_to_page(mfn);
@@ -195,30 +218,49 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
     ACCESS_ONCE(((uint64_t *)__va(mfn << PAGE_SHIFT))[idx]) = d;
     put_page_and_type(mfn);
 
-    /* A frame may be in the GDT more than once. */
-    for ( i = 0; i < nr_frames; i++ )
-        if ( v->gdt_frames[i] == mfn )
-            ACCESS_ONCE(this_cpu()->gdt[i * DESCS_PER_FRAME + idx]) = d;
+    /*
+     * Every running vCPU's GDT copy that holds the frame (more than once,
+     * perhaps) sees the change, as the frames themselves would in Xen.
+     */
+    for ( n = 0; n < v->domain->max_vcpus; n++ )
+    {
+        struct vcpu *w = &v->domain->vcpu[n];
+
+        nr_frames = ROUNDUP(w->gdt_ents, DESCS_PER_FRAME) / DESCS_PER_FRAME;
+        if ( !w->running )
+            continue;
+        for ( i = 0; i < nr_frames; i++ )
+            if ( w->gdt_frames[i] == mfn )
+                ACCESS_ONCE(percpu_area[w->id]->gdt[i * DESCS_PER_FRAME +
+                                                    idx]) = d;
+    }
 
     return 0;
 }
 
 /*
  * The LDT, as Xen's: MMUEXT_SET_LDT only records where it is, and the CPU
- * reads it through LDT_VIRT_START, where nothing is mapped at first.  The
+ * reads it through its LDT_VIRT(v), where nothing is mapped at first.  The
  * first access to a page faults there (pv_ldt_fault()); the guest's frame
  * behind it then takes the seg_desc type, its descriptors are checked, and
  * it is mapped read-only for the CPU.  A page that can't be mapped is the
  * guest's #PF at its own address.
  */
-#define LDT_VIRT_START ONDEMAND_VIRT_START
+#define LDT_VIRT_SIZE   (LDT_FRAMES_MAX * PAGE_SIZE)
+#define LDT_VIRT(v)     (ONDEMAND_VIRT_START + (v)->id * LDT_VIRT_SIZE)
 
-BUILD_BUG_ON(LDT_ENTRIES_MAX * 8 > ONDEMAND_VIRT_SIZE);
+/*
+ * Each vCPU's LDT has its own range (vCPU n runs on CPU n only), so no
+ * CPU ever holds a translation of another's: mapping and unmapping one
+ * concerns its own CPU's TLB alone.
+ */
+BUILD_BUG_ON(MAX_VCPUS * LDT_VIRT_SIZE > ONDEMAND_VIRT_SIZE);
 
-static void load_ldt(unsigned int ents)
+static void load_ldt(struct vcpu *v)
 {
     uint64_t *g = this_cpu()->gdt + (LDT_SEL >> 3);
-    uint64_t base = LDT_VIRT_START, limit = ents * 8 - 1;
+    unsigned int ents = v->ldt_ents;
+    uint64_t base = LDT_VIRT(v), limit = ents * 8 - 1;
 
     if ( !ents )
     {
@@ -239,7 +281,7 @@ static void destroy_ldt(struct vcpu *v)
 
     for ( i = 0; i < LDT_FRAMES_MAX; i++ )
         if ( v->ldt_frames[i] )
-            unmap_pages(LDT_VIRT_START + i * PAGE_SIZE, PAGE_SIZE);
+            unmap_pages(LDT_VIRT(v) + i * PAGE_SIZE, PAGE_SIZE);
     put_desc_frames(v->ldt_frames, LDT_FRAMES_MAX);
 }
 
@@ -257,14 +299,20 @@ long pv_set_ldt(struct vcpu *v, unsigned long base, unsigned int ents)
     destroy_ldt(v);
     v->ldt_base = base;
     v->ldt_ents = ents;
-    load_ldt(ents);
+    load_ldt(v);
     return 0;
+}
+
+/* The CPU starts running @v: its LDT, none of it mapped yet. */
+void pv_load_ldt(struct vcpu *v)
+{
+    load_ldt(v);
 }
 
 /* Before any guest L4 is validated: its copy of the slot must see it. */
 void pv_ldt_init(void)
 {
-    paging_reserve(LDT_VIRT_START, LDT_FRAMES_MAX * PAGE_SIZE);
+    paging_reserve(ONDEMAND_VIRT_START, MAX_VCPUS * LDT_VIRT_SIZE);
 }
 
 /* Check a descriptor frame as it is, writing Xen's fix-ups back. */
@@ -293,11 +341,11 @@ static bool fix_desc_frame(unsigned long mfn)
 bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
 {
     struct vcpu *v = current_vcpu();
-    unsigned long off = addr - LDT_VIRT_START, l1, mfn;
+    unsigned long off = addr - LDT_VIRT(v), l1, mfn;
     unsigned int page = off / PAGE_SIZE, idx;
     uint64_t e;
 
-    if ( addr < LDT_VIRT_START || off >= (unsigned long)v->ldt_ents * 8 ||
+    if ( addr < LDT_VIRT(v) || off >= (unsigned long)v->ldt_ents * 8 ||
          v->ldt_frames[page] )
         return false;                   /* not ours, or mapped already */
 
@@ -313,7 +361,7 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
         goto guest_fault;
     }
     v->ldt_frames[page] = mfn;
-    map_pages(LDT_VIRT_START + page * PAGE_SIZE, mfn << PAGE_SHIFT, PAGE_SIZE,
+    map_pages(LDT_VIRT(v) + page * PAGE_SIZE, mfn << PAGE_SHIFT, PAGE_SIZE,
               0);
     return true;
 

@@ -42,5 +42,16 @@ struct cpu_regs;
 long pv_set_ldt(struct vcpu *v, unsigned long base, unsigned int ents);
 bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr);
 void pv_ldt_init(void);
+void pv_load_ldt(struct vcpu *v);
+
+/*
+ * set_gdt's frames for @v (checked, typed seg_desc, the old ones let go;
+ * loaded at once if @v runs here), loading them on @v's CPU, and letting
+ * them go (VCPUOP_initialise failing).
+ */
+long pv_set_gdt(struct vcpu *v, const unsigned long *frames,
+                unsigned int entries);
+void pv_load_gdt(struct vcpu *v);
+void pv_destroy_gdt(struct vcpu *v);
 
 #endif /* PV_DESCRIPTOR_TABLES_H */

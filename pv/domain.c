@@ -16,7 +16,9 @@
 #include "pv/event.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
+#include "arch/x86/smp.h"
 #include "shim/console.h"
+#include "shim/param.h"
 #include "shim/panic.h"
 #include "shim/shutdown.h"
 #include "shim/softirq.h"
@@ -36,6 +38,20 @@ BUILD_BUG_ON(HYPERVISOR_VIRT_START != SHIM_AREA_START);
 BUILD_BUG_ON(HYPERVISOR_VIRT_END != SHIM_AREA_END);
 BUILD_BUG_ON(SHIM_CS != 0xe008);
 BUILD_BUG_ON(GDT_RESERVED_ENTRY != FIRST_RESERVED_GDT_ENTRY);
+
+/*
+ * max-vcpus=<int>: how many vCPUs the guest has, each pinned on its own
+ * CPU, so at most the number of CPUs brought up; 0 means that many.
+ */
+static unsigned int opt_max_vcpus = 1;
+integer_param("max-vcpus", opt_max_vcpus);
+
+unsigned int pv_max_vcpus(void)
+{
+    unsigned int n = num_online_cpus();
+
+    return opt_max_vcpus && opt_max_vcpus < n ? opt_max_vcpus : n;
+}
 
 void pv_domain_init(unsigned int max_vcpus)
 {
@@ -70,26 +86,29 @@ void pv_cpu_init(void)
 }
 
 /*
- * Last look at the frame before iretq, interrupts off: first the work
- * deferred to here (softirqs: expired timers, ...), then a pending event
- * upcall; whatever the guest or a handler put in the frame, the guest runs
+ * Last look at the frame before iretq, interrupts off, the domain lock
+ * held (and dropped at the end): first the work deferred to here
+ * (softirqs: expired timers, ...), a vCPU that went down leaving for
+ * the idle loop, then a pending event upcall; whatever the guest or a handler put in the frame, the guest runs
  * in ring 3 with interrupts on and IOPL 0.
  */
 void pv_exit_to_guest(struct cpu_regs *regs)
 {
     if ( softirq_pending() )
         do_softirq();
+    pv_vcpu_check_down(regs);
     pv_deliver_events(regs);
     regs->cs |= 3;
     regs->ss |= 3;
     regs->rflags = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
                    X86_EFLAGS_IF;
+    pv_domain_unlock();
 }
 
 static void show_guest_registers(const struct cpu_regs *r)
 {
-    printk(XENLOG_ERR "d1v0 RIP: %04lx:%016lx  RFLAGS: %016lx  (%s mode)\n",
-           r->cs, r->rip, r->rflags,
+    printk(XENLOG_ERR "d1v%u RIP: %04lx:%016lx  RFLAGS: %016lx  (%s mode)\n",
+           current_vcpu()->id, r->cs, r->rip, r->rflags,
            current_vcpu()->kernel_mode ? "kernel" : "user");
     show_gprs(r);
     printk(XENLOG_ERR "cr3: %016lx   ss: %04lx\n", read_cr3(), r->ss);

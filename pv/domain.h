@@ -139,6 +139,19 @@ struct vcpu {
     unsigned long time_info_guest;      /* guest VA of the copy, or 0 */
     struct vcpu_time_info time;         /* what was last published */
     bool time_update_pending;           /* copy failed in user mode */
+
+    /*
+     * Bringing it up and down (VCPUOP_initialise, _up, _down; pv/vcpu.c,
+     * pv/smp.c), all under the domain lock: initialised once, with the
+     * registers it starts from in start_regs; down as Xen's _VPF_down
+     * (an uninitialised vCPU is down); running while its CPU runs it
+     * (from entering it until that CPU is back in its idle loop).
+     */
+    bool is_initialised;
+    bool down;
+    bool running;
+    bool started;                       /* entered once: XCR0 is set */
+    struct cpu_regs start_regs;
 };
 
 /*
@@ -200,6 +213,13 @@ struct domain {
      */
     spinlock_t page_alloc_lock;
     spinlock_t event_lock;
+    /*
+     * The interim big lock (pv/smp.c, docs/architecture.md): held from
+     * every entry from the guest to the return to it, and by an idle CPU
+     * looking at its vCPU or running softirqs; taken with interrupts on
+     * while waiting, so IPIs are answered.
+     */
+    spinlock_t domain_lock;
     struct lock_profile_qhead profile_head;
 
     /*
@@ -211,6 +231,7 @@ struct domain {
 };
 
 extern struct domain dom;
+extern vcpu_info_t dummy_vcpu_info;     /* pv/vcpu.c */
 
 /* The vCPU this CPU runs: its cpu_info says (pv_domain_init(), SMP). */
 static inline struct vcpu *current_vcpu(void)
@@ -220,6 +241,8 @@ static inline struct vcpu *current_vcpu(void)
 
 /* Before anything else of the domain: its vCPUs' identities. */
 void pv_domain_init(unsigned int max_vcpus);
+/* The command line's max-vcpus, bounded by the CPUs up. */
+unsigned int pv_max_vcpus(void);
 
 /* pv/build/domain-build.c: build the guest from the boot modules. */
 void pv_domain_build(struct boot_info *bi);
@@ -236,6 +259,19 @@ void pv_domain_locks_init(struct domain *d);
 
 /* pv/dump.c: the debug keys 'q' (domain and vCPUs), 'e', 'r'. */
 void pv_keyhandler_init(void);
+
+/*
+ * pv/smp.c: the domain lock around the shim's work for the guest; the
+ * CPUs running a vCPU of the domain (every one of them must flush for
+ * the MMU); an idle CPU's look at its vCPU (never returns if it is up).
+ */
+void pv_domain_lock(void);
+void pv_domain_unlock(void);
+unsigned long pv_domain_cpumask(void);
+void pv_idle_work(void);
+void vcpu_kick(struct vcpu *v);
+void pv_vcpu_check_down(struct cpu_regs *regs);
+noreturn void pv_start_guest(void);
 
 /* pv/domain.c */
 noreturn void domain_crash(const char *fmt, ...) __printf(1, 2);

@@ -55,8 +55,10 @@
         movl    $ENTRY_SYSCALL, 4(%rsp)
         cld
         SAVE_ALL
-        mov     %rsp, %rdi
         sub     $8, %rsp
+        call    pv_domain_lock
+        mov     %rsp, %rdi
+        add     $8, %rdi
         call    \handler
         add     $8, %rsp
         jmp     pv_return_to_guest
@@ -105,8 +107,9 @@ sysenter_entry:
         pushq   $0
         movl    $ENTRY_SYSCALL, 4(%rsp)
         SAVE_ALL
-        mov     %rsp, %rdi
         sub     $8, %rsp
+        call    pv_domain_lock
+        lea     8(%rsp), %rdi
         call    pv_sysenter
         add     $8, %rsp
         jmp     pv_return_to_guest
@@ -140,8 +143,9 @@ pv_exception_entry:
 
 /*
  * The one way back to the guest.  Registers on entry: %rsp = the guest
- * frame.  pv_exit_to_guest() sanitises the frame (and is where pending
- * work such as event delivery will go).
+ * frame, the domain lock held (taken on entry: above for syscall and
+ * sysenter, in pv_exception() for the rest).  pv_exit_to_guest() runs
+ * the pending work, sanitises the frame and drops the lock.
  */
         .globl  pv_return_to_guest
 pv_return_to_guest:

@@ -21,6 +21,9 @@ long do_set_callbacks(unsigned long event, unsigned long failsafe,
                       unsigned long syscall);
 long do_fpu_taskswitch(unsigned long set);
 long do_set_debugreg(unsigned long reg, unsigned long value);
+struct vcpu;
+long pv_set_debugreg(struct vcpu *v, unsigned int reg, unsigned long value);
+void pv_load_debugregs(const struct vcpu *v);
 unsigned long do_get_debugreg(unsigned long reg);
 long do_update_descriptor(unsigned long pa, unsigned long desc);
 long do_set_gdt(unsigned long frame_list, unsigned long entries);

@@ -30,6 +30,7 @@ void pv_domain_locks_init(struct domain *d)
 {
     spin_lock_init_prof(d, page_alloc_lock);
     spin_lock_init_prof(d, event_lock);
+    spin_lock_init_prof(d, domain_lock);
     lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, d, PV_DOMID);
 }
 

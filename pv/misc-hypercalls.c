@@ -177,7 +177,8 @@ static long set_dr7(struct vcpu *v, unsigned long value)
                 return -XEN_EPERM;
 
     v->debugreg[7] = value;
-    write_dr(7, value);
+    if ( v == current_vcpu() )
+        write_dr(7, value);
     return 0;
 }
 
@@ -189,21 +190,22 @@ static long set_dr7(struct vcpu *v, unsigned long value)
  * DR0-3 must be guest addresses, so no breakpoint matches the shim's own
  * code or data; one can match the shim's copies to and from guest memory,
  * a #DB in shim context to survive as Xen's do_debug() does.  DR0-3 and
- * DR7 are loaded at once, so breakpoints fire in the guest.  Xen's reg is
- * an int.
+ * DR7 are loaded at once if @v runs here, so breakpoints fire in the
+ * guest; else when its CPU starts it.  Xen's reg is an int.
  */
-long do_set_debugreg(unsigned long reg, unsigned long value)
+long pv_set_debugreg(struct vcpu *v, unsigned int reg, unsigned long value)
 {
-    struct vcpu *v = current_vcpu();
+    bool here = v == current_vcpu();
 
-    switch ( (unsigned int)reg )
+    switch ( reg )
     {
     case 0 ... 3:
         /* Breakpoints are naturally aligned: the start address decides. */
         if ( !addr_ok(value) )
             return -XEN_EPERM;
         v->debugreg[reg & 3] = value;
-        write_dr(reg & 3, value);
+        if ( here )
+            write_dr(reg & 3, value);
         return 0;
 
     case 4:                             /* DR6, while CR4.DE is clear */
@@ -216,7 +218,8 @@ long do_set_debugreg(unsigned long reg, unsigned long value)
             return -XEN_EINVAL;
         value = adj_dr6_rsvd(value);
         v->debugreg[6] = value;
-        write_dr(6, X86_DR6_DEFAULT);   /* guest_dr6() adds what hits */
+        if ( here )
+            write_dr(6, X86_DR6_DEFAULT);   /* guest_dr6() adds what hits */
         return 0;
 
     case 5:                             /* DR7, while CR4.DE is clear */
@@ -229,6 +232,22 @@ long do_set_debugreg(unsigned long reg, unsigned long value)
     default:
         return -XEN_ENODEV;
     }
+}
+
+long do_set_debugreg(unsigned long reg, unsigned long value)
+{
+    return pv_set_debugreg(current_vcpu(), reg, value);
+}
+
+/* @v starts running on this CPU: its breakpoints, its DR6 at default. */
+void pv_load_debugregs(const struct vcpu *v)
+{
+    unsigned int i;
+
+    for ( i = 0; i < 4; i++ )
+        write_dr(i, v->debugreg[i]);
+    write_dr(6, X86_DR6_DEFAULT);
+    write_dr(7, v->debugreg[7] ?: X86_DR7_DEFAULT);
 }
 
 /* The value, or -ENODEV for no such register, as Xen's x86emul_read_dr(). */

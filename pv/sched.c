@@ -21,6 +21,7 @@
 void vcpu_unblock(struct vcpu *v)
 {
     v->blocked = false;
+    vcpu_kick(v);                       /* it may sleep on its own CPU */
 }
 
 /*
@@ -35,9 +36,12 @@ static void vcpu_sleep(struct vcpu *v)
     {
         if ( softirq_pending() )
             do_softirq();
-        if ( !v->blocked )
+        if ( !v->blocked || v->down )
             break;
+        /* Others may enter the shim meanwhile; a wake-up's IPI waits. */
+        pv_domain_unlock();
         cpu_wait_for_interrupt();
+        pv_domain_lock();
     }
     vcpu_runstate_change(v, RUNSTATE_running);
 }
@@ -189,5 +193,5 @@ long do_sched_op_compat(unsigned long cmd, unsigned long arg)
 
 void pv_sched_init(struct vcpu *v)
 {
-    init_timer(&v->poll_timer, poll_timer_fn, v, 0);
+    init_timer(&v->poll_timer, poll_timer_fn, v, v->id);
 }

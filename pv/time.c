@@ -170,18 +170,31 @@ static void time_update_fn(void *data)
 
 void pv_time_init(struct domain *d)
 {
-    struct vcpu *v = &d->vcpu[0];
     struct time_scale ts = time_scale_of(cpu_khz() * 1000);
+    unsigned int i;
 
     d->time_mul = ts.mul_frac;
     d->time_shift = ts.shift;
     d->time_tsc0 = rdtsc();
     d->time_ns0 = NOW();
     set_wallclock(d, rtc_read_seconds());
-    init_timer(&v->singleshot_timer, timer_event, v, 0);
-    init_timer(&v->periodic_timer, periodic_timer_fn, v, 0);
-    init_timer(&v->time_update_timer, time_update_fn, v, 0);
-    set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
+    /* vCPU n's timers live on CPU n, where it runs. */
+    for ( i = 0; i < d->max_vcpus; i++ )
+    {
+        struct vcpu *v = &d->vcpu[i];
+
+        init_timer(&v->singleshot_timer, timer_event, v, i);
+        init_timer(&v->periodic_timer, periodic_timer_fn, v, i);
+        init_timer(&v->time_update_timer, time_update_fn, v, i);
+    }
+    pv_time_vcpu_start(&d->vcpu[0]);
+}
+
+/* @v starts running on its CPU: its time, refreshed from now on. */
+void pv_time_vcpu_start(struct vcpu *v)
+{
+    if ( !v->time_update_timer.active )
+        set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
     pv_update_vcpu_system_time(v);
 }
 

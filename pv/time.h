@@ -14,6 +14,8 @@ void pv_update_vcpu_system_time(struct vcpu *v);
 
 /* Builder: the TSC scale, the wallclock from the RTC, vCPU 0's timers. */
 void pv_time_init(struct domain *d);
+/* @v starts running on its CPU (vCPU 0: from pv_time_init()). */
+void pv_time_vcpu_start(struct vcpu *v);
 
 /* The VCPUOPs' timers (pv/vcpu.c checks the vCPU and copies arguments). */
 long pv_set_singleshot_timer(struct vcpu *v, uint64_t timeout, bool future);

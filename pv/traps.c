@@ -184,6 +184,20 @@ void pv_exception(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
     unsigned int vec = regs->entry_vector;
+    unsigned long cr2 = vec == X86_EXC_PF ? read_cr2() : 0;
+
+    /*
+     * An interrupt's handler runs first, before the wait for the domain
+     * lock: the holder may be waiting for this very IPI (a TLB flush).
+     */
+    if ( vec >= 32 && regs == &get_cpu_info()->guest_regs )
+    {
+        do_IRQ(regs);
+        pv_domain_lock();
+        return;
+    }
+    /* The return path drops it, whatever happened. */
+    pv_domain_lock();
 
     /* NMI, #DF, #MC run on IST stacks: not a guest matter. */
     if ( regs != &get_cpu_info()->guest_regs )
@@ -203,10 +217,10 @@ void pv_exception(struct cpu_regs *regs)
             return;
         break;
     case X86_EXC_PF:
-        if ( pv_ldt_fault(regs, read_cr2()) ||
-             pv_ptwr_fault(regs, read_cr2(), regs->error_code) )
+        if ( pv_ldt_fault(regs, cr2) ||
+             pv_ptwr_fault(regs, cr2, regs->error_code) )
             return;
-        v->vcpu_info->arch.cr2 = read_cr2();
+        v->vcpu_info->arch.cr2 = cr2;
         /* The kernel runs in ring 3: show it the fault as its own; one
          * from user mode keeps its U bit. */
         if ( v->kernel_mode )
@@ -225,11 +239,5 @@ void pv_exception(struct cpu_regs *regs)
         break;
     }
 
-    /* An interrupt while the guest ran: the return path does the work. */
-    if ( vec >= 32 )
-    {
-        do_IRQ(regs);
-        return;
-    }
     pv_inject_exception(regs, vec, regs->error_code);
 }

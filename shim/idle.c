@@ -9,18 +9,31 @@
 #include "shim/idle.h"
 #include "shim/softirq.h"
 
+static void (*idle_work)(void);
+
+void idle_set_work(void (*fn)(void))
+{
+    __atomic_store_n(&idle_work, fn, __ATOMIC_RELEASE);
+}
+
 noreturn void idle_loop(void)
 {
+    void (*work)(void);
+
     for ( ;; )
     {
-        do_softirq();
         /*
-         * The hook for SMP guests: once the guest brings this CPU's vCPU
-         * up (VCPUOP_up, pinned to CPU n as with sched=null), this CPU
-         * leaves here for it instead of halting, and comes back only
-         * when the vCPU goes down.  A vCPU that blocks halts the CPU in
-         * its own loop (pv/sched.c), not here.
+         * Once the guest exists, its work (pv_idle_work()): softirqs
+         * under the domain lock and, when the guest brings this CPU's
+         * vCPU up (pinned to CPU n as with sched=null), leaving here for
+         * it for good; the CPU comes back on a fresh stack when the vCPU
+         * goes down.  A vCPU that blocks halts the CPU in its own loop
+         * (pv/sched.c), not here.
          */
+        if ( (work = __atomic_load_n(&idle_work, __ATOMIC_ACQUIRE)) )
+            work();
+        else
+            do_softirq();
         cpu_wait_for_interrupt();
     }
 }

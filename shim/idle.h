@@ -8,4 +8,7 @@
 /* This CPU's softirqs, then halt until an interrupt; forever. */
 noreturn void idle_loop(void);
 
+/* Instead of the bare softirqs, from now on: @fn (which may not return). */
+void idle_set_work(void (*fn)(void));
+
 #endif /* SHIM_IDLE_H */

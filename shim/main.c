@@ -116,6 +116,5 @@ noreturn void start_shim(struct boot_info *bi)
     pv_domain_build(bi);
     backends_init();
     pv_keyhandler_init();
-    pv_cpu_init();
-    pv_enter_guest();
+    pv_start_guest();
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Softirqs: per-CPU pending bits and their handlers (shim/softirq.h). */
 #include "shim/softirq.h"
+#include "arch/x86/apic.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/smp.h"
 
 static void (*softirq_handlers[NR_SOFTIRQS])(void);
 static unsigned long softirq_bits[NR_CPUS];
@@ -16,6 +18,13 @@ void raise_softirq(unsigned int nr)
 {
     __atomic_or_fetch(&softirq_bits[smp_processor_id()], 1UL << nr,
                       __ATOMIC_SEQ_CST);
+}
+
+void cpu_raise_softirq(unsigned int cpu, unsigned int nr)
+{
+    __atomic_or_fetch(&softirq_bits[cpu], 1UL << nr, __ATOMIC_SEQ_CST);
+    if ( cpu != smp_processor_id() )
+        send_IPI_mask(1UL << cpu, EVENT_CHECK_VECTOR);
 }
 
 bool softirq_pending(void)

@@ -23,6 +23,8 @@ enum {
 void open_softirq(unsigned int nr, void (*handler)(void));
 
 void raise_softirq(unsigned int nr);    /* this CPU */
+/* On @cpu, which an IPI (EVENT_CHECK_VECTOR) sends to look at it. */
+void cpu_raise_softirq(unsigned int cpu, unsigned int nr);
 bool softirq_pending(void);             /* this CPU */
 
 /* Run every pending softirq on this CPU until none is left. */

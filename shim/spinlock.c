@@ -75,7 +75,7 @@ static always_inline uint16_t observe_head(const spinlock_tickets_t *t)
  * reaches it: FIFO among waiters, as Xen's spin_lock_common().  The
  * acquire ordering keeps the critical section after the lock.
  */
-void _spin_lock(spinlock_t *lock)
+static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
 {
     spinlock_tickets_t tickets;
     int64_t block = 0;
@@ -87,10 +87,25 @@ void _spin_lock(spinlock_t *lock)
     {
         if ( unlikely(lock->profile) && !block )
             block = NOW() ? : 1;
-        cpu_relax();
+#ifndef SHIM_HOST_TEST
+        if ( irq_on )
+            asm volatile ( "sti; pause; cli" ::: "memory" );
+        else
+#endif
+            cpu_relax();
     }
     lock->cpu = spin_cpu();
     profile_got(lock, block);
+}
+
+void _spin_lock(spinlock_t *lock)
+{
+    spin_lock_common(lock, false);
+}
+
+void _spin_lock_irq_on_wait(spinlock_t *lock)
+{
+    spin_lock_common(lock, true);
 }
 
 /*

@@ -115,7 +115,15 @@ void _spin_unlock(spinlock_t *lock);
 bool _spin_trylock(spinlock_t *lock);
 bool _spin_is_locked(const spinlock_t *lock);
 
+/*
+ * For a caller with interrupts off that must answer IPIs while it waits
+ * (the holder may be waiting for this CPU to flush its TLB): interrupts
+ * are let in between two looks at the ticket, and are off once held.
+ */
+void _spin_lock_irq_on_wait(spinlock_t *lock);
+
 #define spin_lock(l)            _spin_lock(l)
+#define spin_lock_irq_on_wait(l) _spin_lock_irq_on_wait(l)
 #define spin_unlock(l)          _spin_unlock(l)
 #define spin_trylock(l)         _spin_trylock(l)
 #define spin_is_locked(l)       _spin_is_locked(l)

@@ -43,11 +43,16 @@ void init_timer(struct timer *t, void (*function)(void *), void *data,
     t->cpu = cpu;
 }
 
+/*
+ * A timer of another CPU may be set or stopped too (a vCPU's, from
+ * another vCPU): the callers serialise every use of the lists (the
+ * domain lock, once the guest runs), and the owner is sent to its
+ * TIMER_SOFTIRQ to arm its own APIC timer.
+ */
 void set_timer(struct timer *t, uint64_t expires)
 {
     struct timer **pp;
 
-    ASSERT(t->cpu == smp_processor_id());
     if ( t->active )
         unlink_timer(t);
     t->expires = expires;
@@ -57,7 +62,9 @@ void set_timer(struct timer *t, uint64_t expires)
     t->next = *pp;
     *pp = t;
     t->active = true;
-    if ( timer_list[t->cpu] == t )
+    if ( t->cpu != smp_processor_id() )
+        cpu_raise_softirq(t->cpu, TIMER_SOFTIRQ);
+    else if ( timer_list[t->cpu] == t )
     {
         if ( expires <= NOW() )
             raise_softirq(TIMER_SOFTIRQ);
@@ -74,7 +81,8 @@ void stop_timer(struct timer *t)
         return;
     was_head = timer_list[t->cpu] == t;
     unlink_timer(t);
-    if ( was_head )
+    /* Another CPU's APIC timer may fire for nothing: harmless. */
+    if ( was_head && t->cpu == smp_processor_id() )
         reprogram(t->cpu);
 }
 

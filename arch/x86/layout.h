@@ -29,7 +29,7 @@
 
 /* Slot 260: pages mapped on demand, e.g. a guest's LDT as the CPU reads it. */
 #define ONDEMAND_VIRT_START  _AC(0xffff820000000000, UL)
-#define ONDEMAND_VIRT_SIZE   _AC(0x200000, UL)
+#define ONDEMAND_VIRT_SIZE   _AC(0x400000, UL)
 
 /*
  * Slot 260 too: each AP's per-CPU area, PERCPU_VIRT_SIZE at

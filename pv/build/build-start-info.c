@@ -130,12 +130,32 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
 {
     struct vcpu *v = &d->vcpu[0];
     struct cpu_regs *regs = &get_cpu_info()->guest_regs;
+    unsigned int i;
 
     if ( k->hypercall_page != PV_ELF_UNSET )
         pv_fill_hypercall_page(pv_initial_va(d, l, k->hypercall_page));
 
+    /*
+     * The others wait for VCPUOP_initialise, down; those beyond the
+     * legacy 32 have Xen's dummy_vcpu_info until register_vcpu_info.
+     */
+    for ( i = 1; i < d->max_vcpus; i++ )
+    {
+        struct vcpu *w = &d->vcpu[i];
+
+        w->vcpu_info = i < XEN_LEGACY_MAX_VCPUS ?
+                       &d->shared_info->vcpu_info[i] : &dummy_vcpu_info;
+        w->down = true;
+        w->kernel_mode = true;
+        pv_sched_init(w);
+        w->runstate.state = RUNSTATE_offline;
+        w->runstate.state_entry_time = NOW();
+    }
+
     v->vcpu_info = &d->shared_info->vcpu_info[0];
     v->kernel_mode = true;
+    v->is_initialised = true;
+    v->started = true;
     pv_cr_init(v);
     /* Events, blocking and time: ports 1 and 2 bound, the clock running. */
     pv_evtchn_init(d);
@@ -153,5 +173,6 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     regs->ss = FLAT_KERNEL_SS;
     regs->rflags = 0x202;
 
+    v->running = true;                  /* this CPU holds its tables now */
     write_cr3(v->guest_table << PAGE_SHIFT);
 }

@@ -206,7 +206,7 @@ void pv_domain_build(struct boot_info *bi)
     if ( !bi->nr_modules )
         refuse("no guest kernel module given");
     printk("*** Building a PV Dom1 ***\n");
-    pv_domain_init(1);
+    pv_domain_init(pv_max_vcpus());
     pv_domain_locks_init(&dom);
     if ( pv_kernel_image(kern, &img, msg, sizeof(msg)) )
         refuse("%s", msg);

@@ -244,15 +244,16 @@ int evtchn_close(struct domain *d, unsigned int port)
 
 /*
  * A notification from the guest to the shim's end of a backend port: the
- * backend runs from its softirq on the way back to the guest; pv/ never
- * calls into a backend.
+ * backend runs from its softirq on CPU 0 (where serial input comes too),
+ * on its way back to the guest or in its idle loop, kicked from another
+ * vCPU's CPU; pv/ never calls into a backend.
  */
 static void backend_notified(unsigned int backend_port)
 {
     int i = backend_index(backend_port);
 
     if ( i >= 0 )
-        raise_softirq(backend_ports[i].softirq);
+        cpu_raise_softirq(0, backend_ports[i].softirq);
 }
 
 long evtchn_send(struct domain *d, unsigned int port)

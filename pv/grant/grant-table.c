@@ -105,7 +105,7 @@ static int unshare_frame(void *va, bool check_only)
     page_put(pg);
     pg->owner = PGO_NONE;
     spin_unlock(&dom.page_alloc_lock);
-    pv_flush_local(0, FLUSH_TLB_GLOBAL);
+    pv_flush_domain(0, FLUSH_TLB_GLOBAL);
     frames_free(mfn, 1);
     return 0;
 }

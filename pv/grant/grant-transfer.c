@@ -35,7 +35,7 @@ static int steal_page(unsigned long mfn)
     page_put(pg);
     pg->owner = PGO_NONE;
     spin_unlock(&dom.page_alloc_lock);
-    pv_flush_local(0, FLUSH_TLB_GLOBAL);
+    pv_flush_domain(0, FLUSH_TLB_GLOBAL);
     return 0;
 }
 

@@ -109,7 +109,7 @@ static void complete_batch(struct unmap_common *common, unsigned int n)
 {
     unsigned int i;
 
-    pv_flush_local(0, FLUSH_TLB_GLOBAL);
+    pv_flush_domain(0, FLUSH_TLB_GLOBAL);
     for ( i = 0; i < n; i++ )
         unmap_common_complete(&common[i]);
 }

@@ -96,9 +96,24 @@ static long count_table(unsigned long mfn, unsigned int level)
     return bad;
 }
 
+/* What vCPU @v holds: its root tables, descriptor and event frames. */
+static void count_vcpu(const struct vcpu *v)
+{
+    unsigned int i;
+
+    count_root(v->guest_table);
+    count_root(v->guest_table_user);
+    for ( i = 0; i < ARRAY_SIZE(v->gdt_frames); i++ )
+        count_root(v->gdt_frames[i]);
+    for ( i = 0; i < ARRAY_SIZE(v->ldt_frames); i++ )
+        count_root(v->ldt_frames[i]);
+    /* Writable frames events hold: vcpu_info, FIFO control. */
+    count_root(v->vcpu_info_mfn);
+    count_root(v->fifo_control ? v->fifo_control_mfn : 0);
+}
+
 long pv_mm_audit(void)
 {
-    struct vcpu *v = current_vcpu();
     unsigned long mfn, n = frame_table_nr, bytes, pfn;
     unsigned int i;
     long bad = 0;
@@ -127,15 +142,9 @@ long pv_mm_audit(void)
         if ( is_page_table_type(pg->type) && pg->type_count )
             bad += count_table(mfn, type_level(pg->type));
     }
-    count_root(v->guest_table);
-    count_root(v->guest_table_user);
-    for ( i = 0; i < ARRAY_SIZE(v->gdt_frames); i++ )
-        count_root(v->gdt_frames[i]);
-    for ( i = 0; i < ARRAY_SIZE(v->ldt_frames); i++ )
-        count_root(v->ldt_frames[i]);
-    /* Writable frames events hold: vcpu_info, FIFO control and array. */
-    count_root(v->vcpu_info_mfn);
-    count_root(v->fifo_control ? v->fifo_control_mfn : 0);
+    for ( i = 0; i < dom.max_vcpus; i++ )
+        count_vcpu(&dom.vcpu[i]);
+    /* ... and the FIFO event array. */
     for ( i = 0; i < dom.fifo_num_evtchns / 1024; i++ )
         count_root(dom.fifo_array_mfn[i]);
     gnttab_audit(want_count, want_type);

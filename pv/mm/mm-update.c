@@ -10,6 +10,7 @@
 #include "arch/x86/flush.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
+#include "arch/x86/percpu.h"
 #include "pv/mm/mm.h"
 #include "shim/console.h"
 #include "shim/panic.h"
@@ -78,7 +79,7 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
     {
         /* Everything goes, global entries too, as in Xen's write_ptbase. */
         switch_cr3(mfn << PAGE_SHIFT);
-        tlbflush_clock++;
+        pv_note_flush(1UL << smp_processor_id(), FLUSH_TLB_GLOBAL);
     }
     if ( old )
         put_page_and_type(old);

@@ -13,6 +13,7 @@
 #include "arch/x86/flush.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
+#include "arch/x86/percpu.h"
 #include "pv/descriptor-tables.h"
 #include "pv/mm/mm.h"
 #include "pv/mm/pte-rules.h"
@@ -139,13 +140,49 @@ void pv_note_cr3_reload(void)
         tlbflush_clock++;
 }
 
-void pv_flush_local(unsigned long va, unsigned int flags)
+/*
+ * A flush of the CPUs in @mask: this one at once, the others by IPI,
+ * waited for with interrupts on (flush_area_mask()'s rule: every CPU
+ * spinning for the domain lock or for flush_lock answers meanwhile).
+ * Only a flush that reached every CPU holding the guest's translations
+ * (pv_domain_cpumask()) moves the flush clock: a frame's type may then
+ * change without another.
+ */
+void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags)
 {
-    flush_area_local(va, flags);
+    unsigned long self = 1UL << smp_processor_id();
+
+    if ( mask & ~self )
+    {
+        asm volatile ( "sti" ::: "memory" );
+        flush_area_mask(mask, va, flags);
+        asm volatile ( "cli" ::: "memory" );
+    }
+    else if ( mask & self )
+        flush_area_local(va, flags);
+    pv_note_flush(mask, flags);
+}
+
+void pv_note_flush(unsigned long mask, unsigned int flags)
+{
+    if ( pv_domain_cpumask() & ~mask )
+        return;
     if ( flags & FLUSH_TLB_GLOBAL )
         tlbflush_clock++;
     else if ( flags & FLUSH_TLB )
         pv_note_cr3_reload();
+}
+
+void pv_flush_local(unsigned long va, unsigned int flags)
+{
+    pv_flush_mask(1UL << smp_processor_id(), va, flags);
+}
+
+/* Every CPU that may hold a translation of the guest's (and this one). */
+void pv_flush_domain(unsigned long va, unsigned int flags)
+{
+    pv_flush_mask(pv_domain_cpumask() | (1UL << smp_processor_id()), va,
+                  flags);
 }
 
 /*
@@ -255,7 +292,7 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
     int rc;
 
     if ( page_needs_flush(pg) )
-        pv_flush_local(0, FLUSH_TLB_GLOBAL);
+        pv_flush_domain(0, FLUSH_TLB_GLOBAL);
     rc = validate_table(mfn, type_level(type));
     if ( rc )
         page_type_invalid(pg);
@@ -276,7 +313,7 @@ int page_get_type_flush(struct page_info *pg, enum page_type type)
     if ( pg->type_count == 0 && pg->stale_table )
     {
         if ( page_needs_flush(pg) )
-            pv_flush_local(0, FLUSH_TLB_GLOBAL);
+            pv_flush_domain(0, FLUSH_TLB_GLOBAL);
         pg->stale_table = 0;
     }
     return page_get_type(pg, type);

@@ -90,6 +90,13 @@ int new_guest_user_cr3(struct vcpu *v, unsigned long mfn);
  * flush advances the flush clock page types are stamped with.
  */
 void pv_flush_local(unsigned long va, unsigned int flags);
+/* Every CPU running a vCPU of the domain (and this one): for the MMU's
+ * own correctness, and the guest's _ALL flushes. */
+void pv_flush_domain(unsigned long va, unsigned int flags);
+/* The CPUs in @mask (a bitmap of CPU numbers); interrupts off, lock held. */
+void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags);
+/* A flush of @mask happened elsewhere (a CR3 switch): the clock's view. */
+void pv_note_flush(unsigned long mask, unsigned int flags);
 /* A CR3 write happened: it counts as a full flush only without PGE. */
 void pv_note_cr3_reload(void);
 

@@ -133,7 +133,7 @@ out:
 /*
  * After a change: UVMF_TLB_FLUSH or UVMF_INVLPG, on this vCPU
  * (UVMF_LOCAL), all of them (UVMF_ALL), or those in the guest's bitmap
- * at the rest of @flags.  One vCPU for now: any set means us.
+ * at the rest of @flags (vCPU n runs on CPU n: the running ones).
  */
 /*
  * As Xen's __do_update_va_mapping(): flush type 3 is no flush at all, and
@@ -144,20 +144,20 @@ static long uvmf_flush(unsigned long va, unsigned long flags)
 {
     unsigned long where = flags & ~(unsigned long)UVMF_FLUSHTYPE_MASK;
     unsigned long type = flags & UVMF_FLUSHTYPE_MASK;
-    unsigned long mask = 1;
+    unsigned long mask = 1UL << smp_processor_id();
     long rc = 1;
 
     if ( type != UVMF_TLB_FLUSH && type != UVMF_INVLPG )
         return 1;
-    if ( where != UVMF_LOCAL && where != UVMF_ALL )
+    if ( where == UVMF_ALL )
+        mask |= pv_domain_cpumask();
+    else if ( where != UVMF_LOCAL )
     {
         rc = copy_from_guest(&mask, where, sizeof(mask)) ? -XEN_EFAULT : 0;
-        if ( rc )
-            mask = 0;
+        mask = rc ? 0 : mask & pv_domain_cpumask();
     }
-    if ( mask & 1 )
-        pv_flush_local(type == UVMF_INVLPG ? va : 0,
-                       type == UVMF_INVLPG ? FLUSH_VA : FLUSH_TLB_GLOBAL);
+    pv_flush_mask(mask, type == UVMF_INVLPG ? va : 0,
+                  type == UVMF_INVLPG ? FLUSH_VA : FLUSH_TLB_GLOBAL);
     return rc;
 }
 

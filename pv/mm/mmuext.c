@@ -72,25 +72,30 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
         return new_guest_user_cr3(v, op->arg1.mfn);
 
     case MMUEXT_TLB_FLUSH_LOCAL:
-    case MMUEXT_TLB_FLUSH_ALL:
         pv_flush_local(0, FLUSH_TLB_GLOBAL);
         return 0;
+    case MMUEXT_TLB_FLUSH_ALL:
+        pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+        return 0;
     case MMUEXT_INVLPG_LOCAL:
-    case MMUEXT_INVLPG_ALL:
         /* Xen ignores an address that is not the guest's. */
         if ( guest_range_ok(op->arg1.linear_addr, 1) )
             pv_flush_local(op->arg1.linear_addr, FLUSH_VA);
+        return 0;
+    case MMUEXT_INVLPG_ALL:
+        if ( guest_range_ok(op->arg1.linear_addr, 1) )
+            pv_flush_domain(op->arg1.linear_addr, FLUSH_VA);
         return 0;
     case MMUEXT_TLB_FLUSH_MULTI:
     case MMUEXT_INVLPG_MULTI:
         if ( vcpu_mask((unsigned long)op->arg2.vcpumask.p, &mask) )
             return -XEN_EINVAL;         /* as Xen turns the -EFAULT */
-        if ( !(mask & 1) )
-            return 0;
+        /* vCPU n runs on CPU n: the running ones are the CPUs. */
+        mask &= pv_domain_cpumask();
         if ( op->cmd == MMUEXT_TLB_FLUSH_MULTI )
-            pv_flush_local(0, FLUSH_TLB_GLOBAL);
+            pv_flush_mask(mask, 0, FLUSH_TLB_GLOBAL);
         else if ( guest_range_ok(op->arg1.linear_addr, 1) )
-            pv_flush_local(op->arg1.linear_addr, FLUSH_VA);
+            pv_flush_mask(mask, op->arg1.linear_addr, FLUSH_VA);
         return 0;
 
     case MMUEXT_FLUSH_CACHE:

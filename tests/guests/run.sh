@@ -12,6 +12,7 @@
 #   initrd FILE       a second module
 #   log REGEX         a console line that must appear (may repeat)
 #   memory SIZE       the VM's memory (default 128M)
+#   min-vcpus N       run on at least N CPUs (--vcpus), whatever GUEST_VCPUS
 #
 # One "PASS: NAME" / "FAIL: NAME: why" line per test.  GUEST_ACCEL=kvm
 # runs them under KVM where the host really has it; GUEST_CPU=MODEL under
@@ -55,6 +56,8 @@ run_one() {
             initrd) extra+=(--initrd "$val") ;;
             log) logs+=("$val") ;;
             memory) memory=$val ;;
+            min-vcpus) [ "${GUEST_VCPUS:-1}" -ge "$val" ] ||
+                           extra+=(--vcpus "$val") ;;
             esac
         done < "$exp"
         # An explicit result line wins over the status default.

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The guest's vCPUs on the shim's CPUs: vCPU n runs on CPU n only (as
+ * sched=null), entered from CPU n's idle loop once it is up and left for
+ * it when it goes down; the interim domain lock that serialises all the
+ * shim's work for the guest; kicking a vCPU on another CPU.
+ */
+#include "shim/lib.h"
+#include "arch/x86/apic.h"
+#include "arch/x86/cr.h"
+#include "arch/x86/flush.h"
+#include "arch/x86/page.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/smp.h"
+#include "pv/descriptor-tables.h"
+#include "pv/domain.h"
+#include "pv/emul/cr.h"
+#include "pv/event.h"
+#include "pv/hypercall.h"
+#include "pv/mm/mm.h"
+#include "pv/time.h"
+#include "shim/idle.h"
+#include "shim/softirq.h"
+
+/*
+ * The domain lock: every entry from the guest takes it (pv/entry.S for
+ * syscall and sysenter, pv_exception() for the rest, after an interrupt's
+ * handler ran) and pv_exit_to_guest() drops it, so one CPU at a time
+ * looks at or changes the domain.  Waiting for it with interrupts on
+ * keeps this CPU answering the holder's TLB-flush and call-function IPIs.
+ */
+void pv_domain_lock(void)
+{
+    spin_lock_irq_on_wait(&dom.domain_lock);
+}
+
+void pv_domain_unlock(void)
+{
+    spin_unlock(&dom.domain_lock);
+}
+
+/*
+ * The CPUs that may hold translations of the guest's page tables: those
+ * running one of its vCPUs (blocked ones too).  A CPU leaving its vCPU
+ * flushes everything first (vcpu_stop()), so it drops out safely.
+ */
+unsigned long pv_domain_cpumask(void)
+{
+    unsigned long mask = 0;
+    unsigned int i;
+
+    for ( i = 0; i < dom.max_vcpus; i++ )
+        if ( dom.vcpu[i].running )
+            mask |= 1UL << i;
+    return mask;
+}
+
+/*
+ * Xen's vcpu_kick(): a vCPU running on another CPU looks at its events
+ * at its next exit to the guest, so make it exit (or wake from its halt).
+ */
+void vcpu_kick(struct vcpu *v)
+{
+    if ( v->running && v->id != smp_processor_id() )
+        send_IPI_mask(1UL << v->id, EVENT_CHECK_VECTOR);
+}
+
+/* Segment bases and selectors as @v had them (none yet loaded here). */
+static void load_segments(struct vcpu *v)
+{
+    asm volatile ( "mov %0, %%ds; mov %0, %%es; mov %0, %%fs; mov %0, %%gs"
+                   :: "r" (0) : "memory" );
+    wrmsr(MSR_FS_BASE, v->fs_base);
+    wrmsr(MSR_GS_BASE, v->kernel_mode ? v->gs_base_kernel : v->gs_base_user);
+    wrmsr(MSR_SHADOW_GS_BASE,
+          v->kernel_mode ? v->gs_base_user : v->gs_base_kernel);
+}
+
+/*
+ * This CPU starts (or resumes) running its vCPU @v, under the domain
+ * lock: the syscall entries and CR4, the page tables, descriptor tables,
+ * segment bases and debug registers of @v, and the registers it starts
+ * or resumes from.  The lock goes on the way into the guest.
+ */
+static noreturn void vcpu_start(struct vcpu *v)
+{
+    struct cpu_info *ci = get_cpu_info();
+
+    ASSERT(v->id == smp_processor_id());
+    if ( !v->started )
+        pv_cr_init(v);                  /* XCR0 as a new Xen vCPU's */
+    v->started = true;
+    pv_cpu_init();
+    v->running = true;
+    write_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
+              << PAGE_SHIFT);
+    pv_load_gdt(v);
+    pv_load_ldt(v);
+    load_segments(v);
+    pv_load_debugregs(v);
+    if ( v->ctrlreg0_ts )
+        write_cr0(read_cr0() | X86_CR0_TS);
+    else
+        asm volatile ( "clts" );
+    ci->guest_regs = v->start_regs;
+    pv_time_vcpu_start(v);
+    vcpu_runstate_change(v, RUNSTATE_running);
+    pv_enter_guest();
+}
+
+/*
+ * @v (this CPU's) is down: keep its registers for VCPUOP_up, leave its
+ * page tables for the shim's own, flushing every translation, global
+ * ones too (so this CPU can drop out of pv_domain_cpumask()), and go back
+ * to the idle loop on a fresh stack.  Its timers keep running, as Xen's
+ * do for a vCPU that is down; their events wait for it.
+ */
+static noreturn void vcpu_stop(struct vcpu *v, const struct cpu_regs *regs)
+{
+    v->start_regs = *regs;
+    vcpu_runstate_change(v, RUNSTATE_offline);
+    switch_cr3(__pa(shim_l4()));
+    v->running = false;
+    pv_domain_unlock();
+    asm volatile ( "lea -8(%0), %%rsp; call idle_loop"
+                   :: "r" (&get_cpu_info()->guest_regs) : "memory" );
+    __builtin_unreachable();
+}
+
+/* On the way out to the guest, lock held: has this vCPU gone down? */
+void pv_vcpu_check_down(struct cpu_regs *regs)
+{
+    struct vcpu *v = current_vcpu();
+
+    if ( unlikely(v->down) )
+        vcpu_stop(v, regs);
+}
+
+/*
+ * CPU n's idle loop, once the guest exists: its softirqs under the
+ * domain lock (timers of a vCPU that is down, the backends on CPU 0),
+ * and its vCPU, if that is up, entered for good.
+ */
+void pv_idle_work(void)
+{
+    unsigned int cpu = smp_processor_id();
+    struct vcpu *v = &dom.vcpu[cpu];
+
+    pv_domain_lock();
+    do_softirq();
+    if ( cpu < dom.max_vcpus && v->is_initialised && !v->down )
+        vcpu_start(v);
+    pv_domain_unlock();
+}
+
+/* CPU 0 enters vCPU 0, which the builder made: from here on, the lock. */
+noreturn void pv_start_guest(void)
+{
+    struct vcpu *v = &dom.vcpu[0];
+
+    idle_set_work(pv_idle_work);
+    pv_domain_lock();
+    pv_cpu_init();
+    ASSERT(v->running);
+    pv_enter_guest();
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A second vCPU, on a second CPU: VCPUOP_initialise's refusals (each
+ * invalid context rule, a vCPU past max_vcpus, up before initialise, a
+ * bad GDT frame or L4, leaving no reference behind), then vCPU 1 brought
+ * up on the running L4 with an empty GDT and its own stack: it makes
+ * hypercalls, signals vCPU 0 through an IPI event channel (vCPU 0 polls
+ * for it, halted on its own CPU) and takes itself down; brought up again
+ * it resumes after its VCPUOP_down, as on Xen.
+ */
+#include "guest.h"
+#include "event.h"
+#include "mm.h"
+#include <xen/sched.h>
+
+const char test_title[] = "VCPUOP_initialise, up, down, is_up on two vCPUs";
+
+static struct vcpu_guest_context ctx;
+static uint8_t v1_stack[16384] __attribute__((aligned(16)));
+static uint8_t scratch[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+
+static volatile unsigned int v1_stage;
+static volatile long v1_version, v1_is_up, v1_init, v1_send, v1_other;
+static volatile unsigned long v1_dr0, v1_dr1, v1_dr7;
+static volatile uint32_t ipi_port;
+
+#define NONCANON    0x0000800000000000UL
+
+/* vCPU 1's life: hypercalls, an event for vCPU 0, then down. */
+static void __attribute__((used, noreturn)) vcpu1_main(void)
+{
+    evtchn_send_t send = { .port = ipi_port };
+
+    v1_stage = 1;
+    v1_version = hypercall_xen_version(XENVER_version, NULL);
+    v1_is_up = vcpu_op(VCPUOP_is_up, 1, NULL);
+    v1_init = vcpu_op(VCPUOP_initialise, 1, &ctx);   /* -EEXIST */
+    v1_other = vcpu_op(VCPUOP_is_up, 0, NULL);
+    v1_dr0 = HYPERCALL(__HYPERVISOR_get_debugreg, 0, 0, 0, 0, 0);
+    v1_dr1 = HYPERCALL(__HYPERVISOR_get_debugreg, 1, 0, 0, 0, 0);
+    v1_dr7 = HYPERCALL(__HYPERVISOR_get_debugreg, 7, 0, 0, 0, 0);
+    v1_send = evtchn_op(EVTCHNOP_send, &send);
+    v1_stage = 2;
+    vcpu_op(VCPUOP_down, 1, NULL);
+    /* VCPUOP_up again: on from here. */
+    v1_stage = 3;
+    vcpu_op(VCPUOP_down, 1, NULL);
+    v1_stage = 99;                      /* never: not brought up again */
+    for ( ;; )
+        ;
+}
+
+/* The minimal context: running L4, empty GDT, its own stack. */
+static void good_ctx(void)
+{
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.flags = VGCF_in_kernel;
+    ctx.user_regs.rip = (unsigned long)vcpu1_main;
+    ctx.user_regs.rsp = (unsigned long)(v1_stack + sizeof(v1_stack) - 8);
+    ctx.user_regs.cs = FLAT_KERNEL_CS;
+    ctx.user_regs.ss = FLAT_KERNEL_SS;
+    ctx.user_regs.rflags = 0x2;
+    ctx.kernel_ss = FLAT_KERNEL_SS;
+    ctx.kernel_sp = ctx.user_regs.rsp;
+    ctx.ctrlreg[3] = xen_pfn_to_cr3(pt_base_mfn());
+}
+
+static void check_refused(const char *what, long want)
+{
+    long rc = vcpu_op(VCPUOP_initialise, 1, &ctx);
+
+    if ( rc != want )
+        test_fail("%s: initialise returned %ld, wanted %ld", what, rc, want);
+    if ( vcpu_op(VCPUOP_is_up, 1, NULL) != 0 )
+        test_fail("%s: vCPU 1 is up", what);
+}
+
+#define BAD(field, val) do {                                                \
+    good_ctx();                                                             \
+    ctx.field = (val);                                                      \
+    check_refused(#field " = " #val, -XEN_EINVAL);                          \
+} while ( 0 )
+
+static void hostile_contexts(void)
+{
+    unsigned long gdt_mfn;
+
+    check_rc(vcpu_op(VCPUOP_up, 1, NULL), -XEN_EINVAL);
+    check_rc(vcpu_op(VCPUOP_is_up, 1, NULL), 0);
+    good_ctx();
+    check_rc(vcpu_op(VCPUOP_initialise, 64, &ctx), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_up, 64, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_initialise, 1, BAD_UNMAPPED), -XEN_EFAULT);
+
+    BAD(user_regs.rip, NONCANON);
+    BAD(user_regs.rsp, NONCANON);
+    BAD(kernel_sp, NONCANON);
+    BAD(fs_base, NONCANON);
+    BAD(gs_base_kernel, NONCANON);
+    BAD(gs_base_user, NONCANON);
+    BAD(event_callback_eip, NONCANON);
+    BAD(syscall_callback_eip, NONCANON);
+    BAD(failsafe_callback_eip, NONCANON);
+    BAD(trap_ctxt[14].address, NONCANON);
+    BAD(ldt_base, 0xffff800000000000UL);    /* the hypervisor's */
+    BAD(ldt_base, 0x1000UL + 8);            /* not page aligned */
+    BAD(ldt_ents, 8193);
+    BAD(flags, 0);                          /* user mode, no ctrlreg[1] */
+    BAD(gdt_ents, 14 * 512 + 1);
+
+    /* Frames: a writable one as a GDT frame or an L4; beyond RAM. */
+    good_ctx();
+    ctx.gdt_ents = 1;
+    ctx.gdt_frames[0] = virt_to_mfn(scratch);
+    check_refused("a writable GDT frame", -XEN_EINVAL);
+    BAD(ctrlreg[3], xen_pfn_to_cr3(virt_to_mfn(scratch)));
+    BAD(ctrlreg[3], xen_pfn_to_cr3(0xfffffffUL));
+    good_ctx();
+    ctx.ctrlreg[1] = xen_pfn_to_cr3(virt_to_mfn(scratch));
+    check_refused("a writable user L4", -XEN_EINVAL);
+
+    /* A good GDT frame, then a bad L4: the frame must be free again. */
+    gdt_mfn = alloc_frame();
+    good_ctx();
+    ctx.gdt_ents = 512;
+    ctx.gdt_frames[0] = gdt_mfn;
+    ctx.ctrlreg[3] = xen_pfn_to_cr3(virt_to_mfn(scratch));
+    check_refused("a good GDT frame and a bad L4", -XEN_EINVAL);
+    /* Only a frame with no seg_desc type left may be mapped writable. */
+    check_rc(hypercall_update_va_mapping((unsigned long)scratch,
+                                         pte_make(gdt_mfn, PTE_RW),
+                                         UVMF_INVLPG | UVMF_LOCAL), 0);
+    check_rc(remap_initial((unsigned long)scratch), 0);
+}
+
+static void wait_stage(unsigned int stage)
+{
+    uint64_t end = system_time() + 10000000000ULL;
+
+    while ( v1_stage < stage && system_time() < end )
+        ;
+    if ( v1_stage < stage )
+        test_fail("vCPU 1 never reached stage %u (at %u)", stage, v1_stage);
+}
+
+static void wait_down(void)
+{
+    uint64_t end = system_time() + 10000000000ULL;
+
+    while ( vcpu_op(VCPUOP_is_up, 1, NULL) && system_time() < end )
+        ;
+    check_rc(vcpu_op(VCPUOP_is_up, 1, NULL), 0);
+}
+
+void test_main(void)
+{
+    evtchn_port_t port;
+    long rc;
+
+    if ( event_init() )
+        return test_error("event_init failed");
+    if ( vcpu_op(VCPUOP_is_up, 1, NULL) == -XEN_ENOENT )
+        return test_skip("one vCPU only");
+    hostile_contexts();
+
+    rc = evtchn_bind_ipi_on(0);
+    if ( rc < 0 )
+        return test_fail("bind_ipi: %ld", rc);
+    ipi_port = port = rc;
+    shared_info->vcpu_info[1].evtchn_upcall_mask = 1;
+
+    /*
+     * The debug registers pass set_debugreg's rules, refusals ignored as
+     * in Xen: a hypervisor address and General Detect don't stick.
+     */
+    good_ctx();
+    ctx.debugreg[0] = 0xffff800000001000UL;
+    ctx.debugreg[1] = 0x1000;
+    ctx.debugreg[7] = 0x2000 | 0x400;   /* DR7.GD */
+    check_rc(vcpu_op(VCPUOP_initialise, 1, &ctx), 0);
+    check_rc(vcpu_op(VCPUOP_initialise, 1, &ctx), -XEN_EEXIST);
+    check_rc(vcpu_op(VCPUOP_is_up, 1, NULL), 0);    /* no VGCF_online */
+    check_rc(vcpu_op(VCPUOP_up, 1, NULL), 0);
+
+    /* Halted in SCHEDOP_poll until vCPU 1's event wakes this CPU. */
+    rc = sched_poll(&port, 1, system_time() + 10000000000ULL);
+    check_rc(rc, 0);
+    if ( !evtchn_test_pending(port) )
+        test_fail("no event from vCPU 1");
+    wait_stage(2);
+    wait_down();
+    check_rc(v1_version, hypercall_xen_version(XENVER_version, NULL));
+    check_rc(v1_is_up, 1);
+    check_rc(v1_init, -XEN_EEXIST);
+    check_rc(v1_other, 1);
+    check_rc(v1_send, 0);
+    check_rc(v1_dr0, 0);
+    check_rc(v1_dr1, 0x1000);
+    check_rc(v1_dr7, 0x400);
+    printf("vcpu-smp: vCPU 1 ran, signalled and went down\n");
+
+    /* Up again: it resumes after its VCPUOP_down and goes down again. */
+    check_rc(vcpu_op(VCPUOP_up, 1, NULL), 0);
+    wait_stage(3);
+    wait_down();
+    check_rc(vcpu_op(VCPUOP_down, 1, NULL), 0);     /* down already */
+    printf("vcpu-smp: vCPU 1 resumed and went down again\n");
+
+    test_success();
+}
