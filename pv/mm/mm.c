@@ -302,15 +302,18 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
 }
 
 /*
- * page_get_type(), for a type that needs no validation as well: a frame
- * whose page-table type ended since the last full flush may still be walked
- * as one by a CPU's paging-structure caches, so before it is anything else
- * (writable above all), flush, as Xen's _get_page_type() does on a type
- * change by its TLB-flush timestamp.
+ * page_get_type(), for a type that needs no validation as well, flushing
+ * on a type change as Xen's _get_page_type() does by its TLB-flush
+ * timestamp: a frame whose page-table type ended since the last full
+ * flush may still be walked as one by a CPU's paging-structure caches,
+ * so before it is anything else (writable above all); and a frame whose
+ * writable type ended may still be writable through a stale TLB entry,
+ * so before it holds descriptors (seg_desc: the CPU reads an LDT frame
+ * itself) or a page table.  Every CPU running a vCPU flushes.
  */
 int page_get_type_flush(struct page_info *pg, enum page_type type)
 {
-    if ( pg->type_count == 0 && pg->stale_table )
+    if ( pg->type_count == 0 && (pg->stale_table || type != PGT_WRITABLE) )
     {
         if ( page_needs_flush(pg) )
             pv_flush_domain(0, FLUSH_TLB_GLOBAL);

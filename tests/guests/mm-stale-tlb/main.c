@@ -5,7 +5,8 @@
  * writable translation), removes the mapping WITHOUT flushing, and pins
  * the frame as an L1.  A write through the old address must then fault;
  * if it landed, the guest could write entries into a validated page table.
- * The shim must flush for the guest here (the frame's type stamp).
+ * The shim must flush for the guest here (the frame's type stamp).  So
+ * too before such a frame holds descriptors (set_gdt).
  */
 #include "guest.h"
 #include "mm.h"
@@ -41,6 +42,22 @@ void test_main(void)
         test_fail("the pinned L1 changed: entry 5 is %#lx", (unsigned long)e);
 
     check_rc(unpin_table(f), 0);
+
+    /*
+     * The same for descriptors: a frame that was writable a moment ago
+     * becomes a GDT frame (an LDT frame the CPU itself would read).
+     */
+    check_rc(map_frame_at(w, f, PTE_RW), 0);
+    frame_fill(f, 0);
+    p[0] = 0;
+    check_rc(HYPERCALL(__HYPERVISOR_update_va_mapping, w, 0, UVMF_NONE,
+                       0, 0), 0);
+    check_rc(HYPERCALL(__HYPERVISOR_set_gdt, &f, 512, 0, 0, 0), 0);
+    ex = probe_write((void *)&p[5]);
+    if ( !ex )
+        test_fail("a write through the stale address landed in a GDT frame");
+    check_rc(HYPERCALL(__HYPERVISOR_set_gdt, NULL, 0, 0, 0, 0), 0);
+
     check_rc(remap_initial(w), 0);
     test_success();
 }
