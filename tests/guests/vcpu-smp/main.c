@@ -5,8 +5,9 @@
  * bad GDT frame or L4, leaving no reference behind), then vCPU 1 brought
  * up on the running L4 with an empty GDT and its own stack: it makes
  * hypercalls, signals vCPU 0 through an IPI event channel (vCPU 0 polls
- * for it, halted on its own CPU) and takes itself down; brought up again
- * it resumes after its VCPUOP_down, as on Xen.
+ * for it, halted on its own CPU), finds a stale writable translation in
+ * its TLB flushed when vCPU 0 pins that frame, and takes itself down;
+ * brought up again it resumes after its VCPUOP_down, as on Xen.
  */
 #include "guest.h"
 #include "event.h"
@@ -19,7 +20,9 @@ static struct vcpu_guest_context ctx;
 static uint8_t v1_stack[16384] __attribute__((aligned(16)));
 static uint8_t scratch[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 
-static volatile unsigned int v1_stage;
+static volatile unsigned int v1_stage, v1_cmd, v1_ack;
+static volatile exinfo_t v1_probe;
+static uint8_t window[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 static volatile long v1_version, v1_is_up, v1_init, v1_send, v1_other;
 static volatile unsigned long v1_dr0, v1_dr1, v1_dr7;
 static volatile uint32_t ipi_port;
@@ -40,6 +43,17 @@ static void __attribute__((used, noreturn)) vcpu1_main(void)
     v1_dr1 = HYPERCALL(__HYPERVISOR_get_debugreg, 1, 0, 0, 0, 0);
     v1_dr7 = HYPERCALL(__HYPERVISOR_get_debugreg, 7, 0, 0, 0, 0);
     v1_send = evtchn_op(EVTCHNOP_send, &send);
+
+    /* A writable translation of the window, cached in this CPU's TLB... */
+    while ( v1_cmd != 1 )
+        ;
+    ((volatile uint64_t *)window)[0] = 0;
+    v1_ack = 1;
+    /* ... must be gone once vCPU 0 made its frame a page table. */
+    while ( v1_cmd != 2 )
+        ;
+    v1_probe = probe_write(&((uint64_t *)window)[5]);
+    v1_ack = 2;
     v1_stage = 2;
     vcpu_op(VCPUOP_down, 1, NULL);
     /* VCPUOP_up again: on from here. */
@@ -63,6 +77,64 @@ static void good_ctx(void)
     ctx.kernel_ss = FLAT_KERNEL_SS;
     ctx.kernel_sp = ctx.user_regs.rsp;
     ctx.ctrlreg[3] = xen_pfn_to_cr3(pt_base_mfn());
+}
+
+/* good_ctx() with the library's exception handlers, as vCPU 0 has. */
+static void good_ctx_traps(void)
+{
+    unsigned int vec;
+
+    good_ctx();
+    for ( vec = 0; vec < X86_NR_EXC; vec++ )
+    {
+        trap_info_t *ti = &ctx.trap_ctxt[vec];
+
+        ti->vector = vec;
+        ti->cs = FLAT_KERNEL_CS;
+        ti->address = exception_entry[vec];
+        TI_SET_DPL(ti, (vec == X86_EXC_BP || vec == X86_EXC_OF) ? 3 : 0);
+        TI_SET_IF(ti, 1);
+    }
+}
+
+static void wait_ack(unsigned int ack)
+{
+    uint64_t end = system_time() + 10000000000ULL;
+
+    while ( v1_ack < ack && system_time() < end )
+        ;
+    if ( v1_ack < ack )
+        test_fail("vCPU 1 never acknowledged command %u", ack);
+}
+
+/*
+ * A stale writable translation on the OTHER CPU: vCPU 1 caches one, vCPU
+ * 0 removes the mapping without any flush and pins the frame as an L1.
+ * The shim's flush must reach CPU 1, so vCPU 1's write faults.
+ */
+static void remote_stale_tlb(void)
+{
+    unsigned long w = (unsigned long)window, f = alloc_frame();
+    uint64_t e;
+
+    check_rc(map_frame_at(w, f, PTE_RW), 0);
+    v1_cmd = 1;
+    wait_ack(1);
+    check_rc(HYPERCALL(__HYPERVISOR_update_va_mapping, w, 0, UVMF_NONE,
+                       0, 0), 0);
+    check_rc(pin_table(1, f), 0);
+    v1_cmd = 2;
+    wait_ack(2);
+    if ( !v1_probe )
+        test_fail("vCPU 1 wrote through a stale translation into an L1");
+    else if ( exinfo_vector(v1_probe) != X86_EXC_PF )
+        test_fail("vCPU 1's stale write: vector %u",
+                  exinfo_vector(v1_probe));
+    frame_read(f, 5 * 8, &e, sizeof(e));
+    if ( e )
+        test_fail("the pinned L1 changed: entry 5 is %#lx", (unsigned long)e);
+    check_rc(unpin_table(f), 0);
+    check_rc(remap_initial(w), 0);
 }
 
 static void check_refused(const char *what, long want)
@@ -173,7 +245,7 @@ void test_main(void)
      * The debug registers pass set_debugreg's rules, refusals ignored as
      * in Xen: a hypervisor address and General Detect don't stick.
      */
-    good_ctx();
+    good_ctx_traps();
     ctx.debugreg[0] = 0xffff800000001000UL;
     ctx.debugreg[1] = 0x1000;
     ctx.debugreg[7] = 0x2000 | 0x400;   /* DR7.GD */
@@ -187,6 +259,7 @@ void test_main(void)
     check_rc(rc, 0);
     if ( !evtchn_test_pending(port) )
         test_fail("no event from vCPU 1");
+    remote_stale_tlb();
     wait_stage(2);
     wait_down();
     check_rc(v1_version, hypercall_xen_version(XENVER_version, NULL));
