@@ -88,11 +88,15 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
         if ( unlikely(lock->profile) && !block )
             block = NOW() ? : 1;
 #ifndef SHIM_HOST_TEST
+        /*
+         * The window is "sti; nop": the nop ends sti's one-instruction
+         * shadow.  Not "sti; pause": QEMU's TCG leaves the shadow in
+         * force across a pause, so the window would never open there.
+         */
         if ( irq_on )
-            asm volatile ( "sti; pause; cli" ::: "memory" );
-        else
+            asm volatile ( "sti; nop; cli" ::: "memory" );
 #endif
-            cpu_relax();
+        cpu_relax();
     }
     lock->cpu = spin_cpu();
     profile_got(lock, block);
