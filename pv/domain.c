@@ -43,7 +43,7 @@ BUILD_BUG_ON(GDT_RESERVED_ENTRY != FIRST_RESERVED_GDT_ENTRY);
  * max-vcpus=<int>: how many vCPUs the guest has, each pinned on its own
  * CPU, so at most the number of CPUs brought up; 0 means that many.
  */
-static unsigned int opt_max_vcpus = 1;
+static unsigned int opt_max_vcpus;
 integer_param("max-vcpus", opt_max_vcpus);
 
 unsigned int pv_max_vcpus(void)

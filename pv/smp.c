@@ -118,6 +118,7 @@ static noreturn void vcpu_start(struct vcpu *v)
 static noreturn void vcpu_stop(struct vcpu *v, const struct cpu_regs *regs)
 {
     v->start_regs = *regs;
+    v->blocked = v->polling = false;    /* downed in SCHEDOP_block/poll */
     vcpu_runstate_change(v, RUNSTATE_offline);
     switch_cr3(__pa(shim_l4()));
     v->running = false;

@@ -133,6 +133,7 @@ mkfifo "$fifo" "$mon.in" "$mon.out" || exit 1
 last=$(( ${#milestones[@]} / 2 - 1 ))
 shell_at=$(index_of shell)
 setsid tools/pvshim-run "$kernel" "${initrd[@]}" --memory 512M \
+    --vcpus "${LINUX_VCPUS:-1}" \
     --timeout "$timeout" --guest-cmdline "$cmdline" \
     -- -chardev "pipe,id=linuxcheck,path=$mon" -mon chardev=linuxcheck \
     <"$fifo" >"$log" 2>&1 &

@@ -82,7 +82,7 @@ static void bad_fifo_frames(unsigned long good)
 
     evtchn_expand_array_t ex = { .array_gfn = good };
 
-    check_rc(init_control(good, 0, 1), -XEN_ENOENT);
+    check_rc(init_control(good, 0, NO_VCPU), -XEN_ENOENT);
     check_rc(init_control(good, 0, ~0u), -XEN_ENOENT);
     check_rc(init_control(good, PAGE_SIZE - 8, 0), -XEN_EINVAL);
     check_rc(init_control(good, PAGE_SIZE -

@@ -98,7 +98,7 @@ static void virqs_and_ipis(void)
         test_fail("virq status %u virq %u vcpu %u", st.status, st.u.virq,
                   st.vcpu);
     check_rc(evtchn_bind_virq_on(VIRQ_TIMER, 0), -XEN_EEXIST);
-    check_rc(evtchn_bind_virq_on(VIRQ_TIMER, 1), -XEN_ENOENT);
+    check_rc(evtchn_bind_virq_on(VIRQ_TIMER, NO_VCPU), -XEN_ENOENT);
     check_rc(evtchn_bind_virq_on(VIRQ_CONSOLE, 1), -XEN_EINVAL);
     check_rc(evtchn_bind_virq_on(NR_VIRQS, 0), -XEN_EINVAL);
     check_rc(evtchn_bind_virq_on(~0u, 0), -XEN_EINVAL);
@@ -111,7 +111,7 @@ static void virqs_and_ipis(void)
 
     ipi = evtchn_bind_ipi_on(0);
     check_status(ipi, EVTCHNSTAT_ipi, "ipi");
-    check_rc(evtchn_bind_ipi_on(1), -XEN_ENOENT);
+    check_rc(evtchn_bind_ipi_on(NO_VCPU), -XEN_ENOENT);
     check_rc(evtchn_send(ipi), 0);
     if ( !evtchn_test_pending(ipi) )
         test_fail("send on an IPI port did not raise it");
@@ -131,7 +131,7 @@ static void virqs_and_ipis(void)
     bv.port = 5000;
     check_rc(evtchn_op(EVTCHNOP_bind_vcpu, &bv), -XEN_EINVAL);
     bv.port = unb;
-    bv.vcpu = 1;
+    bv.vcpu = NO_VCPU;
     check_rc(evtchn_op(EVTCHNOP_bind_vcpu, &bv), -XEN_ENOENT);
 
     /* Closing a virq frees it for binding again. */

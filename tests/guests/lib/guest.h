@@ -17,6 +17,9 @@
 #include "hypercall.h"
 
 #define __printf(f, a) __attribute__((format(__printf__, f, a)))
+
+/* A vCPU id no domain has, whatever its CPU count (the shim's at most 64). */
+#define NO_VCPU         64
 #define __noreturn      __attribute__((noreturn))
 #define ARRAY_SIZE(a)   (sizeof(a) / sizeof((a)[0]))
 #define PAGE_SIZE       4096UL

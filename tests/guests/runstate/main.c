@@ -25,7 +25,7 @@ void test_main(void)
         test_fail("state %d running %lu", r.state,
                   (unsigned long)r.time[RUNSTATE_running]);
     check_rc(vcpu_op(VCPUOP_get_runstate_info, 0, BAD_XEN), -XEN_EFAULT);
-    check_rc(vcpu_op(VCPUOP_get_runstate_info, 1, &r), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_get_runstate_info, NO_VCPU, &r), -XEN_ENOENT);
 
     check_rc(vcpu_op(VCPUOP_register_runstate_memory_area, 0, BAD_XEN),
              -XEN_EFAULT);

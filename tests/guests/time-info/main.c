@@ -49,7 +49,7 @@ void test_main(void)
              -XEN_EFAULT);
     check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, 0,
                      &(uint64_t){ (uint64_t)BAD_XEN }), -XEN_EFAULT);
-    check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, 1,
+    check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, NO_VCPU,
                      &(uint64_t){ (uint64_t)&copy }), -XEN_ENOENT);
     check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, 0,
                      &(uint64_t){ (uint64_t)&copy }), 0);

@@ -49,14 +49,14 @@ static void errors(void)
     check_rc(singleshot(1, VCPU_SSHOTTMR_future), -XEN_ETIME);
     check_rc(singleshot(system_time() - MS, VCPU_SSHOTTMR_future), -XEN_ETIME);
     check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 0, BAD_XEN), -XEN_EFAULT);
-    check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 1, NULL), -XEN_ENOENT);
-    check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 1, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_set_singleshot_timer, NO_VCPU, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, NO_VCPU, NULL), -XEN_ENOENT);
     check_rc(periodic(MS - 1), -XEN_EINVAL);
     check_rc(periodic(0), -XEN_EINVAL);
     check_rc(periodic(1ULL << 62), -XEN_EINVAL);
     check_rc(periodic(~0ULL), -XEN_EINVAL);
     check_rc(vcpu_op(VCPUOP_set_periodic_timer, 0, BAD_UNMAPPED), -XEN_EFAULT);
-    check_rc(vcpu_op(VCPUOP_stop_periodic_timer, 1, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_stop_periodic_timer, NO_VCPU, NULL), -XEN_ENOENT);
 }
 
 static void check_window(const char *what, uint64_t t, uint64_t lo,

@@ -10,7 +10,7 @@ const char test_title[] = "VCPUOP_down of the only vCPU powers off";
 
 void test_main(void)
 {
-    check_rc(vcpu_op(VCPUOP_down, 1, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_down, NO_VCPU, NULL), -XEN_ENOENT);
     printf("vcpu-down: taking vCPU 0 down\n");
     vcpu_op(VCPUOP_down, 0, NULL);
     test_fail("VCPUOP_down of the last vCPU returned");

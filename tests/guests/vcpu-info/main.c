@@ -41,7 +41,7 @@ void test_main(void)
     check_rc(reg(~0UL, 0), -XEN_EINVAL);
     check_rc(vcpu_op(VCPUOP_register_vcpu_info, 0, BAD_XEN), -XEN_EFAULT);
     info.mfn = mfn;
-    check_rc(vcpu_op(VCPUOP_register_vcpu_info, 1, &info), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_register_vcpu_info, NO_VCPU, &info), -XEN_ENOENT);
 
     memset(page, 0xaa, sizeof(page));
     check_rc(reg(mfn, 64), 0);
@@ -87,9 +87,9 @@ void test_main(void)
     check_rc(vcpu_op(VCPUOP_initialise, 0, ctxt), -XEN_EEXIST);
     check_rc(vcpu_op(VCPUOP_get_physid, 0, ctxt), -XEN_EINVAL);
     check_rc(vcpu_op(99, 0, NULL), -XEN_ENOSYS);
-    check_rc(vcpu_op(VCPUOP_is_up, 1, NULL), -XEN_ENOENT);
-    check_rc(vcpu_op(VCPUOP_up, 1, NULL), -XEN_ENOENT);
-    check_rc(vcpu_op(VCPUOP_down, 1, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_is_up, NO_VCPU, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_up, NO_VCPU, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_down, NO_VCPU, NULL), -XEN_ENOENT);
     check_rc(vcpu_op(VCPUOP_is_up, ~0u, NULL), -XEN_ENOENT);
     test_success();
 }

@@ -19,7 +19,7 @@ void test_main(void)
         return test_error("event_init failed");
     check_rc(vcpu_op(VCPUOP_send_nmi, 0, BAD_XEN), -XEN_EINVAL);
     check_rc(vcpu_op(VCPUOP_send_nmi, 0, (void *)8), -XEN_EINVAL);
-    check_rc(vcpu_op(VCPUOP_send_nmi, 1, NULL), -XEN_ENOENT);
+    check_rc(vcpu_op(VCPUOP_send_nmi, NO_VCPU, NULL), -XEN_ENOENT);
 
     /* No callback: dropped. */
     check_rc(vcpu_op(VCPUOP_send_nmi, 0, NULL), 0);
