@@ -89,8 +89,9 @@ void pv_cpu_init(void)
  * Last look at the frame before iretq, interrupts off, the domain lock
  * held (and dropped at the end): first the work deferred to here
  * (softirqs: expired timers, ...), a vCPU that went down leaving for
- * the idle loop, then a pending event upcall; whatever the guest or a handler put in the frame, the guest runs
- * in ring 3 with interrupts on and IOPL 0.
+ * the idle loop, then a pending event upcall; whatever the guest or a
+ * handler put in the frame, the guest runs in ring 3 with interrupts on
+ * and IOPL 0.
  */
 void pv_exit_to_guest(struct cpu_regs *regs)
 {
