@@ -63,6 +63,12 @@ expect "-smp 4, single-threaded TCG" "${want[@]}" "+$ok" \
 mapfile -t want < <(up 64)
 expect "-smp 64, thread=multi" "${want[@]}" "+$ok" \
     -- "$hello" --vcpus 64
+# The lock-free flush design reaches every CPU as Xen's does.
+for n in 8 64; do
+    mapfile -t want < <(up $n)
+    expect "-smp $n, no-flush-lock" "${want[@]}" "+$ok" \
+        -- "$hello" --vcpus $n --shim-cmdline "no-flush-lock"
+done
 # APIC IDs with a gap: QEMU numbers 2 sockets of 3 cores 0-2 and 4-6.
 mapfile -t want < <(up 6)
 expect "-smp 6 as 2 sockets x 3 cores (APIC IDs 0-2, 4-6)" "${want[@]}" \
