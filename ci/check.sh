@@ -16,6 +16,20 @@ pass() { passed=$((passed + 1)); echo "PASS: $1"; }
 fail() { failed=$((failed + 1)); failures+=("$1"); echo "FAIL: $1"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP: $1"; }
 
+# Count a suite's "PASS: name" / "FAIL: ..." / "SKIP: ..." lines from
+# stdin, PREFIX before each name; any other line is shown as it is.
+tally() {       # prefix
+    local verdict rest
+    while read -r verdict rest; do
+        case "$verdict" in
+        PASS:) pass "$1$rest" ;;
+        FAIL:) fail "$1$rest" ;;
+        SKIP:) skip "$1$rest" ;;
+        *) echo "$verdict $rest" ;;
+        esac
+    done
+}
+
 # Every configuration must build without warnings (-Werror).
 for c in configs/*.config; do
     c=$(basename "$c" .config)
@@ -28,12 +42,7 @@ for c in configs/*.config; do
 done
 
 # The PV MMU's hot paths make no indirect call, even with retpolines.
-while read -r verdict rest; do
-    case "$verdict" in
-    PASS:) pass "$rest" ;;
-    FAIL:) fail "$rest" ;;
-    esac
-done < <(ci/check-thunks.sh build/default)
+tally "" < <(ci/check-thunks.sh build/default)
 
 # Host unit tests, under ASan and UBSan: one line per case.
 if make -s unit >"$log/unit-build.log" 2>&1; then
@@ -42,12 +51,7 @@ if make -s unit >"$log/unit-build.log" 2>&1; then
         name=$(basename "$t")
         "$t" >"$log/$name.log" 2>&1
         rc=$?
-        while read -r verdict rest; do
-            case "$verdict" in
-            PASS:) pass "unit: $name: $rest" ;;
-            FAIL:) fail "unit: $name: $rest" ;;
-            esac
-        done < "$log/$name.log"
+        tally "unit: $name: " < "$log/$name.log"
         if [ $rc != 0 ] && ! grep -q '^FAIL:' "$log/$name.log"; then
             cat "$log/$name.log"
             fail "unit: $name exited $rc"
@@ -59,35 +63,23 @@ else
 fi
 
 # The fuzzers, a bounded and seeded run each.
-while read -r verdict rest; do
-    case "$verdict" in
-    PASS:) pass "$rest" ;;
-    FAIL:) fail "$rest" ;;
-    *) echo "$verdict $rest" ;;
-    esac
-done < <(make -s fuzz-check 2>&1 | tee "$log/fuzz.log")
+tally "" < <(make -s fuzz-check 2>&1 | tee "$log/fuzz.log")
 
 # PV test kernels, each booted on the shim.
 if make -s guests >"$log/guests-build.log" 2>&1; then
-    while read -r verdict rest; do
-        case "$verdict" in
-        PASS:) pass "$rest" ;;
-        FAIL:) fail "$rest" ;;
-        *) echo "$verdict $rest" ;;
-        esac
-    done < <({ tests/guests/run.sh
-               # SMEP/SMAP and an AMD vendor; an Intel vendor, so PGE on.
-               GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
-               GUEST_CPU=qemu64,vendor=GenuineIntel tests/guests/run.sh
-               # Multi-threaded TCG (a second, idle vCPU), frame table
-               # audited after every MMU hypercall.
-               GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
-               # Real hardware virtualization, where this host has it.
-               if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]
-               then
-                   GUEST_ACCEL=kvm tests/guests/run.sh
-               fi
-             } 2>&1 | tee "$log/guests.log")
+    tally "" < <({ tests/guests/run.sh
+                 # SMEP/SMAP and an AMD vendor; an Intel vendor, so PGE on.
+                 GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
+                 GUEST_CPU=qemu64,vendor=GenuineIntel tests/guests/run.sh
+                 # Multi-threaded TCG (a second, idle vCPU), frame table
+                 # audited after every MMU hypercall.
+                 GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
+                 # Real hardware virtualization, where this host has it.
+                 if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]
+                 then
+                     GUEST_ACCEL=kvm tests/guests/run.sh
+                 fi
+               } 2>&1 | tee "$log/guests.log")
 else
     cat "$log/guests-build.log"
     fail "guests: build"
@@ -95,42 +87,17 @@ fi
 
 # Every benchmark once, short (figures in build/bench/results.txt), so a
 # benchmark can't break unnoticed.
-while read -r verdict rest; do
-    case "$verdict" in
-    PASS:) pass "$rest" ;;
-    FAIL:) fail "$rest" ;;
-    *) echo "$verdict $rest" ;;
-    esac
-done < <(BENCH_SHORT=1 tests/bench/run.sh 2>&1 | tee "$log/bench.log")
+tally "" < <(BENCH_SHORT=1 tests/bench/run.sh 2>&1 | tee "$log/bench.log")
 
 # Boot tests under QEMU TCG.
-while read -r verdict rest; do
-    case "$verdict" in
-    PASS:) pass "boot: $rest" ;;
-    FAIL:) fail "boot: $rest" ;;
-    *) echo "$verdict $rest" ;;
-    esac
-done < <(tests/boot/run.sh 2>&1 | tee "$log/boot.log")
+tally "boot: " < <(tests/boot/run.sh 2>&1 | tee "$log/boot.log")
 
 # Every CPU brought up, under TCG single- and multi-threaded, up to 64.
-while read -r verdict rest; do
-    case "$verdict" in
-    PASS:) pass "boot: $rest" ;;
-    FAIL:) fail "boot: $rest" ;;
-    *) echo "$verdict $rest" ;;
-    esac
-done < <(tests/boot/smp.sh 2>&1 | tee "$log/smp.log")
+tally "boot: " < <(tests/boot/smp.sh 2>&1 | tee "$log/smp.log")
 
 # Debian's Linux PV kernel, as far as the shim takes it today; skipped
 # when the package can't be fetched (no network).
-while read -r verdict rest; do
-    case "$verdict" in
-    PASS:) pass "$rest" ;;
-    FAIL:) fail "$rest" ;;
-    SKIP:) skip "$rest" ;;
-    *) echo "$verdict $rest" ;;
-    esac
-done < <(tests/boot/linux.sh 2>&1 | tee "$log/linux-check.log")
+tally "" < <(tests/boot/linux.sh 2>&1 | tee "$log/linux-check.log")
 
 if [ $failed != 0 ]; then
     echo

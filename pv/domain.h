@@ -234,10 +234,19 @@ extern struct domain dom;
 extern vcpu_info_t dummy_vcpu_info;     /* pv/vcpu.c */
 
 /* The vCPU this CPU runs: its cpu_info says (pv_domain_init(), SMP). */
+#ifndef SHIM_HOST_TEST
 static inline struct vcpu *current_vcpu(void)
 {
     return get_cpu_info()->current;
 }
+#else
+/* A host harness (tests/bench/host-dispatch.c) has no cpu_info: its own. */
+extern struct vcpu *host_current_vcpu;
+static inline struct vcpu *current_vcpu(void)
+{
+    return host_current_vcpu;
+}
+#endif
 
 /* Before anything else of the domain: its vCPUs' identities. */
 void pv_domain_init(unsigned int max_vcpus);

@@ -5,6 +5,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
 #include "arch/x86/apic.h"
+#include "shim/param.h"
 #include "shim/spinlock.h"
 
 struct flush_stats flush_stats;
@@ -17,6 +18,32 @@ static unsigned long flush_cpumask;
 static unsigned long flush_va;
 static unsigned int flush_flags;
 static unsigned long flush_ipis[NR_CPUS];
+
+/*
+ * flush-lock=<bool> (default on): Xen's design above, one cross-CPU flush
+ * at a time system-wide.  no-flush-lock: the lock-free one below, where
+ * every CPU may have a flush in flight at once.
+ */
+static bool opt_flush_lock = true;
+boolean_param("flush-lock", opt_flush_lock);
+
+/*
+ * The lock-free design, as Linux's smp_call_function_many() batches its
+ * requests: each initiating CPU owns one request slot (address, flags,
+ * generation) and publishes it before setting its bit in each target's
+ * pending mask; a target takes its whole pending mask with one exchange,
+ * does one flush that covers every request in it, and acknowledges each
+ * request's generation in its own row of done[][].  An initiator waits
+ * for its generation from each target.  Nothing is shared between two
+ * initiators, so they never wait for each other, only for their targets.
+ */
+static struct flush_req {
+    unsigned long va;
+    unsigned int flags;
+    unsigned long gen;
+} __aligned(64) flush_req[NR_CPUS];
+static unsigned long flush_pending[NR_CPUS];
+static unsigned long flush_done[NR_CPUS][NR_CPUS];  /* [target][initiator] */
 
 void flush_area_local(unsigned long va, unsigned int flags)
 {
@@ -63,6 +90,9 @@ static bool irqs_enabled(void)
     return f & 0x200;                   /* X86_EFLAGS_IF */
 }
 
+static void flush_mask_lockless(unsigned long mask, unsigned long va,
+                                unsigned int flags);
+
 /*
  * As Xen's flush_area_mask(): this CPU flushes itself first, unlocked;
  * only a flush that reaches other CPUs takes flush_lock, and holds it
@@ -81,6 +111,11 @@ void flush_area_mask(unsigned long mask, unsigned long va,
         return;
 
     ASSERT(irqs_enabled());
+    if ( !opt_flush_lock )
+    {
+        flush_mask_lockless(mask, va, flags);
+        return;
+    }
     spin_lock(&flush_lock);
     flush_va = va;
     flush_flags = flags;
@@ -91,10 +126,76 @@ void flush_area_mask(unsigned long mask, unsigned long va,
     spin_unlock(&flush_lock);
 }
 
+/* Several requests at once: one flush as wide as the widest. */
+static unsigned int merge_flags(unsigned int a, unsigned int b)
+{
+    unsigned int tlb = (a | b) & (FLUSH_TLB | FLUSH_TLB_GLOBAL);
+
+    if ( !tlb )
+        tlb = FLUSH_TLB;                /* two addresses: the whole TLB */
+    if ( tlb & FLUSH_TLB_GLOBAL )
+        tlb = FLUSH_TLB_GLOBAL;
+    return tlb | ((a | b) & FLUSH_CACHE);
+}
+
+static void lockless_interrupt(unsigned int cpu)
+{
+    unsigned long pending = __atomic_exchange_n(&flush_pending[cpu], 0,
+                                                __ATOMIC_ACQUIRE);
+    unsigned long gen[NR_CPUS], va = 0, p;
+    unsigned int i, flags = 0, n = 0;
+
+    for ( p = pending; p; p &= p - 1 )
+    {
+        i = __builtin_ctzl(p);
+        gen[i] = __atomic_load_n(&flush_req[i].gen, __ATOMIC_ACQUIRE);
+        flags = n++ ? merge_flags(flags, flush_req[i].flags)
+                    : flush_req[i].flags;
+        va = flush_req[i].va;
+    }
+    if ( !n )
+        return;
+    flush_area_local(va, flags);
+    flush_ipis[cpu]++;
+    for ( p = pending; p; p &= p - 1 )
+    {
+        i = __builtin_ctzl(p);
+        __atomic_store_n(&flush_done[cpu][i], gen[i], __ATOMIC_RELEASE);
+    }
+}
+
+static void flush_mask_lockless(unsigned long mask, unsigned long va,
+                                unsigned int flags)
+{
+    unsigned int me = smp_processor_id(), cpu;
+    struct flush_req *r = &flush_req[me];
+    unsigned long gen = r->gen + 1, m;
+
+    r->va = va;
+    r->flags = flags;
+    __atomic_store_n(&r->gen, gen, __ATOMIC_RELEASE);
+    for ( m = mask; m; m &= m - 1 )
+        __atomic_or_fetch(&flush_pending[__builtin_ctzl(m)], 1UL << me,
+                          __ATOMIC_RELEASE);
+    send_IPI_mask(mask, INVALIDATE_TLB_VECTOR);
+    for ( m = mask; m; m &= m - 1 )
+    {
+        cpu = __builtin_ctzl(m);
+        while ( __atomic_load_n(&flush_done[cpu][me], __ATOMIC_ACQUIRE) <
+                gen )
+            cpu_relax();
+    }
+}
+
 void invalidate_interrupt(void)
 {
     unsigned int cpu = smp_processor_id();
 
+    if ( !opt_flush_lock )
+    {
+        lockless_interrupt(cpu);
+        return;
+    }
     flush_area_local(flush_va, flush_flags);
     flush_ipis[cpu]++;
     __atomic_and_fetch(&flush_cpumask, ~(1UL << cpu), __ATOMIC_RELEASE);

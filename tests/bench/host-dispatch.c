@@ -15,6 +15,7 @@
 #include "../../pv/version.c"
 
 struct domain dom;
+struct vcpu *host_current_vcpu = &dom.vcpu[0];
 struct boot_info boot_info;
 const char __note_gnu_build_id_start[1], __note_gnu_build_id_end[1];
 

@@ -17,10 +17,11 @@ mkdir -p "$logdir"
 demo=build/guests/hello.elf
 notakernel=tests/demo/hello.txt
 timeout=${BOOT_TIMEOUT:-120}
+. tests/boot/lib.sh
 
 expect() {
     local name=$1 want=$2 log=$logdir/${1//[^A-Za-z0-9_.-]/_}.log
-    local pats=() why= rc p
+    local pats=() why= rc
     shift 2
     while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
     shift
@@ -28,18 +29,7 @@ expect() {
     tools/pvshim-run --timeout "$timeout" "$@" </dev/null >"$log" 2>&1
     rc=$?
     [[ "$rc" =~ ^($want)$ ]] || why="exit status $rc, wanted $want"
-    for p in "${pats[@]}"; do
-        case "$p" in
-        +*) grep -aqE -- "${p#+}" "$log" || why="${why:+$why; }no line matches '${p#+}'" ;;
-        -*) ! grep -aqE -- "${p#-}" "$log" || why="${why:+$why; }a line matches '${p#-}'" ;;
-        esac
-    done
-    if [ -z "$why" ]; then
-        echo "PASS: $name"
-    else
-        echo "FAIL: $name: $why (console: $log)"
-        tail -n 15 "$log" | sed 's/^/    | /'
-    fi
+    verdict "$name" "$log" "$why" "${pats[@]}"
 }
 
 banner='\(XEN\) \[ *[0-9]+\.[0-9]{6}\] pvshim .* starting'
@@ -294,7 +284,7 @@ input_case "console: ring input wakes a blocked guest" 1.5 \
 # ^A stands for CTRL-a, ^M for a carriage return.
 typed_case() {
     local name=$1 keys=$2 log=$logdir/${1//[^A-Za-z0-9_.-]/_}.log
-    local why= p k pats=()
+    local k pats=()
     shift 2
     while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
     shift
@@ -305,17 +295,7 @@ typed_case() {
           sleep 0.3
       done
     } | tools/pvshim-run --timeout "$timeout" "$@" >"$log" 2>&1
-    for p in "${pats[@]}"; do
-        case "$p" in
-        +*) grep -aqE -- "${p#+}" "$log" || why="${why:+$why; }no line matches '${p#+}'" ;;
-        -*) ! grep -aqE -- "${p#-}" "$log" || why="${why:+$why; }a line matches '${p#-}'" ;;
-        esac
-    done
-    if [ -z "$why" ]; then
-        echo "PASS: $name"
-    else
-        echo "FAIL: $name: $why (console: $log)"
-    fi
+    verdict "$name" "$log" "" "${pats[@]}"
 }
 to_xen="\*\*\* Serial input to Xen \(type 'CTRL-a' three times to switch input\)"
 to_dom1="\*\*\* Serial input to DOM1 \(type 'CTRL-a' three times to switch input\)"

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Sourced by the boot tests (run.sh, smp.sh): one verdict from a console.
+#
+#   verdict NAME LOG WHY [+REGEX | -REGEX]...
+#
+# WHY is what is already wrong (the exit status), or empty.  +REGEX must
+# match a line of LOG, -REGEX none (grep -E).  Prints "PASS: NAME", or
+# "FAIL: NAME: why (console: LOG)" and the console's last lines.
+verdict() {
+    local name=$1 log=$2 why=$3 p
+    shift 3
+    for p in "$@"; do
+        case "$p" in
+        +*) grep -aqE -- "${p#+}" "$log" || why="${why:+$why; }no line matches '${p#+}'" ;;
+        -*) ! grep -aqE -- "${p#-}" "$log" || why="${why:+$why; }a line matches '${p#-}'" ;;
+        esac
+    done
+    if [ -z "$why" ]; then
+        echo "PASS: $name"
+    else
+        echo "FAIL: $name: $why (console: $log)"
+        tail -n 15 "$log" | sed 's/^/    | /'
+    fi
+}
