@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The flush_lock benchmark's guest (tests/bench/flush-lock.sh): every
+ * vCPU, for a fixed time, alternates the two kinds of work that make the
+ * shim flush other CPUs' TLBs: a global flush request (MMUEXT_TLB_FLUSH_ALL)
+ * and a page-table update that needs one (update_va_mapping of its own
+ * window page, writable then read-only, UVMF_INVLPG | UVMF_ALL).  It
+ * prints how many of each were made and what one took on average (the
+ * guest's system time around each hypercall).
+ *
+ * Command line: vcpus=N (default: every vCPU the shim gives), ms=N (how
+ * long, default 1000), linger_ms=N (how long to stay up after "done", for
+ * the bench to read the lock profile through the debug keys).
+ */
+#include "guest.h"
+#include "event.h"
+#include "fuzz.h"
+#include "mm.h"
+
+const char test_title[] = "flush storm: global flushes and PTE updates";
+
+#define MAX_STORM_VCPUS 64
+#define STACK_BYTES     8192
+
+static struct vcpu_guest_context ctx;
+static uint8_t stacks[MAX_STORM_VCPUS][STACK_BYTES]
+    __attribute__((aligned(16)));
+static uint8_t windows[MAX_STORM_VCPUS][PAGE_SIZE]
+    __attribute__((aligned(PAGE_SIZE)));
+
+static volatile unsigned int go, finished, mode = 3;
+static volatile uint64_t deadline;
+static volatile unsigned long flushes[MAX_STORM_VCPUS], updates[MAX_STORM_VCPUS];
+static volatile uint64_t flush_ns[MAX_STORM_VCPUS], update_ns[MAX_STORM_VCPUS];
+static volatile long failed_rc[MAX_STORM_VCPUS];
+
+/* One vCPU's storm, until the deadline. */
+static void storm(unsigned int id)
+{
+    unsigned long va = (unsigned long)windows[id];
+    unsigned long mfn = virt_to_mfn(windows[id]);
+    unsigned long nf = 0, nu = 0;
+    uint64_t t = system_time(), t1, tf = 0, tu = 0;
+    long rc = 0;
+
+    while ( !rc && t < deadline )
+    {
+        if ( mode & 1 )
+            rc = mmuext1(MMUEXT_TLB_FLUSH_ALL, 0);
+        t1 = system_time();
+        tf += t1 - t;
+        nf++;
+        if ( rc )
+            break;
+        if ( mode & 2 )
+            rc = hypercall_update_va_mapping(va, pte_make(mfn, nu & 1 ? PTE_RW
+                                                                  : 0),
+                                             UVMF_INVLPG | UVMF_ALL);
+        t = system_time();
+        tu += t - t1;
+        nu++;
+    }
+    flushes[id] = nf;
+    updates[id] = nu;
+    flush_ns[id] = tf;
+    update_ns[id] = tu;
+    failed_rc[id] = rc;
+}
+
+static void __attribute__((used, noreturn)) vcpu_main(unsigned long id)
+{
+    while ( !go )
+        ;
+    storm(id);
+    __atomic_add_fetch(&finished, 1, __ATOMIC_SEQ_CST);
+    vcpu_op(VCPUOP_down, id, NULL);
+    for ( ;; )
+        ;
+}
+
+static long start_vcpu(unsigned int id)
+{
+    unsigned int vec;
+    long rc;
+
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.flags = VGCF_in_kernel;
+    ctx.user_regs.rip = (unsigned long)vcpu_main;
+    ctx.user_regs.rdi = id;
+    ctx.user_regs.rsp = (unsigned long)(stacks[id] + STACK_BYTES - 8);
+    ctx.user_regs.cs = FLAT_KERNEL_CS;
+    ctx.user_regs.ss = FLAT_KERNEL_SS;
+    ctx.user_regs.rflags = 0x2;
+    ctx.kernel_ss = FLAT_KERNEL_SS;
+    ctx.kernel_sp = ctx.user_regs.rsp;
+    ctx.ctrlreg[3] = xen_pfn_to_cr3(pt_base_mfn());
+    for ( vec = 0; vec < X86_NR_EXC; vec++ )
+    {
+        trap_info_t *ti = &ctx.trap_ctxt[vec];
+
+        ti->vector = vec;
+        ti->cs = FLAT_KERNEL_CS;
+        ti->address = exception_entry[vec];
+        TI_SET_DPL(ti, (vec == X86_EXC_BP || vec == X86_EXC_OF) ? 3 : 0);
+        TI_SET_IF(ti, 1);
+    }
+    if ( id < XEN_LEGACY_MAX_VCPUS )
+        shared_info->vcpu_info[id].evtchn_upcall_mask = 1;
+    rc = vcpu_op(VCPUOP_initialise, id, &ctx);
+    return rc ? rc : vcpu_op(VCPUOP_up, id, NULL);
+}
+
+void test_main(void)
+{
+    unsigned long want = cmdline_ulong("vcpus", MAX_STORM_VCPUS);
+    unsigned long ms = cmdline_ulong("ms", 1000);
+    unsigned long linger = cmdline_ulong("linger_ms", 0);
+
+    mode = cmdline_ulong("mode", 3);
+    if ( event_init() )
+        return test_error("event_init failed");
+    unsigned long nf = 0, nu = 0, i;
+    uint64_t tf = 0, tu = 0;
+    unsigned int n = 1;
+    uint64_t t0, end;
+    long rc;
+
+    /* As many vCPUs as asked and the shim has. */
+    while ( n < want && n < MAX_STORM_VCPUS &&
+            vcpu_op(VCPUOP_is_up, n, NULL) != -XEN_ENOENT )
+        n++;
+    for ( i = 1; i < n; i++ )
+        if ( (rc = start_vcpu(i)) )
+            return test_fail("vCPU %lu: %ld", i, rc);
+
+    printf("flush-storm: start %u vCPUs, %lu ms\n", n, ms);
+    t0 = system_time();
+    deadline = t0 + ms * 1000000ULL;
+    go = 1;
+    storm(0);
+    end = system_time() + 10000000000ULL;
+    while ( finished < n - 1 && system_time() < end )
+        ;
+    if ( finished < n - 1 )
+        return test_fail("%u of %u vCPUs finished", finished + 1, n);
+    for ( i = 0; i < n; i++ )
+    {
+        if ( failed_rc[i] )
+            test_fail("vCPU %lu: an operation returned %ld", i,
+                      failed_rc[i]);
+        nf += flushes[i];
+        nu += updates[i];
+        tf += flush_ns[i];
+        tu += update_ns[i];
+    }
+    printf("flush-storm: done %u vCPUs %lu ms: %lu flush-all (%lu ns each),"
+           " %lu pte-update-all (%lu ns each)\n", n, ms, nf,
+           nf ? (unsigned long)(tf / nf) : 0, nu,
+           nu ? (unsigned long)(tu / nu) : 0);
+    end = system_time() + linger * 1000000ULL;
+    while ( system_time() < end )
+        ;
+    test_success();
+}
