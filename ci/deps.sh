@@ -20,6 +20,7 @@ PACKAGES="
     qemu-system-x86 qemu-system-data ovmf
     grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
     lz4 xz-utils
+    gnuplot-nox
 "
 
 missing=

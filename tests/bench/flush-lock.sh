@@ -16,6 +16,8 @@
 #
 # BENCH_SHORT=1: 2 vCPUs, both designs, global pages off, 200 ms each; one
 # PASS/FAIL line per run, figures in build/bench/short/flush-lock.txt.
+# FLUSH_BENCH_MS and FLUSH_BENCH_CPUS change a full run's length and
+# vCPU counts.
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -31,7 +33,8 @@ ms=${ms:-1000}
 if [ -n "$short" ]; then
     cpus_list="2" gp_list="0" designs="lock lockless"
 else
-    cpus_list="1 2 4 8 16" gp_list="1 0" designs="lock lockless"
+    cpus_list=${FLUSH_BENCH_CPUS:-1 2 4 8 16} gp_list="1 0"
+    designs="lock lockless"
 fi
 
 say() {
@@ -117,11 +120,41 @@ done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
 for n in $cpus_list; do
     on="$n:1:lock" off="$n:0:lock" free="$n:0:lockless"
-    if [ -n "${hold[$on]:-}" ] && [ -n "${hold[$off]:-}" ]; then
+    if [ "${acq[$on]:-0}" -gt 0 ] && [ "${acq[$off]:-0}" -gt 0 ]; then
         say "$n vCPUs: global pages off/on, flush_lock hold $(ratio "${hold[$off]}" "${hold[$on]}")x, block $(ratio "${block[$off]}" "${block[$on]}")x (Xen: 0.32x, 0.24x)"
     fi
-    if [ -n "${flat[$free]:-}" ] && [ -n "${block[$off]:-}" ]; then
+    if [ -n "${flat[$free]:-}" ] && [ "${block[$off]:-0}" -gt 0 ]; then
         say "$n vCPUs: lock-free flush-all latency / flush_lock block time: $(ratio "${flat[$free]}" "${block[$off]}")x (target at 16 vCPUs: 0.1x)"
     fi
 done
+
+# Plots (full runs only): docs/bench/flush-lock-hold.png, the average
+# flush_lock hold time against vCPUs with global pages on and off (Xen's
+# design); docs/bench/flush-latency.png, a guest flush-all's latency
+# with each design (global pages off).
+plot() {
+    local dat=$out/flush-lock.dat n
+    command -v gnuplot >/dev/null || { say "(no gnuplot: no plots)"; return; }
+    mkdir -p docs/bench
+    for n in $cpus_list; do
+        echo "$n ${hold[$n:1:lock]:-NaN} ${hold[$n:0:lock]:-NaN}" \
+             "${flat[$n:0:lock]:-NaN} ${flat[$n:0:lockless]:-NaN}"
+    done > "$dat"
+    gnuplot <<GP
+set terminal png size 800,500 noenhanced
+set logscale y
+set xlabel "vCPUs"
+set grid
+set output "docs/bench/flush-lock-hold.png"
+set title "flush_lock average hold time (ns), Xen's flush design, QEMU TCG"
+plot "$dat" using 1:2 with linespoints title "global pages on", \
+     "$dat" using 1:3 with linespoints title "global pages off"
+set output "docs/bench/flush-latency.png"
+set title "guest MMUEXT_TLB_FLUSH_ALL latency (ns), global pages off"
+plot "$dat" using 1:4 with linespoints title "flush_lock (Xen's)", \
+     "$dat" using 1:5 with linespoints title "lock-free"
+GP
+    say "plots: docs/bench/flush-lock-hold.png, docs/bench/flush-latency.png"
+}
+[ -n "$short" ] || plot
 [ $failed = 0 ]
