@@ -27,6 +27,8 @@ static uint8_t stacks[MAX_STORM_VCPUS][STACK_BYTES]
     __attribute__((aligned(16)));
 static uint8_t windows[MAX_STORM_VCPUS][PAGE_SIZE]
     __attribute__((aligned(PAGE_SIZE)));
+/* vcpu_info for the vCPUs shared_info has no slot for (32 and up). */
+static vcpu_info_t vinfo[MAX_STORM_VCPUS] __attribute__((aligned(PAGE_SIZE)));
 
 static volatile unsigned int go, finished, mode = 3;
 static volatile uint64_t deadline;
@@ -106,6 +108,17 @@ static long start_vcpu(unsigned int id)
     }
     if ( id < XEN_LEGACY_MAX_VCPUS )
         shared_info->vcpu_info[id].evtchn_upcall_mask = 1;
+    else
+    {
+        struct vcpu_register_vcpu_info info = {
+            .mfn = virt_to_mfn(&vinfo[id]),
+            .offset = (unsigned long)&vinfo[id] & (PAGE_SIZE - 1),
+        };
+
+        vinfo[id].evtchn_upcall_mask = 1;
+        if ( (rc = vcpu_op(VCPUOP_register_vcpu_info, id, &info)) )
+            return rc;
+    }
     rc = vcpu_op(VCPUOP_initialise, id, &ctx);
     return rc ? rc : vcpu_op(VCPUOP_up, id, NULL);
 }
