@@ -47,7 +47,7 @@ failed=0
 # One storm; its figures into the tables above, keyed "cpus:gp:design".
 storm() {       # cpus, global-pages (0/1), design (lock/lockless)
     local n=$1 gp=$2 design=$3 key="$1:$2:$3" log fifo pid rc=0 line
-    local opt="max-vcpus=0 lock-profile global-pages=$gp"
+    local opt="lock-profile global-pages=$gp"
     local sent_reset= sent_show=
     [ "$design" = lock ] || opt="$opt no-flush-lock"
     log=$out/flush-lock-$n-gp$gp-$design.log

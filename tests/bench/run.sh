@@ -155,6 +155,11 @@ if [ $rc = 0 ]; then
 fi
 verdict $rc "guest memory set-up" "$out/memory-*.log"
 
+# The flush_lock benchmark: the flush-storm guest on several vCPUs (its
+# own PASS/FAIL lines in short mode; figures in $out/flush-lock.txt).
+if [ -z "$short" ]; then make -s guests; fi
+tests/bench/flush-lock.sh || failed=$((failed + 1))
+
 # Debian's Linux natively, PVH and on the shim (its own PASS/FAIL lines
 # in short mode; figures in $out/linux.txt).
 tests/bench/linux.sh || failed=$((failed + 1))
