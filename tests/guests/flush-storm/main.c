@@ -10,12 +10,15 @@
  *
  * Command line: vcpus=N (default: every vCPU the shim gives), ms=N (how
  * long, default 1000), linger_ms=N (how long to stay up after "done", for
- * the bench to read the lock profile through the debug keys).
+ * the bench to read the lock profile through the debug keys), bringup=1
+ * (no storm: each vCPU comes up and goes down at once, the waiting vCPUs
+ * halted rather than spinning, for a boot test of many vCPUs).
  */
 #include "guest.h"
 #include "event.h"
 #include "fuzz.h"
 #include "mm.h"
+#include "vcpu.h"
 
 const char test_title[] = "flush storm: global flushes and PTE updates";
 
@@ -30,7 +33,7 @@ static uint8_t windows[MAX_STORM_VCPUS][PAGE_SIZE]
 /* vcpu_info for the vCPUs shared_info has no slot for (32 and up). */
 static vcpu_info_t vinfo[MAX_STORM_VCPUS] __attribute__((aligned(PAGE_SIZE)));
 
-static volatile unsigned int go, finished, mode = 3;
+static volatile unsigned int go, finished, mode = 3, bringup_only;
 static volatile uint64_t deadline;
 static volatile unsigned long flushes[MAX_STORM_VCPUS], updates[MAX_STORM_VCPUS];
 static volatile uint64_t flush_ns[MAX_STORM_VCPUS], update_ns[MAX_STORM_VCPUS];
@@ -71,9 +74,13 @@ static void storm(unsigned int id)
 
 static void __attribute__((used, noreturn)) vcpu_main(unsigned long id)
 {
-    while ( !go )
-        ;
-    storm(id);
+    /* bringup: only come up and go down again (no spinning vCPUs). */
+    if ( !bringup_only )
+    {
+        while ( !go )
+            ;
+        storm(id);
+    }
     __atomic_add_fetch(&finished, 1, __ATOMIC_SEQ_CST);
     vcpu_op(VCPUOP_down, id, NULL);
     for ( ;; )
@@ -82,30 +89,10 @@ static void __attribute__((used, noreturn)) vcpu_main(unsigned long id)
 
 static long start_vcpu(unsigned int id)
 {
-    unsigned int vec;
     long rc;
 
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.flags = VGCF_in_kernel;
-    ctx.user_regs.rip = (unsigned long)vcpu_main;
-    ctx.user_regs.rdi = id;
-    ctx.user_regs.rsp = (unsigned long)(stacks[id] + STACK_BYTES - 8);
-    ctx.user_regs.cs = FLAT_KERNEL_CS;
-    ctx.user_regs.ss = FLAT_KERNEL_SS;
-    ctx.user_regs.rflags = 0x2;
-    ctx.kernel_ss = FLAT_KERNEL_SS;
-    ctx.kernel_sp = ctx.user_regs.rsp;
-    ctx.ctrlreg[3] = xen_pfn_to_cr3(pt_base_mfn());
-    for ( vec = 0; vec < X86_NR_EXC; vec++ )
-    {
-        trap_info_t *ti = &ctx.trap_ctxt[vec];
-
-        ti->vector = vec;
-        ti->cs = FLAT_KERNEL_CS;
-        ti->address = exception_entry[vec];
-        TI_SET_DPL(ti, (vec == X86_EXC_BP || vec == X86_EXC_OF) ? 3 : 0);
-        TI_SET_IF(ti, 1);
-    }
+    vcpu_ctx_init(&ctx, (unsigned long)vcpu_main, id,
+                  stacks[id] + STACK_BYTES, true);
     if ( id < XEN_LEGACY_MAX_VCPUS )
         shared_info->vcpu_info[id].evtchn_upcall_mask = 1;
     else
@@ -130,6 +117,7 @@ void test_main(void)
     unsigned long linger = cmdline_ulong("linger_ms", 0);
 
     mode = cmdline_ulong("mode", 3);
+    bringup_only = cmdline_ulong("bringup", 0);
     if ( event_init() )
         return test_error("event_init failed");
     unsigned long nf = 0, nu = 0, i;
@@ -146,6 +134,16 @@ void test_main(void)
         if ( (rc = start_vcpu(i)) )
             return test_fail("vCPU %lu: %ld", i, rc);
 
+    if ( bringup_only )
+    {
+        end = system_time() + 60000000000ULL;
+        while ( finished < n - 1 && system_time() < end )
+            ;
+        if ( finished < n - 1 )
+            return test_fail("%u of %u vCPUs came up", finished + 1, n);
+        printf("flush-storm: brought up %u vCPUs\n", n);
+        return test_success();
+    }
     printf("flush-storm: start %u vCPUs, %lu ms\n", n, ms);
     t0 = system_time();
     deadline = t0 + ms * 1000000ULL;

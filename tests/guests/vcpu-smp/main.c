@@ -12,6 +12,7 @@
 #include "guest.h"
 #include "event.h"
 #include "mm.h"
+#include "vcpu.h"
 #include <xen/sched.h>
 
 const char test_title[] = "VCPUOP_initialise, up, down, is_up on two vCPUs";
@@ -67,34 +68,15 @@ static void __attribute__((used, noreturn)) vcpu1_main(void)
 /* The minimal context: running L4, empty GDT, its own stack. */
 static void good_ctx(void)
 {
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.flags = VGCF_in_kernel;
-    ctx.user_regs.rip = (unsigned long)vcpu1_main;
-    ctx.user_regs.rsp = (unsigned long)(v1_stack + sizeof(v1_stack) - 8);
-    ctx.user_regs.cs = FLAT_KERNEL_CS;
-    ctx.user_regs.ss = FLAT_KERNEL_SS;
-    ctx.user_regs.rflags = 0x2;
-    ctx.kernel_ss = FLAT_KERNEL_SS;
-    ctx.kernel_sp = ctx.user_regs.rsp;
-    ctx.ctrlreg[3] = xen_pfn_to_cr3(pt_base_mfn());
+    vcpu_ctx_init(&ctx, (unsigned long)vcpu1_main, 0,
+                  v1_stack + sizeof(v1_stack), false);
 }
 
 /* good_ctx() with the library's exception handlers, as vCPU 0 has. */
 static void good_ctx_traps(void)
 {
-    unsigned int vec;
-
-    good_ctx();
-    for ( vec = 0; vec < X86_NR_EXC; vec++ )
-    {
-        trap_info_t *ti = &ctx.trap_ctxt[vec];
-
-        ti->vector = vec;
-        ti->cs = FLAT_KERNEL_CS;
-        ti->address = exception_entry[vec];
-        TI_SET_DPL(ti, (vec == X86_EXC_BP || vec == X86_EXC_OF) ? 3 : 0);
-        TI_SET_IF(ti, 1);
-    }
+    vcpu_ctx_init(&ctx, (unsigned long)vcpu1_main, 0,
+                  v1_stack + sizeof(v1_stack), true);
 }
 
 static void wait_ack(unsigned int ack)
