@@ -10,6 +10,7 @@
 #include "arch/x86/cr.h"
 #include "arch/x86/uaccess.h"
 #include "pv/domain.h"
+#include "pv/guest-addr.h"
 #include "pv/hypercall.h"
 
 /* Debug registers (SDM vol. 3B, 18.2), named as Xen's asm/x86-defns.h. */
@@ -31,19 +32,7 @@
 /* Access rights from `lar` (SDM vol. 2A, LAR): the present bit. */
 #define LAR_PRESENT         (1u << 15)
 
-/*
- * A guest linear address as Xen's __addr_ok() takes it: below the upper
- * canonical half, or above the hypervisor's range.
- */
-static bool addr_ok(unsigned long va)
-{
-    return va < (1UL << 47) || va >= HYPERVISOR_VIRT_END;
-}
 
-static bool is_canonical(unsigned long va)
-{
-    return ((long)va >> 47) == ((long)va >> 63);
-}
 
 /*
  * The kernel stack a switch from guest user mode lands on.  Xen checks
@@ -201,7 +190,7 @@ long pv_set_debugreg(struct vcpu *v, unsigned int reg, unsigned long value)
     {
     case 0 ... 3:
         /* Breakpoints are naturally aligned: the start address decides. */
-        if ( !addr_ok(value) )
+        if ( !guest_addr_ok(value) )
             return -XEN_EPERM;
         v->debugreg[reg & 3] = value;
         if ( here )

@@ -6,23 +6,13 @@
 #include "pv/vcpu-context.h"
 #include <xen/errno.h>
 #include "shim/frame.h"
+#include "pv/guest-addr.h"
 
 #define X86_EFLAGS_IF       0x00000200UL
 #define X86_EFLAGS_IOPL     0x00003000UL
 #define X86_CR0_TS          0x00000008UL
 #define LDT_MAX_ENTS        8192
 
-/* 48-bit virtual addresses: bits 63..47 all equal. */
-static bool canonical(uint64_t va)
-{
-    return ((int64_t)va >> 47) == 0 || ((int64_t)va >> 47) == -1;
-}
-
-/* Xen's __addr_ok(): the lower half, or above the hypervisor's range. */
-static bool addr_ok(uint64_t va)
-{
-    return va < (1UL << 47) || va >= HYPERVISOR_VIRT_END;
-}
 
 /* Xen's fixup_guest_{stack,code}_selector(): RPL at least the kernel's. */
 static uint16_t guest_selector(uint16_t sel)
@@ -34,19 +24,19 @@ int pv_vcpu_context_check(struct vcpu_guest_context *c, unsigned int *iopl)
 {
     unsigned int i;
 
-    if ( !canonical(c->user_regs.rip) || !canonical(c->user_regs.rsp) ||
-         !canonical(c->kernel_sp) ||
-         (c->ldt_ents && !canonical(c->ldt_base)) ||
-         !canonical(c->fs_base) || !canonical(c->gs_base_kernel) ||
-         !canonical(c->gs_base_user) ||
-         !canonical(c->event_callback_eip) ||
-         !canonical(c->syscall_callback_eip) ||
-         !canonical(c->failsafe_callback_eip) )
+    if ( !is_canonical(c->user_regs.rip) || !is_canonical(c->user_regs.rsp) ||
+         !is_canonical(c->kernel_sp) ||
+         (c->ldt_ents && !is_canonical(c->ldt_base)) ||
+         !is_canonical(c->fs_base) || !is_canonical(c->gs_base_kernel) ||
+         !is_canonical(c->gs_base_user) ||
+         !is_canonical(c->event_callback_eip) ||
+         !is_canonical(c->syscall_callback_eip) ||
+         !is_canonical(c->failsafe_callback_eip) )
         return -XEN_EINVAL;
     for ( i = 0; i < ARRAY_SIZE(c->trap_ctxt); i++ )
-        if ( !canonical(c->trap_ctxt[i].address) )
+        if ( !is_canonical(c->trap_ctxt[i].address) )
             return -XEN_EINVAL;
-    if ( !addr_ok(c->ldt_base) || (c->ldt_base & (PAGE_SIZE - 1)) ||
+    if ( !guest_addr_ok(c->ldt_base) || (c->ldt_base & (PAGE_SIZE - 1)) ||
          c->ldt_ents > LDT_MAX_ENTS )
         return -XEN_EINVAL;
     /* A vCPU that starts in user mode needs its user page tables. */

@@ -14,6 +14,7 @@
 #include "arch/x86/uaccess.h"
 #include "pv/emul/cpuid.h"
 #include "pv/emul/cr.h"
+#include "pv/guest-addr.h"
 #include "pv/domain.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
@@ -108,10 +109,6 @@ static bool guest_has_tsc_aux(void)
            pv_guest_has(7, 2, CPUID_BIT(RDPID));
 }
 
-static bool is_canonical(uint64_t va)
-{
-    return ((int64_t)va >> 47) == ((int64_t)va >> 63);
-}
 
 static uint64_t guest_misc_enable(uint64_t val)
 {
