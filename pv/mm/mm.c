@@ -173,6 +173,30 @@ void pv_note_flush(unsigned long mask, unsigned int flags)
         pv_note_cr3_reload();
 }
 
+/*
+ * The domain lock is dropped around the remote part only: the flush
+ * clock and the stamps are read before, under it, and the clock moves
+ * afterwards, under it again, only if tlbflush_may_advance() says no
+ * frame's type ended meanwhile (page-type.c).
+ */
+void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
+{
+    uint32_t clock = tlbflush_clock, stamps = tlbflush_stamps;
+
+    if ( !(mask & ~(1UL << smp_processor_id())) )
+    {
+        pv_flush_mask(mask, va, flags);
+        return;
+    }
+    pv_domain_unlock();
+    asm volatile ( "sti" ::: "memory" );
+    flush_area_mask(mask, va, flags);
+    pv_domain_lock();                   /* waits with interrupts on */
+    asm volatile ( "cli" ::: "memory" );
+    if ( tlbflush_may_advance(clock, stamps) )
+        pv_note_flush(mask, flags);
+}
+
 void pv_flush_local(unsigned long va, unsigned int flags)
 {
     pv_flush_mask(1UL << smp_processor_id(), va, flags);

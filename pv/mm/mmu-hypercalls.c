@@ -156,8 +156,8 @@ static long uvmf_flush(unsigned long va, unsigned long flags)
         rc = copy_from_guest(&mask, where, sizeof(mask)) ? -XEN_EFAULT : 0;
         mask = rc ? 0 : mask & pv_domain_cpumask();
     }
-    pv_flush_mask(mask, type == UVMF_INVLPG ? va : 0,
-                  type == UVMF_INVLPG ? FLUSH_VA : FLUSH_TLB_GLOBAL);
+    pv_flush_guest(mask, type == UVMF_INVLPG ? va : 0,
+                   type == UVMF_INVLPG ? FLUSH_VA : FLUSH_TLB_GLOBAL);
     return rc;
 }
 

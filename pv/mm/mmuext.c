@@ -55,6 +55,7 @@ static int copy_or_clear(unsigned long dst, unsigned long src, bool copy)
 
 static int one_op(struct vcpu *v, const struct mmuext_op *op)
 {
+    unsigned long self = 1UL << smp_processor_id();
     unsigned long mask;
 
     switch ( op->cmd )
@@ -75,7 +76,7 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
         pv_flush_local(0, FLUSH_TLB_GLOBAL);
         return 0;
     case MMUEXT_TLB_FLUSH_ALL:
-        pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+        pv_flush_guest(pv_domain_cpumask() | self, 0, FLUSH_TLB_GLOBAL);
         return 0;
     case MMUEXT_INVLPG_LOCAL:
         /* Xen ignores an address that is not the guest's. */
@@ -84,7 +85,8 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
         return 0;
     case MMUEXT_INVLPG_ALL:
         if ( guest_range_ok(op->arg1.linear_addr, 1) )
-            pv_flush_domain(op->arg1.linear_addr, FLUSH_VA);
+            pv_flush_guest(pv_domain_cpumask() | self, op->arg1.linear_addr,
+                           FLUSH_VA);
         return 0;
     case MMUEXT_TLB_FLUSH_MULTI:
     case MMUEXT_INVLPG_MULTI:
@@ -93,9 +95,9 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
         /* vCPU n runs on CPU n: the running ones are the CPUs. */
         mask &= pv_domain_cpumask();
         if ( op->cmd == MMUEXT_TLB_FLUSH_MULTI )
-            pv_flush_mask(mask, 0, FLUSH_TLB_GLOBAL);
+            pv_flush_guest(mask, 0, FLUSH_TLB_GLOBAL);
         else if ( guest_range_ok(op->arg1.linear_addr, 1) )
-            pv_flush_mask(mask, op->arg1.linear_addr, FLUSH_VA);
+            pv_flush_guest(mask, op->arg1.linear_addr, FLUSH_VA);
         return 0;
 
     case MMUEXT_FLUSH_CACHE:

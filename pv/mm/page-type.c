@@ -62,6 +62,21 @@
  * than one CPU this becomes Xen's per-CPU comparison (tlbflush_filter()).
  */
 uint32_t tlbflush_clock = 1;
+uint32_t tlbflush_stamps;
+
+/*
+ * A full flush that ran without the lock (pv_flush_guest()), started when
+ * the clock read @clock and tlbflush_stamps @stamps, reached every CPU
+ * holding the guest's translations: may it move the clock?  Only if
+ * neither moved meanwhile.  A stamp taken while the flush ran equals the
+ * clock too, yet that frame's translations may have been reloaded on a
+ * CPU already flushed: advancing would hide the flush it needs.  If the
+ * clock moved, another flush already did the job.
+ */
+bool tlbflush_may_advance(uint32_t clock, uint32_t stamps)
+{
+    return clock == tlbflush_clock && stamps == tlbflush_stamps;
+}
 
 bool page_needs_flush(const struct page_info *pg)
 {
@@ -75,6 +90,7 @@ static void type_ended(struct page_info *pg)
     pg->type_count = 0;
     pg->flags = 0;
     pg->flush_stamp = tlbflush_clock;
+    tlbflush_stamps++;
 }
 
 /*

@@ -121,5 +121,8 @@ int page_unpin(struct page_info *pg);
  */
 extern uint32_t tlbflush_clock;
 bool page_needs_flush(const struct page_info *pg);
+/* Stamps taken so far (a count: only its changes matter). */
+extern uint32_t tlbflush_stamps;
+bool tlbflush_may_advance(uint32_t clock, uint32_t stamps);
 
 #endif /* PV_PAGE_TYPE_H */

@@ -541,6 +541,34 @@ static void flush_stamp(void)
     CHECK(page_needs_flush(&pg));
 }
 
+/*
+ * A flush that ran without the lock moves the clock only if no frame's
+ * type ended while it ran (the frame stamped meanwhile may have been
+ * re-walked on a CPU already flushed) and no other flush moved it.
+ */
+static void flush_without_lock(void)
+{
+    struct page_info pg = guest_frame();
+    uint32_t clock, stamps;
+
+    tlbflush_clock = 7;
+    page_get_type(&pg, PGT_WRITABLE);
+    page_put_type(&pg);                     /* stamped before the start */
+    clock = tlbflush_clock;
+    stamps = tlbflush_stamps;
+    CHECK(tlbflush_may_advance(clock, stamps));
+
+    page_get_type(&pg, PGT_WRITABLE);
+    page_put_type(&pg);                     /* stamped while it ran */
+    CHECK(!tlbflush_may_advance(clock, stamps));
+    CHECK(page_needs_flush(&pg));
+
+    stamps = tlbflush_stamps;
+    tlbflush_clock++;                       /* another flush finished */
+    CHECK(!tlbflush_may_advance(clock, stamps));
+    CHECK(!page_needs_flush(&pg));
+}
+
 static void ceilings(void)
 {
     struct page_info pg = guest_frame();
@@ -709,6 +737,7 @@ int main(void)
     RUN(pin_unpin);
     RUN(seg_desc);
     RUN(flush_stamp);
+    RUN(flush_without_lock);
     RUN(ceilings);
     RUN(shim_bugs_stop_debug_builds);
     RUN(random_sequence);
