@@ -74,6 +74,10 @@ if make -s guests >"$log/guests-build.log" 2>&1; then
                  # Multi-threaded TCG (a second, idle vCPU), frame table
                  # audited after every MMU hypercall.
                  GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
+                 # Four vCPUs, every contended wait halting at once (lost
+                 # wake-ups would hang: arch/x86/smp.h).
+                 GUEST_VCPUS=4 GUEST_SHIM_CMDLINE=spin-halt-us=0 \
+                     tests/guests/run.sh
                  # Real hardware virtualization, where this host has it.
                  if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]
                  then

@@ -17,21 +17,21 @@ __thread unsigned int spin_test_cpu;    /* the host tests' "CPU" */
 #define spin_cpu()  spin_test_cpu
 #else
 #include "arch/x86/percpu.h"
+#include "arch/x86/smp.h"
 #define spin_cpu()  smp_processor_id()
+
 #endif
 
 /* lock-profile: count every profiled lock's use (off by default). */
 bool opt_lock_profile;
 boolean_param("lock-profile", opt_lock_profile);
 
+#ifdef SHIM_HOST_TEST
 static inline void cpu_relax(void)
 {
-#ifndef SHIM_HOST_TEST
-    asm volatile ( "pause" ::: "memory" );
-#else
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-#endif
 }
+#endif
 
 /*
  * Xen's LOCK_PROFILE_* steps, each behind the one test of lock->profile
@@ -79,6 +79,9 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
 {
     spinlock_tickets_t tickets;
     int64_t block = 0;
+#ifndef SHIM_HOST_TEST
+    uint64_t since = 0;
+#endif
 
     tickets.head_tail = __atomic_fetch_add(&lock->tickets.head_tail,
                                            SPINLOCK_TICKET_INC,
@@ -95,6 +98,22 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
          */
         if ( irq_on )
             asm volatile ( "sti; nop; cli" ::: "memory" );
+        /*
+         * A long wait, where an interrupt can end a halt: halt until the
+         * unlock that makes this ticket the head kicks this CPU.
+         */
+        if ( (irq_on || irqs_enabled()) && halt_wait_due(&since) )
+        {
+            unsigned long flags;
+
+            local_irq_save(flags);
+            halt_wait_begin(lock, tickets.tail);
+            if ( tickets.tail != observe_head(&lock->tickets) )
+                asm volatile ( "sti; hlt; cli" ::: "memory" );
+            halt_wait_end();
+            local_irq_restore(flags);
+            continue;
+        }
 #endif
         cpu_relax();
     }
@@ -121,8 +140,14 @@ void _spin_unlock(spinlock_t *lock)
     ASSERT(lock->cpu == spin_cpu());
     profile_rel(lock);
     lock->cpu = SPINLOCK_NO_CPU;
+#ifdef SHIM_HOST_TEST
     __atomic_store_n(&lock->tickets.head, lock->tickets.head + 1,
                      __ATOMIC_RELEASE);
+#else
+    /* A locked add: the full barrier halt_kick() needs after the store. */
+    halt_kick(lock, __atomic_add_fetch(&lock->tickets.head, 1,
+                                       __ATOMIC_SEQ_CST));
+#endif
 }
 
 /* Take the lock only if it is free now: one compare-and-exchange. */

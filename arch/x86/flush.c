@@ -82,14 +82,6 @@ void flush_area_local(unsigned long va, unsigned int flags)
     }
 }
 
-static bool irqs_enabled(void)
-{
-    unsigned long f;
-
-    asm volatile ( "pushf; pop %0" : "=r" (f) );
-    return f & 0x200;                   /* X86_EFLAGS_IF */
-}
-
 static void flush_mask_lockless(unsigned long mask, unsigned long va,
                                 unsigned int flags);
 
@@ -121,8 +113,8 @@ void flush_area_mask(unsigned long mask, unsigned long va,
     flush_flags = flags;
     __atomic_store_n(&flush_cpumask, mask, __ATOMIC_RELEASE);
     send_IPI_mask(mask, INVALIDATE_TLB_VECTOR);
-    while ( __atomic_load_n(&flush_cpumask, __ATOMIC_ACQUIRE) )
-        cpu_relax();
+    halt_wait_until(!__atomic_load_n(&flush_cpumask, __ATOMIC_ACQUIRE),
+                    &flush_cpumask, HALT_ANY);
     spin_unlock(&flush_lock);
 }
 
@@ -160,7 +152,8 @@ static void lockless_interrupt(unsigned int cpu)
     for ( p = pending; p; p &= p - 1 )
     {
         i = __builtin_ctzl(p);
-        __atomic_store_n(&flush_done[cpu][i], gen[i], __ATOMIC_RELEASE);
+        __atomic_store_n(&flush_done[cpu][i], gen[i], __ATOMIC_SEQ_CST);
+        halt_kick(&flush_done[cpu][i], HALT_ANY);
     }
 }
 
@@ -181,9 +174,9 @@ static void flush_mask_lockless(unsigned long mask, unsigned long va,
     for ( m = mask; m; m &= m - 1 )
     {
         cpu = __builtin_ctzl(m);
-        while ( __atomic_load_n(&flush_done[cpu][me], __ATOMIC_ACQUIRE) <
-                gen )
-            cpu_relax();
+        halt_wait_until(__atomic_load_n(&flush_done[cpu][me],
+                                        __ATOMIC_ACQUIRE) >= gen,
+                        &flush_done[cpu][me], HALT_ANY);
     }
 }
 
@@ -198,7 +191,9 @@ void invalidate_interrupt(void)
     }
     flush_area_local(flush_va, flush_flags);
     flush_ipis[cpu]++;
-    __atomic_and_fetch(&flush_cpumask, ~(1UL << cpu), __ATOMIC_RELEASE);
+    if ( !__atomic_and_fetch(&flush_cpumask, ~(1UL << cpu),
+                             __ATOMIC_SEQ_CST) )
+        halt_kick(&flush_cpumask, HALT_ANY);
 }
 
 unsigned long flush_ipis_taken(unsigned int cpu)

@@ -7,6 +7,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
+#include "shim/param.h"
 #include "shim/spinlock.h"
 #include "shim/timer.h"
 
@@ -72,6 +73,66 @@ bool smp_call_function_single(unsigned int cpu, smp_call_fn_t *fn,
             cpu_relax();
     spin_unlock(&call_lock);
     return done;
+}
+
+/*
+ * Halting waits (smp.h).  spin-halt-us=<integer>: how long a waiter
+ * spins before it halts (default 20 us: longer than a flush or a short
+ * critical section takes on a host CPU of its own, so there nothing
+ * halts); 0 halts at once, and a huge value never halts (pure spinning,
+ * Xen's behaviour).
+ */
+static unsigned int opt_spin_halt_us = 20;
+integer_param("spin-halt-us", opt_spin_halt_us);
+
+static struct {
+    const void *addr;
+    unsigned long tag;
+} halt_on[NR_CPUS];
+unsigned int halt_waiters;
+
+/* The first call starts the clock in *@since; true once it has run out. */
+bool halt_wait_due(uint64_t *since)
+{
+    uint64_t now = NOW();
+
+    if ( !*since )
+        *since = now;
+    return now - *since >= opt_spin_halt_us * 1000ULL;
+}
+
+/* Interrupts off: announce the wait; the caller looks once more, halts. */
+void halt_wait_begin(const void *addr, unsigned long tag)
+{
+    unsigned int cpu = smp_processor_id();
+
+    halt_on[cpu].tag = tag;
+    __atomic_fetch_add(&halt_waiters, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&halt_on[cpu].addr, addr, __ATOMIC_SEQ_CST);
+}
+
+void halt_wait_end(void)
+{
+    __atomic_store_n(&halt_on[smp_processor_id()].addr, NULL,
+                     __ATOMIC_RELAXED);
+    __atomic_fetch_sub(&halt_waiters, 1, __ATOMIC_RELEASE);
+}
+
+/* Some CPU halts: kick those waiting on @addr (for @tag). */
+void halt_kick_waiters(const void *addr, unsigned long tag)
+{
+    unsigned long flags, mask = 0;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        if ( __atomic_load_n(&halt_on[cpu].addr, __ATOMIC_ACQUIRE) == addr &&
+             (tag == HALT_ANY || ACCESS_ONCE(halt_on[cpu].tag) == tag) )
+            mask |= 1UL << cpu;
+    if ( !mask )
+        return;
+    asm volatile ( "pushf; pop %0; cli" : "=r" (flags) :: "memory" );
+    send_IPI_mask(mask, EVENT_CHECK_VECTOR);
+    asm volatile ( "push %0; popf" :: "g" (flags) : "memory", "cc" );
 }
 
 void send_IPI_mask(unsigned long mask, unsigned int vector)

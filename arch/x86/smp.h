@@ -38,6 +38,65 @@ static inline void cpu_relax(void)
     asm volatile ( "pause" ::: "memory" );
 }
 
+static inline bool irqs_enabled(void)
+{
+    unsigned long f;
+
+    asm volatile ( "pushf; pop %0" : "=r" (f) );
+    return f & 0x200;                   /* X86_EFLAGS_IF */
+}
+
+/*
+ * Halting waits, the paravirtual-spinlock idea (Linux's kvm_wait() and
+ * kvm_kick_cpu(), its pv ticketlocks under Xen): a CPU that has spun
+ * spin-halt-us= microseconds for another CPU's store stops spinning and
+ * halts, giving its host CPU to whoever must make that store, for under
+ * an overcommitted host (or QEMU TCG with more vCPUs than host cores)
+ * spinning only delays it; the storer kicks it with an EVENT_CHECK IPI.
+ *
+ * halt_wait_until(cond, addr, tag) spins, then halts, until @cond holds;
+ * interrupts must be allowed (they are let in while halted, restored
+ * after).  Whoever makes @cond true stores, then does a full barrier (a
+ * locked instruction), then calls halt_kick(@addr, @tag): either the
+ * waiter's last look sees the store or the storer sees the waiter (each
+ * stores, fences, then reads the other's store), and a kick that arrives
+ * before the waiter's hlt is pending at it ("sti; hlt": hlt sits in
+ * sti's shadow).  @tag tells apart waiters on one address (a ticket), or
+ * HALT_ANY.
+ */
+#define HALT_ANY    (~0UL)
+extern unsigned int halt_waiters;      /* CPUs between begin and end */
+bool halt_wait_due(uint64_t *since);
+void halt_wait_begin(const void *addr, unsigned long tag);
+void halt_wait_end(void);
+void halt_kick_waiters(const void *addr, unsigned long tag);
+
+static inline void halt_kick(const void *addr, unsigned long tag)
+{
+    if ( unlikely(ACCESS_ONCE(halt_waiters)) )
+        halt_kick_waiters(addr, tag);
+}
+
+#define halt_wait_until(cond, addr, tag) do {                               \
+    uint64_t since_ = 0;                                                    \
+    unsigned long flags_;                                                   \
+                                                                            \
+    while ( !(cond) )                                                       \
+    {                                                                       \
+        if ( !halt_wait_due(&since_) )                                      \
+        {                                                                   \
+            cpu_relax();                                                    \
+            continue;                                                       \
+        }                                                                   \
+        asm volatile ( "pushf; pop %0; cli" : "=r" (flags_) :: "memory" ); \
+        halt_wait_begin(addr, tag);                                         \
+        if ( !(cond) )                                                      \
+            asm volatile ( "sti; hlt; cli" ::: "memory" );                  \
+        halt_wait_end();                                                    \
+        asm volatile ( "push %0; popf" :: "g" (flags_) : "memory", "cc" ); \
+    }                                                                       \
+} while ( 0 )
+
 /*
  * A fixed IPI of @vector to every online CPU in @mask (this one too, if
  * it is in @mask), to this CPU alone, or to every online CPU but this
