@@ -152,6 +152,9 @@ struct vcpu {
     bool running;
     bool started;                       /* entered once: XCR0 is set */
     struct cpu_regs start_regs;
+    /* The FXSAVE image it starts with (VCPUOP_initialise's, or Xen's
+     * default: FCW 0x37f, MXCSR 0x1f80), loaded on its first start. */
+    uint8_t fpu_start[512] __aligned(16);
 };
 
 /*

@@ -88,7 +88,10 @@ static noreturn void vcpu_start(struct vcpu *v)
 
     ASSERT(v->id == smp_processor_id());
     if ( !v->started )
+    {
         pv_cr_init(v);                  /* XCR0 as a new Xen vCPU's */
+        asm volatile ( "clts; fxrstor64 %0" :: "m" (v->fpu_start) );
+    }
     v->started = true;
     pv_cpu_init();
     v->running = true;

@@ -12,6 +12,8 @@
 #define X86_EFLAGS_IOPL     0x00003000UL
 #define X86_CR0_TS          0x00000008UL
 #define LDT_MAX_ENTS        8192
+#define FCW_DEFAULT         0x037f      /* Xen's, fninit's */
+#define MXCSR_DEFAULT       0x1f80
 
 
 /* Xen's fixup_guest_{stack,code}_selector(): RPL at least the kernel's. */
@@ -55,5 +57,32 @@ int pv_vcpu_context_check(struct vcpu_guest_context *c, unsigned int *iopl)
                           X86_EFLAGS_IF;
     /* Only CR0.TS is the guest's to set. */
     c->ctrlreg[0] &= X86_CR0_TS;
+    pv_vcpu_context_fpu(c);
     return 0;
+}
+
+/*
+ * The FPU image the vCPU starts with: the guest's with VGCF_i387_valid,
+ * else Xen's vcpu_init_fpu() default.  An image FXRSTOR would refuse
+ * (MXCSR bits outside mxcsr_mask: the one #GP a 16-byte-aligned image
+ * can raise in 64-bit mode) is cleared to zeros, as Xen's fpu_fxrstor()
+ * "silently clears" a corrupted block and loads that.
+ */
+void pv_vcpu_context_fpu(struct vcpu_guest_context *c)
+{
+    uint8_t *fx = (uint8_t *)&c->fpu_ctxt;
+    uint32_t mxcsr;
+    uint16_t fcw = FCW_DEFAULT;
+
+    if ( !(c->flags & VGCF_i387_valid) )
+    {
+        memset(fx, 0, sizeof(c->fpu_ctxt));
+        memcpy(&fx[0], &fcw, sizeof(fcw));
+        mxcsr = MXCSR_DEFAULT;
+        memcpy(&fx[24], &mxcsr, sizeof(mxcsr));
+        return;
+    }
+    memcpy(&mxcsr, &fx[24], sizeof(mxcsr));
+    if ( mxcsr & ~mxcsr_mask )
+        memset(fx, 0, sizeof(c->fpu_ctxt));
 }

@@ -21,5 +21,9 @@
  * checked where they are applied, against the domain's pages.
  */
 int pv_vcpu_context_check(struct vcpu_guest_context *c, unsigned int *iopl);
+/* Its part for the FPU image (c->fpu_ctxt becomes the one to load). */
+void pv_vcpu_context_fpu(struct vcpu_guest_context *c);
+/* The MXCSR bits FXRSTOR accepts (arch/x86/setup.c). */
+extern uint32_t mxcsr_mask;
 
 #endif /* PV_VCPU_CONTEXT_H */

@@ -17,6 +17,7 @@
 #include "pv/mm/mm.h"
 #include "pv/time.h"
 #include "pv/vcpu-context.h"
+#include "pv/emul/cr.h"
 #include "pv/descriptor-tables.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/smp.h"
@@ -204,7 +205,8 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
     v->ldt_base = c->ldt_base;
     v->ldt_ents = c->ldt_ents;
     v->ctrlreg0_ts = c->ctrlreg[0] & X86_CR0_TS;
-    v->cr4_guest = 0;
+    v->cr4_guest = pv_fixup_guest_cr4(c->ctrlreg[4]);
+    memcpy(v->fpu_start, &c->fpu_ctxt, sizeof(v->fpu_start));
     /*
      * Through set_debugreg's rules, its refusals ignored as Xen ignores
      * them here: a value it refuses leaves the register at its default.

@@ -46,9 +46,11 @@ void cpu_init_boot(void)
  * on (SDM vol. 3A, 13.1: CR0.MP/NE, CR4.OSFXSR/OSXMMEXCPT/OSXSAVE, XCR0).
  */
 uint64_t xfeature_mask;
+uint32_t mxcsr_mask;
 
 void fpu_init(void)
 {
+    static uint8_t fx[512] __aligned(16);   /* FXSAVE's, 16-aligned */
     uint32_t a, b, c, d;
 
     if ( cpu_has(X86_FEATURE_XSAVE) )
@@ -58,6 +60,12 @@ void fpu_init(void)
         xfeature_mask = X86_XCR0_FP | X86_XCR0_SSE | (a & X86_XCR0_YMM);
     }
     fpu_init_cpu();
+    /* SDM vol. 1, 11.6.6: 0 in the image means the default, 0xffbf. */
+    memset(fx, 0, sizeof(fx));
+    asm volatile ( "fxsave64 %0" : "=m" (fx) );
+    memcpy(&mxcsr_mask, &fx[28], sizeof(mxcsr_mask));
+    if ( !mxcsr_mask )
+        mxcsr_mask = 0xffbf;
 }
 
 void fpu_init_cpu(void)

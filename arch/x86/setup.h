@@ -14,5 +14,7 @@ void fpu_init(void);
 void fpu_init_cpu(void);
 /* The XCR0 fpu_init() enabled: what a guest may ask for (0: no XSAVE). */
 extern uint64_t xfeature_mask;
+/* The MXCSR bits FXRSTOR accepts (FXSAVE's MXCSR_MASK, or 0xffbf). */
+extern uint32_t mxcsr_mask;
 
 #endif /* ARCH_X86_SETUP_H */

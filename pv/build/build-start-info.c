@@ -156,6 +156,7 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     v->kernel_mode = true;
     v->is_initialised = true;
     v->started = true;
+    v->cr4_guest = 0;
     pv_cr_init(v);
     /* Events, blocking and time: ports 1 and 2 bound, the clock running. */
     pv_evtchn_init(d);

@@ -63,7 +63,7 @@ unsigned long pv_guest_cr4(void)
  * hidden); the rest of the value is ignored.  TSD reaches the real CR4,
  * OSXSAVE only the guest's view, CPUID and XSETBV.
  */
-void pv_write_cr4(unsigned long val)
+unsigned long pv_fixup_guest_cr4(unsigned long val)
 {
     unsigned long mask = 0;
 
@@ -71,7 +71,12 @@ void pv_write_cr4(unsigned long val)
         mask |= X86_CR4_TSD;
     if ( pv_guest_has(1, 2, CPUID_BIT(XSAVE)) )
         mask |= X86_CR4_OSXSAVE;
-    current_vcpu()->cr4_guest = val & mask;
+    return val & mask;
+}
+
+void pv_write_cr4(unsigned long val)
+{
+    current_vcpu()->cr4_guest = pv_fixup_guest_cr4(val);
     write_cr4(pv_make_cr4());
 }
 
@@ -103,10 +108,12 @@ bool pv_xsetbv(uint32_t index, uint64_t val)
     return true;
 }
 
-/* A vCPU starts as Xen's do: guest CR4 bits clear, XCR0 x87 and SSE. */
+/*
+ * A vCPU starts as Xen's do: XCR0 x87 and SSE.  Its guest CR4 bits are
+ * the builder's (none) or VCPUOP_initialise's (ctrlreg[4], fixed up).
+ */
 void pv_cr_init(struct vcpu *v)
 {
-    v->cr4_guest = 0;
     if ( xfeature_mask )
         xsetbv(X86_XCR0_FP | X86_XCR0_SSE);
 }

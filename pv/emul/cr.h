@@ -20,6 +20,8 @@ unsigned long pv_guest_cr4(void);
 
 /* `mov` to CR4 (never a fault) and `xsetbv` (false: #GP(0)), as Xen. */
 void pv_write_cr4(unsigned long val);
+/* The CR4 bits of @val a PV guest controls and its CPUID offers. */
+unsigned long pv_fixup_guest_cr4(unsigned long val);
 bool pv_xsetbv(uint32_t index, uint64_t val);
 
 /* Guest-controlled CR4 bits clear and XCR0 as a new Xen vCPU's. */

@@ -8,6 +8,8 @@
 #include "pv/vcpu-context.c"
 
 #define BAD_VA      0x0000800000000000UL    /* first non-canonical */
+
+uint32_t mxcsr_mask = 0xffbf;               /* no DAZ, as older CPUs */
 #define SHIM_VA     HYPERVISOR_VIRT_START   /* canonical, the shim's */
 
 static struct vcpu_guest_context good(void)
@@ -159,11 +161,72 @@ static void test_user_mode_needs_tables(void)
     CHECK_EQ(check(&c), 0);
 }
 
+static uint16_t fcw(const struct vcpu_guest_context *c)
+{
+    uint16_t v;
+
+    memcpy(&v, &c->fpu_ctxt.x[0], sizeof(v));
+    return v;
+}
+
+static uint32_t mxcsr(const struct vcpu_guest_context *c)
+{
+    uint32_t v;
+
+    memcpy(&v, &c->fpu_ctxt.x[24], sizeof(v));
+    return v;
+}
+
+static bool fpu_zero_from(const struct vcpu_guest_context *c, unsigned int i)
+{
+    for ( ; i < sizeof(c->fpu_ctxt); i++ )
+        if ( c->fpu_ctxt.x[i] )
+            return false;
+    return true;
+}
+
+/* The FPU image: Xen's default, the guest's, or a bad one cleared. */
+static void test_fpu(void)
+{
+    struct vcpu_guest_context c = good();
+    uint32_t m;
+
+    memset(&c.fpu_ctxt, 0xa5, sizeof(c.fpu_ctxt));   /* ignored: no flag */
+    CHECK_EQ(check(&c), 0);
+    CHECK_EQ(fcw(&c), 0x037f);
+    CHECK_EQ(mxcsr(&c), 0x1f80);
+    CHECK(fpu_zero_from(&c, 28) && !c.fpu_ctxt.x[2]);
+
+    c = good();
+    c.flags |= VGCF_i387_valid;
+    c.fpu_ctxt.x[0] = 0x7f;                 /* FCW 0x027f */
+    c.fpu_ctxt.x[1] = 0x02;
+    m = 0x1fa0;
+    memcpy(&c.fpu_ctxt.x[24], &m, sizeof(m));
+    c.fpu_ctxt.x[160] = 0x42;               /* XMM0 */
+    CHECK_EQ(check(&c), 0);
+    CHECK_EQ(fcw(&c), 0x027f);
+    CHECK_EQ(mxcsr(&c), 0x1fa0);
+    CHECK_EQ(c.fpu_ctxt.x[160], 0x42);
+
+    /* DAZ (bit 6) isn't in this CPU's mask: FXRSTOR would fault. */
+    m = 0x1fc0;
+    memcpy(&c.fpu_ctxt.x[24], &m, sizeof(m));
+    CHECK_EQ(check(&c), 0);
+    CHECK(fpu_zero_from(&c, 0));
+    m = 0x80001f80;
+    memcpy(&c.fpu_ctxt.x[24], &m, sizeof(m));
+    c.fpu_ctxt.x[0] = 1;
+    CHECK_EQ(check(&c), 0);
+    CHECK(fpu_zero_from(&c, 0));
+}
+
 int main(void)
 {
     RUN(test_good);
     RUN(test_canonical);
     RUN(test_ldt);
     RUN(test_user_mode_needs_tables);
+    RUN(test_fpu);
     UNIT_EXIT();
 }
