@@ -65,8 +65,8 @@ run_one() {
     fi
 
     tools/pvshim-run "$elf" --timeout "$timeout" --memory "$memory" \
-        --shim-cmdline "$cmdline ${GUEST_SHIM_CMDLINE:-}" "${extra[@]}" \
-        "${accel[@]}" \
+        --shim-cmdline "$cmdline ${GUEST_SHIM_CMDLINE:-}" "${accel[@]}" \
+        "${extra[@]}" \
         </dev/null >"$log" 2>&1
     rc=$?
     [ "$rc" = "$status" ] || why="exit status $rc, wanted $status"
