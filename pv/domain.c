@@ -213,8 +213,10 @@ noreturn void domain_shutdown(unsigned int reason)
         break;
     }
     shutdown_hooks_run();           /* the guest's last output first */
-    printk("d1: shutdown: %s", reason < ARRAY_SIZE(names) && names[reason]
-                               ? names[reason] : "unknown");
+    if ( reason < ARRAY_SIZE(names) && names[reason] )
+        printk("d1: shutdown: %s", names[reason]);
+    else
+        printk("d1: shutdown: unknown reason %u", reason);
     if ( dom.shutdown_code != ~0u )
         printk(" (code %u)", dom.shutdown_code);
     printk("\n");

@@ -212,9 +212,12 @@ void pv_domain_build(struct boot_info *bi)
         refuse("%s", msg);
     if ( pv_elf_parse(img.data, img.size, &k, &why) )
         refuse("%s%s", img.bzimage ? "its bzImage payload: " : "", why);
-    printk(" Dom1 kernel: 64-bit, lsb, %s %s, %s notes\n",
+    printk(" Dom1 kernel: %s, lsb, %s %s, %s notes\n",
+           k.compat ? "32-bit, PAE" : "64-bit",
            k.guest_os[0] ? k.guest_os : "?", k.guest_version,
            k.has_xen_notes ? "Xen" : "__xen_guest");
+    if ( k.compat )
+        refuse("32-bit PAE (compat) guests are not supported yet");
     check_features(&k);
 
     nr_pages = guest_pages();

@@ -16,6 +16,7 @@ struct elf_ctx {
     size_t why_len;
     uint64_t shoff;
     unsigned int shnum, shstrndx, nr_notes;
+    bool elf32;                         /* ELFCLASS32: headers converted */
     bool entry_set, virt_base_set, paddr_offset_set, legacy_hypercall_set;
     uint64_t legacy_hypercall_pfn;
 };

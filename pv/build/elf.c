@@ -12,20 +12,69 @@
 
 /*
  * What a 64-bit PV guest may map: the lower canonical half, and the upper
- * half above Xen's reserved area (xen/arch-x86/xen-x86_64.h).
+ * half above Xen's reserved area (xen/arch-x86/xen-x86_64.h).  A 32-bit
+ * one: its 4 GiB below the hypervisor's area (PV_COMPAT_VIRT_START).
  */
 #define GUEST_LOW_END       (1ULL << 47)
 #define GUEST_HIGH_START    __HYPERVISOR_VIRT_END
 
 /* ------------------------------------------------------------ headers */
 
+static size_t phdr_size(const struct elf_ctx *c)
+{
+    return c->elf32 ? sizeof(struct elf32_phdr) : sizeof(struct elf64_phdr);
+}
+
+static size_t shdr_size(const struct elf_ctx *c)
+{
+    return c->elf32 ? sizeof(struct elf32_shdr) : sizeof(struct elf64_shdr);
+}
+
+/*
+ * The file header, an ELF32 one widened into *eh (c->elf32 set): the rest
+ * of the parser sees ELF-64 structures only.
+ */
+static int read_ehdr(struct elf_ctx *c, struct elf64_ehdr *eh)
+{
+    struct elf32_ehdr e;
+
+    if ( c->size < EI_NIDENT || c->img[EI_CLASS] != ELFCLASS32 )
+    {
+        if ( c->size < sizeof(*eh) )
+            return fail(c, -XEN_EINVAL, "truncated ELF header");
+        memcpy(eh, c->img, sizeof(*eh));
+        return 0;
+    }
+    if ( c->size < sizeof(e) )
+        return fail(c, -XEN_EINVAL, "truncated ELF header");
+    memcpy(&e, c->img, sizeof(e));
+    c->elf32 = true;
+    memcpy(eh->e_ident, e.e_ident, EI_NIDENT);
+    eh->e_type = e.e_type;
+    eh->e_machine = e.e_machine;
+    eh->e_version = e.e_version;
+    eh->e_entry = e.e_entry;
+    eh->e_phoff = e.e_phoff;
+    eh->e_shoff = e.e_shoff;
+    eh->e_flags = e.e_flags;
+    eh->e_ehsize = e.e_ehsize;
+    eh->e_phentsize = e.e_phentsize;
+    eh->e_phnum = e.e_phnum;
+    eh->e_shentsize = e.e_shentsize;
+    eh->e_shnum = e.e_shnum;
+    eh->e_shstrndx = e.e_shstrndx;
+    return 0;
+}
+
 static int check_ehdr(struct elf_ctx *c, const struct elf64_ehdr *eh)
 {
-    uint64_t phsize = (uint64_t)eh->e_phnum * sizeof(struct elf64_phdr);
+    uint64_t phsize = (uint64_t)eh->e_phnum * phdr_size(c);
 
-    if ( eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-         eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_machine != EM_X86_64 )
-        return fail(c, -XEN_ENOEXEC, "not ELF64 x86-64");
+    if ( eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+         (c->elf32 ? eh->e_machine != EM_386
+                   : eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+                     eh->e_machine != EM_X86_64) )
+        return fail(c, -XEN_ENOEXEC, "not ELF64 x86-64 or ELF32 i386");
     /* Xen doesn't look at e_type; we take what a linker makes of a kernel. */
     if ( eh->e_type != ET_EXEC && eh->e_type != ET_DYN )
         return fail(c, -XEN_ENOEXEC, "not an executable");
@@ -34,7 +83,7 @@ static int check_ehdr(struct elf_ctx *c, const struct elf64_ehdr *eh)
         return fail(c, -XEN_ENOEXEC, "no program headers");
     if ( eh->e_phnum == PN_XNUM )
         return fail(c, -XEN_EINVAL, "too many program headers");
-    if ( eh->e_phentsize != sizeof(struct elf64_phdr) )
+    if ( eh->e_phentsize != phdr_size(c) )
         return fail(c, -XEN_EINVAL, "bad program header size");
     if ( !in_file(c, eh->e_phoff, phsize) )
         return fail(c, -XEN_EINVAL, "program header table outside the file");
@@ -42,10 +91,9 @@ static int check_ehdr(struct elf_ctx *c, const struct elf64_ehdr *eh)
     /* No table (e_shoff 0), or extended numbering (e_shnum 0): no sections. */
     if ( eh->e_shoff && eh->e_shnum )
     {
-        if ( eh->e_shentsize != sizeof(struct elf64_shdr) )
+        if ( eh->e_shentsize != shdr_size(c) )
             return fail(c, -XEN_EINVAL, "bad section header size");
-        if ( !in_file(c, eh->e_shoff,
-                      (uint64_t)eh->e_shnum * sizeof(struct elf64_shdr)) )
+        if ( !in_file(c, eh->e_shoff, (uint64_t)eh->e_shnum * shdr_size(c)) )
             return fail(c, -XEN_EINVAL,
                         "section header table outside the file");
         c->shoff = eh->e_shoff;
@@ -59,13 +107,42 @@ static int check_ehdr(struct elf_ctx *c, const struct elf64_ehdr *eh)
 void read_phdr(const struct elf_ctx *c, const struct elf64_ehdr *eh,
                unsigned int i, struct elf64_phdr *ph)
 {
-    memcpy(ph, c->img + eh->e_phoff + (uint64_t)i * sizeof(*ph), sizeof(*ph));
+    const uint8_t *p = c->img + eh->e_phoff + (uint64_t)i * phdr_size(c);
+    struct elf32_phdr p32;
+
+    if ( !c->elf32 )
+    {
+        memcpy(ph, p, sizeof(*ph));
+        return;
+    }
+    memcpy(&p32, p, sizeof(p32));
+    *ph = (struct elf64_phdr){
+        .p_type = p32.p_type, .p_flags = p32.p_flags,
+        .p_offset = p32.p_offset, .p_vaddr = p32.p_vaddr,
+        .p_paddr = p32.p_paddr, .p_filesz = p32.p_filesz,
+        .p_memsz = p32.p_memsz, .p_align = p32.p_align,
+    };
 }
 
 void read_shdr(const struct elf_ctx *c, unsigned int i,
                struct elf64_shdr *sh)
 {
-    memcpy(sh, c->img + c->shoff + (uint64_t)i * sizeof(*sh), sizeof(*sh));
+    const uint8_t *p = c->img + c->shoff + (uint64_t)i * shdr_size(c);
+    struct elf32_shdr s32;
+
+    if ( !c->elf32 )
+    {
+        memcpy(sh, p, sizeof(*sh));
+        return;
+    }
+    memcpy(&s32, p, sizeof(s32));
+    *sh = (struct elf64_shdr){
+        .sh_name = s32.sh_name, .sh_type = s32.sh_type,
+        .sh_flags = s32.sh_flags, .sh_addr = s32.sh_addr,
+        .sh_offset = s32.sh_offset, .sh_size = s32.sh_size,
+        .sh_link = s32.sh_link, .sh_info = s32.sh_info,
+        .sh_addralign = s32.sh_addralign, .sh_entsize = s32.sh_entsize,
+    };
 }
 
 /*
@@ -112,8 +189,11 @@ static int parse_segments(struct elf_ctx *c, const struct elf64_ehdr *eh)
 
 /* ------------------------------------------------------------ placement */
 
-static bool guest_range(uint64_t start, uint64_t end)
+static bool guest_range(const struct pv_kernel *k, uint64_t start,
+                        uint64_t end)
 {
+    if ( k->compat )
+        return end <= PV_COMPAT_VIRT_START;
     return (start < GUEST_LOW_END && end <= GUEST_LOW_END) ||
            start >= GUEST_HIGH_START;
 }
@@ -148,7 +228,7 @@ static int place_segments(struct elf_ctx *c)
         if ( rel > ~k->virt_base || s->memsz > ~(k->virt_base + rel) )
             return fail_seg(c, -XEN_EINVAL, s->phdr, ": address overflow");
         s->dest = k->virt_base + rel;
-        if ( !guest_range(s->dest, s->dest + s->memsz) )
+        if ( !guest_range(k, s->dest, s->dest + s->memsz) )
             return fail_seg(c, -XEN_EINVAL, s->phdr,
                             " outside the guest's address range");
 
@@ -196,6 +276,26 @@ static int check_addresses(struct elf_ctx *c, const struct elf64_ehdr *eh)
     return 0;
 }
 
+/*
+ * A 32-bit kernel: only PAE ones run on a 64-bit Xen ("xen-3.0-x86_32p";
+ * libxc finds no "xen-3.0-x86_32" among its capabilities), and its notes
+ * can't ask for the hypervisor's area to start higher than Xen's default.
+ */
+static int check_compat(struct elf_ctx *c)
+{
+    const struct pv_kernel *k = c->k;
+
+    if ( !k->compat )
+        return 0;
+    if ( k->pae == PV_PAE_NO )
+        return fail(c, -XEN_ENOEXEC, "32-bit kernel without PAE");
+    if ( k->hv_start_low != PV_ELF_UNSET &&
+         k->hv_start_low > PV_COMPAT_VIRT_START )
+        return fail(c, -XEN_EINVAL,
+                    "HV_START_LOW above the hypervisor's area");
+    return 0;
+}
+
 /* ------------------------------------------------------------ entry */
 
 static int parse_image(struct elf_ctx *c)
@@ -205,16 +305,17 @@ static int parse_image(struct elf_ctx *c)
 
     if ( c->size >= 4 && memcmp(c->img, "\177ELF", 4) )
         return fail(c, -XEN_ENOEXEC, "not an ELF image");
-    if ( c->size < sizeof(eh) )
-        return fail(c, -XEN_EINVAL, "truncated ELF header");
-    memcpy(&eh, c->img, sizeof(eh));
+    if ( (rc = read_ehdr(c, &eh)) )
+        return rc;
+    c->k->compat = c->elf32;
 
     if ( (rc = check_ehdr(c, &eh)) || (rc = parse_segments(c, &eh)) ||
          (rc = find_notes(c, &eh)) )
         return rc;
     if ( !c->k->has_xen_notes && (rc = find_legacy(c)) )
         return rc;
-    if ( (rc = check_xen_info(c)) || (rc = place_segments(c)) )
+    if ( (rc = check_xen_info(c)) || (rc = check_compat(c)) ||
+         (rc = place_segments(c)) )
         return rc;
 
     return check_addresses(c, &eh);

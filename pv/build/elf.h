@@ -22,10 +22,12 @@
 #define EI_NIDENT       16
 #define EI_CLASS        4
 #define EI_DATA         5
+#define ELFCLASS32      1
 #define ELFCLASS64      2
 #define ELFDATA2LSB     1
 #define ET_EXEC         2
 #define ET_DYN          3
+#define EM_386          3
 #define EM_X86_64       62
 #define PN_XNUM         0xffff
 #define PT_LOAD         1
@@ -55,6 +57,24 @@ struct elf64_shdr {
     uint64_t sh_flags, sh_addr, sh_offset, sh_size;
     uint32_t sh_link, sh_info;
     uint64_t sh_addralign, sh_entsize;
+};
+
+/* ELF-32 (System V gABI), read into the ELF-64 structures above. */
+struct elf32_ehdr {
+    uint8_t  e_ident[EI_NIDENT];
+    uint16_t e_type, e_machine;
+    uint32_t e_version, e_entry, e_phoff, e_shoff, e_flags;
+    uint16_t e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+};
+
+struct elf32_phdr {
+    uint32_t p_type, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_flags,
+             p_align;
+};
+
+struct elf32_shdr {
+    uint32_t sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size,
+             sh_link, sh_info, sh_addralign, sh_entsize;
 };
 
 struct elf64_note {
@@ -92,8 +112,16 @@ enum pv_pae_mode {
     PV_PAE_EXTENDED_CR3,        /* note "yes", legacy "yes[extended-cr3]" */
 };
 
+/*
+ * Where a 32-bit (compat) guest's mappings end: Xen's
+ * __HYPERVISOR_VIRT_START_PAE (arch-x86/xen-x86_32.h, an i386-only header),
+ * the start of the hypervisor's area in a PAE guest's 4 GiB.
+ */
+#define PV_COMPAT_VIRT_START    0xF5800000ULL
+
 struct pv_kernel {
     /* From the ELF headers. */
+    bool compat;                /* ELF32 i386: a 32-bit PAE guest */
     uint64_t entry;             /* ENTRY note (legacy VIRT_ENTRY) or e_entry */
     unsigned int nr_segments;   /* PT_LOAD with any of R/W/X, in phdr order */
     struct pv_elf_segment seg[PV_ELF_MAX_SEGMENTS];
@@ -122,8 +150,10 @@ struct pv_kernel {
 };
 
 /*
- * Parse the kernel image [image, image + size).  Returns 0 with *k filled
- * in, or a negative XEN_Exxx: -XEN_ENOEXEC (not an x86-64 Xen PV kernel),
+ * Parse the kernel image [image, image + size): ELF64 x86-64, or ELF32
+ * i386 with PAE (k->compat; Xen's "xen-3.0-x86_32p").  Returns 0 with *k
+ * filled in, or a negative XEN_Exxx: -XEN_ENOEXEC (not a Xen PV kernel
+ * this shim runs: neither of those, or 32-bit without PAE),
  * -XEN_EINVAL (malformed), -XEN_E2BIG (beyond PV_ELF_MAX_*), -XEN_EOPNOTSUPP
  * (a required feature we don't know).  On error *why (if why isn't NULL)
  * says what is wrong: a static string or k->why.  Never reads outside the

@@ -764,18 +764,191 @@ static void bad_ident(void)
     CHECK_REFUSED(&im, -XEN_ENOEXEC, "not an ELF image");
     im.b[1] = 'E';
     im.b[EI_CLASS] = 1;
-    CHECK_REFUSED(&im, -XEN_ENOEXEC, "not ELF64 x86-64");
+    CHECK_REFUSED(&im, -XEN_ENOEXEC, "not ELF64 x86-64 or ELF32 i386");
     im.b[EI_CLASS] = ELFCLASS64;
     im.b[EI_DATA] = 2;
-    CHECK_REFUSED(&im, -XEN_ENOEXEC, "not ELF64 x86-64");
+    CHECK_REFUSED(&im, -XEN_ENOEXEC, "not ELF64 x86-64 or ELF32 i386");
     im.b[EI_DATA] = ELFDATA2LSB;
     ehdr(&im)->e_machine = 3;
-    CHECK_REFUSED(&im, -XEN_ENOEXEC, "not ELF64 x86-64");
+    CHECK_REFUSED(&im, -XEN_ENOEXEC, "not ELF64 x86-64 or ELF32 i386");
     ehdr(&im)->e_machine = EM_X86_64;
     ehdr(&im)->e_type = 1;
     CHECK_REFUSED(&im, -XEN_ENOEXEC, "not an executable");
     ehdr(&im)->e_type = 4;
     CHECK_REFUSED(&im, -XEN_ENOEXEC, "not an executable");
+}
+
+/*
+ * The same image as ELF32 i386: the headers narrowed in place, every
+ * offset kept (the 32-bit headers are smaller, so they still fit).
+ */
+static void to_elf32(struct image *im)
+{
+    struct elf64_ehdr eh = *ehdr(im);
+    struct elf32_ehdr e32 = {
+        .e_type = eh.e_type, .e_machine = EM_386, .e_version = 1,
+        .e_entry = eh.e_entry, .e_phoff = sizeof(e32),
+        .e_shoff = eh.e_shoff, .e_ehsize = sizeof(e32),
+        .e_phentsize = sizeof(struct elf32_phdr), .e_phnum = eh.e_phnum,
+        .e_shentsize = eh.e_shnum ? sizeof(struct elf32_shdr) : 0,
+        .e_shnum = eh.e_shnum, .e_shstrndx = eh.e_shstrndx,
+    };
+    struct elf64_phdr ph[13];
+    struct elf64_shdr sh[4];
+    unsigned int i;
+
+    memcpy(e32.e_ident, eh.e_ident, EI_NIDENT);
+    e32.e_ident[EI_CLASS] = ELFCLASS32;
+    memcpy(ph, phdr(im, 0), eh.e_phnum * sizeof(ph[0]));
+    if ( eh.e_shnum )
+        memcpy(sh, shdr(im, 0), eh.e_shnum * sizeof(sh[0]));
+    memset(im->b, 0, eh.e_phoff + eh.e_phnum * sizeof(ph[0]));
+    memcpy(im->b, &e32, sizeof(e32));
+    for ( i = 0; i < eh.e_phnum; i++ )
+    {
+        struct elf32_phdr p = {
+            .p_type = ph[i].p_type, .p_offset = ph[i].p_offset,
+            .p_vaddr = ph[i].p_vaddr, .p_paddr = ph[i].p_paddr,
+            .p_filesz = ph[i].p_filesz, .p_memsz = ph[i].p_memsz,
+            .p_flags = ph[i].p_flags, .p_align = ph[i].p_align,
+        };
+
+        memcpy(im->b + sizeof(e32) + i * sizeof(p), &p, sizeof(p));
+    }
+    for ( i = 0; i < eh.e_shnum; i++ )
+    {
+        struct elf32_shdr h = {
+            .sh_name = sh[i].sh_name, .sh_type = sh[i].sh_type,
+            .sh_offset = sh[i].sh_offset, .sh_size = sh[i].sh_size,
+        };
+
+        memcpy(im->b + im->shoff + i * sizeof(h), &h, sizeof(h));
+    }
+}
+
+static struct elf32_phdr *phdr32(struct image *im, unsigned int i)
+{
+    return (struct elf32_phdr *)(im->b + sizeof(struct elf32_ehdr)) + i;
+}
+
+/* A 32-bit PAE kernel as Linux's i386 vmlinux gives its notes. */
+static void linux32_spec(struct spec *s, const char *pae)
+{
+    memset(s, 0, sizeof(*s));
+    s->e_entry = 0xc1000000;
+    add_seg(s, PF_R | PF_X, 0xc1000000, 0x1000000, 0x300, 0x2000);
+    add_seg(s, PF_R | PF_W, 0xc1002000, 0x1002000, 0x80, 0x4000);
+    note_str(&s->notes, XEN_ELFNOTE_GUEST_OS, "linux");
+    note_str(&s->notes, XEN_ELFNOTE_GUEST_VERSION, "2.6");
+    note_str(&s->notes, XEN_ELFNOTE_XEN_VERSION, "xen-3.0");
+    note_raw(&s->notes, "Xen", 4, XEN_ELFNOTE_VIRT_BASE,
+             &(uint32_t){ 0xc0000000 }, 4);
+    note_raw(&s->notes, "Xen", 4, XEN_ELFNOTE_PADDR_OFFSET,
+             &(uint32_t){ 0 }, 4);
+    note_raw(&s->notes, "Xen", 4, XEN_ELFNOTE_ENTRY,
+             &(uint32_t){ 0xc1000100 }, 4);
+    note_raw(&s->notes, "Xen", 4, XEN_ELFNOTE_HYPERCALL_PAGE,
+             &(uint32_t){ 0xc1001000 }, 4);
+    note_raw(&s->notes, "Xen", 4, XEN_ELFNOTE_HV_START_LOW,
+             &(uint32_t){ 0xf5800000 }, 4);
+    if ( pae )
+        note_str(&s->notes, XEN_ELFNOTE_PAE_MODE, pae);
+    note_str(&s->notes, XEN_ELFNOTE_LOADER, "generic");
+}
+
+/* ELF32 i386 with PAE: a compat guest, by notes or the legacy string. */
+static void elf32_compat(void)
+{
+    static struct image im;
+    struct pv_kernel k;
+    struct spec s;
+
+    linux32_spec(&s, "yes");
+    build(&im, &s);
+    to_elf32(&im);
+    CHECK_PARSES(&im, &k);
+    CHECK(k.compat);
+    CHECK_EQ(k.pae, PV_PAE_EXTENDED_CR3);
+    CHECK_EQ(k.virt_base, 0xc0000000);
+    CHECK_EQ(k.entry, 0xc1000100);
+    CHECK_EQ(k.hypercall_page, 0xc1001000);
+    CHECK_EQ(k.hv_start_low, 0xf5800000);
+    CHECK_EQ(k.seg[0].dest, 0xc1000000);
+    CHECK_EQ(k.seg[1].dest, 0xc1002000);
+    CHECK_EQ(k.vend, 0xc1006000);
+
+    /* GNU Mach's i386 Xen kernel: the __xen_guest string, sections. */
+    legacy_spec(&s, MACH_LEGACY);
+    build(&im, &s);
+    to_elf32(&im);
+    CHECK_PARSES(&im, &k);
+    CHECK(k.compat);
+    CHECK(k.has_legacy_guest_string);
+    CHECK_STR(k.guest_os, "GNU Mach");
+    CHECK_EQ(k.pae, PV_PAE_EXTENDED_CR3);
+    CHECK_EQ(k.hypercall_page, 0xc0002000);
+    CHECK_EQ(k.seg[1].dest, 0xc0003000);
+
+    /* The 64-bit image is not compat. */
+    linux_spec(&s);
+    build(&im, &s);
+    CHECK_PARSES(&im, &k);
+    CHECK(!k.compat);
+}
+
+static void elf32_refused(void)
+{
+    static struct image im;
+    struct spec s;
+
+    /* Without PAE: Xen has no "xen-3.0-x86_32" for it. */
+    linux32_spec(&s, NULL);
+    build(&im, &s);
+    to_elf32(&im);
+    CHECK_REFUSED(&im, -XEN_ENOEXEC, "32-bit kernel without PAE");
+    legacy_spec(&s, "GUEST_OS=GNU Mach,XEN_VER=xen-3.0,VIRT_BASE=0xC0000000,"
+                "LOADER=generic,PAE=no");
+    build(&im, &s);
+    to_elf32(&im);
+    CHECK_REFUSED(&im, -XEN_ENOEXEC, "32-bit kernel without PAE");
+
+    /* The hypervisor's area starts at 0xF5800000 at the latest. */
+    linux32_spec(&s, "yes");
+    build(&im, &s);
+    to_elf32(&im);
+    phdr32(&im, 1)->p_paddr = 0x35800000 - 0x80;    /* dest 0xf57fff80 */
+    CHECK_REFUSED(&im, -XEN_EINVAL,
+                  "segment 1 outside the guest's address range");
+    linux32_spec(&s, "yes");
+    s.notes.len = 0;
+    note_str(&s.notes, XEN_ELFNOTE_XEN_VERSION, "xen-3.0");
+    note_str(&s.notes, XEN_ELFNOTE_LOADER, "generic");
+    note_str(&s.notes, XEN_ELFNOTE_PAE_MODE, "yes");
+    note_raw(&s.notes, "Xen", 4, XEN_ELFNOTE_VIRT_BASE,
+             &(uint32_t){ 0xc0000000 }, 4);
+    note_raw(&s.notes, "Xen", 4, XEN_ELFNOTE_HV_START_LOW,
+             &(uint32_t){ 0xf5a00000 }, 4);
+    s.e_entry = 0xc1000000;
+    build(&im, &s);
+    to_elf32(&im);
+    CHECK_REFUSED(&im, -XEN_EINVAL, "HV_START_LOW above the hypervisor's area");
+
+    /* Class and machine must agree; header sizes are the class's. */
+    linux32_spec(&s, "yes");
+    build(&im, &s);
+    to_elf32(&im);
+    ((struct elf32_ehdr *)im.b)->e_machine = EM_X86_64;
+    CHECK_REFUSED(&im, -XEN_ENOEXEC, "not ELF64 x86-64 or ELF32 i386");
+    ((struct elf32_ehdr *)im.b)->e_machine = EM_386;
+    ((struct elf32_ehdr *)im.b)->e_phentsize = sizeof(struct elf64_phdr);
+    CHECK_REFUSED(&im, -XEN_EINVAL, "bad program header size");
+    ((struct elf32_ehdr *)im.b)->e_phentsize = sizeof(struct elf32_phdr);
+    CHECK_EQ(parse_exact(im.b, sizeof(struct elf32_ehdr) - 1,
+                         &(struct pv_kernel){ 0 }, NULL), -XEN_EINVAL);
+    linux_spec(&s);
+    build(&im, &s);
+    ehdr(&im)->e_machine = EM_386;
+    CHECK_REFUSED(&im, -XEN_ENOEXEC, "not ELF64 x86-64 or ELF32 i386");
 }
 
 static void bad_tables(void)
@@ -1159,6 +1332,14 @@ static int write_corpus(const char *dir)
                 "FEATURES=nonsense|!dom0");
     build(&im, &s);
     rc |= write_file(dir, "legacy-variants", im.b, im.len);
+    linux32_spec(&s, "yes");
+    build(&im, &s);
+    to_elf32(&im);
+    rc |= write_file(dir, "linux32-notes", im.b, im.len);
+    legacy_spec(&s, MACH_LEGACY);
+    build(&im, &s);
+    to_elf32(&im);
+    rc |= write_file(dir, "legacy-mach32", im.b, im.len);
 
     /* Broken ones, each near a rule. */
     linux_spec(&s);
@@ -1211,6 +1392,8 @@ int main(int argc, char **argv)
     RUN(truncated_everywhere);
     RUN(flipped_everywhere);
     RUN(bad_ident);
+    RUN(elf32_compat);
+    RUN(elf32_refused);
     RUN(bad_tables);
     RUN(bad_segments);
     RUN(bad_placement);
