@@ -36,6 +36,13 @@
  *    entry would fault with PFEC.RSVD).  Xen refuses them later, when
  *    mfn_valid() fails and the frame counts as MMIO the guest may not
  *    map; here the rule is explicit.
+ *
+ * A 32-bit PAE guest (Xen's is_pv_32bit_domain()) differs at the top: it
+ * has no L4 (the shim's per-vCPU L4 holds its L3 in slot 0), and its L3
+ * entries are PAE PDPTEs, so l3_disallow_mask() is Xen's 0xFFFFF198 in
+ * get_pte_flags() form: PWT, PCD, PS, G and every bit from 52 up (NX and
+ * the ignored high bits among them) refused; P, RW, USER, A, D and bits
+ * 9-11 allowed.
  */
 static int check_flags(unsigned int level, uint64_t e,
                        const struct pte_policy *p, const char **why)
@@ -45,7 +52,13 @@ static int check_flags(unsigned int level, uint64_t e,
     if ( p->paddr_bits < 52 )
         high_addr = PADDR_MASK & ~((1UL << p->paddr_bits) - 1);
 
-    if ( (e & _PAGE_NX) && !p->nx )
+    if ( p->compat && level == 4 )
+        *why = "no L4 entries for a 32-bit guest";
+    else if ( p->compat && level == 3 &&
+              (e & (_PAGE_PWT | _PAGE_PCD | _PAGE_PSE | _PAGE_GLOBAL |
+                    (0xfffUL << 52))) )
+        *why = "bits a 32-bit guest's L3 (PDPT) entry can't have";
+    else if ( (e & _PAGE_NX) && !p->nx )
         *why = "NX bit set but the CPU has no NX";
     else if ( (level == 2 || level == 3) && (e & _PAGE_PSE) )
         *why = "superpage (PSE) at L2/L3";
@@ -87,6 +100,14 @@ static int check_flags(unsigned int level, uint64_t e,
  */
 static uint64_t adjust_l1(uint64_t e, const struct pte_policy *p)
 {
+    /*
+     * A 32-bit guest's kernel runs in ring 1, a supervisor ring: its
+     * entries stay as given (Xen adjusts nothing for is_pv_32bit_domain()),
+     * but for the global bit, which goes without global pages as above.
+     */
+    if ( p->compat )
+        return p->global_pages ? e : e & ~_PAGE_GLOBAL;
+
     if ( !(e & _PAGE_USER) )
         e |= _PAGE_USER | PTE_GUEST_KERNEL;
 
@@ -129,8 +150,16 @@ int pte_check(unsigned int level, uint64_t *e, const struct pte_policy *p,
         v = adjust_l1(v, p);
         break;
     case 2:
+        if ( !p->compat )
+            v |= _PAGE_USER;
+        break;
     case 3:
-        v |= _PAGE_USER;
+        /*
+         * A 32-bit guest writes PDPTEs (P only, in PAE paging); the CPU
+         * walks them as long-mode L3 entries, which must then let the
+         * lower levels decide: Xen's adjust_guest_l3e() for it.
+         */
+        v |= p->compat ? _PAGE_USER | _PAGE_RW | _PAGE_ACCESSED : _PAGE_USER;
         break;
     case 4:
         v |= _PAGE_USER | _PAGE_ACCESSED;

@@ -28,11 +28,13 @@ struct pte_policy {
     bool nx;                    /* the CPU has NX (EFER.NXE is on) */
     bool global_pages;          /* CR4.PGE is on for the guest */
     unsigned int paddr_bits;    /* the CPU's MAXPHYADDR (CPUID 0x80000008) */
+    bool compat;                /* a 32-bit PAE guest: kernel in ring 1 */
 };
 
 /*
  * Check, and adjust as Xen's adjust_guest_l<N>e() does for a 64-bit PV
- * guest, entry *@e that the guest wants at page-table level @level (1-4).
+ * guest (or a 32-bit PAE one, @p->compat), entry *@e that the guest wants
+ * at page-table level @level (1-4; 1-3 for a 32-bit guest).
  * Returns 0 with *@e ready to be written, or -XEN_EINVAL with *@e
  * unchanged and *@why naming the rule (a static string; *@why is left
  * alone on success).  A non-present entry is accepted unchanged, whatever

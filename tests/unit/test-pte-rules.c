@@ -18,12 +18,19 @@
 #define GK      PTE_GUEST_KERNEL
 #define FRAME   0x12345000UL
 
-static const struct pte_policy pol_all = { true, true, 52 };
-static const struct pte_policy pol_none = { false, false, 52 };
-static const struct pte_policy pol_nx = { true, false, 46 };
-static const struct pte_policy pol_g = { false, true, 46 };
+static const struct pte_policy pol_all = { true, true, 52, false };
+static const struct pte_policy pol_none = { false, false, 52, false };
+static const struct pte_policy pol_nx = { true, false, 46, false };
+static const struct pte_policy pol_g = { false, true, 46, false };
+/* 32-bit PAE guests. */
+static const struct pte_policy pol32_all = { true, true, 52, true };
+static const struct pte_policy pol32_none = { false, false, 40, true };
 static const struct pte_policy *const pols[] = {
     &pol_all, &pol_none, &pol_nx, &pol_g,
+};
+/* For the cross-checks against Xen's masks: both guest widths. */
+static const struct pte_policy *const pols_both[] = {
+    &pol_all, &pol_none, &pol_nx, &pol_g, &pol32_all, &pol32_none,
 };
 
 /* pte_check() accepts @e at @level under @p; returns the adjusted entry. */
@@ -219,7 +226,7 @@ static void test_paddr_boundary(void)
     for ( i = 0; i < ARRAY_SIZE(widths); i++ )
         for ( l = 1; l <= 4; l++ )
         {
-            struct pte_policy p = { true, true, widths[i] };
+            struct pte_policy p = { true, true, widths[i], false };
             uint64_t top = 1UL << (widths[i] - 1);
 
             accept(l, P | top, &p);
@@ -257,26 +264,50 @@ static bool xen_accepts(unsigned int level, uint64_t e,
     uint32_t mask = level == 1 ? base & ~0x100U : base;
     uint64_t addr = e & PADDR_MASK;
 
+    /* l3_disallow_mask() for is_pv_32bit_domain(); no guest L4 there. */
+    if ( p->compat && level == 3 )
+        mask = 0xFFFFF198U;
+    if ( p->compat && level == 4 )
+        return false;
     return !(xen_flags(e) & mask) && !(addr >> p->paddr_bits);
+}
+
+/* What Xen's adjust_guest_l<N>e() adds (and the shim's global rule). */
+static uint64_t xen_adjusted(unsigned int level, uint64_t e,
+                             const struct pte_policy *p)
+{
+    if ( !p->compat )
+        return 0;                       /* the 64-bit tests cover these */
+    switch ( level )
+    {
+    case 1:
+        return p->global_pages ? e : e & ~G;
+    case 3:
+        return e | US | RW | A;
+    default:
+        return e;
+    }
 }
 
 static void test_every_bit_matches_xen(void)
 {
     unsigned int i, l, b;
 
-    for ( i = 0; i < ARRAY_SIZE(pols); i++ )
+    for ( i = 0; i < ARRAY_SIZE(pols_both); i++ )
         for ( l = 1; l <= 4; l++ )
             for ( b = 1; b < 64; b++ )
             {
                 uint64_t e = P | (1UL << b);
                 const char *why = NULL;
                 uint64_t v = e;
-                int rc = pte_check(l, &v, pols[i], &why);
+                int rc = pte_check(l, &v, pols_both[i], &why);
 
-                CHECK_EQ(rc == 0, xen_accepts(l, e, pols[i]));
+                CHECK_EQ(rc == 0, xen_accepts(l, e, pols_both[i]));
                 /* Adjusting only ever adds USER, A, G or the marker. */
-                if ( !rc )
+                if ( !rc && !pols_both[i]->compat )
                     CHECK_EQ((v ^ e) & ~(US | A | G | GK), 0);
+                if ( !rc && pols_both[i]->compat )
+                    CHECK_EQ(v, xen_adjusted(l, e, pols_both[i]));
             }
 }
 
@@ -295,19 +326,44 @@ static void test_random_matches_xen(void)
         x ^= x << 17;
         /* Few flag bits at a time, so that accepted entries occur too. */
         e = (x & x >> 5 & x >> 11) | P;
-        for ( i = 0; i < ARRAY_SIZE(pols); i++ )
+        for ( i = 0; i < ARRAY_SIZE(pols_both); i++ )
             for ( l = 1; l <= 4; l++ )
             {
                 const char *why = NULL;
                 uint64_t v = e;
-                int rc = pte_check(l, &v, pols[i], &why);
+                int rc = pte_check(l, &v, pols_both[i], &why);
 
-                CHECK_EQ(rc == 0, xen_accepts(l, e, pols[i]));
+                CHECK_EQ(rc == 0, xen_accepts(l, e, pols_both[i]));
                 CHECK(rc ? why != NULL && v == e : why == NULL);
-                if ( !rc )
+                if ( !rc && !pols_both[i]->compat )
                     CHECK(v & US);
+                if ( !rc && pols_both[i]->compat )
+                    CHECK_EQ(v, xen_adjusted(l, e, pols_both[i]));
             }
     }
+}
+
+/* A 32-bit guest: ring-1 kernel mappings stay supervisor; PDPTEs. */
+static void test_compat(void)
+{
+    CHECK_EQ(accept(1, P | RW | FRAME, &pol32_all), P | RW | FRAME);
+    CHECK_EQ(accept(1, P | US | G | FRAME, &pol32_all), P | US | G | FRAME);
+    CHECK_EQ(accept(1, P | US | G | FRAME, &pol32_none), P | US | FRAME);
+    CHECK_EQ(accept(1, P | _PAGE_NX | FRAME, &pol32_all),
+             P | _PAGE_NX | FRAME);
+    CHECK_EQ(accept(2, P | RW | FRAME, &pol32_all), P | RW | FRAME);
+    CHECK_EQ(accept(3, P | FRAME, &pol32_all), P | RW | US | A | FRAME);
+    refuse(3, P | _PAGE_NX | FRAME, &pol32_all,
+           "bits a 32-bit guest's L3 (PDPT) entry can't have");
+    refuse(3, P | _PAGE_PCD | FRAME, &pol32_all,
+           "bits a 32-bit guest's L3 (PDPT) entry can't have");
+    refuse(3, P | (1UL << 52) | FRAME, &pol32_all,
+           "bits a 32-bit guest's L3 (PDPT) entry can't have");
+    refuse(4, P | FRAME, &pol32_all, "no L4 entries for a 32-bit guest");
+    refuse(2, P | _PAGE_PSE | FRAME, &pol32_all, "superpage (PSE) at L2/L3");
+    refuse(1, P | (1UL << 40) | FRAME, &pol32_none,
+           "address above the CPU's physical address width");
+    CHECK_EQ(accept(4, FRAME, &pol32_all), FRAME);    /* not present */
 }
 
 static void test_is_superpage(void)
@@ -351,6 +407,7 @@ static void test_linear_after_check(void)
 int main(void)
 {
     RUN(test_bad_level);
+    RUN(test_compat);
     RUN(test_not_present_any_bits);
     RUN(test_allowed_bits);
     RUN(test_nx_with_cpu_nx);
