@@ -16,6 +16,8 @@
  *                                               byte arrays and for the
  *                                               layout of a nested struct
  *   compat_fits(v, s, m)                        v fits the member unsigned
+ *   compat_put_fit(buf, s, m, v)                compat_put, then fits?
+ *   compat_get_handle(), compat_put_handle()    a guest handle member
  *
  * Member names are the C path with "__" for ".": user_regs__eip,
  * console__domU__mfn.  An array m (or a member m of an array's elements,
@@ -104,5 +106,23 @@ static always_inline void compat_store(void *p, size_t size, uint64_t v)
 /* Does @v, taken as unsigned, fit member m? (Shifts kept under 64.) */
 #define compat_fits(v, s, m) \
     ((((uint64_t)(v) >> (8 * COMPAT_MSIZE(s, m) - 1)) >> 1) == 0)
+
+/* Store @v's low bytes, and say whether that was all of it. */
+#define compat_put_fit(buf, s, m, v) ({                                 \
+    uint64_t v_ = (v);                                                  \
+    compat_put(buf, s, m, v_);                                          \
+    compat_fits(v_, s, m);                                              \
+})
+
+/*
+ * A guest handle member (a 32-bit pointer): in, zero-extended to the
+ * native handle's pointer; out, false if the pointer doesn't fit.
+ */
+#define compat_get_handle(buf, s, m) ({                                 \
+    BUILD_BUG_ON(COMPAT_MSIZE(s, m) != 4);                              \
+    (void *)(uintptr_t)compat_get(buf, s, m);                           \
+})
+#define compat_put_handle(buf, s, m, h) \
+    compat_put_fit(buf, s, m, (uintptr_t)(h).p)
 
 #endif /* PV_COMPAT_LAYOUT_H */
