@@ -55,6 +55,20 @@ void compat_layout(void)
 {
 #include "pv/compat/same.h"
 
+    /*
+     * xen-x86_32.h's constants, which the 64-bit build can't include.
+     * "i" prints them signed: layout.h gives them back as uint32_t.
+     */
+    DEFINE(COMPAT_HYPERVISOR_VIRT_START_S32, __HYPERVISOR_VIRT_START_PAE);
+    DEFINE(COMPAT_MACH2PHYS_VIRT_START_S32, __MACH2PHYS_VIRT_START_PAE);
+    DEFINE(COMPAT_MACH2PHYS_VIRT_END_S32, __MACH2PHYS_VIRT_END_PAE);
+    DEFINE(COMPAT_FLAT_KERNEL_CS, FLAT_KERNEL_CS);
+    DEFINE(COMPAT_FLAT_KERNEL_DS, FLAT_KERNEL_DS);
+    DEFINE(COMPAT_FLAT_KERNEL_SS, FLAT_KERNEL_SS);
+    DEFINE(COMPAT_FLAT_USER_CS, FLAT_USER_CS);
+    DEFINE(COMPAT_FLAT_USER_DS, FLAT_USER_DS);
+    DEFINE(COMPAT_FLAT_USER_SS, FLAT_USER_SS);
+
     /* Scalar types whose width differs: elements of guest arrays. */
     TYPE(xen_pfn_t, xen_pfn_t);
     TYPE(xen_ulong_t, xen_ulong_t);

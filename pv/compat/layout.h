@@ -23,13 +23,26 @@
  * console__domU__mfn.  An array m (or a member m of an array's elements,
  * as trap_ctxt__address) also has COMPAT_NR(s, m) and COMPAT_STRIDE(s, m),
  * and is reached with the _idx forms; the index is the shim's, checked
- * with ASSERT (range-check a guest's index first).
+ * with ASSERT (range-check a guest's index first).  COMPAT_SIZEOF(
+ * xen_pfn_t), (xen_ulong_t) and (ulong) size the elements of guest
+ * arrays.
  */
 #ifndef PV_COMPAT_LAYOUT_H
 #define PV_COMPAT_LAYOUT_H
 
 #include "shim/lib.h"
 #include <compat-layout.h>
+
+/*
+ * A PAE guest's hypervisor hole and M2P (xen-x86_32.h), before any
+ * XEN_ELFNOTE_HV_START_LOW lowers the hole; COMPAT_FLAT_* are its ring 1
+ * and ring 3 flat selectors.
+ */
+#define COMPAT_HYPERVISOR_VIRT_START \
+    ((uint32_t)COMPAT_HYPERVISOR_VIRT_START_S32)
+#define COMPAT_MACH2PHYS_VIRT_START \
+    ((uint32_t)COMPAT_MACH2PHYS_VIRT_START_S32)
+#define COMPAT_MACH2PHYS_VIRT_END   ((uint32_t)COMPAT_MACH2PHYS_VIRT_END_S32)
 
 #define COMPAT_SIZEOF(s)        COMPAT_##s##_SIZEOF
 #define COMPAT_OFFSET(s, m)     COMPAT_##s##__##m##_OFF

@@ -57,6 +57,19 @@ static void test_sizes(void)
     CHECK_EQ(COMPAT_SIZEOF(ulong), 4);
 }
 
+/* xen-x86_32.h's constants, printed signed by gcc, come back unsigned. */
+static void test_constants(void)
+{
+    CHECK_EQ(COMPAT_HYPERVISOR_VIRT_START, 0xf5800000);
+    CHECK_EQ(COMPAT_MACH2PHYS_VIRT_START, COMPAT_HYPERVISOR_VIRT_START);
+    CHECK_EQ(COMPAT_MACH2PHYS_VIRT_END, 0xf6800000);
+    CHECK_EQ(COMPAT_FLAT_KERNEL_CS, FLAT_RING1_CS_X86_32);
+    CHECK_EQ(COMPAT_FLAT_KERNEL_DS, FLAT_RING1_DS_X86_32);
+    CHECK_EQ(COMPAT_FLAT_KERNEL_SS, FLAT_RING1_SS_X86_32);
+    CHECK_EQ(COMPAT_FLAT_USER_CS & 3, 3);
+    CHECK_EQ(COMPAT_FLAT_USER_SS, COMPAT_FLAT_USER_DS);
+}
+
 /*
  * The structures Xen checks rather than translates: the same named
  * values, compiled -m32 and natively, make the same bytes.
@@ -205,6 +218,7 @@ static void test_foreign(void)
 int main(void)
 {
     RUN(test_sizes);
+    RUN(test_constants);
     RUN(test_same);
     RUN(test_shared_info_get);
     RUN(test_shared_info_put);
