@@ -26,8 +26,8 @@
  * becomes 0x00000000fffff000, an address the caller range-checks
  * against the compat guest's limit (its hypervisor hole, from
  * COMPAT_HYPERVISOR_VIRT_START or lower) before any access, as every
- * guest address.  What a handle points to is in compat layout too: an array
- * of xen_pfn_t or xen_ulong_t has 4-byte elements (COMPAT_SIZEOF(
+ * guest address.  What a handle points to is in compat layout too: an
+ * array of xen_pfn_t or xen_ulong_t has 4-byte elements (COMPAT_SIZEOF(
  * xen_pfn_t)), a vcpumask is an array of 32-bit words, and the caller
  * walks such arrays element by element.
  *
