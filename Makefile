@@ -49,7 +49,7 @@ SRCS := boot/head.S $(wildcard boot/*.c)
 SRCS += $(filter-out arch/x86/asm-offsets.c,$(wildcard arch/x86/*.c))
 SRCS += $(filter-out arch/x86/indirect-thunk.S,$(wildcard arch/x86/*.S))
 SRCS += $(wildcard shim/*.c shim/lib/*.c shim/decompress/*.c)
-SRCS += $(wildcard pv/*.c pv/*/*.c pv/*.S)
+SRCS += $(filter-out pv/compat/layout-gen.c,$(wildcard pv/*.c pv/*/*.c pv/*.S))
 SRCS += $(wildcard backends/*.c backends/*/*.c)
 ifeq ($(CONFIG_INDIRECT_THUNK),y)
 SRCS += arch/x86/indirect-thunk.S
@@ -57,7 +57,7 @@ endif
 OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 
 GEN := $(SYSINC)/xen $(SYSINC)/multiboot $(BUILD)/include/asm-offsets.h \
-       $(BUILD)/include/shim/version.h
+       $(BUILD)/include/shim/version.h $(SYSINC)/compat-layout.h
 
 .PHONY: all run run-demo check unit bench linux-check initramfs clean distclean deps FORCE
 all: $(BUILD)/pvshim $(BUILD)/pvshim-pvh
@@ -66,12 +66,29 @@ $(SYSINC)/xen $(SYSINC)/multiboot:
 	@mkdir -p $(SYSINC)
 	$(Q)ln -sfn /usr/include/$(notdir $@) $@
 
+# The `.ascii "->SYM VALUE"` lines of an offsets file's assembly, as
+# `#define SYM VALUE`.
+ASCII_DEFINES := sed -n 's/^[[:space:]]*\.ascii[[:space:]]*"->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\)"/\#define \1 \2/p'
+
 $(BUILD)/include/asm-offsets.h: arch/x86/asm-offsets.c $(SYSINC)/xen
 	$(call say,GEN,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF /dev/null -S -o $@.s $<
-	$(Q)sed -n 's/^[[:space:]]*\.ascii[[:space:]]*"->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\)"/#define \1 \2/p' \
-	    $@.s > $@.tmp && mv $@.tmp $@
+	$(Q)$(ASCII_DEFINES) $@.s > $@.tmp && mv $@.tmp $@
+
+# The 32-bit (compat) guest's layout of the Xen structures pv/compat/
+# translates: the same headers compiled -m32, to assembly only (nothing
+# is linked, so no 32-bit libc is needed), one define per "->" line.
+COMPAT_GEN_FLAGS := -std=gnu11 -m32 -ffreestanding -O2 -Wall -Wextra -Werror
+
+$(SYSINC)/compat-layout.h: pv/compat/layout-gen.c pv/compat/same.h \
+                           | $(SYSINC)/xen
+	$(call say,GEN,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(COMPAT_GEN_FLAGS) -S -o $@.s $<
+	$(Q){ echo '/* Generated from $< by gcc -m32: do not edit. */'; \
+	  echo '#ifndef COMPAT_LAYOUT_H'; echo '#define COMPAT_LAYOUT_H'; \
+	  $(ASCII_DEFINES) $@.s; \
+	  echo '#endif'; } > $@.tmp && mv $@.tmp $@ && rm -f $@.s
 
 # Rewritten only when the text changes, so version bumps don't rebuild all.
 $(BUILD)/include/shim/version.h: FORCE
@@ -189,6 +206,26 @@ build/unit/%: tests/unit/%.c | $(SYSINC)/xen $(SYSINC)/multiboot
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $< -o $@
 
+# The compat tests also link the fixtures a 32-bit guest would pass:
+# compiled -m32 against the same headers into data alone, then made an
+# x86-64 object, so the tests need no 32-bit libc (see
+# tests/unit/compat-fixtures.h).
+COMPAT_FX := build/unit/compat-fixtures32.o
+XEN_IFACE := $(filter -D__XEN_INTERFACE_VERSION__=%,$(CPPFLAGS))
+
+$(COMPAT_FX): tests/unit/compat-fixtures32.c | $(SYSINC)/xen
+	$(call say,CC32,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(COMPAT_GEN_FLAGS) -MMD -MP -MF $@.d -MT $@ \
+	    -c -o $@.i386 $<
+	$(Q)$(OBJCOPY) -I elf32-i386 -O elf64-x86-64 $@.i386 $@
+
+build/unit/test-compat-%: tests/unit/test-compat-%.c $(COMPAT_FX) \
+                          | $(SYSINC)/xen $(SYSINC)/compat-layout.h
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $(XEN_IFACE) $< $(COMPAT_FX) -o $@
+
 unit: $(UNIT_TESTS)
 
 deps:
@@ -222,4 +259,4 @@ linux-check: deps all
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(UNIT_TESTS:=.d)
+-include $(OBJS:.o=.d) $(UNIT_TESTS:=.d) $(COMPAT_FX).d
