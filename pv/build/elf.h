@@ -8,6 +8,7 @@
 #define PV_ELF_H
 
 #include "shim/lib.h"
+#include "pv/compat/layout.h"
 
 #include <xen/xen.h>
 #include <xen/elfnote.h>
@@ -113,11 +114,10 @@ enum pv_pae_mode {
 };
 
 /*
- * Where a 32-bit (compat) guest's mappings end: Xen's
- * __HYPERVISOR_VIRT_START_PAE (arch-x86/xen-x86_32.h, an i386-only header),
- * the start of the hypervisor's area in a PAE guest's 4 GiB.
+ * Where a 32-bit (compat) guest's mappings end: the start of the
+ * hypervisor's area in a PAE guest's 4 GiB (xen-x86_32.h, read with -m32).
  */
-#define PV_COMPAT_VIRT_START    0xF5800000ULL
+#define PV_COMPAT_VIRT_START    ((uint64_t)COMPAT_HYPERVISOR_VIRT_START)
 
 struct pv_kernel {
     /* From the ELF headers. */
