@@ -5,16 +5,14 @@
  * makes, log them as Xen does and set the flags the entry assembly reads.
  */
 #include <xen/errno.h>
-#include <xen/arch-x86/cpufeatureset.h>
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/spec-ctrl.h"
+#include "arch/x86/spec-ctrl-bits.h"
 #include "arch/x86/uaccess.h"
 #include "shim/console.h"
 #include "shim/param.h"
-
-#define BIT(n) (1u << (XEN_X86_FEATURE_##n & 31))
 
 /* Written here once at boot, read by spec-ctrl-asm.h's macros. */
 uint8_t spec_ctrl_flags;
@@ -102,7 +100,7 @@ static void detect(struct spec_ctrl_cpu *c)
     if ( boot_cpu.max_ext_leaf >= 0x80000021 )
         cpuid_count(0x80000021, 0, &c->cpuid_e21a, &tmp, &tmp, &tmp);
     /* CPUID.7.0:EDX[29] enumerates the MSR; a hypervisor may still fault. */
-    if ( (c->cpuid_7d0 & BIT(ARCH_CAPS)) &&
+    if ( (c->cpuid_7d0 & SC_BIT(7d0, ARCH_CAPS)) &&
          rdmsr_safe(MSR_ARCH_CAPABILITIES, &caps) )
         c->arch_caps = caps;
     if ( c->vendor == VENDOR_INTEL && c->family == 6 )
@@ -115,7 +113,8 @@ static void detect(struct spec_ctrl_cpu *c)
     if ( (c->vendor == VENDOR_AMD || c->vendor == VENDOR_HYGON) &&
          c->family == 0x19 && !c->hypervisor &&
          wrmsr_safe(MSR_PRED_CMD, PRED_CMD_SBPB) )
-        c->cpuid_e21a |= BIT(IBPB_BRTYPE) | BIT(SBPB);
+        c->cpuid_e21a |= SC_BIT(e21a, IBPB_BRTYPE) |
+                         SC_BIT(e21a, SBPB);
 }
 
 void spec_ctrl_init_cpu(void)

@@ -51,13 +51,13 @@ struct spec_ctrl_cpu {
 
 /* spec-ctrl= as parsed: -1 is "Xen's default for this CPU". */
 struct spec_ctrl_opts {
-    bool msr_sc_pv;
+    int8_t msr_sc_pv;
     int8_t rsb_pv, verw_pv, ibpb_entry_pv, div_scrub;
     int8_t ibrs, stibp, ssbd, psfd, bhi_dis_s;
 };
 
 #define SPEC_CTRL_OPTS_DEFAULT ((struct spec_ctrl_opts){                  \
-    .msr_sc_pv = true, .rsb_pv = -1, .verw_pv = -1, .ibpb_entry_pv = -1,   \
+    .msr_sc_pv = 1, .rsb_pv = -1, .verw_pv = -1, .ibpb_entry_pv = -1,   \
     .div_scrub = -1, .ibrs = -1, .stibp = -1, .ssbd = 0, .psfd = -1,       \
     .bhi_dis_s = -1 })
 

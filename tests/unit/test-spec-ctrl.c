@@ -8,7 +8,9 @@
 
 #include "shim/lib/strtoull.c"
 #include "shim/param.c"
+#include "arch/x86/spec-ctrl-parse.c"
 #include "arch/x86/spec-ctrl-policy.c"
+#include "arch/x86/spec-ctrl-log.c"
 
 static char log_buf[4096];
 static size_t log_len;
@@ -33,7 +35,7 @@ static int parse_spec_ctrl(const char *s)
 }
 custom_param("spec-ctrl", parse_spec_ctrl);
 
-#define B(w, n) BIT(w, n)
+#define B(w, n) SC_BIT(w, n)
 
 /* Skylake-SP (06-55-04), 2018 microcode: no ARCH_CAPS, bare metal. */
 static const struct spec_ctrl_cpu skylake = {
@@ -95,7 +97,7 @@ static void skylake_defaults(void)
     decide(&skylake, NULL);
     /* Retpolines aren't safe on Skylake: IBRS, which implies STIBP. */
     CHECK(!ch.retpoline_safe);
-    CHECK(HAS(ch.caps, caps, RSBA));
+    CHECK(SC_HAS(ch.caps, caps, RSBA));
     CHECK_EQ(ch.shim_spec_ctrl, SPEC_CTRL_IBRS | SPEC_CTRL_STIBP);
     CHECK(ch.mds && ch.useful_md_clear);
     CHECK_EQ(ch.flags, SCF_ENTRY_RSB | SCF_MSR_SPEC_CTRL | SCF_ENTRY_LFENCE |
@@ -160,7 +162,7 @@ static void haswell_retpoline(void)
     c.cpuid_7d0 |= B(7d0, ARCH_CAPS);
     c.arch_caps = B(caps, RDCL_NO) | B(caps, EIBRS) | B(caps, MDS_NO);
     decide(&c, NULL);
-    CHECK(!ch.retpoline_safe && HAS(ch.caps, caps, RRSBA));
+    CHECK(!ch.retpoline_safe && SC_HAS(ch.caps, caps, RRSBA));
     CHECK(!ch.xen_xpti && !(ch.flags & SCF_EXIT_VERW));
     CHECK(ch.bhi);                      /* eIBRS without BHI_NO */
 }
@@ -184,7 +186,7 @@ static void zen3_defaults(void)
 
     /* BTC_NO filled in (bare metal); no SRSO microcode: no IBPB. */
     decide(&c, NULL);
-    CHECK(HAS(ch.e8b, e8b, BTC_NO));
+    CHECK(SC_HAS(ch.e8b, e8b, BTC_NO));
     CHECK_EQ(ch.flags, SCF_ENTRY_RSB | SCF_ENTRY_LFENCE);
     CHECK_EQ(ch.shim_spec_ctrl, SPEC_CTRL_STIBP);
     /* With it (spec-ctrl.c's SBPB probe): IBPB on entry for SRSO. */
