@@ -16,6 +16,7 @@
 #include "asm-offsets.h"
 #include "arch/x86/asm-macros.h"
 #include "arch/x86/layout.h"
+#include "arch/x86/spec-ctrl-asm.h"
 #include "pv/entry.h"
 
 #define X86_EFLAGS_TF   0x00000100
@@ -55,6 +56,7 @@
         movl    $ENTRY_SYSCALL, 4(%rsp)
         cld
         SAVE_ALL
+        SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
         sub     $8, %rsp
         call    pv_domain_lock
         mov     %rsp, %rdi
@@ -107,6 +109,7 @@ sysenter_entry:
         pushq   $0
         movl    $ENTRY_SYSCALL, 4(%rsp)
         SAVE_ALL
+        SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
         sub     $8, %rsp
         call    pv_domain_lock
         lea     8(%rsp), %rdi
@@ -154,7 +157,9 @@ pv_return_to_guest:
         sub     $8, %rsp
         call    pv_exit_to_guest
         add     $8, %rsp
+        SPEC_CTRL_EXIT_TO_PV            /* no ret from here: spec-ctrl-asm.h */
         RESTORE_ALL
+        SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */
         add     $8, %rsp                /* error_code, entry_vector */
 iret_to_guest:
         iretq

@@ -8,6 +8,7 @@
 #include "arch/x86/page.h"
 #include "arch/x86/setup.h"
 #include "arch/x86/smp.h"
+#include "arch/x86/spec-ctrl.h"
 #include "arch/x86/time.h"
 #include "arch/x86/traps.h"
 #include "shim/boot-info.h"
@@ -95,6 +96,7 @@ noreturn void start_shim(struct boot_info *bi)
     cpu_detect(&boot_cpu);
     cpu_print(&boot_cpu);
     global_pages_init();
+    spec_ctrl_init();
     acpi_init(bi->rsdp);
     time_calibrate_late();
     memory_init(bi, &memmap);

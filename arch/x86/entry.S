@@ -23,6 +23,7 @@
  */
 #include "asm-offsets.h"
 #include "arch/x86/asm-macros.h"
+#include "arch/x86/spec-ctrl-asm.h"
 
 /* Vectors for which the CPU pushes an error code (SDM vol. 3A, 6.3). */
 #define HAS_ERRCODE(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || \
@@ -64,6 +65,7 @@ exception_common:
         jz      1f
         clac
 1:      SAVE_ALL
+        SPEC_CTRL_ENTRY_FROM_INTR       /* before any ret: spec-ctrl-asm.h */
         mov     %rsp, %rdi
         /* From the guest (RPL 3): the PV code decides, on the guest frame. */
         testb   $3, REGS_cs(%rsp)

@@ -17,6 +17,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/setup.h"
 #include "arch/x86/smp.h"
+#include "arch/x86/spec-ctrl.h"
 #include "arch/x86/time.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -211,6 +212,7 @@ noreturn void start_secondary(void)
     mtrr_load();
     paging_init_cpu();
     fpu_init_cpu();
+    spec_ctrl_init_cpu();
     lapic_init_secondary();
     if ( read_cr0() != boot_cr0 || read_cr4() != boot_cr4 ||
          rdmsr(MSR_EFER) != boot_efer )

@@ -142,6 +142,29 @@ expect "global-pages: global-pages=maybe is rejected, default kept" 0 \
     "+global-pages: off \(AMD, running virtualized\)" "+$clean" \
     -- "$demo" --cpu EPYC --shim-cmdline "global-pages=maybe"
 
+# Speculation controls: Xen's PV defaults for what TCG offers (none of the
+# features, so the RSB overwrite, and Zen 1's DIV on EPYC), spec-ctrl=.
+expect "spec-ctrl: qemu64 -> RSB overwrite on entry" 0 \
+    "+Speculative mitigation facilities:" "+SPEC_CTRL: No, Other:" \
+    "+Support for PV VMs: RSB" "+PV entry: RSB LFENCE, exit: nothing" \
+    "-Not implemented" "+$guest_ok" "+$clean" -- "$demo"
+expect "spec-ctrl: EPYC is Zen 1 -> DIV on exit" 0 \
+    "+PV entry: RSB LFENCE, exit: DIV" "+$guest_ok" "+$clean" \
+    -- "$demo" --cpu EPYC
+expect "spec-ctrl: Intel without RDCL_NO -> Xen's XPTI, not done" 0 \
+    "+Not implemented, Xen would use: XPTI" "+$guest_ok" \
+    -- "$demo" --cpu qemu64,vendor=GenuineIntel
+expect "spec-ctrl=no: nothing on entry or exit" 0 \
+    "+Support for PV VMs: None" "+PV entry: nothing, exit: nothing" \
+    "+$guest_ok" "+$clean" -- "$demo" --cpu EPYC --shim-cmdline spec-ctrl=no
+expect "spec-ctrl=verw: VERW on exit without MD_CLEAR" 0 \
+    "+PV entry: RSB LFENCE, exit: VERW" "+$guest_ok" "+$clean" \
+    -- "$demo" --shim-cmdline spec-ctrl=verw
+expect "spec-ctrl: an unknown sub-option is refused, the rest applies" 0 \
+    "+parameter \"spec-ctrl\" has invalid value \"bti-thunk=jmp,rsb=0\"" \
+    "+PV entry: nothing, exit: nothing" "+$guest_ok" \
+    -- "$demo" --shim-cmdline spec-ctrl=bti-thunk=jmp,rsb=0
+
 # Deliberate faults: register dump with symbol names, exit status 5.
 for f in pf:14 gp:13 ud:6 de:0 bp:3; do
     expect "test-fault=${f%:*}" 5 "+FATAL TRAP: vector = ${f#*:} " \
