@@ -39,19 +39,6 @@ static int parse_spec_ctrl(const char *s)
 }
 custom_param("spec-ctrl", parse_spec_ctrl);
 
-static bool rdmsr_safe(uint32_t msr, uint64_t *val)
-{
-    uint32_t lo = 0, hi = 0, ok = 0;
-
-    asm volatile ( "1: rdmsr\n\t"
-                   "   mov $1, %[ok]\n"
-                   "2:\n"
-                   _ASM_EXTABLE(1b, 2b)
-                   : "+a" (lo), "+d" (hi), [ok] "+r" (ok) : "c" (msr) );
-    *val = ((uint64_t)hi << 32) | lo;
-    return ok;
-}
-
 static bool wrmsr_safe(uint32_t msr, uint64_t val)
 {
     uint32_t ok = 0;

@@ -90,19 +90,6 @@ static bool is_pmu_msr(uint32_t msr)
 static bool read_msr(uint32_t msr, uint64_t *val);
 static bool write_msr(uint32_t msr, uint64_t val);
 
-static bool rdmsr_safe(uint32_t msr, uint64_t *val)
-{
-    uint32_t lo = 0, hi = 0, ok = 0;
-
-    asm volatile ( "1: rdmsr\n\t"
-                   "   mov $1, %[ok]\n"
-                   "2:\n"
-                   _ASM_EXTABLE(1b, 2b)
-                   : "+a" (lo), "+d" (hi), [ok] "+r" (ok) : "c" (msr) );
-    *val = ((uint64_t)hi << 32) | lo;
-    return ok;
-}
-
 static bool guest_has_tsc_aux(void)
 {
     return pv_guest_has(0x80000001, 3, CPUID_BIT(RDTSCP)) ||

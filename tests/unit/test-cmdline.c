@@ -9,20 +9,7 @@
 #include "shim/lib/strtoull.c"
 #include "shim/param.c"
 
-static char log_buf[16384];
-static size_t log_len;
-
-void printk(const char *fmt, ...)
-{
-    va_list args;
-    int n;
-
-    va_start(args, fmt);
-    n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, args);
-    va_end(args);
-    if ( n > 0 )
-        log_len = MIN(log_len + n, sizeof(log_buf) - 1);
-}
+#include "tests/unit/log-capture.h"
 
 static bool opt_flag;
 boolean_param("flag", opt_flag);

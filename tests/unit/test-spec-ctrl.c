@@ -12,20 +12,7 @@
 #include "arch/x86/spec-ctrl-policy.c"
 #include "arch/x86/spec-ctrl-log.c"
 
-static char log_buf[4096];
-static size_t log_len;
-
-void printk(const char *fmt, ...)
-{
-    va_list args;
-    int n;
-
-    va_start(args, fmt);
-    n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, args);
-    va_end(args);
-    if ( n > 0 )
-        log_len = MIN(log_len + n, sizeof(log_buf) - 1);
-}
+#include "tests/unit/log-capture.h"
 
 /* The real option, registered as spec-ctrl.c registers it. */
 static struct spec_ctrl_opts opts;
