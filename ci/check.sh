@@ -78,6 +78,8 @@ if make -s guests >"$log/guests-build.log" 2>&1; then
                  # wake-ups would hang: arch/x86/smp.h).
                  GUEST_VCPUS=4 GUEST_SHIM_CMDLINE=spin-halt-us=0 \
                      tests/guests/run.sh
+                 # Four vCPUs taking turns on one host thread.
+                 GUEST_VCPUS=4 GUEST_TCG_THREADS=single tests/guests/run.sh
                  # Real hardware virtualization, where this host has it.
                  if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]
                  then

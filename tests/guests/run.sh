@@ -17,7 +17,9 @@
 # One "PASS: NAME" / "FAIL: NAME: why" line per test.  GUEST_ACCEL=kvm
 # runs them under KVM where the host really has it; GUEST_CPU=MODEL under
 # that QEMU CPU model (its name then tags each result); GUEST_SHIM_CMDLINE
-# adds shim options to every test (with mm-audit, a failed audit fails it).
+# adds shim options to every test (with mm-audit, a failed audit fails it);
+# GUEST_VCPUS=N runs on N CPUs (TCG thread=multi, unless
+# GUEST_TCG_THREADS=single runs them all on one host thread).
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -30,6 +32,10 @@ tag=
 if [ -n "${GUEST_VCPUS:-}" ]; then
     accel+=(--vcpus "$GUEST_VCPUS")     # more than one: TCG thread=multi
     tag=" [smp$GUEST_VCPUS]"
+fi
+if [ -n "${GUEST_TCG_THREADS:-}" ]; then
+    accel+=(--tcg-threads "$GUEST_TCG_THREADS")
+    tag="$tag [tcg-$GUEST_TCG_THREADS]"
 fi
 if [ -n "${GUEST_ACCEL:-}" ]; then
     tag="$tag [$GUEST_ACCEL]"
