@@ -173,6 +173,8 @@ struct p2m_run {
 
 struct domain {
     unsigned long nr_pages;             /* guest pseudo-physical pages */
+    unsigned long tot_pages;            /* frames it holds (Xen's): nr_pages
+                                           less what it gave back */
     struct p2m_run p2m_run[P2M_MAX_RUNS];
     unsigned int nr_p2m_runs;
     bool p2m_descending;                /* pv-p2m-reverse */

@@ -2,7 +2,9 @@
 /*
  * HYPERVISOR_memory_op: what a PV kernel asks about its memory, as Xen's
  * do_memory_op() (common/memory.c) and arch_memory_op() (arch/x86/mm.c)
- * answer.  Changing the reservation comes with ballooning, later.
+ * answer, and the frames it gives back (XENMEM_decrease_reservation).
+ * Taking memory back (increase_reservation, populate_physmap) comes with
+ * ballooning, later.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -12,6 +14,10 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "arch/x86/flush.h"
+#include "pv/mm/mm.h"
+#include "pv/mm/page-type.h"
+#include "pv/build/build.h"
 #include "shim/frame.h"
 
 /*
@@ -80,6 +86,7 @@ static long domain_query(unsigned int op, unsigned long arg)
     switch ( op )
     {
     case XENMEM_current_reservation:
+        return dom.tot_pages;
     case XENMEM_maximum_reservation:
         return dom.nr_pages;
 
@@ -137,6 +144,107 @@ static long add_to_physmap(unsigned int op, unsigned long start_extent,
     return -XEN_EACCES;
 }
 
+/*
+ * Xen's max_order() for a domU (CONFIG_DOMU_MAX_ORDER): the largest
+ * extent, as a power of two of frames, a reservation op may name.
+ */
+#define DOMU_MAX_ORDER      9
+
+/*
+ * One frame the guest gives back, Xen's guest_remove_page() for a PV
+ * guest (there gmfn is the mfn).  Xen drops the allocation's reference
+ * and frees the frame when the last other one goes; the shim frees only
+ * a frame nothing else holds (no mapping, type or pin), and refuses the
+ * rest: it has no deferred free, and a refusal is the guest's to see
+ * ("Bad page free").  The frame leaves the guest at once; it returns to
+ * the shim's allocator only after the flush below (stale translations).
+ */
+static bool remove_frame(unsigned long mfn)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+    bool ok;
+
+    spin_lock(&dom.page_alloc_lock);
+    ok = pg && pg->owner == PGO_GUEST && pg->count == 1 &&
+         !pg->type_count && mfn != dom.shared_info_mfn;
+    if ( ok )
+    {
+        page_put(pg);
+        pg->owner = PGO_NONE;
+        dom.tot_pages--;
+    }
+    spin_unlock(&dom.page_alloc_lock);
+    if ( ok )
+        pv_m2p_set(mfn, ~0UL);
+    return ok;
+}
+
+/*
+ * XENMEM_decrease_reservation, as Xen's: extents of 2^extent_order frames
+ * named by mfn; returns how many extents went, stopping at the first
+ * frame refused.  The frames of one invocation go back to the allocator
+ * after one flush of every CPU running the guest: a TLB may still hold a
+ * translation of one (even a read-only one, which leaves no type stamp),
+ * and the allocator may hand it to the shim itself next.  Preempted
+ * every hypercall-batch= extents, continuing at the next.
+ */
+static long decrease_reservation(unsigned long start_extent,
+                                 unsigned long arg)
+{
+    struct xen_memory_reservation r;
+    unsigned long i, j, mfn, freed[64], nr_freed = 0;
+    long rc;
+
+    if ( copy_from_guest(&r, arg, sizeof(r)) )
+        return -XEN_EFAULT;
+    if ( r.domid == 0 )
+        return -XEN_EPERM;
+    if ( r.domid != DOMID_SELF && r.domid != PV_DOMID )
+        return -XEN_ESRCH;
+    /* Xen's: a count its continuation can't encode does nothing. */
+    if ( r.nr_extents > (~0UL >> MEMOP_EXTENT_SHIFT) ||
+         start_extent >= r.nr_extents || r.extent_order > DOMU_MAX_ORDER ||
+         !guest_range_ok((unsigned long)r.extent_start.p + start_extent *
+                         sizeof(xen_pfn_t),
+                         (r.nr_extents - start_extent) * sizeof(xen_pfn_t)) )
+        return start_extent;
+
+    for ( i = start_extent; i < r.nr_extents; i++ )
+    {
+        if ( i != start_extent && hypercall_preempt_check(i - start_extent) )
+        {
+            rc = hypercall_create_continuation(
+                __HYPERVISOR_memory_op,
+                XENMEM_decrease_reservation | (i << MEMOP_EXTENT_SHIFT), arg,
+                0, 0);
+            goto flush;
+        }
+        if ( copy_from_guest(&mfn, (unsigned long)r.extent_start.p +
+                             i * sizeof(xen_pfn_t), sizeof(mfn)) )
+            break;
+        for ( j = 0; j < (1UL << r.extent_order); j++ )
+        {
+            if ( !remove_frame(mfn + j) )
+                goto done;
+            if ( nr_freed == ARRAY_SIZE(freed) )
+            {
+                pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+                while ( nr_freed )
+                    frames_free(freed[--nr_freed], 1);
+            }
+            freed[nr_freed++] = mfn + j;
+        }
+    }
+ done:
+    rc = i;
+ flush:
+    if ( nr_freed )
+        pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+    while ( nr_freed )
+        frames_free(freed[--nr_freed], 1);
+    return rc;
+}
+
 /* Xen's arch_memory_op() compares the whole cmd: no start extent here. */
 static long arch_memory_op(unsigned long cmd, unsigned long arg)
 {
@@ -173,6 +281,9 @@ long do_memory_op(unsigned long cmd, unsigned long arg)
     case XENMEM_add_to_physmap:
     case XENMEM_add_to_physmap_batch:
         return add_to_physmap(op, start_extent, arg);
+
+    case XENMEM_decrease_reservation:
+        return decrease_reservation(start_extent, arg);
 
     default:
         return arch_memory_op(cmd, arg);

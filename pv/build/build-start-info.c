@@ -103,6 +103,15 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
 
     d->store_mfn = pv_p2m(d, (l->xenstore - pfn_of) >> PAGE_SHIFT);
     d->console_mfn = pv_p2m(d, (l->console - pfn_of) >> PAGE_SHIFT);
+    /*
+     * The backends use both rings for the domain's life, as xenstored's
+     * and xenconsoled's foreign mappings do in Xen, and hold a reference
+     * each as those do: the guest can't give the frames away
+     * (decrease_reservation, GNTTABOP_transfer) while the shim writes
+     * into them.
+     */
+    page_get(mfn_to_page(d->store_mfn), PGO_GUEST);
+    page_get(mfn_to_page(d->console_mfn), PGO_GUEST);
     d->console = pv_initial_va(d, l, l->console);
     si->store_mfn = d->store_mfn;
     si->store_evtchn = EVTCHN_STORE_PORT;

@@ -34,6 +34,7 @@ static int steal_page(unsigned long mfn)
     spin_lock(&dom.page_alloc_lock);
     page_put(pg);
     pg->owner = PGO_NONE;
+    dom.tot_pages--;
     spin_unlock(&dom.page_alloc_lock);
     pv_flush_domain(0, FLUSH_TLB_GLOBAL);
     return 0;
@@ -73,6 +74,7 @@ static void complete_transfer(grant_ref_t ref, unsigned long mfn)
     struct grant_table *t = gt();
 
     pv_mm_give_frame(mfn);
+    dom.tot_pages++;
     if ( t->version == 1 )
     {
         grant_entry_v1_t *e = shared_entry_v1(t, ref);

@@ -144,6 +144,9 @@ long pv_mm_audit(void)
     }
     for ( i = 0; i < dom.max_vcpus; i++ )
         count_vcpu(&dom.vcpu[i]);
+    /* ... the backends' references on the rings ... */
+    want_count[dom.store_mfn]++;
+    want_count[dom.console_mfn]++;
     /* ... and the FIFO event array. */
     for ( i = 0; i < dom.fifo_num_evtchns / 1024; i++ )
         count_root(dom.fifo_array_mfn[i]);
