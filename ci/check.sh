@@ -101,6 +101,10 @@ tally "boot: " < <(tests/boot/run.sh 2>&1 | tee "$log/boot.log")
 # Every CPU brought up, under TCG single- and multi-threaded, up to 64.
 tally "boot: " < <(tests/boot/smp.sh 2>&1 | tee "$log/smp.log")
 
+# PV GRUB (Debian's grub-x86_64-xen.bin): prompt, a command, halt;
+# skipped when the package can't be fetched.
+tally "" < <(tests/boot/pvgrub.sh 2>&1 | tee "$log/pvgrub.log")
+
 # Debian's Linux PV kernel, as far as the shim takes it today; skipped
 # when the package can't be fetched (no network).
 tally "" < <(tests/boot/linux.sh 2>&1 | tee "$log/linux-check.log")
