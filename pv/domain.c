@@ -98,6 +98,8 @@ void pv_exit_to_guest(struct cpu_regs *regs)
     if ( softirq_pending() )
         do_softirq();
     pv_vcpu_check_down(regs);
+    if ( unlikely(mm_dying_pending) )
+        pv_mm_free_dying();
     pv_deliver_events(regs);
     regs->cs |= 3;
     regs->ss |= 3;

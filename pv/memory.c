@@ -152,47 +152,45 @@ static long add_to_physmap(unsigned int op, unsigned long start_extent,
 
 /*
  * One frame the guest gives back, Xen's guest_remove_page() for a PV
- * guest (there gmfn is the mfn).  Xen drops the allocation's reference
- * and frees the frame when the last other one goes; the shim frees only
- * a frame nothing else holds (no mapping, type or pin), and refuses the
- * rest: it has no deferred free, and a refusal is the guest's to see
- * ("Bad page free").  The frame leaves the guest at once; it returns to
- * the shim's allocator only after the flush below (stale translations).
+ * guest (there gmfn is the mfn): its allocation's reference goes, and the
+ * frame goes with its last reference, now or when the guest drops its
+ * last mapping or type of it (PGO_DYING meanwhile: no new reference, the
+ * M2P entry already invalid).  A pinned page table is unpinned first, as
+ * Xen's put_page_and_type() there (GNU Mach gives back pinned L1s whose
+ * tables it no longer uses).  Refused ("Bad page free"): a frame that
+ * isn't the guest's, and shared_info.
  */
 static bool remove_frame(unsigned long mfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
-    bool ok;
 
+    if ( !pg || pg->owner != PGO_GUEST || !pg->count ||
+         mfn == dom.shared_info_mfn )
+        return false;
+    if ( pg->flags & PGF_PINNED )
+        unpin_table(mfn);
     spin_lock(&dom.page_alloc_lock);
-    ok = pg && pg->owner == PGO_GUEST && pg->count == 1 &&
-         !pg->type_count && mfn != dom.shared_info_mfn;
-    if ( ok )
-    {
-        page_put(pg);
-        pg->owner = PGO_NONE;
-        dom.tot_pages--;
-    }
+    pg->owner = PGO_DYING;
     spin_unlock(&dom.page_alloc_lock);
-    if ( ok )
-        pv_m2p_set(mfn, ~0UL);
-    return ok;
+    pv_m2p_set(mfn, ~0UL);
+    page_put(pg);                       /* may release it: see below */
+    return true;
 }
 
 /*
  * XENMEM_decrease_reservation, as Xen's: extents of 2^extent_order frames
- * named by mfn; returns how many extents went, stopping at the first
- * frame refused.  The frames of one invocation go back to the allocator
- * after one flush of every CPU running the guest: a TLB may still hold a
- * translation of one (even a read-only one, which leaves no type stamp),
- * and the allocator may hand it to the shim itself next.  Preempted
- * every hypercall-batch= extents, continuing at the next.
+ * named by mfn, order up to 9; returns how many extents went, stopping at
+ * the first frame refused; preempted every hypercall-batch= extents,
+ * continuing at the next.  The frames released go back to the allocator
+ * after one flush of every CPU running the guest (pv_mm_free_dying()):
+ * a TLB may still translate to one, even read-only, and the allocator
+ * may give it to the shim itself next.
  */
 static long decrease_reservation(unsigned long start_extent,
                                  unsigned long arg)
 {
     struct xen_memory_reservation r;
-    unsigned long i, j, mfn, freed[64], nr_freed = 0;
+    unsigned long i, j, mfn;
     long rc;
 
     if ( copy_from_guest(&r, arg, sizeof(r)) )
@@ -217,31 +215,19 @@ static long decrease_reservation(unsigned long start_extent,
                 __HYPERVISOR_memory_op,
                 XENMEM_decrease_reservation | (i << MEMOP_EXTENT_SHIFT), arg,
                 0, 0);
-            goto flush;
+            goto out;
         }
         if ( copy_from_guest(&mfn, (unsigned long)r.extent_start.p +
                              i * sizeof(xen_pfn_t), sizeof(mfn)) )
             break;
         for ( j = 0; j < (1UL << r.extent_order); j++ )
-        {
             if ( !remove_frame(mfn + j) )
                 goto done;
-            if ( nr_freed == ARRAY_SIZE(freed) )
-            {
-                pv_flush_domain(0, FLUSH_TLB_GLOBAL);
-                while ( nr_freed )
-                    frames_free(freed[--nr_freed], 1);
-            }
-            freed[nr_freed++] = mfn + j;
-        }
     }
  done:
     rc = i;
- flush:
-    if ( nr_freed )
-        pv_flush_domain(0, FLUSH_TLB_GLOBAL);
-    while ( nr_freed )
-        frames_free(freed[--nr_freed], 1);
+ out:
+    pv_mm_free_dying();
     return rc;
 }
 

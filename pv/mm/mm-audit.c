@@ -68,7 +68,7 @@ static long count_table(unsigned long mfn, unsigned int level)
         }
         if ( !(t[i] & _PAGE_PRESENT) )
             continue;
-        if ( !pg || pg->owner != PGO_GUEST )
+        if ( !pg || (pg->owner != PGO_GUEST && pg->owner != PGO_DYING) )
         {
             bad += report(mfn, "an entry to a non-guest frame", target, 0);
             continue;
@@ -134,9 +134,11 @@ long pv_mm_audit(void)
     {
         const struct page_info *pg = &frame_table[mfn];
 
-        if ( pg->owner != PGO_GUEST )
+        /* A frame given back but still referenced: no allocation. */
+        if ( pg->owner != PGO_GUEST && pg->owner != PGO_DYING )
             continue;
-        want_count[mfn]++;              /* allocation */
+        if ( pg->owner == PGO_GUEST )
+            want_count[mfn]++;          /* allocation */
         if ( pg->flags & PGF_PINNED )
             count_root(mfn);
         if ( is_page_table_type(pg->type) && pg->type_count )
@@ -156,7 +158,7 @@ long pv_mm_audit(void)
     {
         const struct page_info *pg = &frame_table[mfn];
 
-        if ( pg->owner != PGO_GUEST )
+        if ( pg->owner != PGO_GUEST && pg->owner != PGO_DYING )
         {
             if ( pg->count || pg->type_count )
                 bad += report(mfn, "references to a non-guest frame",

@@ -16,6 +16,7 @@
 #include "arch/x86/percpu.h"
 #include "pv/descriptor-tables.h"
 #include "pv/mm/mm.h"
+#include "pv/build/build.h"
 #include "pv/mm/pte-rules.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -125,6 +126,58 @@ void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
         pg->count = 1;                  /* the allocation's reference */
     }
     spin_unlock(&dom.page_alloc_lock);
+}
+
+/*
+ * Frames the guest gave back whose last reference is gone (PGO_DYING,
+ * count 0), waiting for pv_mm_free_dying(): a TLB may still translate to
+ * one, so they return to the allocator only after a flush.  Past the
+ * queue's size, a scan of the frame table finds the rest.
+ */
+static unsigned long dying[64];
+static unsigned int nr_dying;
+static bool dying_overflow;
+bool mm_dying_pending;
+
+void page_dying_released(struct page_info *pg)
+{
+    if ( nr_dying < ARRAY_SIZE(dying) )
+        dying[nr_dying++] = pg - frame_table;
+    else
+        dying_overflow = true;
+    mm_dying_pending = true;
+}
+
+static void free_dying(unsigned long mfn)
+{
+    struct page_info *pg = &frame_table[mfn];
+
+    ASSERT(pg->owner == PGO_DYING && !pg->count && !pg->type_count);
+    spin_lock(&dom.page_alloc_lock);
+    *pg = (struct page_info){ .owner = PGO_NONE };
+    dom.tot_pages--;
+    spin_unlock(&dom.page_alloc_lock);
+    pv_m2p_set(mfn, ~0UL);
+    frames_free(mfn, 1);
+}
+
+/* Under the domain lock: one flush, then every released frame is free. */
+void pv_mm_free_dying(void)
+{
+    unsigned long mfn;
+
+    if ( !mm_dying_pending )
+        return;
+    pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+    while ( nr_dying )
+        free_dying(dying[--nr_dying]);
+    if ( dying_overflow )
+        for ( mfn = 0; mfn < frame_table_nr; mfn++ )
+            if ( frame_table[mfn].owner == PGO_DYING &&
+                 !frame_table[mfn].count )
+                free_dying(mfn);
+    dying_overflow = false;
+    mm_dying_pending = false;
 }
 
 /*

@@ -113,6 +113,14 @@ void pv_note_cr3_reload(void);
 int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
                   unsigned int *idx);
 
+/*
+ * Frames the guest gave back (decrease_reservation) that nothing holds
+ * any more: free them, after one flush.  Domain lock held; the exit to
+ * the guest calls it when mm_dying_pending says there are some.
+ */
+extern bool mm_dying_pending;
+void pv_mm_free_dying(void);
+
 /* For tests and debug keys: recount every reference; 0 if consistent. */
 long pv_mm_audit(void);
 extern bool opt_mm_audit;

@@ -95,12 +95,14 @@ static void type_ended(struct page_info *pg)
 
 /*
  * Xen's get_page(): no reference on a frame that isn't @owner's, that no
- * one owns, or that has none left (count 0: not allocated, or being
- * freed; whoever assigns a frame sets its owner and first reference).
+ * one owns, that was given back (PGO_DYING: stricter than Xen, which
+ * still counts new ones on a frame that lost its allocation), or that has
+ * none left (count 0: not allocated, or being freed; whoever assigns a
+ * frame sets its owner and first reference).
  */
 bool page_get(struct page_info *pg, enum page_owner owner)
 {
-    if ( owner == PGO_NONE || pg->owner != owner )
+    if ( owner == PGO_NONE || owner == PGO_DYING || pg->owner != owner )
         return false;
     if ( pg->count == 0 || pg->count == PAGE_COUNT_MAX )
         return false;
@@ -113,7 +115,8 @@ void page_put(struct page_info *pg)
     ASSERT(pg->count != 0);
     if ( unlikely(pg->count == 0) )
         return;
-    pg->count--;
+    if ( !--pg->count && pg->owner == PGO_DYING )
+        page_dying_released(pg);
 }
 
 int page_get_type(struct page_info *pg, enum page_type type)

@@ -30,6 +30,9 @@ enum page_owner {
                            guest's to map through its page tables */
     PGO_IO,             /* not RAM: device or firmware space (Xen's
                            dom_io), refused to a guest without I/O */
+    PGO_DYING,          /* the guest gave it back (decrease_reservation)
+                           while something still referenced it: no new
+                           reference; freed when the last one goes */
 };
 
 #define PGF_VALIDATED   0x01    /* type's contents checked (page tables) */
@@ -74,6 +77,11 @@ static inline bool is_page_table_type(unsigned int t)
  */
 bool page_get(struct page_info *pg, enum page_owner owner);
 void page_put(struct page_info *pg);
+/*
+ * page_put() took the last reference of a PGO_DYING frame: the MM frees
+ * it (pv/mm/mm.c, after a flush; a stub in the host tests).
+ */
+void page_dying_released(struct page_info *pg);
 
 /*
  * Type references.  page_get_type() raises the type count if the frame

@@ -32,6 +32,14 @@ static void unit_assert(bool ok)
 
 #include "../../pv/mm/page-type.c"
 
+/* The MM's side of a given-back frame's last reference: counted here. */
+static unsigned int dying_released;
+void page_dying_released(struct page_info *pg)
+{
+    (void)pg;
+    dying_released++;
+}
+
 #define MAX32 UINT32_MAX
 
 /* ------------------------------------------------------ reference model */
@@ -569,6 +577,27 @@ static void flush_without_lock(void)
     CHECK(!page_needs_flush(&pg));
 }
 
+/* A frame the guest gave back goes with its last reference, only then. */
+static void dying_frame(void)
+{
+    struct page_info pg = guest_frame();
+
+    CHECK(page_get(&pg, PGO_GUEST));        /* a mapping */
+    pg.owner = PGO_DYING;                   /* decrease_reservation */
+    dying_released = 0;
+    CHECK(!page_get(&pg, PGO_GUEST));       /* nothing new */
+    CHECK(!page_get(&pg, PGO_DYING));
+    page_put(&pg);                          /* the allocation's */
+    CHECK_EQ(dying_released, 0);
+    page_put(&pg);                          /* the mapping's: the last */
+    CHECK_EQ(dying_released, 1);
+
+    /* A guest frame's last reference going is no release. */
+    pg = guest_frame();
+    page_put(&pg);
+    CHECK_EQ(dying_released, 1);
+}
+
 static void ceilings(void)
 {
     struct page_info pg = guest_frame();
@@ -738,6 +767,7 @@ int main(void)
     RUN(seg_desc);
     RUN(flush_stamp);
     RUN(flush_without_lock);
+    RUN(dying_frame);
     RUN(ceilings);
     RUN(shim_bugs_stop_debug_builds);
     RUN(random_sequence);

@@ -4,10 +4,11 @@
  * by mfn leave the guest (current_reservation falls, maximum stays, the
  * M2P entry goes invalid, the frame can't be mapped again); a frame that
  * isn't the guest's stops the batch there and the count returned says
- * how far it got; a frame something still uses (a mapping, a type, the
- * shim's own xenstore and console rings, shared_info) is refused; order
- * 0 and larger extents, a preempted batch (hypercall-batch=8 here) that
- * continues where it stopped, and bad arguments.
+ * how far it got; a frame still mapped goes when its last mapping does;
+ * a pinned table is unpinned first; the xenstore ring stays the
+ * backend's; shared_info and frames not the guest's are refused; order 0 and larger extents, a preempted batch
+ * (hypercall-batch=8 here) that continues where it stopped, and bad
+ * arguments.
  */
 #include "guest.h"
 #include "mm.h"
@@ -90,31 +91,63 @@ void test_main(void)
     check_rc(reservation(), start - 22);
     check_rc(mfn_to_pfn(mfns[2]) == INVALID_M2P, 0);
 
-    /* Frames in use: mapped, a page table, the rings, shared_info. */
-    mfns[0] = pfn_to_mfn(0);                    /* mapped at start of day */
-    mfns[1] = pt_base_mfn();
-    mfns[2] = start_info->store_mfn;
-    mfns[3] = start_info->console.domU.mfn;
-    mfns[4] = virt_to_mfn(shared_info);
-    mfns[5] = maximum_ram_page() + 1;           /* no such frame */
-    mfns[6] = ~0UL;
-    for ( i = 0; i < 7; i++ )
-        check_rc(decrease(&mfns[i], 1, 0, DOMID_SELF), 0);
+    /* Refused: shared_info, no such frame, the shim's. */
+    mfns[0] = hypervisor_frame();
+    mfns[1] = start_info->shared_info >> PAGE_SHIFT;
+    mfns[2] = maximum_ram_page() + 1;
+    mfns[3] = ~0UL;
+    for ( i = 0; i < 4; i++ )
+        if ( decrease(&mfns[i], 1, 0, DOMID_SELF) != 0 )
+            test_fail("frame %u (mfn %#lx) given back", i,
+                      (unsigned long)mfns[i]);
     check_rc(reservation(), start - 22);
+
+    /* A pinned L1 is unpinned and goes, as in Xen. */
+    mfns[0] = alloc_frame();
+    check_rc(mmuext1(MMUEXT_PIN_L1_TABLE, mfns[0]), 0);
+    check_rc(decrease(mfns, 1, 0, DOMID_SELF), 1);
+    check_rc(reservation(), start - 23);
+    check_gone(mfns[0]);
+    check_rc(mmuext1(MMUEXT_UNPIN_TABLE, mfns[0]), -XEN_EINVAL);
 
     /*
-     * The rings unmapped by the guest: still the backends' (they write
-     * into them for the domain's life), so still refused.
+     * A frame still mapped goes with its last mapping, as in Xen: given
+     * back at once (no M2P entry, no new mapping), counted in the
+     * reservation only once the guest unmaps it.
      */
-    for ( i = 2; i < 4; i++ )
     {
-        unsigned long va = mfn_to_pfn(mfns[i]) << PAGE_SHIFT;
+        static uint8_t win[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
+        unsigned long w = (unsigned long)win;
 
-        check_rc(unmap_va(va), 0);
-        check_rc(decrease(&mfns[i], 1, 0, DOMID_SELF), 0);
-        check_rc(remap_initial(va), 0);
+        mfns[0] = alloc_frame();
+        check_rc(map_frame_at(w, mfns[0], _PAGE_PRESENT | _PAGE_RW), 0);
+        win[8] = 0x5a;
+        check_rc(decrease(mfns, 1, 0, DOMID_SELF), 1);
+        check_rc(reservation(), start - 23);
+        if ( mfn_to_pfn(mfns[0]) != INVALID_M2P )
+            test_fail("a given-back frame kept its M2P entry");
+        check_rc(win[8], 0x5a);                 /* still mapped */
+        check_rc(decrease(mfns, 1, 0, DOMID_SELF), 0);  /* not the guest's */
+        check_rc(unmap_va(w), 0);
+        check_rc(reservation(), start - 24);
+        check_gone(mfns[0]);
+        remap_initial(w);
     }
-    check_rc(reservation(), start - 22);
+
+    /*
+     * The xenstore ring, unmapped by the guest: given back, but the shim's
+     * backend still holds it, as xenstored's mapping does in Xen: the
+     * frame stays out of the allocator (the reservation doesn't fall).
+     */
+    {
+        unsigned long va = mfn_to_pfn(start_info->store_mfn) << PAGE_SHIFT;
+
+        mfns[0] = start_info->store_mfn;
+        check_rc(unmap_va(va), 0);
+        check_rc(decrease(mfns, 1, 0, DOMID_SELF), 1);
+        check_rc(reservation(), start - 24);
+        check_rc(remap_initial(va), -XEN_EBUSY);
+    }
 
     /* An order-1 extent: two frames from the mfn named. */
     do {
@@ -122,7 +155,7 @@ void test_main(void)
         mfns[1] = alloc_frame();
     } while ( mfns[1] != mfns[0] + 1 );
     check_rc(decrease(mfns, 1, 1, DOMID_SELF), 1);
-    check_rc(reservation(), start - 24);
+    check_rc(reservation(), start - 26);
     check_gone(mfns[0]);
     check_gone(mfns[1]);
 
@@ -146,9 +179,9 @@ void test_main(void)
         check_rc(memory_op(XENMEM_decrease_reservation |
                            (1UL << MEMOP_EXTENT_SHIFT), &r), 1);
     }
-    check_rc(reservation(), start - 24);
+    check_rc(reservation(), start - 26);
     check_rc(decrease(mfns, 1, 0, 1), 1);       /* its own id, d1 */
-    check_rc(reservation(), start - 25);
+    check_rc(reservation(), start - 27);
 
     test_success();
 }
