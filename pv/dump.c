@@ -24,11 +24,14 @@ static void cpus_print(char *buf, size_t len, unsigned int n)
 
 static void dump_vcpu(const struct vcpu *v)
 {
+    /* A vCPU past the legacy 32 has no vcpu_info until it registers one. */
+    uint8_t pend = v->vcpu_info ? v->vcpu_info->evtchn_upcall_pending : 0;
+    uint8_t mask = v->vcpu_info ? v->vcpu_info->evtchn_upcall_mask : 1;
+
     printk("    VCPU%u: CPU%u [has=%c] poll=%d upcall_pend=%02x "
            "upcall_mask=%02x dirty_cpu=%u\n", v->id, v->id,
            v->blocked ? 'F' : 'T', v->polling ? v->poll_evtchn : 0,
-           v->vcpu_info->evtchn_upcall_pending,
-           v->vcpu_info->evtchn_upcall_mask, v->id);
+           pend, mask, v->id);
     printk("    pause_count=0 pause_flags=%x\n",
            v->blocked ? VPF_blocked : 0);
     printk("    %s mode, event callback %016lx, failsafe %016lx, "
@@ -60,12 +63,12 @@ static void dump_domains(unsigned char key)
            h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12],
            h[13], h[14], h[15], d->vm_assist);
     printk("VCPU information and callbacks for domain %u:\n", PV_DOMID);
-    for ( i = 0; i < ARRAY_SIZE(d->vcpu); i++ )
+    for ( i = 0; i < d->max_vcpus; i++ )
     {
         printk("  UNIT%u affinities: hard={%u} soft={%u}\n", i, i, i);
         dump_vcpu(&d->vcpu[i]);
     }
-    for ( i = 0; i < ARRAY_SIZE(d->vcpu); i++ )
+    for ( i = 0; i < d->max_vcpus; i++ )
     {
         printk("Notifying guest %d:%u (virq %d, port %d)\n", PV_DOMID, i,
                VIRQ_DEBUG, d->vcpu[i].virq_to_evtchn[VIRQ_DEBUG]);
@@ -89,13 +92,13 @@ static void dump_runq(unsigned char key)
     printk("\tcpus_free = \n");
     printk("Domain info:\n");
     printk("\tDomain: %d\n", PV_DOMID);
-    for ( cpu = 0; cpu < ARRAY_SIZE(dom.vcpu); cpu++ )
+    for ( cpu = 0; cpu < dom.max_vcpus; cpu++ )
         printk("\t%3u: [%d.%u] pcpu=%u\n", cpu + 1, PV_DOMID, cpu, cpu);
     printk("Waitqueue: \n");
     printk("CPUs info:\n");
     for ( cpu = 0; cpu < n; cpu++ )
     {
-        if ( cpu >= ARRAY_SIZE(dom.vcpu) )
+        if ( cpu >= dom.max_vcpus )
         {
             printk("CPU[%02u] sibling={%u}, core={%u}\n", cpu, cpu, cpu);
             continue;

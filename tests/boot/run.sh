@@ -338,6 +338,7 @@ typed_case "keys: CTRL-a x3, h l L l d q e t r a, CTRL-a x3, input back to the g
     "+'q' pressed -> dumping domain info \(now = [0-9]+\)" \
     "+General information for domain 1:" \
     "+    VCPU0: CPU0 \[has=[TF]\] poll=[0-9-]+ upcall_pend=0[01] upcall_mask=0[01]" \
+    "-UNIT1 affinities" \
     "+'e' pressed -> dumping event-channel info" \
     "+Event channel information for domain 1:" \
     "+       2 \[[01]/[01]/[01]\]: s=3 n=0 x=0 d=0 p=2" \
