@@ -155,8 +155,9 @@ if [ $rc = 0 ]; then
 fi
 verdict $rc "guest memory set-up" "$out/memory-*.log"
 
-# The flush_lock benchmark: the flush-storm guest on several vCPUs (its
-# own PASS/FAIL lines in short mode; figures in $out/flush-lock.txt).
+# The flush_lock benchmark: the flush-storm guest and Debian's Linux
+# running tlb-churn on several vCPUs (its own PASS/FAIL lines in short
+# mode; figures in $out/flush-lock.txt).
 if [ -z "$short" ]; then make -s guests; fi
 tests/bench/flush-lock.sh || failed=$((failed + 1))
 
