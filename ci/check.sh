@@ -108,6 +108,13 @@ tally "" < <(tests/boot/pvgrub.sh 2>&1 | tee "$log/pvgrub.log")
 # Debian's Linux PV kernel, as far as the shim takes it today; skipped
 # when the package can't be fetched (no network).
 tally "" < <(tests/boot/linux.sh 2>&1 | tee "$log/linux-check.log")
+# ... and on 4 vCPUs, twice this host's cores (the halting waits at work).
+if [ -e build/linux/vmlinux ]; then
+    tally "" < <(LINUX_VCPUS=4 LINUX_KERNEL=build/linux/vmlinux \
+                 LINUX_LOG=build/check/linux-smp4.log \
+                 LINUX_LABEL="linux: 4 vCPUs" tests/boot/linux.sh 2>&1 |
+                 tee -a "$log/linux-check.log")
+fi
 
 if [ $failed != 0 ]; then
     echo
