@@ -70,6 +70,8 @@ run_one() {
         grep -q '^result ' "$exp" && result=$(awk '$1=="result"{print $2}' "$exp")
     fi
 
+    # extra after accel: pvshim-run takes the last --vcpus, and min-vcpus
+    # must win over a smaller GUEST_VCPUS.
     tools/pvshim-run "$elf" --timeout "$timeout" --memory "$memory" \
         --shim-cmdline "$cmdline ${GUEST_SHIM_CMDLINE:-}" "${accel[@]}" \
         "${extra[@]}" \
