@@ -81,6 +81,7 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
     int64_t block = 0;
 #ifndef SHIM_HOST_TEST
     uint64_t since = 0;
+    bool may_halt = irq_on || irqs_enabled();   /* a kick can wake it */
 #endif
 
     tickets.head_tail = __atomic_fetch_add(&lock->tickets.head_tail,
@@ -102,16 +103,10 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
          * A long wait, where an interrupt can end a halt: halt until the
          * unlock that makes this ticket the head kicks this CPU.
          */
-        if ( (irq_on || irqs_enabled()) && halt_wait_due(&since) )
+        if ( may_halt && halt_wait_due(&since) )
         {
-            unsigned long flags;
-
-            local_irq_save(flags);
-            halt_wait_begin(lock, tickets.tail);
-            if ( tickets.tail != observe_head(&lock->tickets) )
-                asm volatile ( "sti; hlt; cli" ::: "memory" );
-            halt_wait_end();
-            local_irq_restore(flags);
+            halt_wait_once(tickets.tail == observe_head(&lock->tickets),
+                           lock, tickets.tail);
             continue;
         }
 #endif

@@ -77,23 +77,27 @@ static inline void halt_kick(const void *addr, unsigned long tag)
         halt_kick_waiters(addr, tag);
 }
 
+/* One halt: announced, @cond looked at once more, ended by any interrupt. */
+#define halt_wait_once(cond, addr, tag) do {                                \
+    unsigned long flags_;                                                   \
+                                                                            \
+    asm volatile ( "pushf; pop %0; cli" : "=r" (flags_) :: "memory" );     \
+    halt_wait_begin(addr, tag);                                             \
+    if ( !(cond) )                                                          \
+        asm volatile ( "sti; hlt; cli" ::: "memory" );                      \
+    halt_wait_end();                                                        \
+    asm volatile ( "push %0; popf" :: "g" (flags_) : "memory", "cc" );     \
+} while ( 0 )
+
 #define halt_wait_until(cond, addr, tag) do {                               \
     uint64_t since_ = 0;                                                    \
-    unsigned long flags_;                                                   \
                                                                             \
     while ( !(cond) )                                                       \
     {                                                                       \
-        if ( !halt_wait_due(&since_) )                                      \
-        {                                                                   \
+        if ( halt_wait_due(&since_) )                                       \
+            halt_wait_once(cond, addr, tag);                                \
+        else                                                                \
             cpu_relax();                                                    \
-            continue;                                                       \
-        }                                                                   \
-        asm volatile ( "pushf; pop %0; cli" : "=r" (flags_) :: "memory" ); \
-        halt_wait_begin(addr, tag);                                         \
-        if ( !(cond) )                                                      \
-            asm volatile ( "sti; hlt; cli" ::: "memory" );                  \
-        halt_wait_end();                                                    \
-        asm volatile ( "push %0; popf" :: "g" (flags_) : "memory", "cc" ); \
     }                                                                       \
 } while ( 0 )
 
