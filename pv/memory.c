@@ -14,7 +14,6 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
-#include "arch/x86/flush.h"
 #include "pv/mm/mm.h"
 #include "pv/mm/page-type.h"
 #include "pv/build/build.h"

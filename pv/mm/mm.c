@@ -16,7 +16,6 @@
 #include "arch/x86/percpu.h"
 #include "pv/descriptor-tables.h"
 #include "pv/mm/mm.h"
-#include "pv/build/build.h"
 #include "pv/mm/pte-rules.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -157,8 +156,7 @@ static void free_dying(unsigned long mfn)
     *pg = (struct page_info){ .owner = PGO_NONE };
     dom.tot_pages--;
     spin_unlock(&dom.page_alloc_lock);
-    pv_m2p_set(mfn, ~0UL);
-    frames_free(mfn, 1);
+    frames_free(mfn, 1);                /* M2P entry: gone when given back */
 }
 
 /* Under the domain lock: one flush, then every released frame is free. */
