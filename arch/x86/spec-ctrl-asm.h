@@ -55,12 +55,15 @@
 .L\@_skip:
 .endm
 
-/* Load the shim's MSR_SPEC_CTRL if SCF_MSR_SPEC_CTRL.  Clobbers a, c, d. */
-.macro DO_COND_SPEC_CTRL_ENTRY
+/*
+ * Load MSR_SPEC_CTRL from the 32-bit variable @value (the shim's or the
+ * guest's) if SCF_MSR_SPEC_CTRL.  Clobbers a, c, d.
+ */
+.macro DO_COND_SPEC_CTRL value
         testb   $SCF_MSR_SPEC_CTRL, spec_ctrl_flags(%rip)
         jz      .L\@_skip
         mov     $MSR_SPEC_CTRL, %ecx
-        mov     spec_ctrl_shim_value(%rip), %eax
+        mov     \value(%rip), %eax
         xor     %edx, %edx
         wrmsr
 .L\@_skip:
@@ -77,7 +80,7 @@
         jz      .L\@_done
         DO_COND_IBPB
         DO_COND_OVERWRITE_RSB
-        DO_COND_SPEC_CTRL_ENTRY
+        DO_COND_SPEC_CTRL spec_ctrl_shim_value
         lfence
 .L\@_done:
 .endm
@@ -106,7 +109,7 @@
         DO_COND_IBPB
         DO_COND_OVERWRITE_RSB
 .L\@_msr:
-        DO_COND_SPEC_CTRL_ENTRY
+        DO_COND_SPEC_CTRL spec_ctrl_shim_value
         lfence
 .L\@_done:
 .endm
@@ -121,13 +124,7 @@
  * Requires: nothing.  Clobbers %rax, %rcx, %rdx, flags.
  */
 .macro SPEC_CTRL_EXIT_TO_PV
-        testb   $SCF_MSR_SPEC_CTRL, spec_ctrl_flags(%rip)
-        jz      .L\@_msr_done
-        mov     $MSR_SPEC_CTRL, %ecx
-        mov     spec_ctrl_guest_value(%rip), %eax
-        xor     %edx, %edx
-        wrmsr
-.L\@_msr_done:
+        DO_COND_SPEC_CTRL spec_ctrl_guest_value
         testb   $SCF_EXIT_DIV, spec_ctrl_flags(%rip)
         jz      .L\@_div_done
         mov     $1, %eax                /* any non-faulting DIV will do */
