@@ -32,8 +32,6 @@
 /* Access rights from `lar` (SDM vol. 2A, LAR): the present bit. */
 #define LAR_PRESENT         (1u << 15)
 
-
-
 /*
  * The kernel stack a switch from guest user mode lands on.  Xen checks
  * nothing, and forces the selector's RPL up to the guest kernel's (3).
