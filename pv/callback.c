@@ -10,6 +10,8 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 
 #define TRAP_TABLE_MAX 4096
 
@@ -24,9 +26,19 @@ static bool handler_ok(unsigned long eip)
  * array clears the table (Xen's do_set_trap_table).  Entries are applied
  * as they are read, as in Xen: a fault part-way leaves the earlier ones.
  */
-long do_set_trap_table(unsigned long traps)
+/*
+ * A 32-bit guest's handler selector: RPL 0 means its kernel's ring, 1
+ * (Xen's fixup_guest_code_selector()); a 64-bit guest's is ignored.
+ */
+static unsigned int fixup_code_selector(unsigned int cs)
+{
+    return (cs & 3) ? cs : cs | 1;
+}
+
+static always_inline long set_trap_table(unsigned long traps, bool compat)
 {
     struct vcpu *v = current_vcpu();
+    uint8_t c[COMPAT_SIZEOF(trap_info)];
     trap_info_t ti;
     unsigned long i;
 
@@ -37,7 +49,14 @@ long do_set_trap_table(unsigned long traps)
     }
     for ( i = 0; ; i++ )
     {
-        if ( copy_from_guest_offset(&ti, traps, i, sizeof(ti)) )
+        if ( compat )
+        {
+            if ( copy_from_guest_offset(c, traps, i, sizeof(c)) )
+                return -XEN_EFAULT;
+            xlat_trap_info_from_compat(&ti, c);
+            ti.cs = fixup_code_selector(ti.cs);
+        }
+        else if ( copy_from_guest_offset(&ti, traps, i, sizeof(ti)) )
             return -XEN_EFAULT;
         if ( !ti.address )
             return 0;
@@ -50,7 +69,18 @@ long do_set_trap_table(unsigned long traps)
     }
 }
 
-static long register_callback(const struct callback_register *r)
+long do_set_trap_table(unsigned long traps)
+{
+    return set_trap_table(traps, false);
+}
+
+long compat_set_trap_table(unsigned long traps)
+{
+    return set_trap_table(traps, true);
+}
+
+static long register_callback(const struct callback_register *r,
+                              unsigned int cs)
 {
     struct vcpu *v = current_vcpu();
 
@@ -60,21 +90,27 @@ static long register_callback(const struct callback_register *r)
     {
     case CALLBACKTYPE_event:
         v->event_callback_eip = r->address;
+        v->event_callback_cs = fixup_code_selector(cs);
         return 0;
     case CALLBACKTYPE_failsafe:
         v->failsafe_callback_eip = r->address;
+        v->failsafe_callback_cs = fixup_code_selector(cs);
         v->failsafe_disables_events =
             r->flags & CALLBACKF_mask_events;
         return 0;
     case CALLBACKTYPE_syscall:
+        v->syscall_callback_cs = fixup_code_selector(cs);
         v->syscall_callback_eip = r->address;
         v->syscall_disables_events =
             r->flags & CALLBACKF_mask_events;
         return 0;
     case CALLBACKTYPE_syscall32:
+        if ( dom.compat )
+            return -XEN_EINVAL;         /* a 64-bit guest's only */
         v->syscall32_callback_eip = r->address;
         return 0;
     case CALLBACKTYPE_sysenter:
+        v->sysenter_callback_cs = fixup_code_selector(cs);
         v->sysenter_callback_eip = r->address;
         v->sysenter_disables_events = r->flags & CALLBACKF_mask_events;
         return 0;
@@ -104,17 +140,26 @@ static long unregister_callback(const struct callback_unregister *u)
     }
 }
 
-long do_callback_op(unsigned long cmd, unsigned long arg)
+static always_inline long callback_op(unsigned long cmd, unsigned long arg,
+                                      bool compat)
 {
+    uint8_t c[COMPAT_SIZEOF(callback_register)];
     struct callback_register r;
     struct callback_unregister u;
+    unsigned int cs = 0;
 
     switch ( cmd )
     {
     case CALLBACKOP_register:
-        if ( copy_from_guest(&r, arg, sizeof(r)) )
+        if ( compat )
+        {
+            if ( copy_from_guest(c, arg, sizeof(c)) )
+                return -XEN_EFAULT;
+            xlat_callback_register_from_compat(&r, &cs, c);
+        }
+        else if ( copy_from_guest(&r, arg, sizeof(r)) )
             return -XEN_EFAULT;
-        return register_callback(&r);
+        return register_callback(&r, cs);
     case CALLBACKOP_unregister:
         if ( copy_from_guest(&u, arg, sizeof(u)) )
             return -XEN_EFAULT;
@@ -124,20 +169,45 @@ long do_callback_op(unsigned long cmd, unsigned long arg)
     }
 }
 
+long do_callback_op(unsigned long cmd, unsigned long arg)
+{
+    return callback_op(cmd, arg, false);
+}
+
+long compat_callback_op(unsigned long cmd, unsigned long arg)
+{
+    return callback_op(cmd, arg, true);
+}
+
 long do_set_callbacks(unsigned long event, unsigned long failsafe,
                       unsigned long syscall)
 {
     struct callback_register r = { .type = CALLBACKTYPE_event,
                                    .address = event };
-    long rc = register_callback(&r);
+    long rc = register_callback(&r, 0);
 
     if ( rc )
         return rc;
     r.type = CALLBACKTYPE_failsafe;
     r.address = failsafe;
-    if ( (rc = register_callback(&r)) )
+    if ( (rc = register_callback(&r, 0)) )
         return rc;
     r.type = CALLBACKTYPE_syscall;
     r.address = syscall;
-    return register_callback(&r);
+    return register_callback(&r, 0);
+}
+
+/* A 32-bit guest's: (selector, address) for its event and failsafe. */
+long compat_set_callbacks(unsigned long event_cs, unsigned long event,
+                          unsigned long failsafe_cs, unsigned long failsafe)
+{
+    struct callback_register r = { .type = CALLBACKTYPE_event,
+                                   .address = event };
+    long rc = register_callback(&r, event_cs);
+
+    if ( rc )
+        return rc;
+    r.type = CALLBACKTYPE_failsafe;
+    r.address = failsafe;
+    return register_callback(&r, failsafe_cs);
 }

@@ -366,7 +366,7 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
     return true;
 
 guest_fault:
-    v->vcpu_info->arch.cr2 = v->ldt_base + off;
+    pv_set_guest_cr2(v, v->ldt_base + off);
     pv_inject_exception(regs, X86_EXC_PF, regs->error_code);
     return true;
 }

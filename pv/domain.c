@@ -101,8 +101,19 @@ void pv_exit_to_guest(struct cpu_regs *regs)
     if ( unlikely(mm_dying_pending) )
         pv_mm_free_dying();
     pv_deliver_events(regs);
-    regs->cs |= 3;
-    regs->ss |= 3;
+    if ( dom.compat )
+    {
+        /* Ring 1 or 3 (or 2): never the shim's ring 0. */
+        if ( !(regs->cs & 3) )
+            regs->cs |= 1;
+        if ( !(regs->ss & 3) )
+            regs->ss |= 1;
+    }
+    else
+    {
+        regs->cs |= 3;
+        regs->ss |= 3;
+    }
     regs->rflags = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
                    X86_EFLAGS_IF;
     pv_domain_unlock();

@@ -89,6 +89,9 @@ struct vcpu {
     bool kernel_mode;                   /* guest kernel, not guest user */
     trap_info_t trap_ctxt[256];         /* set_trap_table(); address 0: none */
     unsigned long event_callback_eip;
+    /* A 32-bit guest's callbacks' code selectors (ring 1 by default). */
+    uint16_t event_callback_cs, failsafe_callback_cs;
+    uint16_t syscall_callback_cs, sysenter_callback_cs;
     unsigned long failsafe_callback_eip;
     unsigned long syscall_callback_eip;
     unsigned long nmi_callback_eip;
@@ -98,8 +101,15 @@ struct vcpu {
     unsigned long kernel_ss, kernel_sp;  /* stack_switch() */
 
     unsigned long fs_base, gs_base_kernel, gs_base_user;
-    unsigned long guest_table;          /* L4 mfn, kernel mode */
+    unsigned long guest_table;          /* L4 mfn, kernel mode (compat: L3) */
     unsigned long guest_table_user;     /* L4 mfn, user mode (0: none) */
+    /*
+     * A 32-bit guest's root is an L3, which long mode can't load: CR3 is
+     * this shim-owned L4 instead, slot 0 pointing at guest_table and the
+     * shim's slots as in every L4 (Xen's setup_compat_l4()).
+     */
+    unsigned long compat_l4;
+    uint16_t compat_data_sel[4];        /* compat: ds es fs gs to start on */
     unsigned long ctrlreg0_ts;          /* fpu_taskswitch: guest's CR0.TS */
     unsigned long cr4_guest;            /* CR4 bits it set: TSD, OSXSAVE */
     unsigned long debugreg[8];          /* set_debugreg(): DR0-3, 6, 7 */
@@ -181,6 +191,8 @@ struct domain {
     shared_info_t *shared_info;
     unsigned long shared_info_mfn;
     unsigned long vm_assist;            /* VMASST_TYPE_* bits */
+    bool compat;                        /* a 32-bit PAE guest (Xen's
+                                           is_pv_32bit_domain()) */
 
     /* The start-of-day layout (guest virtual), for logging and checks. */
     unsigned long v_start, v_end, start_info_va;

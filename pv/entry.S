@@ -15,6 +15,7 @@
 #include <xen/xen.h>
 #include "asm-offsets.h"
 #include "arch/x86/asm-macros.h"
+#include "arch/x86/desc.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/spec-ctrl-asm.h"
 #include "pv/entry.h"
@@ -114,6 +115,27 @@ sysenter_entry:
         call    pv_domain_lock
         lea     8(%rsp), %rdi
         call    pv_sysenter
+        add     $8, %rsp
+        jmp     pv_return_to_guest
+
+/*
+ * int $0x82 (IDT gate DPL 1, arch/x86/desc.c): the hypercall of a 32-bit
+ * guest's ring-1 kernel.  Registers on entry: the CPU's frame, interrupts
+ * off; %eax the number, %ebx %ecx %edx %esi %edi %ebp the arguments
+ * (the compat ABI), result in %eax.  Its own entry, so the dispatcher
+ * knows at compile time whose ABI it serves (pv/hypercall.c).
+ */
+        .globl  int82_entry
+int82_entry:
+        pushq   $0
+        movl    $HYPERCALL_VECTOR, 4(%rsp)
+        cld
+        SAVE_ALL
+        SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
+        sub     $8, %rsp
+        call    pv_domain_lock
+        lea     8(%rsp), %rdi
+        call    pv_int82
         add     $8, %rsp
         jmp     pv_return_to_guest
 

@@ -7,6 +7,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/errno.h>
+#include <xen/sched.h>
 #include "pv/domain.h"
 #include "pv/entry.h"
 #include "pv/guest-access.h"
@@ -57,7 +58,15 @@ unsigned long hypercall_create_continuation(unsigned long nr,
     struct cpu_regs *regs = &get_cpu_info()->guest_regs;
 
     ASSERT(!current_vcpu()->in_multicall);
-    regs->rip -= 2;
+    regs->rip -= 2;                     /* syscall, or int $0x82 */
+    if ( dom.compat )
+    {
+        regs->rbx = (uint32_t)a0;
+        regs->rcx = (uint32_t)a1;
+        regs->rdx = (uint32_t)a2;
+        regs->rsi = (uint32_t)a3;
+        return nr;
+    }
     regs->rdi = a0;
     regs->rsi = a1;
     regs->rdx = a2;
@@ -87,32 +96,64 @@ static noinline void unknown_hypercall(unsigned long nr)
 }
 
 /*
+ * A hypercall a 32-bit guest can't make yet (its structures not yet
+ * translated): -ENOSYS, named once per number as unknown ones are.
+ */
+static noinline long compat_missing(unsigned long nr)
+{
+    static uint64_t said;
+
+    if ( nr < 64 && !(said & (1ULL << nr)) )
+    {
+        said |= 1ULL << nr;
+        printk(XENLOG_WARNING "d1: hypercall %lu not yet available to a "
+               "32-bit guest: -ENOSYS\n", nr);
+    }
+    return -XEN_ENOSYS;
+}
+
+/* A 64-bit value a 32-bit guest passes in two registers, low first. */
+#define ARG64(lo, hi)   ((lo) | ((uint64_t)(hi) << 32))
+
+/*
  * Arguments are taken at the width Xen's handler declares
  * (xen/include/hypercall-defs.c): an `int` or `unsigned int` parameter
  * sees only the low 32 bits of the guest's register, so bit 32 set in a
- * command or a count changes nothing, exactly as on Xen.
+ * command or a count changes nothing, exactly as on Xen.  @compat is a
+ * constant at each call site (the `syscall` and `int $0x82` entries), so
+ * each handler's variant is chosen at compile time: no "is this a 32-bit
+ * guest?" test, and no barrier behind one, on either path.
  */
 static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
-                     const unsigned long a[6], bool in_multicall)
+                     const unsigned long a[6], bool in_multicall,
+                     bool compat)
 {
     switch ( nr )
     {
     case __HYPERVISOR_set_trap_table:
-        return do_set_trap_table(a[0]);
+        return compat ? compat_set_trap_table(a[0]) : do_set_trap_table(a[0]);
     case __HYPERVISOR_mmu_update:
         return do_mmu_update(a[0], a[1], a[2], a[3]);
     case __HYPERVISOR_mmuext_op:
-        return do_mmuext_op(a[0], a[1], a[2], a[3]);
+        return compat ? compat_mmuext_op(a[0], a[1], a[2], a[3])
+                      : do_mmuext_op(a[0], a[1], a[2], a[3]);
     case __HYPERVISOR_update_va_mapping:
-        return do_update_va_mapping(a[0], a[1], a[2]);
+        return compat ? do_update_va_mapping(a[0], ARG64(a[1], a[2]), a[3])
+                      : do_update_va_mapping(a[0], a[1], a[2]);
     case __HYPERVISOR_update_va_mapping_otherdomain:
-        return do_update_va_mapping_otherdomain(a[0], a[1], a[2], a[3]);
+        return compat ? do_update_va_mapping_otherdomain(
+                            a[0], ARG64(a[1], a[2]), a[3], a[4])
+                      : do_update_va_mapping_otherdomain(a[0], a[1], a[2],
+                                                         a[3]);
     case __HYPERVISOR_set_gdt:
+        if ( compat )
+            return compat_missing(nr);
         return do_set_gdt(a[0], (unsigned int)a[1]);
     case __HYPERVISOR_stack_switch:
         return do_stack_switch(a[0], a[1]);
     case __HYPERVISOR_set_callbacks:
-        return do_set_callbacks(a[0], a[1], a[2]);
+        return compat ? compat_set_callbacks(a[0], a[1], a[2], a[3])
+                      : do_set_callbacks(a[0], a[1], a[2]);
     case __HYPERVISOR_fpu_taskswitch:
         return do_fpu_taskswitch((unsigned int)a[0]);
     case __HYPERVISOR_sched_op_compat:
@@ -122,40 +163,58 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_get_debugreg:
         return do_get_debugreg((unsigned int)a[0]);
     case __HYPERVISOR_update_descriptor:
-        return do_update_descriptor(a[0], a[1]);
+        return compat ? do_update_descriptor(ARG64(a[0], a[1]),
+                                             ARG64(a[2], a[3]))
+                      : do_update_descriptor(a[0], a[1]);
     case __HYPERVISOR_memory_op:
+        if ( compat )
+            return compat_missing(nr);
         return do_memory_op(a[0], a[1]);
     case __HYPERVISOR_multicall:
         /* Xen refuses to nest: the entry fails, the batch goes on. */
         if ( in_multicall )
             return -XEN_EINVAL;
+        if ( compat )
+            return compat_missing(nr);
         return do_multicall(a[0], a[1]);   /* unsigned long since Xen 4.19 */
     case __HYPERVISOR_set_timer_op:
-        return do_set_timer_op(a[0]);
+        return do_set_timer_op(compat ? ARG64(a[0], a[1]) : a[0]);
     case __HYPERVISOR_event_channel_op_compat:
         return do_event_channel_op_compat(a[0]);
     case __HYPERVISOR_grant_table_op:
+        if ( compat )
+            return compat_missing(nr);
         return do_grant_table_op((unsigned int)a[0], a[1], (unsigned int)a[2]);
     case __HYPERVISOR_xen_version:
-        return do_xen_version((unsigned int)a[0], a[1]);
+        return compat ? compat_xen_version((unsigned int)a[0], a[1])
+                      : do_xen_version((unsigned int)a[0], a[1]);
     case __HYPERVISOR_console_io:
         return do_console_io((unsigned int)a[0], (unsigned int)a[1], a[2]);
     case __HYPERVISOR_vm_assist:
         return do_vm_assist((unsigned int)a[0], (unsigned int)a[1]);
     case __HYPERVISOR_iret:
         /* In a multicall it ends the batch (pv/multicall.c). */
-        return do_iret(regs);
+        return compat ? compat_iret(regs) : do_iret(regs);
     case __HYPERVISOR_vcpu_op:
+        if ( compat )
+            return compat_missing(nr);
         return do_vcpu_op((unsigned int)a[0], (unsigned int)a[1], a[2]);
     case __HYPERVISOR_set_segment_base:
+        if ( compat )                   /* 64-bit guests only, as Xen */
+            break;
         return do_set_segment_base((unsigned int)a[0], a[1]);
     case __HYPERVISOR_sched_op:
+        if ( compat && (unsigned int)a[0] == SCHEDOP_poll )
+            return compat_missing(nr);
         return do_sched_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_callback_op:
-        return do_callback_op((unsigned int)a[0], a[1]);
+        return compat ? compat_callback_op((unsigned int)a[0], a[1])
+                      : do_callback_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_event_channel_op:
         return do_event_channel_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_physdev_op:
+        if ( compat )
+            return compat_missing(nr);
         return do_physdev_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_platform_op:
         return do_platform_op(a[0]);
@@ -165,10 +224,9 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         return do_domctl(a[0]);
     case __HYPERVISOR_xenpmu_op:
         return do_xenpmu_op((unsigned int)a[0], a[1]);
-    default:
-        unknown_hypercall(nr);
-        return -XEN_ENOSYS;
     }
+    unknown_hypercall(nr);
+    return -XEN_ENOSYS;
 }
 
 /* mm-audit: the frame table must add up after every MMU hypercall. */
@@ -187,7 +245,7 @@ long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
     long rc;
 
     v->in_multicall = in_multicall;
-    rc = dispatch(regs, nr, a, in_multicall);
+    rc = dispatch(regs, nr, a, in_multicall, false);
     v->in_multicall = outer;
     if ( unlikely(opt_mm_audit) )
         audit_after(nr, rc);
@@ -213,9 +271,28 @@ void pv_syscall(struct cpu_regs *regs)
         return;
     }
     /* The hot path: straight to the switch (never inside a multicall). */
-    regs->rax = dispatch(regs, nr, args, false);
+    regs->rax = dispatch(regs, nr, args, false, false);
     if ( unlikely(opt_mm_audit) )
         audit_after(nr, regs->rax);
+}
+
+/*
+ * int $0x82 from a 32-bit guest's ring-1 kernel (the gate's DPL keeps
+ * everyone else out): %eax the number, %ebx %ecx %edx %esi %edi %ebp the
+ * arguments, the result in %eax, each register's upper half ignored.
+ */
+void pv_int82(struct cpu_regs *regs)
+{
+    unsigned long nr = (uint32_t)regs->rax;
+    unsigned long args[6] = {
+        (uint32_t)regs->rbx, (uint32_t)regs->rcx, (uint32_t)regs->rdx,
+        (uint32_t)regs->rsi, (uint32_t)regs->rdi, (uint32_t)regs->rbp,
+    };
+
+    current_vcpu()->kernel_mode = true;
+    regs->rax = (uint32_t)dispatch(regs, nr, args, false, true);
+    if ( unlikely(opt_mm_audit) )
+        audit_after(nr, (int32_t)regs->rax);
 }
 
 unsigned int batch_begin(unsigned long *count, unsigned long pdone)
@@ -240,16 +317,48 @@ void batch_end(unsigned long pdone, unsigned int done, unsigned long i)
 }
 
 /*
+ * Xen's 32-bit one (hypercall_page_initialise_ring1_kernel): stub N is
+ * `mov $N,%eax; int $0x82; ret`; the iret stub `push %eax; mov $N,%eax;
+ * int $0x82`, never returning.  The rest of the page is int3.
+ */
+static void fill_compat_hypercall_page(uint8_t *p)
+{
+    static const uint8_t call[] = { 0xb8, 0, 0, 0, 0, 0xcd, 0x82, 0xc3 };
+    static const uint8_t iret[] = { 0x50, 0xb8, 0, 0, 0, 0, 0xcd, 0x82 };
+    unsigned int i;
+
+    memset(p, 0xcc, PAGE_SIZE);
+    for ( i = 0; i < PAGE_SIZE / 32; i++, p += 32 )
+    {
+        if ( i == __HYPERVISOR_iret )
+        {
+            memcpy(p, iret, sizeof(iret));
+            memcpy(p + 2, &i, 4);
+        }
+        else
+        {
+            memcpy(p, call, sizeof(call));
+            memcpy(p + 1, &i, 4);
+        }
+    }
+}
+
+/*
  * Xen's 64-bit hypercall page (hypercall_page_initialise_ring3_kernel):
  * stub N at N * 32 is `push %rcx; push %r11; mov $N,%eax; syscall;
  * pop %r11; pop %rcx; ret`; the iret stub also pushes %rax and does not
  * return.  The rest of the page is int3.
  */
-void pv_fill_hypercall_page(void *page)
+void pv_fill_hypercall_page(void *page, bool compat)
 {
     uint8_t *p = page;
     unsigned int i;
 
+    if ( compat )
+    {
+        fill_compat_hypercall_page(page);
+        return;
+    }
     memset(p, 0xcc, PAGE_SIZE);
     for ( i = 0; i < PAGE_SIZE / 32; i++, p += 32 )
     {

@@ -13,7 +13,20 @@
  * Fill @page with Xen's 64-bit hypercall stubs, 32 bytes each: for the
  * ELF note's page at build time and the hypercall-page MSR.
  */
-void pv_fill_hypercall_page(void *page);
+void pv_fill_hypercall_page(void *page, bool compat);
+
+/*
+ * A 32-bit guest's handlers where its ABI differs (structures laid out
+ * by pv/compat/, 64-bit values in two registers): compat_<hypercall>.
+ */
+long compat_set_trap_table(unsigned long traps);
+long compat_set_callbacks(unsigned long event_cs, unsigned long event,
+                          unsigned long failsafe_cs, unsigned long failsafe);
+long compat_callback_op(unsigned long cmd, unsigned long arg);
+long compat_mmuext_op(unsigned long uops, unsigned long count,
+                      unsigned long pdone, unsigned long foreigndom);
+long compat_iret(struct cpu_regs *regs);
+long compat_xen_version(unsigned long cmd, unsigned long arg);
 
 long do_set_trap_table(unsigned long traps);
 long do_stack_switch(unsigned long ss, unsigned long esp);

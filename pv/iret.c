@@ -69,3 +69,46 @@ long do_iret(struct cpu_regs *regs)
     /* The caller writes this to %rax. */
     return ctx.rax;
 }
+
+/*
+ * Xen's compat_iret(): the hypercall page's iret stub pushed %eax on the
+ * frame a 32-bit kernel builds for iret, so the guest's stack holds
+ *
+ *   EAX, EIP, CS, EFLAGS, [ESP, SS]     (4 bytes each)
+ *
+ * the last two only when returning to ring 2 or 3.  A return to ring 0
+ * (or a frame that can't be read) crashes the guest, as on Xen; VM86 is
+ * refused.  The upcall mask follows EFLAGS.IF.
+ */
+long compat_iret(struct cpu_regs *regs)
+{
+    struct vcpu *v = current_vcpu();
+    uint32_t f[6], sp = regs->rsp;
+
+    if ( copy_from_guest(f, sp, 4 * sizeof(f[0])) )
+        domain_crash("iret: frame at %#x unreadable", sp);
+    if ( f[3] & X86_EFLAGS_VM )
+        domain_crash("iret: to VM86 mode");
+    if ( !(f[2] & 3) )
+        domain_crash("iret: to ring 0 (cs %#x)", f[2]);
+    if ( (f[2] & 3) == 1 )
+        sp += 16;                       /* to the kernel: its own stack */
+    else if ( copy_from_guest(&f[4], sp + 16, 2 * sizeof(f[0])) )
+        domain_crash("iret: frame at %#x unreadable", sp);
+    else
+    {
+        sp = f[4];
+        regs->ss = f[5] & 0xffff;
+    }
+
+    if ( dom.vm_assist & (1UL << VMASST_TYPE_architectural_iopl) )
+        v->iopl = f[3] & X86_EFLAGS_IOPL;
+    regs->rip = f[1];
+    regs->cs = f[2] & 0xffff;
+    regs->rflags = (f[3] & ~X86_EFLAGS_IOPL) | X86_EFLAGS_IF;
+    regs->rsp = sp;
+    v->kernel_mode = (f[2] & 3) != 3;
+    v->vcpu_info->evtchn_upcall_mask = !(f[3] & X86_EFLAGS_IF);
+    pv_async_exception_cleanup(v);
+    return f[0];                        /* EAX, as the guest had it */
+}

@@ -40,8 +40,12 @@ long do_stack_switch(unsigned long ss, unsigned long esp)
 {
     struct vcpu *v = current_vcpu();
 
-    v->kernel_ss = ss | 3;
-    v->kernel_sp = esp;
+    /* Xen's fixup_guest_stack_selector(): at least the kernel's ring. */
+    if ( dom.compat )
+        v->kernel_ss = (ss & 3) ? (uint16_t)ss : (uint16_t)ss | 1;
+    else
+        v->kernel_ss = ss | 3;
+    v->kernel_sp = dom.compat ? (uint32_t)esp : esp;
     return 0;
 }
 

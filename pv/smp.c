@@ -68,8 +68,15 @@ void vcpu_kick(struct vcpu *v)
 /* Segment bases and selectors as @v had them (none yet loaded here). */
 static void load_segments(struct vcpu *v)
 {
-    asm volatile ( "mov %0, %%ds; mov %0, %%es; mov %0, %%fs; mov %0, %%gs"
-                   :: "r" (0) : "memory" );
+    const uint16_t *sel = v->compat_data_sel;
+
+    if ( dom.compat )
+        asm volatile ( "mov %0, %%ds; mov %1, %%es; mov %2, %%fs; "
+                       "mov %3, %%gs" :: "r" (sel[0]), "r" (sel[1]),
+                       "r" (sel[2]), "r" (sel[3]) : "memory" );
+    else
+        asm volatile ( "mov %0, %%ds; mov %0, %%es; mov %0, %%fs; "
+                       "mov %0, %%gs" :: "r" (0) : "memory" );
     wrmsr(MSR_FS_BASE, v->fs_base);
     wrmsr(MSR_GS_BASE, v->kernel_mode ? v->gs_base_kernel : v->gs_base_user);
     wrmsr(MSR_SHADOW_GS_BASE,
@@ -95,8 +102,7 @@ static noreturn void vcpu_start(struct vcpu *v)
     v->started = true;
     pv_cpu_init();
     v->running = true;
-    write_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
-              << PAGE_SHIFT);
+    write_cr3(pv_vcpu_cr3(v));
     pv_load_gdt(v);
     pv_load_ldt(v);
     load_segments(v);

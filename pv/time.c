@@ -21,6 +21,7 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/time.h"
+#include "pv/compat/layout.h"
 #include "pv/time-scale.h"
 
 /* x86 does not reorder stores with stores: the compiler must not either. */
@@ -124,6 +125,20 @@ static void set_wallclock(struct domain *d, uint64_t utc_secs)
     uint64_t now = NOW(), wc;
 
     wc = utc_secs * NS_PER_SEC > now ? utc_secs * NS_PER_SEC - now : 0;
+    if ( d->compat )
+    {
+        /* A 32-bit guest's: elsewhere, and wc_sec_hi in its arch part. */
+        uint32_t ver = compat_get(s, shared_info, wc_version);
+
+        compat_put(s, shared_info, wc_version, (ver + 1) | 1);
+        smp_wmb();
+        compat_put(s, shared_info, wc_sec, wc / NS_PER_SEC);
+        compat_put(s, shared_info, arch__wc_sec_hi, (wc / NS_PER_SEC) >> 32);
+        compat_put(s, shared_info, wc_nsec, wc % NS_PER_SEC);
+        smp_wmb();
+        compat_put(s, shared_info, wc_version, ((ver + 1) | 1) + 1);
+        return;
+    }
     s->wc_version = (s->wc_version + 1) | 1;
     smp_wmb();
     s->wc_sec = (uint32_t)(wc / NS_PER_SEC);

@@ -17,6 +17,7 @@
 #include "pv/entry.h"
 #include "pv/guest-access.h"
 #include "pv/traps.h"
+#include "pv/compat/layout.h"
 #include "pv/descriptor-tables.h"
 #include "shim/console.h"
 
@@ -65,8 +66,71 @@ void pv_sysret_regs(struct cpu_regs *regs)
  * mask, IOPL the virtual one under VMASST_TYPE_architectural_iopl.  The
  * guest leaves as Xen's sysret would (ENTRY_SYSCALL, pv_sysret_regs()).
  */
+/*
+ * Xen's compat_create_bounce_frame, for a 32-bit guest: from ring 2 or 3
+ * the frame goes on the kernel stack (stack_switch's ss:esp) and carries
+ * the interrupted esp and ss; from ring 1 below the interrupted esp:
+ *
+ *   guest kernel stack, low to high, 4 bytes each:
+ *     [error code], EIP, CS | upcall_mask << 16, EFLAGS, [ESP, SS]
+ *
+ * The handler runs at @cs:@eip (the trap table's or callback's selector,
+ * never a null one).  The stack segment is taken as flat, as every
+ * 32-bit PV kernel has it.
+ */
+static void compat_bounce_frame(struct cpu_regs *regs, unsigned int cs,
+                                unsigned long eip, unsigned int flags,
+                                uint32_t error_code)
+{
+    struct vcpu *v = current_vcpu();
+    uint8_t mask = v->vcpu_info->evtchn_upcall_mask;
+    bool outer = regs->cs & 2;
+    uint32_t frame[6], sp, ss, eflags;
+    unsigned int n = 0;
+
+    if ( !(cs & ~3) )
+        domain_crash("bounce to a null selector (%#x:%#lx)", cs, eip);
+    sp = outer ? v->kernel_sp : regs->rsp;
+    ss = outer ? v->kernel_ss : regs->ss;
+    eflags = (regs->rflags & ~(X86_EFLAGS_IF | X86_EFLAGS_IOPL)) |
+             (mask ? 0 : X86_EFLAGS_IF);
+    if ( dom.vm_assist & (1UL << VMASST_TYPE_architectural_iopl) )
+        eflags |= v->iopl;
+
+    if ( flags & TBF_EXCEPTION_ERRCODE )
+        frame[n++] = error_code;
+    frame[n++] = regs->rip;
+    frame[n++] = (regs->cs & 0xffff) | ((uint32_t)mask << 16);
+    frame[n++] = eflags;
+    if ( outer )
+    {
+        frame[n++] = regs->rsp;
+        frame[n++] = regs->ss;
+    }
+    sp -= n * sizeof(frame[0]);
+    if ( copy_to_guest(sp, frame, n * sizeof(frame[0])) )
+        domain_crash("fault writing the bounce frame for %#x:%#lx at %#x "
+                     "(guest stack unusable)", cs, eip, sp);
+
+    if ( flags & TBF_INTERRUPT )
+        v->vcpu_info->evtchn_upcall_mask = 1;
+    regs->rflags &= ~(X86_EFLAGS_VM | X86_EFLAGS_RF | X86_EFLAGS_NT |
+                      X86_EFLAGS_TF);
+    regs->ss = ss;
+    regs->rsp = sp;
+    regs->cs = cs;
+    regs->rip = (uint32_t)eip;
+    v->kernel_mode = true;
+}
+
 void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
                             unsigned int flags, uint32_t error_code)
+{
+    pv_bounce_to(regs, COMPAT_FLAT_KERNEL_CS, eip, flags, error_code);
+}
+
+void pv_bounce_to(struct cpu_regs *regs, unsigned int handler_cs, unsigned long eip,
+                  unsigned int flags, uint32_t error_code)
 {
     struct vcpu *v = current_vcpu();
     uint8_t mask = v->vcpu_info->evtchn_upcall_mask;
@@ -76,6 +140,11 @@ void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
     if ( !eip )
         domain_crash("bounce to a null handler (flags %#x, error code %#x)",
                      flags, error_code);
+    if ( dom.compat )
+    {
+        compat_bounce_frame(regs, handler_cs, eip, flags, error_code);
+        return;
+    }
     if ( !v->kernel_mode )
     {
         pv_toggle_guest_mode(v);
@@ -131,13 +200,13 @@ void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
 
         if ( vector == X86_EXC_PF )
             snprintf(cr2, sizeof(cr2), ", cr2 %#lx",
-                     current_vcpu()->vcpu_info->arch.cr2);
+                     pv_guest_cr2(current_vcpu()));
         domain_crash("%s (vector %u, error code %#x%s) at %#lx with no "
                      "handler registered", vector < 32 && exc_names[vector]
                      ? exc_names[vector] : "exception", vector, error_code,
                      cr2, regs->rip);
     }
-    pv_create_bounce_frame(regs, ti->address, TBF_EXCEPTION |
+    pv_bounce_to(regs, ti->cs, ti->address, TBF_EXCEPTION |
                            (has_error_code(vector) ? TBF_EXCEPTION_ERRCODE
                                                    : 0) |
                            (ti->flags & TI_CLEAR_EVENTS ? TBF_INTERRUPT : 0),
@@ -162,7 +231,7 @@ bool pv_inject_swint(struct cpu_regs *regs, unsigned int vector)
     if ( !ti->address )
         domain_crash("int $%#x at %#lx with no handler registered", vector,
                      regs->rip);
-    pv_create_bounce_frame(regs, ti->address, TBF_EXCEPTION |
+    pv_bounce_to(regs, ti->cs, ti->address, TBF_EXCEPTION |
                            (ti->flags & TI_CLEAR_EVENTS ? TBF_INTERRUPT : 0),
                            0);
     return true;
@@ -198,6 +267,7 @@ void pv_exception(struct cpu_regs *regs)
     }
     /* The return path drops it, whatever happened. */
     pv_domain_lock();
+    pv_compat_entry_mode(v, regs);
 
     /* NMI, #DF, #MC run on IST stacks: not a guest matter. */
     if ( regs != &get_cpu_info()->guest_regs )
@@ -220,7 +290,7 @@ void pv_exception(struct cpu_regs *regs)
         if ( pv_ldt_fault(regs, cr2) ||
              pv_ptwr_fault(regs, cr2, regs->error_code) )
             return;
-        v->vcpu_info->arch.cr2 = cr2;
+        pv_set_guest_cr2(v, cr2);
         /* The kernel runs in ring 3: show it the fault as its own; one
          * from user mode keeps its U bit. */
         if ( v->kernel_mode )

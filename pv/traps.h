@@ -4,6 +4,8 @@
 #define PV_TRAPS_H
 
 #include "arch/x86/regs.h"
+#include "pv/compat/layout.h"
+#include "pv/domain.h"
 
 /* Architectural exception vectors (SDM vol. 3A, table 6-1). */
 enum {
@@ -25,6 +27,35 @@ enum {
 #define TBF_INTERRUPT           8
 void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
                             unsigned int flags, uint32_t error_code);
+/* The same, to @cs:@eip for a 32-bit guest (a 64-bit one ignores @cs). */
+void pv_bounce_to(struct cpu_regs *regs, unsigned int cs, unsigned long eip,
+                  unsigned int flags, uint32_t error_code);
+
+/*
+ * A 32-bit guest changes rings by itself (iret, lret between ring 1 and
+ * ring 3 need no hypervisor): on every entry its mode is its CS's RPL.
+ */
+static inline void pv_compat_entry_mode(struct vcpu *v,
+                                        const struct cpu_regs *regs)
+{
+    if ( dom.compat )
+        v->kernel_mode = (regs->cs & 3) != 3;
+}
+
+/* vcpu_info's arch.cr2, where the guest's layout has it. */
+static inline void pv_set_guest_cr2(struct vcpu *v, unsigned long cr2)
+{
+    if ( dom.compat )
+        compat_put(v->vcpu_info, vcpu_info, arch__cr2, cr2);
+    else
+        v->vcpu_info->arch.cr2 = cr2;
+}
+
+static inline unsigned long pv_guest_cr2(const struct vcpu *v)
+{
+    return dom.compat ? compat_get(v->vcpu_info, vcpu_info, arch__cr2)
+                      : v->vcpu_info->arch.cr2;
+}
 
 /*
  * Make the guest take exception @vector (with @error_code where the

@@ -10,6 +10,8 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 #include "shim/boot-info.h"
 #include "shim/version.h"
 
@@ -120,4 +122,18 @@ long do_xen_version(unsigned long cmd, unsigned long arg)
     default:
         return -XEN_ENOSYS;
     }
+}
+
+/* A 32-bit guest: its hole starts at the compat one; the rest is alike. */
+long compat_xen_version(unsigned long cmd, unsigned long arg)
+{
+    struct xen_platform_parameters n = {
+        .virt_start = COMPAT_HYPERVISOR_VIRT_START,
+    };
+    uint8_t c[COMPAT_SIZEOF(xen_platform_parameters)];
+
+    if ( cmd != XENVER_platform_parameters )
+        return do_xen_version(cmd, arg);
+    xlat_platform_parameters_to_compat(c, &n);
+    return copy_to_guest(arg, c, sizeof(c));
 }

@@ -23,7 +23,7 @@ struct desc_ptr {
 } __packed;
 
 static struct idt_entry idt[256] __aligned(4096);
-extern const char exception_stubs[];
+extern const char exception_stubs[], int82_entry[];
 
 static const uint64_t reserved_gdt_template[] = {
     0x0000000000000000,     /* 0xe000 unused */
@@ -36,6 +36,18 @@ static const uint64_t reserved_gdt_template[] = {
     0x00cf9a000000ffff,     /* 0xe038 ring 0 code, compatibility */
 };
 
+/*
+ * A 32-bit guest's flat selectors (xen-x86_32.h) at the same places as
+ * Xen's compat_gdt: ring 1 code and data, ring 3 code and data.
+ */
+static const uint64_t compat_gdt_template[] = {
+    0x00cfba000000ffff,     /* 0xe019 FLAT_RING1_CS */
+    0x00cfb2000000ffff,     /* 0xe021 FLAT_RING1_DS / SS */
+    0x00cffa000000ffff,     /* 0xe02b FLAT_RING3_CS */
+    0x00cff2000000ffff,     /* 0xe033 FLAT_RING3_DS / SS */
+};
+static bool use_compat_gdt;
+
 static void idt_init(void)
 {
     unsigned int v;
@@ -44,7 +56,8 @@ static void idt_init(void)
         return;
     for ( v = 0; v < 256; v++ )
     {
-        uint64_t a = (uint64_t)exception_stubs + v * 16;
+        uint64_t a = v == HYPERCALL_VECTOR ? (uint64_t)int82_entry
+                                           : (uint64_t)exception_stubs + v * 16;
 
         idt[v].off0 = a;
         idt[v].sel = SHIM_CS;
@@ -55,6 +68,12 @@ static void idt_init(void)
     /* int3 and into from the guest must arrive as #BP / #OF, not #GP. */
     idt[3].type_attr = 0xee;
     idt[4].type_attr = 0xee;
+    /*
+     * The compat hypercall gate: DPL 1, so a 32-bit guest's ring-1 kernel
+     * may use it and its user mode (or a 64-bit guest, all ring 3) takes
+     * #GP, as Xen's.  An interrupt gate: the entry decides about IF.
+     */
+    idt[HYPERCALL_VECTOR].type_attr = 0xae;
     idt[2].ist = IST_NMI;
     idt[8].ist = IST_DF;
     idt[18].ist = IST_MC;
@@ -86,6 +105,8 @@ void desc_init_cpu(struct percpu *pc)
     idt_init();
 
     memcpy(g, reserved_gdt_template, sizeof(reserved_gdt_template));
+    if ( use_compat_gdt )
+        memcpy(&g[3], compat_gdt_template, sizeof(compat_gdt_template));
     set_tss_desc(&g[(TSS_SEL >> 3) - GDT_RESERVED_ENTRY], &pc->tss);
     /* A data segment whose limit is the CPU number: `lsl` reads it. */
     g[(PER_CPU_SEL >> 3) - GDT_RESERVED_ENTRY] =
@@ -123,4 +144,20 @@ void desc_init_cpu(struct percpu *pc)
      * where a forged call gate would lead to ring 0.
      */
     asm volatile ( "lldt %w0" :: "r" (0) );
+}
+
+/*
+ * The guest is 32-bit: every CPU's reserved GDT entries become Xen's
+ * compat_gdt's (a CPU brought up later gets them from desc_init_cpu()).
+ * No guest selector is loaded yet, so no CPU holds the old ones.
+ */
+void desc_use_compat_gdt(void)
+{
+    unsigned int cpu;
+
+    use_compat_gdt = true;
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        if ( percpu_area[cpu] )
+            memcpy(percpu_area[cpu]->gdt + GDT_RESERVED_ENTRY + 3,
+                   compat_gdt_template, sizeof(compat_gdt_template));
 }

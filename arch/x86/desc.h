@@ -17,6 +17,9 @@
 #define GDT_LIMIT       0xefff      /* 15 pages: guest's 14 + reserved */
 #define GDT_ENTRIES     ((GDT_LIMIT + 1) / 8)
 
+/* Xen's compat hypercall gate, `int $0x82`. */
+#define HYPERCALL_VECTOR 0x82
+
 #define IST_NMI         1
 #define IST_DF          2
 #define IST_MC          3
@@ -27,6 +30,8 @@
 
 /* Build and load this CPU's GDT, TSS and the (shared) IDT. */
 void desc_init_cpu(struct percpu *pc);
+/* A 32-bit PV guest: its flat ring 1 and ring 3 selectors in every GDT. */
+void desc_use_compat_gdt(void);
 #endif
 
 #endif /* ARCH_X86_DESC_H */

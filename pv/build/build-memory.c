@@ -210,34 +210,44 @@ static always_inline uint64_t *pt_walk(struct pt_alloc *a, uint64_t *t,
     return __va(t[idx] & PADDR_MASK);
 }
 
+/*
+ * The bootstrap tables: an L4 with the shim's slots for a 64-bit guest;
+ * for a 32-bit one an L3 (PAE), with an L2 at slot 3 whatever it maps
+ * (pv/mm/mm.c gives it the shim's slots), and its own mappings without
+ * _PAGE_USER: its kernel runs in ring 1 (Xen's COMPAT_L1_PROT).
+ */
 void pv_build_page_tables(struct domain *d, const struct pv_layout *l)
 {
     struct pt_alloc a = { .d = d, .l = l, .next = l->pt_start };
     const uint64_t *shim = shim_l4();
-    unsigned long va, l4_mfn, slot;
-    uint64_t *l4;
+    unsigned int levels = d->compat ? 3 : 4, level;
+    uint64_t leaf = d->compat ? GUEST_PTE & ~_PAGE_USER : GUEST_PTE;
+    unsigned long va, root_mfn, slot;
+    uint64_t *root, *t;
 
     /* start_info, rings, page tables, stack: all start zeroed. */
     pv_write_initial(d, l, l->start_info, NULL,
                      l->stack_end - l->start_info);
-    l4 = pt_frame(&a, &l4_mfn);
+    root = pt_frame(&a, &root_mfn);
 
     /* The shim's slots: every guest L4 has them, and may not change them. */
-    for ( slot = L4_SLOT(HYPERVISOR_VIRT_START);
-          slot < L4_SLOT(HYPERVISOR_VIRT_END); slot++ )
-        l4[slot] = shim[slot];
+    if ( !d->compat )
+        for ( slot = L4_SLOT(HYPERVISOR_VIRT_START);
+              slot < L4_SLOT(HYPERVISOR_VIRT_END); slot++ )
+            root[slot] = shim[slot];
 
     for ( va = l->v_start; va < l->v_end; va += PAGE_SIZE )
     {
-        uint64_t *l3 = pt_walk(&a, l4, (va >> 39) & 511);
-        uint64_t *l2 = pt_walk(&a, l3, (va >> 30) & 511);
-        uint64_t *l1 = pt_walk(&a, l2, (va >> 21) & 511);
         unsigned long mfn = pv_p2m(d, (va - l->v_start) >> PAGE_SHIFT);
-        uint64_t flags = GUEST_PTE;
+        uint64_t flags = leaf;
 
+        for ( t = root, level = levels; level > 1; level-- )
+            t = pt_walk(&a, t, (va >> (12 + 9 * (level - 1))) & 511);
         if ( va >= l->pt_start && va < l->pt_end )
             flags &= ~(_PAGE_RW | _PAGE_DIRTY);
-        l1[(va >> 12) & 511] = (mfn << PAGE_SHIFT) | flags;
+        t[(va >> 12) & 511] = (mfn << PAGE_SHIFT) | flags;
     }
-    d->vcpu[0].guest_table = l4_mfn;
+    if ( d->compat )
+        pt_walk(&a, root, 3);
+    d->vcpu[0].guest_table = root_mfn;
 }

@@ -13,6 +13,8 @@
 #include "arch/x86/percpu.h"
 #include "pv/build/build.h"
 #include "pv/emul/cr.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 #include "pv/mm/mm.h"
 #include "pv/domain.h"
 #include "pv/event.h"
@@ -40,7 +42,10 @@ static void setup_shared_info(struct domain *d)
     pv_mm_give_frame(mfn);              /* the guest maps it itself */
 
     s->vcpu_info[0].evtchn_upcall_mask = 1;     /* events start masked */
-    s->arch.max_pfn = d->nr_pages;
+    if ( d->compat )
+        compat_put(s, shared_info, arch__max_pfn, d->nr_pages);
+    else
+        s->arch.max_pfn = d->nr_pages;
 
     d->shared_info = s;
     d->shared_info_mfn = mfn;
@@ -84,12 +89,16 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
                          const struct boot_info *bi,
                          const struct boot_module *initrd)
 {
-    start_info_t *si = pv_initial_va(d, l, l->start_info);
+    static start_info_t native;
+    start_info_t *si = &native;
+    void *page = pv_initial_va(d, l, l->start_info);
     unsigned long pfn_of = l->v_start, i;
 
     setup_shared_info(d);
-    memset(si, 0, PAGE_SIZE);
-    snprintf(si->magic, sizeof(si->magic), "xen-3.0-x86_64");
+    memset(page, 0, PAGE_SIZE);
+    memset(si, 0, sizeof(*si));
+    snprintf(si->magic, sizeof(si->magic), d->compat ? "xen-3.0-x86_32p"
+                                                     : "xen-3.0-x86_64");
     si->nr_pages = d->nr_pages;
     si->shared_info = d->shared_info_mfn << PAGE_SHIFT;
     si->pt_base = l->pt_start;
@@ -131,6 +140,13 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
         for ( i = 0; l->p2m_start + (i << PAGE_SHIFT) < l->p2m_end; i++ )
             pv_write_p2m_page(d, i, pv_initial_va(d, l, l->p2m_start +
                                                          (i << PAGE_SHIFT)));
+
+    /* A 32-bit guest reads it in its layout, every field below 4 GiB. */
+    if ( !d->compat )
+        memcpy(page, si, sizeof(*si));
+    else if ( xlat_start_info_to_compat(page, si) )
+        panic("a 32-bit start_info can't hold an address above 4 GiB "
+              "(shared_info %#lx)", (unsigned long)si->shared_info);
     printk("Dom1 command line: \"%s\"\n", d->cmdline);
 }
 
@@ -142,7 +158,8 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     unsigned int i;
 
     if ( k->hypercall_page != PV_ELF_UNSET )
-        pv_fill_hypercall_page(pv_initial_va(d, l, k->hypercall_page));
+        pv_fill_hypercall_page(pv_initial_va(d, l, k->hypercall_page),
+                               d->compat);
 
     /*
      * The others wait for VCPUOP_initialise, down; those beyond the
@@ -179,10 +196,13 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     regs->rip = k->entry;
     regs->rsp = l->stack_end;
     regs->rsi = l->start_info;
-    regs->cs = FLAT_KERNEL_CS64;
-    regs->ss = FLAT_KERNEL_SS;
+    regs->cs = d->compat ? COMPAT_FLAT_KERNEL_CS : FLAT_KERNEL_CS64;
+    regs->ss = d->compat ? COMPAT_FLAT_KERNEL_SS : FLAT_KERNEL_SS;
     regs->rflags = 0x202;
+    /* Xen's new-vCPU data selectors for a 32-bit guest: its flat DS. */
+    for ( i = 0; i < ARRAY_SIZE(v->compat_data_sel); i++ )
+        v->compat_data_sel[i] = d->compat ? COMPAT_FLAT_KERNEL_DS : 0;
 
     v->running = true;                  /* this CPU holds its tables now */
-    write_cr3(v->guest_table << PAGE_SHIFT);
+    write_cr3(pv_vcpu_cr3(v));
 }

@@ -42,6 +42,11 @@ void pv_m2p_set(unsigned long mfn, unsigned long pfn);
 void pv_m2p_set_run(unsigned long mfn, unsigned long pfn, unsigned long nr,
                     long step);
 unsigned long pv_m2p_get(unsigned long mfn);
+/* A 32-bit guest's M2P, beside the native one from now on. */
+void pv_m2p_compat_init(void);
+unsigned int pv_m2p_compat_first_slot(void);
+void pv_m2p_compat_fill_l2(uint64_t *l2);
+unsigned long pv_m2p_compat_bytes(void);
 
 /* pv/build/build-kernel.c: module 0 as an ELF, a bzImage decompressed. */
 struct pv_image {
@@ -81,6 +86,9 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
                          const struct boot_module *initrd);
 void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
                    const struct pv_kernel *k);
+
+/* pv/build/build-compat.c: the guest is 32-bit (before building it). */
+void pv_compat_domain_init(struct domain *d);
 
 /* pv/build/features.c: the XENFEAT_* bits pvshim really provides. */
 bool pv_feature_supported(unsigned int feature);

@@ -13,6 +13,7 @@
 #include "pv/build/build.h"
 #include "pv/domain.h"
 #include "pv/build/elf.h"
+#include "pv/compat/layout.h"
 #include "pv/mm/mm.h"
 #include "shim/boot-info.h"
 #include "shim/console.h"
@@ -58,7 +59,9 @@ static void compute_layout(struct pv_layout *l, const struct pv_kernel *k,
                            unsigned long nr_pages, uint64_t initrd_len,
                            bool initrd_mapped)
 {
-    unsigned long pt;
+    unsigned long pt, need;
+    /* A 32-bit guest's p2m entries are 4 bytes (its unsigned long). */
+    unsigned int p2m_entry = k->compat ? 4 : sizeof(unsigned long);
 
     l->v_start = k->virt_base;
     l->kern_start = k->vstart;
@@ -68,14 +71,13 @@ static void compute_layout(struct pv_layout *l, const struct pv_kernel *k,
     l->p2m_start = ROUNDUP(l->initrd_end, PAGE_SIZE);
     l->p2m_end = l->p2m_start;
     /* libxc ignores an INIT_P2M at or above the kernel, or unaligned. */
-    l->p2m_apart = k->init_p2m != PV_ELF_UNSET &&
+    l->p2m_apart = !k->compat && k->init_p2m != PV_ELF_UNSET &&
                    k->init_p2m < k->virt_base && !(k->init_p2m & 0xfff);
-    l->p2m_pages = ROUNDUP(nr_pages * sizeof(unsigned long), PAGE_SIZE)
-                   >> PAGE_SHIFT;
+    l->p2m_pages = ROUNDUP(nr_pages * p2m_entry, PAGE_SIZE) >> PAGE_SHIFT;
     if ( l->p2m_apart )
         l->p2m_va = k->init_p2m;
     else
-        l->p2m_end += nr_pages * sizeof(unsigned long);
+        l->p2m_end += nr_pages * p2m_entry;
     l->start_info = ROUNDUP(l->p2m_end, PAGE_SIZE);
     l->xenstore = l->start_info + PAGE_SIZE;
     l->console = l->xenstore + PAGE_SIZE;
@@ -88,17 +90,33 @@ static void compute_layout(struct pv_layout *l, const struct pv_kernel *k,
         l->v_end = ROUNDUP(l->stack_end, 1UL << 22);
         if ( l->v_end - l->stack_end < (512UL << 10) )
             l->v_end += 1UL << 22;      /* at least 512 KiB of padding */
-        if ( 1 + nr_tables(l->v_start, l->v_end, L4_SHIFT) +
-             nr_tables(l->v_start, l->v_end, L3_SHIFT) +
-             nr_tables(l->v_start, l->v_end, L2_SHIFT) <= pt )
+        /*
+         * PAE: an L3, the L2s and L1s, and the L2 of slot 3 (the shim's
+         * slots are in it) even if nothing of the guest's is mapped there.
+         */
+        if ( k->compat )
+            need = 1 + nr_tables(l->v_start, l->v_end, L3_SHIFT) +
+                   ((l->v_end - 1) >> L3_SHIFT != 3) +
+                   nr_tables(l->v_start, l->v_end, L2_SHIFT);
+        else
+            need = 1 + nr_tables(l->v_start, l->v_end, L4_SHIFT) +
+                   nr_tables(l->v_start, l->v_end, L3_SHIFT) +
+                   nr_tables(l->v_start, l->v_end, L2_SHIFT);
+        if ( need <= pt )
             break;
     }
     l->nr_pt = pt;
 }
 
-static void check_layout(const struct pv_layout *l, unsigned long nr_pages)
+static void check_layout(const struct pv_layout *l, unsigned long nr_pages,
+                         bool compat)
 {
     unsigned long need = (l->v_end - l->v_start) >> PAGE_SHIFT;
+
+    if ( compat && (l->v_end < l->v_start ||
+                    l->v_end > COMPAT_HYPERVISOR_VIRT_START) )
+        refuse("initial mapping %#lx-%#lx reaches the hypervisor hole at "
+               "%#x", l->v_start, l->v_end, COMPAT_HYPERVISOR_VIRT_START);
 
     if ( l->v_end < l->v_start ||
          !(l->v_end <= (1UL << 47) || l->v_start >= HYPERVISOR_VIRT_END) )
@@ -216,15 +234,15 @@ void pv_domain_build(struct boot_info *bi)
            k.compat ? "32-bit, PAE" : "64-bit",
            k.guest_os[0] ? k.guest_os : "?", k.guest_version,
            k.has_xen_notes ? "Xen" : "__xen_guest");
-    if ( k.compat )
-        refuse("32-bit PAE (compat) guests are not supported yet");
     check_features(&k);
+    if ( k.compat )
+        pv_compat_domain_init(&dom);
 
     nr_pages = guest_pages();
     initrd_mapped = initrd && !k.mod_start_pfn;
     compute_layout(&l, &k, nr_pages, initrd ? initrd->size : 0,
                    initrd_mapped);
-    check_layout(&l, nr_pages);
+    check_layout(&l, nr_pages, k.compat);
     layout_after_mapping(&l, nr_pages, initrd && !initrd_mapped ?
                          ROUNDUP(initrd->size, PAGE_SIZE) >> PAGE_SHIFT : 0);
     print_layout(&l, &k);

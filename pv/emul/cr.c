@@ -31,6 +31,14 @@ unsigned long pv_make_cr4(void)
 
     if ( opt_global_pages )
         cr4 |= X86_CR4_PGE;
+    /*
+     * A 32-bit guest's kernel runs in ring 1, a supervisor ring: SMAP
+     * would fault its every access to its user pages (it can't stac in
+     * ring 1) and SMEP may stop it running code it mapped user, so both
+     * are off while it runs, as Xen's cr4_pv32 handling makes them.
+     */
+    if ( dom.compat )
+        cr4 &= ~(X86_CR4_SMEP | X86_CR4_SMAP);
     if ( current_vcpu()->cr4_guest & X86_CR4_TSD )
         cr4 |= X86_CR4_TSD;
     return cr4;

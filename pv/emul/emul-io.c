@@ -43,11 +43,11 @@ bool pv_io_ok(struct vcpu *v, unsigned int port, unsigned int bytes)
         return true;
     if ( port + bytes > v->iobmp_limit )
         return false;
-    if ( !v->kernel_mode )
+    if ( !v->kernel_mode && !dom.compat )
         write_cr3(v->guest_table << PAGE_SHIFT);
     if ( !copy_from_guest(&b[0], v->iobmp + (port >> 3), 1) )
         (void)copy_from_guest(&b[1], v->iobmp + (port >> 3) + 1, 1);
-    if ( !v->kernel_mode )
+    if ( !v->kernel_mode && !dom.compat )
         write_cr3(v->guest_table_user << PAGE_SHIFT);
     mask = b[0] | (b[1] << 8);
     return !(mask & (((1u << bytes) - 1) << (port & 7)));

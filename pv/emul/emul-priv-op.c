@@ -14,6 +14,7 @@
 #include "pv/emul/emulate.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
+#include "pv/traps.h"
 #include "shim/console.h"
 
 #define X86_XEC_EXT     (1u << 0)       /* #GP error code: external event */
@@ -141,10 +142,10 @@ static bool read_cr(unsigned int cr, uint64_t *val)
         *val = pv_guest_cr0();
         return true;
     case 2:
-        *val = v->vcpu_info->arch.cr2;
+        *val = pv_guest_cr2(v);
         return true;
     case 3:
-        *val = xen_pfn_to_cr3(v->guest_table);  /* mfn: PV isn't translated */
+        *val = pv_pfn_to_cr3(v->guest_table);   /* mfn: PV isn't translated */
         return true;
     case 4:
         *val = pv_guest_cr4();
@@ -170,7 +171,7 @@ static bool write_cr(unsigned int cr, uint64_t val)
         do_fpu_taskswitch(!!(val & X86_CR0_TS));
         return true;
     case 2:
-        current_vcpu()->vcpu_info->arch.cr2 = val;
+        pv_set_guest_cr2(current_vcpu(), val);
         return true;
     case 3:
         /*
@@ -178,7 +179,7 @@ static bool write_cr(unsigned int cr, uint64_t val)
          * (validated as an L4); the low flag bits are ignored, and a
          * frame that won't be an L4 is #GP(0).  Nothing here preempts.
          */
-        if ( new_guest_cr3(current_vcpu(), xen_cr3_to_pfn(val)) )
+        if ( new_guest_cr3(current_vcpu(), pv_cr3_to_pfn(val)) )
         {
             refuse_once(&said_cr3, "CR3 write of a frame not a valid L4");
             return false;

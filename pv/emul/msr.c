@@ -257,7 +257,7 @@ static bool write_hypercall_page(uint64_t val)
                MSR_XEN_HYPERCALL_PAGE);
         return false;
     }
-    pv_fill_hypercall_page(__va(mfn << PAGE_SHIFT));
+    pv_fill_hypercall_page(__va(mfn << PAGE_SHIFT), dom.compat);
     put_page_and_type(mfn);
     return true;
 }

@@ -20,7 +20,9 @@
 /* The most ports each ABI addresses (Xen's max_evtchns()). */
 static inline unsigned int max_evtchns(const struct domain *d)
 {
-    return d->evtchn_fifo ? EVTCHN_FIFO_NR_CHANNELS : EVTCHN_2L_NR_CHANNELS;
+    if ( d->evtchn_fifo )
+        return EVTCHN_FIFO_NR_CHANNELS;
+    return d->compat ? 32 * 32 : EVTCHN_2L_NR_CHANNELS;
 }
 
 /* In an allocated bucket (Xen's port_is_valid()). */

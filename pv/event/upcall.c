@@ -98,5 +98,6 @@ void pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs)
     /* Xen's create_bounce_frame crashes a domain bounced to address 0. */
     if ( !v->event_callback_eip )
         domain_crash("event upcall with no event callback registered");
-    pv_create_bounce_frame(regs, v->event_callback_eip, TBF_INTERRUPT, 0);
+    pv_bounce_to(regs, v->event_callback_cs, v->event_callback_eip,
+                 TBF_INTERRUPT, 0);
 }

@@ -12,7 +12,9 @@
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "pv/mm/mm.h"
+#include "pv/build/build.h"
 #include "shim/console.h"
+#include "shim/frame.h"
 #include "shim/panic.h"
 
 /* Flags whose change needs no reference work: the mfn and RW stay. */
@@ -35,6 +37,19 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
     {
         printk(XENLOG_DEBUG "d1: L4 slot %u is the hypervisor's\n", idx);
         return -XEN_EINVAL;
+    }
+    /* A 32-bit guest's L3: slot 3 is fixed once validated (Xen's
+     * mod_l3_entry()), and the PDPT has no slot beyond it. */
+    if ( level == 3 && dom.compat && idx >= 3 )
+    {
+        printk(XENLOG_DEBUG "d1: PAE L3 slot %u can't change\n", idx);
+        return -XEN_EINVAL;
+    }
+    if ( mfn_to_page(table_mfn)->type == PGT_L2_XEN &&
+         idx >= pv_m2p_compat_first_slot() )
+    {
+        printk(XENLOG_DEBUG "d1: L2 slot %u is the hypervisor's\n", idx);
+        return -XEN_EPERM;
     }
     if ( preserve_ad )
         val |= old & (_PAGE_ACCESSED | _PAGE_DIRTY);
@@ -59,7 +74,52 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
     return 0;
 }
 
-/* NEW_BASEPTR: a validated L4 becomes the vCPU's kernel page table. */
+/* The page-table type of a root table: L3 for a 32-bit guest. */
+unsigned int pv_root_type(void)
+{
+    return dom.compat ? PGT_L3 : PGT_L4;
+}
+
+/* What CR3 holds while @v runs, in the mode it is in. */
+unsigned long pv_vcpu_cr3(const struct vcpu *v)
+{
+    if ( dom.compat )
+        return v->compat_l4 << PAGE_SHIFT;
+    return (v->kernel_mode ? v->guest_table : v->guest_table_user)
+           << PAGE_SHIFT;
+}
+
+/*
+ * A 32-bit guest's vCPU: the L4 that stands for its L3 (Xen's
+ * setup_compat_l4()), the shim's frame, never the guest's: only the
+ * shim's slots and slot 0, which follows guest_table.
+ */
+void pv_compat_vcpu_init(struct vcpu *v)
+{
+    unsigned long mfn = frame_alloc(), slot;
+    uint64_t *l4;
+
+    if ( mfn == INVALID_PFN )
+        panic("no frame for d1v%u's compat L4", v->id);
+    l4 = __va(mfn << PAGE_SHIFT);
+    memset(l4, 0, PAGE_SIZE);
+    for ( slot = L4_SLOT(HYPERVISOR_VIRT_START);
+          slot < L4_SLOT(HYPERVISOR_VIRT_END); slot++ )
+        l4[slot] = shim_l4()[slot];
+    v->compat_l4 = mfn;
+}
+
+/* Slot 0 of @v's compat L4 follows its L3 (U and RW: the L3 decides). */
+static void compat_set_l3(struct vcpu *v, unsigned long l3)
+{
+    uint64_t *l4 = __va(v->compat_l4 << PAGE_SHIFT);
+
+    l4[0] = l3 ? (l3 << PAGE_SHIFT) | _PAGE_PRESENT | _PAGE_RW | _PAGE_USER |
+                 _PAGE_ACCESSED
+               : 0;
+}
+
+/* NEW_BASEPTR: a validated L4 (L3) becomes the vCPU's kernel page table. */
 int new_guest_cr3(struct vcpu *v, unsigned long mfn)
 {
     unsigned long old = v->guest_table;
@@ -70,15 +130,17 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
         pv_flush_local(0, FLUSH_TLB_GLOBAL);    /* as Xen's CR3 switch */
         return 0;
     }
-    if ( (rc = get_page_and_type(mfn, PGT_L4)) )
+    if ( (rc = get_page_and_type(mfn, pv_root_type())) )
         return rc;
-    if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
+    if ( dom.compat )
+        compat_set_l3(v, mfn);
+    else if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
         pv_fill_ro_mpt(mfn);
     v->guest_table = mfn;
-    if ( v->kernel_mode )
+    if ( v->kernel_mode || dom.compat )
     {
         /* Everything goes, global entries too, as in Xen's write_ptbase. */
-        switch_cr3(mfn << PAGE_SHIFT);
+        switch_cr3(pv_vcpu_cr3(v));
         pv_note_flush(1UL << smp_processor_id(), FLUSH_TLB_GLOBAL);
     }
     if ( old )
@@ -92,6 +154,8 @@ int new_guest_user_cr3(struct vcpu *v, unsigned long mfn)
     unsigned long old = v->guest_table_user;
     int rc;
 
+    if ( dom.compat )
+        return -XEN_EINVAL;             /* one table for ring 1 and 3 */
     if ( mfn == old )
         return 0;
     if ( mfn && (rc = get_page_and_type(mfn, PGT_L4)) )
@@ -116,20 +180,25 @@ void pv_mm_adopt_initial_tables(struct vcpu *v)
     int rc;
 
     v->guest_table = 0;
-    if ( (rc = pin_table(mfn, PGT_L4)) )
+    if ( (rc = pin_table(mfn, pv_root_type())) )
         panic("the bootstrap page tables don't validate (%d)", rc);
     if ( (rc = new_guest_cr3(v, mfn)) )
-        panic("the bootstrap L4 won't be CR3 (%d)", rc);
-    printk("Dom1: bootstrap page tables validated, L4 %#lx pinned\n", mfn);
+        panic("the bootstrap L%u won't be CR3 (%d)", type_level(pv_root_type()),
+              rc);
+    printk("Dom1: bootstrap page tables validated, L%u %#lx pinned\n",
+           type_level(pv_root_type()), mfn);
 }
 
 int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
                   unsigned int *idx)
 {
-    unsigned long mfn = v->kernel_mode ? v->guest_table : v->guest_table_user;
+    unsigned long mfn = v->kernel_mode || dom.compat ? v->guest_table
+                                                      : v->guest_table_user;
     unsigned int level;
 
-    for ( level = 4; level > 1; level-- )
+    if ( dom.compat && (va >> 32) )
+        return -XEN_EINVAL;
+    for ( level = type_level(pv_root_type()); level > 1; level-- )
     {
         uint64_t e = ((uint64_t *)__va(mfn << PAGE_SHIFT))
                          [(va >> (12 + 9 * (level - 1))) & 511];

@@ -14,6 +14,7 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
+#include "pv/build/build.h"
 #include "pv/descriptor-tables.h"
 #include "pv/mm/mm.h"
 #include "pv/mm/pte-rules.h"
@@ -27,11 +28,19 @@ unsigned long frame_table_nr;
 
 static struct pte_policy policy;
 
-/* L4 slots the shim owns in every guest L4 (HYPERVISOR_VIRT_START..END). */
-static bool is_guest_l4_slot(unsigned int i)
+/*
+ * Is slot @i of a table of @type the guest's?  Not the shim's slots of
+ * every L4 (HYPERVISOR_VIRT_START..END), nor those of a 32-bit guest's
+ * top L2 from the compat hypervisor hole up (Xen's is_guest_l2_slot()).
+ */
+static bool is_guest_slot(unsigned int type, unsigned int i)
 {
-    return i < L4_SLOT(HYPERVISOR_VIRT_START) ||
-           i >= L4_SLOT(HYPERVISOR_VIRT_END);
+    if ( type == PGT_L4 )
+        return i < L4_SLOT(HYPERVISOR_VIRT_START) ||
+               i >= L4_SLOT(HYPERVISOR_VIRT_END);
+    if ( type == PGT_L2_XEN )
+        return i < pv_m2p_compat_first_slot();
+    return true;
 }
 
 static uint64_t *map_table(unsigned long mfn)
@@ -104,6 +113,11 @@ void pv_mm_init(const struct memmap *m)
     policy.paddr_bits = 52;
     printk("Frame table: %lu frames, %lu KiB\n", frame_table_nr,
            bytes >> 10);
+}
+
+void pv_mm_set_compat(void)
+{
+    policy.compat = true;
 }
 
 void pv_mm_give_frame(unsigned long mfn)
@@ -261,24 +275,22 @@ void pv_flush_domain(unsigned long va, unsigned int flags)
 }
 
 /*
- * Walk the present guest entries of table @t (level @level) from @first,
- * calling @fn on each; stop at the first error, returning how far it got
- * through *done.  always_inline, so @fn is a direct call at every site
- * even with retpolines (the KVM "HVA handler" technique).
+ * Walk the present guest entries of table @t (of page type @type) from
+ * slot 0, calling @fn on each; stop at the first error, returning how far
+ * it got through *done.  always_inline, so @fn is a direct call at every
+ * site even with retpolines (the KVM "HVA handler" technique).
  */
 static always_inline int for_each_guest_entry(
-    uint64_t *t, unsigned int level, unsigned long table_mfn,
+    uint64_t *t, unsigned int type, unsigned long table_mfn,
     int (*fn)(unsigned int level, uint64_t *e, unsigned long table_mfn),
     unsigned int *done)
 {
-    unsigned int i;
+    unsigned int i, level = type_level(type);
     int rc;
 
     for ( i = 0; i < 512; i++ )
     {
-        if ( level == 4 && !is_guest_l4_slot(i) )
-            continue;
-        if ( !(t[i] & _PAGE_PRESENT) )
+        if ( !is_guest_slot(type, i) || !(t[i] & _PAGE_PRESENT) )
             continue;
         if ( (rc = fn(level, &t[i], table_mfn)) )
         {
@@ -297,8 +309,8 @@ static int put_entry_cb(unsigned int level, uint64_t *e,
     return 0;
 }
 
-/* Drop the references entries [0, upto) of a table hold. */
-static void devalidate_table(unsigned long mfn, unsigned int level,
+/* Drop the references entries [0, upto) of a table of @type hold. */
+static void devalidate_table(unsigned long mfn, unsigned int type,
                              unsigned int upto)
 {
     uint64_t *t = map_table(mfn);
@@ -306,37 +318,83 @@ static void devalidate_table(unsigned long mfn, unsigned int level,
 
     if ( upto == 512 )
     {
-        for_each_guest_entry(t, level, mfn, put_entry_cb, &done);
+        for_each_guest_entry(t, type, mfn, put_entry_cb, &done);
         return;
     }
     for ( i = 0; i < upto; i++ )
-        if ( (level != 4 || is_guest_l4_slot(i)) && (t[i] & _PAGE_PRESENT) )
-            put_page_from_entry(level, t[i], mfn);
+        if ( is_guest_slot(type, i) && (t[i] & _PAGE_PRESENT) )
+            put_page_from_entry(type_level(type), t[i], mfn);
 }
 
-static int validate_table(unsigned long mfn, unsigned int level)
+/*
+ * Slot 3 of a 32-bit guest's L3 (Xen's alloc_l3_table() and
+ * create_pae_xen_mappings()): present, and an L2 that takes the shim's
+ * slots, which only this L3 may use (so no other table can reach the
+ * shim's slots through it, nor change its guest part unvalidated).
+ */
+static int get_xen_l2(uint64_t *e)
+{
+    unsigned long mfn = entry_mfn(*e);
+    int rc;
+
+    if ( !(*e & _PAGE_PRESENT) )
+    {
+        printk(XENLOG_DEBUG "d1: PAE L3 slot 3 is empty\n");
+        return -XEN_EINVAL;
+    }
+    if ( (rc = pv_check_entry(3, e)) ||
+         (rc = get_page_and_type(mfn, PGT_L2_XEN)) )
+        return rc;
+    if ( mfn_to_page(mfn)->type_count != 1 )
+    {
+        printk(XENLOG_DEBUG "d1: PAE L3 slot 3 (mfn %#lx) is shared\n", mfn);
+        put_page_and_type(mfn);
+        return -XEN_EINVAL;
+    }
+    return 0;
+}
+
+static int validate_table(unsigned long mfn, unsigned int type)
 {
     uint64_t *t = map_table(mfn);
     const uint64_t *shim = shim_l4();
     unsigned int i, done;
+    uint64_t l3e3;
     int rc;
 
-    rc = for_each_guest_entry(t, level, mfn, get_page_from_entry, &done);
-    if ( rc )
+    if ( type == PGT_L3 && dom.compat )
     {
-        devalidate_table(mfn, level, done);
+        /* Slot 3 first, then the rest with it hidden from the walk. */
+        if ( (rc = get_xen_l2(&t[3])) )
+            return rc;
+        l3e3 = t[3];
+        t[3] = 0;
+        rc = for_each_guest_entry(t, type, mfn, get_page_from_entry, &done);
+        if ( rc )
+            devalidate_table(mfn, type, done);
+        t[3] = l3e3;
+        if ( rc )
+            put_page_and_type(entry_mfn(l3e3));
         return rc;
     }
+    rc = for_each_guest_entry(t, type, mfn, get_page_from_entry, &done);
+    if ( rc )
+    {
+        devalidate_table(mfn, type, done);
+        return rc;
+    }
+    if ( type == PGT_L2_XEN )
+        pv_m2p_compat_fill_l2(t);
     /*
      * Every guest L4 carries the shim's slots, whatever it held there;
      * the read-only M2P's only under m2p_strict (xen.h: "L4 tables get
      * created with the respective slot blank" without it).
      */
-    if ( level == 4 )
+    if ( type == PGT_L4 )
         for ( i = L4_SLOT(HYPERVISOR_VIRT_START);
               i < L4_SLOT(HYPERVISOR_VIRT_END); i++ )
             t[i] = shim[i];
-    if ( level == 4 && !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
+    if ( type == PGT_L4 && !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
         pv_zap_ro_mpt(mfn);
     return 0;
 }
@@ -368,7 +426,7 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
 
     if ( page_needs_flush(pg) )
         pv_flush_domain(0, FLUSH_TLB_GLOBAL);
-    rc = validate_table(mfn, type_level(type));
+    rc = validate_table(mfn, type);
     if ( rc )
         page_type_invalid(pg);
     else
@@ -400,7 +458,7 @@ int page_get_type_flush(struct page_info *pg, enum page_type type)
 /* A page table's type is gone: mark it for page_get_type_flush(). */
 static void release_table(struct page_info *pg, unsigned long mfn)
 {
-    devalidate_table(mfn, type_level(pg->type), 512);
+    devalidate_table(mfn, pg->type, 512);
     page_type_released(pg);
     pg->stale_table = 1;
 }

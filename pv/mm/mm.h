@@ -44,6 +44,9 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
 void put_page_from_entry(unsigned int level, uint64_t e,
                          unsigned long table_mfn);
 
+/* The guest is 32-bit: PTE rules for a ring-1 kernel (pte_policy.compat). */
+void pv_mm_set_compat(void);
+
 /* pv/mm/pte-rules.c's check of one entry's flags, with the shim's policy. */
 int pv_check_entry(unsigned int level, uint64_t *e);
 
@@ -69,6 +72,8 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
 /* The page table level a page type stands for (1-4), or 0. */
 static inline unsigned int type_level(unsigned int type)
 {
+    if ( type == PGT_L2_XEN )
+        return 2;
     return is_page_table_type(type) ? type - PGT_L1 + 1 : 0;
 }
 
@@ -80,6 +85,30 @@ static inline unsigned int type_level(unsigned int type)
  */
 void pv_fill_ro_mpt(unsigned long mfn);
 void pv_zap_ro_mpt(unsigned long mfn);
+
+/*
+ * The guest's CR3 values: an mfn shifted, or for a 32-bit guest rotated
+ * so that frames above 4 GiB fit 32 bits (xen-x86_32.h, extended-cr3).
+ */
+static inline unsigned long pv_pfn_to_cr3(unsigned long pfn)
+{
+    if ( dom.compat )
+        return (uint32_t)((pfn << 12) | (pfn >> 20));
+    return pfn << 12;
+}
+
+static inline unsigned long pv_cr3_to_pfn(unsigned long cr3)
+{
+    if ( dom.compat )
+        return (uint32_t)((uint32_t)cr3 >> 12 | (uint32_t)cr3 << 20);
+    return cr3 >> 12;
+}
+
+/* Roots: PGT_L4, or PGT_L3 for a 32-bit guest; CR3 for @v as it runs. */
+unsigned int pv_root_type(void);
+unsigned long pv_vcpu_cr3(const struct vcpu *v);
+/* A 32-bit guest's vCPU: its compat L4 (before its first CR3). */
+void pv_compat_vcpu_init(struct vcpu *v);
 
 /* Switch vCPU @v's kernel (or user) page table to L4 @mfn. */
 int new_guest_cr3(struct vcpu *v, unsigned long mfn);

@@ -13,15 +13,19 @@
 #include "pv/descriptor-tables.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 #include "pv/mm/mm.h"
 #include "shim/console.h"
 
 int pv_check_domid(unsigned long domid);
 
 /* TLB_FLUSH_MULTI / INVLPG_MULTI: the guest's bitmap of vCPUs. */
+/* The guest's unsigned long of vCPU bits: 4 bytes for a 32-bit guest. */
 static int vcpu_mask(unsigned long ptr, unsigned long *mask)
 {
-    return copy_from_guest(mask, ptr, sizeof(*mask));
+    *mask = 0;
+    return copy_from_guest(mask, ptr, dom.compat ? 4 : sizeof(*mask));
 }
 
 static int copy_or_clear(unsigned long dst, unsigned long src, bool copy)
@@ -64,6 +68,8 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
     case MMUEXT_PIN_L2_TABLE:
     case MMUEXT_PIN_L3_TABLE:
     case MMUEXT_PIN_L4_TABLE:
+        if ( dom.compat && op->cmd == MMUEXT_PIN_L4_TABLE )
+            return -XEN_EINVAL;         /* a PAE guest has no L4 */
         return pin_table(op->arg1.mfn, PGT_L1 + op->cmd - MMUEXT_PIN_L1_TABLE);
     case MMUEXT_UNPIN_TABLE:
         return unpin_table(op->arg1.mfn);
@@ -125,10 +131,15 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
     }
 }
 
-long do_mmuext_op(unsigned long uops, unsigned long count,
-                  unsigned long pdone, unsigned long foreigndom)
+/* A 32-bit guest's op is laid out as its own (pv/compat/xlat.h). */
+static always_inline long mmuext_op(unsigned long uops, unsigned long count,
+                                    unsigned long pdone,
+                                    unsigned long foreigndom, bool compat)
 {
     struct vcpu *v = current_vcpu();
+    const size_t size = compat ? COMPAT_SIZEOF(mmuext_op)
+                               : sizeof(struct mmuext_op);
+    uint8_t c[COMPAT_SIZEOF(mmuext_op)];
     struct mmuext_op op;
     unsigned int done;
     unsigned long i;
@@ -137,7 +148,7 @@ long do_mmuext_op(unsigned long uops, unsigned long count,
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
     done = batch_begin(&count, pdone);
-    if ( !guest_range_ok(uops, count * sizeof(op)) )
+    if ( !guest_range_ok(uops, count * size) )
         return -XEN_EFAULT;
     if ( (rc = pv_check_domid(foreigndom)) )
         return rc;
@@ -147,15 +158,18 @@ long do_mmuext_op(unsigned long uops, unsigned long count,
         if ( hypercall_preempt_check(i) )
         {
             rc = hypercall_create_continuation(
-                __HYPERVISOR_mmuext_op, uops + i * sizeof(op),
+                __HYPERVISOR_mmuext_op, uops + i * size,
                 (count - i) | MMU_UPDATE_PREEMPTED, pdone, foreigndom);
             break;
         }
-        if ( copy_from_guest_offset(&op, uops, i, sizeof(op)) )
+        if ( compat ? copy_from_guest_offset(c, uops, i, size)
+                    : copy_from_guest_offset(&op, uops, i, size) )
         {
             rc = -XEN_EFAULT;
             break;
         }
+        if ( compat )
+            xlat_mmuext_op_from_compat(&op, c);
         if ( (rc = one_op(v, &op)) )
         {
             printk(XENLOG_DEBUG "d1: mmuext_op %u (arg %#lx) failed: %ld\n",
@@ -166,4 +180,16 @@ long do_mmuext_op(unsigned long uops, unsigned long count,
 
     batch_end(pdone, done, i);
     return rc;
+}
+
+long do_mmuext_op(unsigned long uops, unsigned long count,
+                  unsigned long pdone, unsigned long foreigndom)
+{
+    return mmuext_op(uops, count, pdone, foreigndom, false);
+}
+
+long compat_mmuext_op(unsigned long uops, unsigned long count,
+                      unsigned long pdone, unsigned long foreigndom)
+{
+    return mmuext_op(uops, count, pdone, foreigndom, true);
 }

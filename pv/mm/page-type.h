@@ -20,6 +20,13 @@ enum page_type {
     PGT_L3,
     PGT_L4,
     PGT_SEG_DESC,       /* GDT/LDT frame */
+    /*
+     * A 32-bit PAE guest's L2 at slot 3 of an L3 (Xen's PGT_l2_page_table
+     * | PGT_pae_xen_l2): its slots from the compat hypervisor hole up are
+     * the shim's (the compat M2P), so it is a type of its own, never
+     * taken for a plain L2, and held by one L3 only.
+     */
+    PGT_L2_XEN,
     PGT_NR,
 };
 
@@ -61,7 +68,7 @@ struct page_info {
 
 static inline bool is_page_table_type(unsigned int t)
 {
-    return t >= PGT_L1 && t <= PGT_L4;
+    return (t >= PGT_L1 && t <= PGT_L4) || t == PGT_L2_XEN;
 }
 
 /* What page_get_type() tells its caller. */

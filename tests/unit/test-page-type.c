@@ -55,7 +55,8 @@ enum cls { FREE, WRITABLE, SEGDESC, VALIDATING, VALIDATED, DEVALIDATING,
 
 static bool pt(unsigned int t)
 {
-    return t == PGT_L1 || t == PGT_L2 || t == PGT_L3 || t == PGT_L4;
+    return t == PGT_L1 || t == PGT_L2 || t == PGT_L3 || t == PGT_L4 ||
+           t == PGT_L2_XEN;
 }
 
 static enum cls classify(const struct st *s)
