@@ -10,6 +10,7 @@
 #include <xen/xen.h>
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
+#include "pv/build/build.h"
 #include "pv/mm/mm.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -22,10 +23,20 @@ boolean_param("mm-audit", opt_mm_audit);
 
 static uint32_t *want_count, *want_type;
 
-static bool guest_slot(unsigned int level, unsigned int i)
+static bool guest_slot(unsigned int type, unsigned int i)
 {
-    return level != 4 || i < L4_SLOT(HYPERVISOR_VIRT_START) ||
+    if ( type == PGT_L2_XEN )
+        return i < pv_m2p_compat_first_slot();
+    return type != PGT_L4 || i < L4_SLOT(HYPERVISOR_VIRT_START) ||
            i >= L4_SLOT(HYPERVISOR_VIRT_END);
+}
+
+/* The type a table of @type's entry @i must point at (level > 1). */
+static unsigned int child_type(unsigned int type, unsigned int i)
+{
+    if ( type == PGT_L3 && dom.compat && i == 3 )
+        return PGT_L2_XEN;
+    return PGT_L1 + type_level(type) - 2;
 }
 
 static long report(unsigned long mfn, const char *what, unsigned long have,
@@ -46,8 +57,9 @@ static void count_root(unsigned long mfn)
 }
 
 /* The references one validated table's entries hold; bad entries too. */
-static long count_table(unsigned long mfn, unsigned int level)
+static long count_table(unsigned long mfn, unsigned int type)
 {
+    unsigned int level = type_level(type);
     const uint64_t *t = __va(mfn << PAGE_SHIFT);
     const uint64_t *shim = shim_l4();
     long bad = 0;
@@ -58,7 +70,9 @@ static long count_table(unsigned long mfn, unsigned int level)
         unsigned long target = (t[i] & PADDR_MASK) >> PAGE_SHIFT;
         struct page_info *pg = mfn_to_page(target);
 
-        if ( !guest_slot(level, i) )
+        if ( type == PGT_L2_XEN && !guest_slot(type, i) )
+            continue;                   /* the compat M2P: shim frames */
+        if ( !guest_slot(type, i) )
         {
             /* The M2P's may be blank (VMASST_TYPE_m2p_strict). */
             if ( t[i] != shim[i] &&
@@ -89,9 +103,10 @@ static long count_table(unsigned long mfn, unsigned int level)
             continue;                   /* linear self-entry */
         want_count[target]++;
         want_type[target]++;
-        if ( pg->type != PGT_L1 + level - 2 && pg->type != PGT_L1 + level - 1 )
+        if ( pg->type != child_type(type, i) &&
+             pg->type != PGT_L1 + level - 1 )
             bad += report(target, "type of a mapped table", pg->type,
-                          PGT_L1 + level - 2);
+                          child_type(type, i));
     }
     return bad;
 }
@@ -142,7 +157,7 @@ long pv_mm_audit(void)
         if ( pg->flags & PGF_PINNED )
             count_root(mfn);
         if ( is_page_table_type(pg->type) && pg->type_count )
-            bad += count_table(mfn, type_level(pg->type));
+            bad += count_table(mfn, pg->type);
     }
     for ( i = 0; i < dom.max_vcpus; i++ )
         count_vcpu(&dom.vcpu[i]);
