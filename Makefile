@@ -26,6 +26,7 @@ CPPFLAGS := -nostdinc -isystem $(GCCINC) -I. -I$(SYSINC) -I$(BUILD)/include
 CPPFLAGS += -D__XEN_INTERFACE_VERSION__=0x00040e00
 CPPFLAGS += $(if $(filter y,$(CONFIG_DEBUG)),-DCONFIG_DEBUG=1)
 CPPFLAGS += $(if $(filter y,$(CONFIG_INDIRECT_THUNK)),-DCONFIG_INDIRECT_THUNK=1)
+CPPFLAGS += $(if $(filter y,$(CONFIG_UNIFIED_HYPERCALL)),-DCONFIG_UNIFIED_HYPERCALL=1)
 
 CFLAGS := -std=gnu11 -ffreestanding -m64 -march=x86-64 -mno-red-zone
 CFLAGS += -mgeneral-regs-only -fpie -fno-stack-protector

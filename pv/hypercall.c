@@ -18,6 +18,7 @@
 #include "shim/panic.h"
 #include "pv/mm/mm.h"
 #include "shim/console.h"
+#include "arch/x86/spec-ctrl.h"
 
 static bool is_mmu_hypercall(unsigned long nr)
 {
@@ -258,18 +259,14 @@ long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
  * in %rax.  From its user mode, the guest's own system call: bounce it to
  * the kernel's syscall callback.
  */
-void pv_syscall(struct cpu_regs *regs)
+/* The 64-bit PV ABI: %rax the number, %rdi %rsi %rdx %r10 %r8 %r9. */
+static always_inline void native_hypercall(struct cpu_regs *regs)
 {
     unsigned long nr = regs->rax;
     unsigned long args[6] = {
         regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9,
     };
 
-    if ( unlikely(!current_vcpu()->kernel_mode) )
-    {
-        pv_bounce_syscall(regs);
-        return;
-    }
     /* The hot path: straight to the switch (never inside a multicall). */
     regs->rax = dispatch(regs, nr, args, false, false);
     if ( unlikely(opt_mm_audit) )
@@ -277,11 +274,10 @@ void pv_syscall(struct cpu_regs *regs)
 }
 
 /*
- * int $0x82 from a 32-bit guest's ring-1 kernel (the gate's DPL keeps
- * everyone else out): %eax the number, %ebx %ecx %edx %esi %edi %ebp the
+ * The compat ABI: %eax the number, %ebx %ecx %edx %esi %edi %ebp the
  * arguments, the result in %eax, each register's upper half ignored.
  */
-void pv_int82(struct cpu_regs *regs)
+static always_inline void compat_hypercall(struct cpu_regs *regs)
 {
     unsigned long nr = (uint32_t)regs->rax;
     unsigned long args[6] = {
@@ -293,6 +289,43 @@ void pv_int82(struct cpu_regs *regs)
     regs->rax = (uint32_t)dispatch(regs, nr, args, false, true);
     if ( unlikely(opt_mm_audit) )
         audit_after(nr, (int32_t)regs->rax);
+}
+
+#ifdef CONFIG_UNIFIED_HYPERCALL
+/*
+ * configs/unified.config, for make bench only: the "before" of the split
+ * entries, Xen's pv_hypercall() before 2022, one out-of-line dispatcher
+ * for both entries that asks at run time whose ABI it serves, and the
+ * lfence speculation hardening puts behind that question.
+ */
+static noinline void pv_hypercall(struct cpu_regs *regs)
+{
+    if ( evaluate_nospec(dom.compat) )
+        compat_hypercall(regs);
+    else
+        native_hypercall(regs);
+}
+#define native_hypercall pv_hypercall
+#define compat_hypercall pv_hypercall
+#endif
+
+void pv_syscall(struct cpu_regs *regs)
+{
+    if ( unlikely(!current_vcpu()->kernel_mode) )
+    {
+        pv_bounce_syscall(regs);
+        return;
+    }
+    native_hypercall(regs);
+}
+
+/*
+ * int $0x82 from a 32-bit guest's ring-1 kernel (the gate's DPL keeps
+ * everyone else out).
+ */
+void pv_int82(struct cpu_regs *regs)
+{
+    compat_hypercall(regs);
 }
 
 unsigned int batch_begin(unsigned long *count, unsigned long pdone)

@@ -105,6 +105,24 @@ void spec_ctrl_init_cpu(void);
 
 /* Read by the entry and exit assembly. */
 extern uint8_t spec_ctrl_flags;
+
+/*
+ * Xen's evaluate_nospec(): a guest-influenced condition whose both arms
+ * end in an lfence, so neither runs ahead speculatively on a mispredicted
+ * test; skipped with the entry lfences (spec-ctrl=no).
+ */
+static always_inline bool evaluate_nospec(bool cond)
+{
+    if ( cond )
+    {
+        if ( spec_ctrl_flags & SCF_ENTRY_LFENCE )
+            asm volatile ( "lfence" ::: "memory" );
+        return true;
+    }
+    if ( spec_ctrl_flags & SCF_ENTRY_LFENCE )
+        asm volatile ( "lfence" ::: "memory" );
+    return false;
+}
 extern uint32_t spec_ctrl_shim_value, spec_ctrl_guest_value;
 extern const uint16_t spec_ctrl_verw_sel;
 #endif

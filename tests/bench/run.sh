@@ -55,11 +55,12 @@ verdict() {     # ok(0/1), what, log
 # Boot a bench guest; its "bench:" lines are the figures.  The part
 # passes only if the launcher and the guest both report success.
 bench_guest() { # what, guest, config, extra qemu args...
-    local what=$1 guest=$2 config=$3 log rc=0
+    local what=$1 guest=$2 config=$3 log rc=0 gdir=${GUEST_DIR:-build/guests}
     shift 3
-    log="$out/$guest-$config${*// /}.log"
-    tools/pvshim-run "build/guests/$guest.elf" --timeout 300 \
+    log="$out/$guest${gdir#build/guests}-$config${*// /}${SHIM_CMDLINE:+-$SHIM_CMDLINE}.log"
+    tools/pvshim-run "$gdir/$guest.elf" --timeout 300 \
         --shim-dir "build/$config" --guest-cmdline "iterations=$n" \
+        --shim-cmdline "${SHIM_CMDLINE:-}" \
         --memory 128M -- "$@" </dev/null >"$log" 2>&1 || rc=$?
     grep -a 'bench: ' "$log" | sed 's/.*(d1) //' | while read -r l; do
         say "$l"
@@ -71,15 +72,31 @@ bench_guest() { # what, guest, config, extra qemu args...
 if [ -z "$short" ]; then make -s guests; fi
 say "xen_version(XENVER_version) round trip, $n iterations each"
 say "(Xen 4.23 reference under the same TCG: 316 hypervisor-side"
-say " instructions for 64-bit PV, 262 without speculation mitigations)"
-for config in default no-thunk; do
+say " instructions for 64-bit PV, 262 without speculation mitigations,"
+say " 305 for 32-bit PV; unified = one dispatcher for both widths with a"
+say " run-time 32-bit test, the split entries' \"before\")"
+for config in default no-thunk unified; do
     if [ -z "$short" ]; then make -s CONFIG=$config >/dev/null; fi
-    say ""
-    say "== CONFIG=$config, TCG -icount shift=0 (instructions)"
-    bench_guest "bench-hypercall $config icount" bench-hypercall $config \
-        -icount shift=0
-    say "== CONFIG=$config, TCG (TSC cycles)"
-    bench_guest "bench-hypercall $config TCG" bench-hypercall $config
+    for width in 64 32; do
+        gd=build/guests
+        [ $width = 64 ] || gd=build/guests32
+        [ $width = 64 ] || [ $config != no-thunk ] || continue
+        if [ ! -e "$gd/bench-hypercall.elf" ]; then
+            [ -z "$short" ] || echo "SKIP: bench: bench-hypercall pv$width (no $gd/bench-hypercall.elf)"
+            continue
+        fi
+        say ""
+        say "== CONFIG=$config, pv$width, TCG -icount shift=0 (instructions)"
+        GUEST_DIR=$gd bench_guest "bench-hypercall pv$width $config icount" \
+            bench-hypercall $config -icount shift=0
+        say "== CONFIG=$config, pv$width, TCG -icount shift=0, spec-ctrl=no"
+        SHIM_CMDLINE=spec-ctrl=no GUEST_DIR=$gd bench_guest \
+            "bench-hypercall pv$width $config icount spec-ctrl=no" \
+            bench-hypercall $config -icount shift=0
+        say "== CONFIG=$config, pv$width, TCG (TSC cycles)"
+        GUEST_DIR=$gd bench_guest "bench-hypercall pv$width $config TCG" \
+            bench-hypercall $config
+    done
 done
 
 say ""
@@ -103,7 +120,7 @@ build_host() {  # name, extra cc flags...
     local name=$1
     shift
     $hostcc "$@" -c tests/bench/host-dispatch.c -o "$out/$name.o" &&
-    nm -u "$out/$name.o" | awk '$2 ~ /^do_/ { print $2 }' |
+    nm -u "$out/$name.o" | awk '$2 ~ /^(do|compat|xlat)_/ { print $2 }' |
         { echo "#include <xen/errno.h>"; while read -r sym; do
             echo "long $sym(void) { return -XEN_ENOSYS; }"
         done; } > "$out/$name-stubs.c" &&
@@ -120,12 +137,23 @@ host_bench() {  # label, name, extra cc flags...
     else
         rc=1
     fi
-    [ -z "$line" ] || say "$label$line"
+    [ -z "$line" ] || say "$(echo "$line" | sed "s/^/$label/")"
     verdict $rc "host-native $name" "$out/$name.log"
 }
-host_bench "plain:     " host-dispatch
+host_bench "split:     " host-dispatch
+host_bench "unified:   " host-dispatch-unified -DCONFIG_UNIFIED_HYPERCALL=1
 host_bench "retpoline: " host-dispatch-retpoline \
     -mindirect-branch=thunk -mindirect-branch-register -fno-jump-tables
+# The split entries against the unified "before" (targets: 15% fewer
+# cycles for pv64, 10% for pv32).
+for w in pv64 pv32; do
+    s=$(grep -a "^split: *$w" "$res" | sed 's/.*: \([0-9.]*\) TSC.*/\1/')
+    u=$(grep -a "^unified: *$w" "$res" | sed 's/.*: \([0-9.]*\) TSC.*/\1/')
+    [ -n "$s" ] && [ -n "$u" ] || continue
+    say "$(awk -v s="$s" -v u="$u" -v w="$w" 'BEGIN {
+        printf "%s: split %.2f vs unified %.2f cycles: %.1f%% fewer\n",
+               w, s, u, (u - s) * 100 / u }')"
+done
 
 # Guest memory set-up: the shim's log time from its frame allocator's
 # first line ("Frames:") to "entering the guest", for a small and a big
