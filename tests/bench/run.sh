@@ -155,6 +155,19 @@ for w in pv64 pv32; do
                w, s, u, (u - s) * 100 / u }')"
 done
 
+# The lfences each hypercall path runs, split and unified (the binary).
+say ""
+say "== lfence instructions per hypercall path (tools/lfence-count)"
+for config in default unified; do
+    rc=0
+    lf=$(tools/lfence-count "build/$config/pvshim-syms" 2>&1 | awk -v c="$config" '
+        /^hypercall, / { w = ($2 == "64-bit") ? "pv64" : "pv32" }
+        /runs:/ && w != "" { printf "%s %s: %s\n", c, w, $0; w = "" }') || rc=1
+    [ -n "$lf" ] || rc=1
+    say "$lf"
+    verdict $rc "lfence-count $config" "tools/lfence-count build/$config/pvshim-syms"
+done
+
 # Guest memory set-up: the shim's log time from its frame allocator's
 # first line ("Frames:") to "entering the guest", for a small and a big
 # guest; the difference per GiB is what each GiB of guest memory costs
