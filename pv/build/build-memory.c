@@ -87,15 +87,30 @@ void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages)
            opt_p2m_reverse ? "reversed" : "ascending", pv_p2m(d, 0));
 }
 
-/* Page @i of the guest's mfn_list: its 512 entries, zeros past the end. */
+/*
+ * Page @i of the guest's mfn_list: its 512 entries (1024 of 4 bytes for
+ * a 32-bit guest), zeros past the end.
+ */
 void pv_write_p2m_page(const struct domain *d, unsigned long i, void *page)
 {
-    unsigned long per = PAGE_SIZE / sizeof(unsigned long), first = i * per;
+    unsigned long size = d->compat ? 4 : sizeof(unsigned long);
+    unsigned long per = PAGE_SIZE / size, first = i * per, buf[512], j, k;
     unsigned long n = first < d->nr_pages ? MIN(per, d->nr_pages - first) : 0;
+    uint32_t *p32 = page;
 
-    pv_p2m_copy(d, first, n, page);
+    if ( !d->compat )
+        pv_p2m_copy(d, first, n, page);
+    else
+        for ( j = 0; j < n; j += k )
+        {
+            k = MIN(n - j, ARRAY_SIZE(buf));
+            pv_p2m_copy(d, first + j, k, buf);
+            while ( k-- )
+                p32[j + k] = buf[k];
+            k = MIN(n - j, ARRAY_SIZE(buf));
+        }
     if ( n < per )
-        memset((unsigned long *)page + n, 0, (per - n) * sizeof(long));
+        memset((uint8_t *)page + n * size, 0, (per - n) * size);
 }
 
 static const struct p2m_run *find_run(const struct domain *d,

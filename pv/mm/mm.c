@@ -455,10 +455,17 @@ int page_get_type_flush(struct page_info *pg, enum page_type type)
     return page_get_type(pg, type);
 }
 
-/* A page table's type is gone: mark it for page_get_type_flush(). */
+/*
+ * A page table's type is gone: mark it for page_get_type_flush().  The
+ * shim's slots of a PGT_L2_XEN go with it (the frame holds nothing of the
+ * shim's once the guest may map it, and may become a plain L2).
+ */
 static void release_table(struct page_info *pg, unsigned long mfn)
 {
     devalidate_table(mfn, pg->type, 512);
+    if ( pg->type == PGT_L2_XEN )
+        memset(map_table(mfn) + pv_m2p_compat_first_slot(), 0,
+               (512 - pv_m2p_compat_first_slot()) * sizeof(uint64_t));
     page_type_released(pg);
     pg->stale_table = 1;
 }
