@@ -99,15 +99,16 @@ static long register_callback(const struct callback_register *r,
             r->flags & CALLBACKF_mask_events;
         return 0;
     case CALLBACKTYPE_syscall:
-        v->syscall_callback_cs = fixup_code_selector(cs);
+        if ( dom.compat )
+            return -XEN_ENOSYS;         /* a 64-bit guest's only */
         v->syscall_callback_eip = r->address;
         v->syscall_disables_events =
             r->flags & CALLBACKF_mask_events;
         return 0;
     case CALLBACKTYPE_syscall32:
-        if ( dom.compat )
-            return -XEN_EINVAL;         /* a 64-bit guest's only */
+        v->syscall32_callback_cs = fixup_code_selector(cs);
         v->syscall32_callback_eip = r->address;
+        v->syscall32_disables_events = r->flags & CALLBACKF_mask_events;
         return 0;
     case CALLBACKTYPE_sysenter:
         v->sysenter_callback_cs = fixup_code_selector(cs);
@@ -165,7 +166,7 @@ static always_inline long callback_op(unsigned long cmd, unsigned long arg,
             return -XEN_EFAULT;
         return unregister_callback(&u);
     default:
-        return -XEN_ENOSYS;
+        return compat ? -XEN_EINVAL : -XEN_ENOSYS;  /* as Xen's two */
     }
 }
 
@@ -197,17 +198,19 @@ long do_set_callbacks(unsigned long event, unsigned long failsafe,
     return register_callback(&r, 0);
 }
 
-/* A 32-bit guest's: (selector, address) for its event and failsafe. */
+/*
+ * A 32-bit guest's: (selector, address) for its event and failsafe
+ * callbacks; Xen's compat_set_callbacks() ignores a refusal and says 0.
+ */
 long compat_set_callbacks(unsigned long event_cs, unsigned long event,
                           unsigned long failsafe_cs, unsigned long failsafe)
 {
     struct callback_register r = { .type = CALLBACKTYPE_event,
                                    .address = event };
-    long rc = register_callback(&r, event_cs);
 
-    if ( rc )
-        return rc;
+    (void)register_callback(&r, event_cs);
     r.type = CALLBACKTYPE_failsafe;
     r.address = failsafe;
-    return register_callback(&r, failsafe_cs);
+    (void)register_callback(&r, failsafe_cs);
+    return 0;
 }

@@ -138,24 +138,28 @@ static void show_guest_registers(const struct cpu_regs *r)
 
 static void show_guest_stack(const struct cpu_regs *r)
 {
-    unsigned long sp = r->rsp, word;
+    /* A 32-bit guest's: esp, 8 words of 4 bytes a line (Xen's compat). */
+    unsigned int size = dom.compat ? 4 : 8, per_line = 32 / size;
+    unsigned long sp = dom.compat ? (uint32_t)r->rsp : r->rsp, word = 0;
     unsigned int i, n = 0;
-    char line[4 * 17 + 1];
+    char line[8 * 9 + 1];
 
-    printk(XENLOG_ERR "Guest stack trace from rsp=%016lx:\n", sp);
-    for ( i = 0; i < GUEST_STACK_WORDS; i++, sp += 8 )
+    printk(XENLOG_ERR "Guest stack trace from %csp=%0*lx:\n",
+           dom.compat ? 'e' : 'r', (int)size * 2, sp);
+    for ( i = 0; i < GUEST_STACK_WORDS * 8 / size; i++, sp += size )
     {
-        if ( ((sp - 1) ^ (sp + 8 - 1)) & GUEST_STACK_MASK )
+        if ( ((sp - 1) ^ (sp + size - 1)) & GUEST_STACK_MASK )
             break;
-        if ( copy_from_guest(&word, sp, sizeof(word)) )
+        if ( copy_from_guest(&word, sp, size) )
         {
             if ( n )
                 printk(XENLOG_ERR "  %s\n", line);
             printk(XENLOG_ERR "    Fault while accessing guest memory.\n");
             return;
         }
-        n += snprintf(line + n, sizeof(line) - n, " %016lx", word);
-        if ( i % 4 == 3 )
+        n += snprintf(line + n, sizeof(line) - n, " %0*lx", (int)size * 2,
+                      word);
+        if ( i % per_line == per_line - 1 )
         {
             printk(XENLOG_ERR "  %s\n", line);
             n = 0;

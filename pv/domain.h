@@ -91,7 +91,8 @@ struct vcpu {
     unsigned long event_callback_eip;
     /* A 32-bit guest's callbacks' code selectors (ring 1 by default). */
     uint16_t event_callback_cs, failsafe_callback_cs;
-    uint16_t syscall_callback_cs, sysenter_callback_cs;
+    uint16_t syscall32_callback_cs, sysenter_callback_cs;
+    bool syscall32_disables_events;     /* CALLBACKF_mask_events */
     unsigned long failsafe_callback_eip;
     unsigned long syscall_callback_eip;
     unsigned long nmi_callback_eip;

@@ -10,12 +10,15 @@
 
 #include <xen/errno.h>
 #include "arch/x86/uaccess.h"
+#include "pv/compat/layout.h"
 #include "pv/domain.h"
 
 /*
  * A guest range is usable if it lies wholly in the lower canonical half
  * or wholly above the hypervisor's reserved range (the upper canonical
  * half begins at HYPERVISOR_VIRT_START, so nothing below it is allowed).
+ * A 32-bit guest's lies wholly below its hypervisor hole (Xen's
+ * __compat_access_ok()): its read-only M2P is no buffer to pass.
  */
 static inline bool guest_range_ok(unsigned long va, size_t len)
 {
@@ -23,6 +26,8 @@ static inline bool guest_range_ok(unsigned long va, size_t len)
 
     if ( end < va )
         return false;
+    if ( unlikely(dom.compat) )
+        return end <= COMPAT_HYPERVISOR_VIRT_START;
     return end <= (1UL << 47) || va >= HYPERVISOR_VIRT_END;
 }
 

@@ -18,6 +18,7 @@
 #include "pv/event.h"
 #include "pv/time.h"
 #include "pv/traps.h"
+#include "pv/compat/layout.h"
 
 #define X86_EFLAGS_IF       0x00000200
 #define X86_EFLAGS_DF       0x00000400
@@ -64,6 +65,26 @@ void pv_toggle_guest_mode(struct vcpu *v)
 }
 
 /*
+ * Xen's compat_syscall: a 32-bit guest's syscall (ring 3 or ring 1, both
+ * in compatibility mode) reports its user selectors and goes to the
+ * syscall32 callback at its selector, or is #GP(0) without one.
+ */
+static void compat_syscall(struct vcpu *v, struct cpu_regs *regs)
+{
+    regs->cs = COMPAT_FLAT_USER_CS;
+    regs->ss = COMPAT_FLAT_USER_SS;
+    v->kernel_mode = false;
+    if ( !v->syscall32_callback_eip )
+    {
+        regs->rip -= 2;
+        pv_inject_exception(regs, X86_EXC_GP, 0);
+        return;
+    }
+    pv_bounce_to(regs, v->syscall32_callback_cs, v->syscall32_callback_eip,
+                 v->syscall32_disables_events ? TBF_INTERRUPT : 0, 0);
+}
+
+/*
  * Xen's switch_to_kernel: a syscall the guest kernel must handle goes to
  * its syscall callback, or its syscall32 one from a 32-bit code segment,
  * with events masked if it registered it so.  With no callback the
@@ -75,14 +96,23 @@ void pv_bounce_syscall(struct cpu_regs *regs)
     unsigned long eip = regs->cs == FLAT_USER_CS32 ?
                         v->syscall32_callback_eip : v->syscall_callback_eip;
 
+    if ( dom.compat )
+    {
+        compat_syscall(v, regs);
+        return;
+    }
     if ( !eip )
     {
         regs->rip -= 2;
         pv_inject_exception(regs, X86_EXC_UD, 0);
         return;
     }
-    pv_create_bounce_frame(regs, eip, v->syscall_disables_events ?
-                                      TBF_INTERRUPT : 0, 0);
+    /* Each callback has its own CALLBACKF_mask_events, as in Xen. */
+    pv_create_bounce_frame(regs, eip,
+                           (regs->cs == FLAT_USER_CS32 ?
+                            v->syscall32_disables_events :
+                            v->syscall_disables_events) ? TBF_INTERRUPT : 0,
+                           0);
     regs->rflags &= ~X86_EFLAGS_DF;
     pv_sysret_regs(regs);
 }
@@ -99,12 +129,17 @@ void pv_sysenter(struct cpu_regs *regs)
 
     /* sysenter cleared IF; the guest ran with it set. */
     regs->rflags |= X86_EFLAGS_IF;
+    if ( dom.compat )
+    {
+        /* Xen's compat_sysenter: the compat user SS, mode from CS 3. */
+        regs->ss = COMPAT_FLAT_USER_SS;
+        v->kernel_mode = false;
+    }
     if ( !v->sysenter_callback_eip )
     {
         pv_inject_exception(regs, X86_EXC_GP, 0);
         return;
     }
-    pv_create_bounce_frame(regs, v->sysenter_callback_eip,
-                           v->sysenter_disables_events ? TBF_INTERRUPT : 0,
-                           0);
+    pv_bounce_to(regs, v->sysenter_callback_cs, v->sysenter_callback_eip,
+                 v->sysenter_disables_events ? TBF_INTERRUPT : 0, 0);
 }

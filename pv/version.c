@@ -100,7 +100,8 @@ long do_xen_version(unsigned long cmd, unsigned long arg)
                 sizeof(u.info.compile_date));
         return copy_to_guest(arg, &u.info, sizeof(u.info));
     case XENVER_capabilities:
-        strlcpy(u.caps, "xen-3.0-x86_64", sizeof(u.caps));
+        /* Both PV ABIs, as Xen on x86-64 lists them (no HVM here). */
+        strlcpy(u.caps, "xen-3.0-x86_64 xen-3.0-x86_32p", sizeof(u.caps));
         return copy_to_guest(arg, u.caps, sizeof(u.caps));
     case XENVER_changeset:
         strlcpy(u.changeset, PVSHIM_VERSION, sizeof(u.changeset));

@@ -29,13 +29,22 @@
 /* Xen's M2P marker for the shared_info frame, which is no guest pfn. */
 #define SHARED_M2P_ENTRY (~0UL - 1UL)
 
+/*
+ * shared_info's frame, before the guest's memory takes the rest: a
+ * 32-bit guest's start_info holds its address in 32 bits.
+ */
+void pv_alloc_shared_info(struct domain *d)
+{
+    d->shared_info_mfn = frames_alloc(1, 0, d->compat ? 1UL << 20 : 0);
+    if ( d->shared_info_mfn == INVALID_PFN )
+        panic("no frame for shared_info%s", d->compat ? " below 4 GiB" : "");
+}
+
 static void setup_shared_info(struct domain *d)
 {
-    unsigned long mfn = frame_alloc();
+    unsigned long mfn = d->shared_info_mfn;
     shared_info_t *s;
 
-    if ( mfn == INVALID_PFN )
-        panic("no frame for shared_info");
     s = __va(mfn << PAGE_SHIFT);
     memset(s, 0, PAGE_SIZE);
     pv_m2p_set(mfn, SHARED_M2P_ENTRY);

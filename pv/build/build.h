@@ -80,6 +80,7 @@ void *pv_initial_va(const struct domain *d, const struct pv_layout *l,
                     unsigned long va);
 
 /* pv/build/build-start-info.c */
+void pv_alloc_shared_info(struct domain *d);
 void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
                          const struct pv_kernel *k,
                          const struct boot_info *bi,

@@ -247,6 +247,7 @@ void pv_domain_build(struct boot_info *bi)
                          ROUNDUP(initrd->size, PAGE_SIZE) >> PAGE_SHIFT : 0);
     print_layout(&l, &k);
 
+    pv_alloc_shared_info(&dom);
     pv_alloc_guest_memory(&dom, nr_pages);
     pv_load_kernel(&dom, &l, &k, img.data);
     pv_build_page_tables(&dom, &l);

@@ -29,12 +29,14 @@ struct insn {
     unsigned int len;                   /* decoded */
     uint8_t rex;                        /* 0: none */
     bool opsize, lock;
+    bool mode64;                        /* 64-bit code: 0x40-0x4f are REX */
 };
 
 /* Up to 15 bytes: at once, or one by one at the end of what is mapped. */
-static void insn_fetch(struct insn *in, unsigned long rip)
+static void insn_fetch(struct insn *in, unsigned long rip, bool mode64)
 {
     memset(in, 0, sizeof(*in));
+    in->mode64 = mode64;
     if ( !copy_from_guest(in->buf, rip, MAX_INSN_LEN) )
     {
         in->avail = MAX_INSN_LEN;
@@ -60,6 +62,8 @@ static int insn_opcode(struct insn *in)
         switch ( b )
         {
         case 0x40 ... 0x4f:
+            if ( !in->mode64 )
+                return b;               /* inc/dec in 32-bit code */
             in->rex = b;
             continue;
         case 0x66:
@@ -203,13 +207,15 @@ static bool emulate_mov_crdr(struct cpu_regs *regs, struct insn *in, int op)
     if ( !insn_modrm(in, &reg, &rm) )
         return false;
     r = gpr(regs, rm);
+    /* 32-bit code moves the register's low half (the rest isn't its). */
+    val = in->mode64 ? *r : (uint32_t)*r;
 
     switch ( op )
     {
     case 0x20:
         return read_cr(reg, r) && emul_done(regs, in);
     case 0x22:
-        return write_cr(reg, *r) && emul_done(regs, in);
+        return write_cr(reg, val) && emul_done(regs, in);
     case 0x21:
         /* Xen's x86emul_read_dr(): no such register (DR8+) is #UD. */
         val = do_get_debugreg(reg);
@@ -219,7 +225,7 @@ static bool emulate_mov_crdr(struct cpu_regs *regs, struct insn *in, int op)
         return emul_done(regs, in);
     default:
         /* Xen's x86emul_write_dr(): set_debugreg()'s errors as faults. */
-        rc = do_set_debugreg(reg, *r);
+        rc = do_set_debugreg(reg, val);
         if ( rc == -XEN_ENODEV )
             break;
         if ( rc )
@@ -352,18 +358,20 @@ static bool emulate_swint(struct cpu_regs *regs, struct insn *in, int op)
 
 bool pv_emulate_privileged_op(struct cpu_regs *regs)
 {
+    bool mode64 = cs_is_64bit(regs->cs);
     struct insn in;
     int op;
 
     /*
      * An external event's #GP, or code we don't decode: as it was.  An
      * `int $n` decodes the same from 32-bit user code (its segment taken
-     * as flat, as every PV guest's is), which Linux's int $0x80 needs.
+     * as flat, as every PV guest's is), which Linux's int $0x80 needs; a
+     * 32-bit guest's kernel is 32-bit code, decoded as such.
      */
     if ( (regs->error_code & X86_XEC_EXT) ||
-         (!cs_is_64bit(regs->cs) && !(regs->error_code & X86_XEC_IDT)) )
+         (!mode64 && !dom.compat && !(regs->error_code & X86_XEC_IDT)) )
         return false;
-    insn_fetch(&in, regs->rip);
+    insn_fetch(&in, regs->rip, mode64);
     op = insn_opcode(&in);
 
     if ( regs->error_code & X86_XEC_IDT )
