@@ -271,8 +271,22 @@ static int parse_notes(struct elf_ctx *c, uint64_t off, uint64_t len)
 
         memcpy(&n, p, sizeof(n));
         namesz = ROUNDUP((uint64_t)n.n_namesz, 4);
+        /*
+         * Xen's libelf bounds a note by the file, not by its segment
+         * (which only says where notes start), and reads a descriptor no
+         * further than it needs: Debian's grub-i386-xen.bin ends its
+         * PT_NOTE, and the file, 8 bytes into PAE_MODE's 12-byte "yes".
+         * Such a note is the last; its name must be whole, its descriptor
+         * is what the file has of it (a number cut short is then refused
+         * as the wrong size, a string read up to its NUL).
+         */
         if ( namesz + n.n_descsz > len - sizeof(n) )
-            return fail(c, -XEN_EINVAL, "bogus note size");
+        {
+            if ( !in_file(c, off + sizeof(n), namesz) )
+                return fail(c, -XEN_EINVAL, "bogus note size");
+            n.n_descsz = MIN((uint64_t)n.n_descsz,
+                             c->size - (off + sizeof(n) + namesz));
+        }
 
         if ( n.n_namesz == 4 && !memcmp(p + sizeof(n), "Xen", 4) )
         {
