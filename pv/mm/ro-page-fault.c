@@ -133,7 +133,19 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
 
     if ( store && mod_entry(table, 1, idx, merge(old, val, off, in->size),
                             false) )
-        return false;                   /* refused: the guest's #PF */
+    {
+        /*
+         * Xen's ptwr_emulated_update(): a 32-bit guest that writes a PAE
+         * entry's upper half first, by a plain store, may make it invalid
+         * for a moment; it goes in not present, on the guess that the
+         * lower half follows at once.
+         */
+        val = merge(old, val, off, in->size);
+        if ( !dom.compat || in->size != 4 || off != 4 ||
+             in->kind == PTWR_CMPXCHG || !(val & _PAGE_PRESENT) ||
+             mod_entry(table, 1, idx, val & ~_PAGE_PRESENT, false) )
+            return false;               /* refused: the guest's #PF */
+    }
 
     /* What the instruction hands back in registers. */
     switch ( in->kind )
@@ -185,18 +197,29 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
         return false;
 
     n = fetch(regs->rip, bytes);
-    if ( !n || ptwr_decode(bytes, n, &in) )
+    if ( !n || (dom.compat ? ptwr_decode_compat(bytes, n, &in)
+                           : ptwr_decode(bytes, n, &in)) )
         return false;
 
-    /* It must be this instruction's store that faulted, aligned. */
+    /*
+     * It must be this instruction's store that faulted, aligned.  FS and
+     * GS have their base in the MSRs, also in compatibility mode; a
+     * 32-bit guest's other segments are taken as flat (every PV kernel's
+     * are; if not, the address won't match and the #PF is the guest's).
+     */
     for ( i = 0; i < 16; i++ )
         gpr[i] = *gpr_slot(regs, i);
-    if ( in.mem.seg == PTWR_SEG_FS )
+    switch ( ptwr_segment(&in, dom.compat) )
+    {
+    case PTWR_SEG_FS:
         seg_base = rdmsr(MSR_FS_BASE);
-    else if ( in.mem.seg == PTWR_SEG_GS )
+        break;
+    case PTWR_SEG_GS:
         seg_base = rdmsr(MSR_GS_BASE);
-    if ( ptwr_linear_address(&in, gpr, regs->rip, seg_base, false) != addr ||
-         (addr & (in.size - 1)) )
+        break;
+    }
+    if ( ptwr_linear_address(&in, gpr, regs->rip, seg_base, dom.compat) !=
+         addr || (addr & (in.size - 1)) )
         return false;
 
     off = addr & 7;
