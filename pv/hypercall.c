@@ -146,9 +146,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                       : do_update_va_mapping_otherdomain(a[0], a[1], a[2],
                                                          a[3]);
     case __HYPERVISOR_set_gdt:
-        if ( compat )
-            return compat_missing(nr);
-        return do_set_gdt(a[0], (unsigned int)a[1]);
+        return compat ? compat_set_gdt(a[0], (unsigned int)a[1])
+                      : do_set_gdt(a[0], (unsigned int)a[1]);
     case __HYPERVISOR_stack_switch:
         return do_stack_switch(a[0], a[1]);
     case __HYPERVISOR_set_callbacks:
