@@ -166,9 +166,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                                              ARG64(a[2], a[3]))
                       : do_update_descriptor(a[0], a[1]);
     case __HYPERVISOR_memory_op:
-        if ( compat )
-            return compat_missing(nr);
-        return do_memory_op(a[0], a[1]);
+        return compat ? compat_memory_op(a[0], a[1])
+                      : do_memory_op(a[0], a[1]);
     case __HYPERVISOR_multicall:
         /* Xen refuses to nest: the entry fails, the batch goes on. */
         if ( in_multicall )
