@@ -180,9 +180,9 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_event_channel_op_compat:
         return do_event_channel_op_compat(a[0]);
     case __HYPERVISOR_grant_table_op:
-        if ( compat )
-            return compat_missing(nr);
-        return do_grant_table_op((unsigned int)a[0], a[1], (unsigned int)a[2]);
+        return compat ? compat_grant_table_op(a[0], a[1], a[2])
+                      : do_grant_table_op((unsigned int)a[0], a[1],
+                                          (unsigned int)a[2]);
     case __HYPERVISOR_xen_version:
         return compat ? compat_xen_version((unsigned int)a[0], a[1])
                       : do_xen_version((unsigned int)a[0], a[1]);

@@ -29,6 +29,8 @@ long compat_iret(struct cpu_regs *regs);
 long compat_xen_version(unsigned long cmd, unsigned long arg);
 long compat_set_gdt(unsigned long frame_list, unsigned long entries);
 long compat_memory_op(unsigned long cmd, unsigned long arg);
+long compat_grant_table_op(unsigned long cmd, unsigned long uop,
+                           unsigned long count);
 
 long do_set_trap_table(unsigned long traps);
 long do_stack_switch(unsigned long ss, unsigned long esp);
