@@ -202,9 +202,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
             break;
         return do_set_segment_base((unsigned int)a[0], a[1]);
     case __HYPERVISOR_sched_op:
-        if ( compat && (unsigned int)a[0] == SCHEDOP_poll )
-            return compat_missing(nr);
-        return do_sched_op((unsigned int)a[0], a[1]);
+        return compat ? compat_sched_op(a[0], a[1])
+                      : do_sched_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_callback_op:
         return compat ? compat_callback_op((unsigned int)a[0], a[1])
                       : do_callback_op((unsigned int)a[0], a[1]);

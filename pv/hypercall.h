@@ -31,6 +31,7 @@ long compat_set_gdt(unsigned long frame_list, unsigned long entries);
 long compat_memory_op(unsigned long cmd, unsigned long arg);
 long compat_grant_table_op(unsigned long cmd, unsigned long uop,
                            unsigned long count);
+long compat_sched_op(unsigned long cmd, unsigned long arg);
 
 long do_set_trap_table(unsigned long traps);
 long do_stack_switch(unsigned long ss, unsigned long esp);
