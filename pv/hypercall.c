@@ -210,9 +210,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_event_channel_op:
         return do_event_channel_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_physdev_op:
-        if ( compat )
-            return compat_missing(nr);
-        return do_physdev_op((unsigned int)a[0], a[1]);
+        return compat ? compat_physdev_op(a[0], a[1])
+                      : do_physdev_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_platform_op:
         return do_platform_op(a[0]);
     case __HYPERVISOR_sysctl:

@@ -32,6 +32,7 @@ long compat_memory_op(unsigned long cmd, unsigned long arg);
 long compat_grant_table_op(unsigned long cmd, unsigned long uop,
                            unsigned long count);
 long compat_sched_op(unsigned long cmd, unsigned long arg);
+long compat_physdev_op(unsigned long cmd, unsigned long arg);
 
 long do_set_trap_table(unsigned long traps);
 long do_stack_switch(unsigned long ss, unsigned long esp);
