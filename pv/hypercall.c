@@ -194,9 +194,9 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         /* In a multicall it ends the batch (pv/multicall.c). */
         return compat ? compat_iret(regs) : do_iret(regs);
     case __HYPERVISOR_vcpu_op:
-        if ( compat )
-            return compat_missing(nr);
-        return do_vcpu_op((unsigned int)a[0], (unsigned int)a[1], a[2]);
+        return compat ? compat_vcpu_op(a[0], a[1], a[2])
+                      : do_vcpu_op((unsigned int)a[0], (unsigned int)a[1],
+                                   a[2]);
     case __HYPERVISOR_set_segment_base:
         if ( compat )                   /* 64-bit guests only, as Xen */
             break;

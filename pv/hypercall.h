@@ -31,6 +31,8 @@ long compat_set_gdt(unsigned long frame_list, unsigned long entries);
 long compat_memory_op(unsigned long cmd, unsigned long arg);
 long compat_grant_table_op(unsigned long cmd, unsigned long uop,
                            unsigned long count);
+long compat_vcpu_op(unsigned long cmd, unsigned long vcpuid,
+                    unsigned long arg);
 long compat_sched_op(unsigned long cmd, unsigned long arg);
 long compat_physdev_op(unsigned long cmd, unsigned long arg);
 
