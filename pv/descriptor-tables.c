@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * set_gdt, update_descriptor and MMUEXT_SET_LDT, as Xen's
- * pv/descriptor-tables.c.
+ * pv/descriptor-tables.c (and x86_64/compat/mm.c's compat_set_gdt()).
  *
  * As in Xen, a frame holding the guest's descriptors takes the seg_desc
  * page type for as long as it is in use: the type is refused to a frame
@@ -25,6 +25,7 @@
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "pv/build/build.h"
+#include "pv/compat/handle.h"
 #include "pv/descriptor-tables.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
@@ -164,13 +165,15 @@ long pv_set_gdt(struct vcpu *v, const unsigned long *frames,
 
 /*
  * HYPERVISOR_set_gdt: @frame_list is the guest's array of machine frame
- * numbers, DIV_ROUND_UP(entries, 512) of them.  Xen's handler takes
+ * numbers, DIV_ROUND_UP(entries, 512) of them (4-byte ones from a 32-bit
+ * guest, as Xen's compat_set_gdt() reads them).  Xen's handler takes
  * @entries as an unsigned int, so the upper half of the register is
  * ignored, as there.
  */
-long do_set_gdt(unsigned long frame_list, unsigned long entries_reg)
+static always_inline long set_gdt(unsigned long frame_list,
+                                  unsigned long entries_reg, bool compat)
 {
-    unsigned int entries = entries_reg;
+    unsigned int i, entries = entries_reg;
     unsigned long frames[FIRST_RESERVED_GDT_PAGE];
     unsigned int nr_frames = ROUNDUP(entries, DESCS_PER_FRAME) /
                              DESCS_PER_FRAME;
@@ -180,11 +183,29 @@ long do_set_gdt(unsigned long frame_list, unsigned long entries_reg)
         return -XEN_EINVAL;
 
     /* Xen copies nothing, and so can't fail, for an empty list. */
-    if ( nr_frames &&
-         copy_from_guest(frames, frame_list, nr_frames * sizeof(*frames)) )
+    if ( compat )
+    {
+        for ( i = 0; i < nr_frames; i++ )
+            if ( copy_elem_from_guest(&frames[i], frame_list, i,
+                                      XEN_PFN_SIZE(compat)) )
+                return -XEN_EFAULT;
+    }
+    else if ( nr_frames &&
+              copy_from_guest(frames, frame_list,
+                              nr_frames * sizeof(*frames)) )
         return -XEN_EFAULT;
 
     return pv_set_gdt(current_vcpu(), frames, entries);
+}
+
+long do_set_gdt(unsigned long frame_list, unsigned long entries)
+{
+    return set_gdt(frame_list, entries, false);
+}
+
+long compat_set_gdt(unsigned long frame_list, unsigned long entries)
+{
+    return set_gdt(frame_list, entries, true);
 }
 
 /*

@@ -96,23 +96,6 @@ static noinline void unknown_hypercall(unsigned long nr)
     printk(XENLOG_DEBUG "d1: hypercall %lu not implemented: -ENOSYS\n", nr);
 }
 
-/*
- * A hypercall a 32-bit guest can't make yet (its structures not yet
- * translated): -ENOSYS, named once per number as unknown ones are.
- */
-static noinline long compat_missing(unsigned long nr)
-{
-    static uint64_t said;
-
-    if ( nr < 64 && !(said & (1ULL << nr)) )
-    {
-        said |= 1ULL << nr;
-        printk(XENLOG_WARNING "d1: hypercall %lu not yet available to a "
-               "32-bit guest: -ENOSYS\n", nr);
-    }
-    return -XEN_ENOSYS;
-}
-
 /* A 64-bit value a 32-bit guest passes in two registers, low first. */
 #define ARG64(lo, hi)   ((lo) | ((uint64_t)(hi) << 32))
 
@@ -147,9 +130,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                       : do_update_va_mapping_otherdomain(a[0], a[1], a[2],
                                                          a[3]);
     case __HYPERVISOR_set_gdt:
-        if ( compat )
-            return compat_missing(nr);
-        return do_set_gdt(a[0], (unsigned int)a[1]);
+        return compat ? compat_set_gdt(a[0], (unsigned int)a[1])
+                      : do_set_gdt(a[0], (unsigned int)a[1]);
     case __HYPERVISOR_stack_switch:
         return do_stack_switch(a[0], a[1]);
     case __HYPERVISOR_set_callbacks:
@@ -168,24 +150,22 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                                              ARG64(a[2], a[3]))
                       : do_update_descriptor(a[0], a[1]);
     case __HYPERVISOR_memory_op:
-        if ( compat )
-            return compat_missing(nr);
-        return do_memory_op(a[0], a[1]);
+        return compat ? compat_memory_op(a[0], a[1])
+                      : do_memory_op(a[0], a[1]);
     case __HYPERVISOR_multicall:
         /* Xen refuses to nest: the entry fails, the batch goes on. */
         if ( in_multicall )
             return -XEN_EINVAL;
-        if ( compat )
-            return compat_missing(nr);
-        return do_multicall(a[0], a[1]);   /* unsigned long since Xen 4.19 */
+        return compat ? compat_multicall(a[0], a[1])
+                      : do_multicall(a[0], a[1]); /* unsigned long, Xen 4.19 */
     case __HYPERVISOR_set_timer_op:
         return do_set_timer_op(compat ? ARG64(a[0], a[1]) : a[0]);
     case __HYPERVISOR_event_channel_op_compat:
         return do_event_channel_op_compat(a[0]);
     case __HYPERVISOR_grant_table_op:
-        if ( compat )
-            return compat_missing(nr);
-        return do_grant_table_op((unsigned int)a[0], a[1], (unsigned int)a[2]);
+        return compat ? compat_grant_table_op(a[0], a[1], a[2])
+                      : do_grant_table_op((unsigned int)a[0], a[1],
+                                          (unsigned int)a[2]);
     case __HYPERVISOR_xen_version:
         return compat ? compat_xen_version((unsigned int)a[0], a[1])
                       : do_xen_version((unsigned int)a[0], a[1]);
@@ -197,26 +177,24 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         /* In a multicall it ends the batch (pv/multicall.c). */
         return compat ? compat_iret(regs) : do_iret(regs);
     case __HYPERVISOR_vcpu_op:
-        if ( compat )
-            return compat_missing(nr);
-        return do_vcpu_op((unsigned int)a[0], (unsigned int)a[1], a[2]);
+        return compat ? compat_vcpu_op(a[0], a[1], a[2])
+                      : do_vcpu_op((unsigned int)a[0], (unsigned int)a[1],
+                                   a[2]);
     case __HYPERVISOR_set_segment_base:
         if ( compat )                   /* 64-bit guests only, as Xen */
             break;
         return do_set_segment_base((unsigned int)a[0], a[1]);
     case __HYPERVISOR_sched_op:
-        if ( compat && (unsigned int)a[0] == SCHEDOP_poll )
-            return compat_missing(nr);
-        return do_sched_op((unsigned int)a[0], a[1]);
+        return compat ? compat_sched_op(a[0], a[1])
+                      : do_sched_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_callback_op:
         return compat ? compat_callback_op((unsigned int)a[0], a[1])
                       : do_callback_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_event_channel_op:
         return do_event_channel_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_physdev_op:
-        if ( compat )
-            return compat_missing(nr);
-        return do_physdev_op((unsigned int)a[0], a[1]);
+        return compat ? compat_physdev_op(a[0], a[1])
+                      : do_physdev_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_platform_op:
         return do_platform_op(a[0]);
     case __HYPERVISOR_sysctl:
@@ -238,19 +216,33 @@ static void audit_after(unsigned long nr, long rc)
 }
 
 /* For multicall's entries: in_multicall holds while one runs. */
-long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
-                     const unsigned long a[6], bool in_multicall)
+static always_inline long do_hypercall(struct cpu_regs *regs, unsigned long nr,
+                                       const unsigned long a[6],
+                                       bool in_multicall, bool compat)
 {
     struct vcpu *v = current_vcpu();
     bool outer = v->in_multicall;
     long rc;
 
     v->in_multicall = in_multicall;
-    rc = dispatch(regs, nr, a, in_multicall, false);
+    rc = dispatch(regs, nr, a, in_multicall, compat);
     v->in_multicall = outer;
     if ( unlikely(opt_mm_audit) )
         audit_after(nr, rc);
     return rc;
+}
+
+long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
+                     const unsigned long a[6], bool in_multicall)
+{
+    return do_hypercall(regs, nr, a, in_multicall, false);
+}
+
+/* A 32-bit guest's, as its int $0x82 would be: @a zero-extended. */
+long pv_do_compat_hypercall(struct cpu_regs *regs, unsigned long nr,
+                            const unsigned long a[6], bool in_multicall)
+{
+    return do_hypercall(regs, nr, a, in_multicall, true);
 }
 
 /*

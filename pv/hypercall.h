@@ -27,6 +27,15 @@ long compat_mmuext_op(unsigned long uops, unsigned long count,
                       unsigned long pdone, unsigned long foreigndom);
 long compat_iret(struct cpu_regs *regs);
 long compat_xen_version(unsigned long cmd, unsigned long arg);
+long compat_set_gdt(unsigned long frame_list, unsigned long entries);
+long compat_memory_op(unsigned long cmd, unsigned long arg);
+long compat_multicall(unsigned long call_list, unsigned long nr_calls);
+long compat_grant_table_op(unsigned long cmd, unsigned long uop,
+                           unsigned long count);
+long compat_vcpu_op(unsigned long cmd, unsigned long vcpuid,
+                    unsigned long arg);
+long compat_sched_op(unsigned long cmd, unsigned long arg);
+long compat_physdev_op(unsigned long cmd, unsigned long arg);
 
 long do_set_trap_table(unsigned long traps);
 long do_stack_switch(unsigned long ss, unsigned long esp);
@@ -97,10 +106,13 @@ unsigned long hypercall_create_continuation(unsigned long nr,
                                             unsigned long a3);
 
 /*
- * One hypercall, as the syscall entry and multicall both dispatch it.
+ * One hypercall, as the syscall entry and multicall both dispatch it
+ * (pv_do_compat_hypercall(): a 32-bit guest's, as int $0x82 does).
  * in_multicall refuses the calls a multicall may not contain.
  */
 long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
                      const unsigned long args[6], bool in_multicall);
+long pv_do_compat_hypercall(struct cpu_regs *regs, unsigned long nr,
+                            const unsigned long args[6], bool in_multicall);
 
 #endif /* PV_HYPERCALL_H */

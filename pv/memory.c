@@ -4,7 +4,9 @@
  * do_memory_op() (common/memory.c) and arch_memory_op() (arch/x86/mm.c)
  * answer, and the frames it gives back (XENMEM_decrease_reservation).
  * Taking memory back (increase_reservation, populate_physmap) comes with
- * ballooning, later.
+ * ballooning, later.  A 32-bit guest's arguments are its own layout
+ * (pv/compat/), read and answered by the same code, as Xen's
+ * compat_memory_op() and compat_arch_memory_op() answer them.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -17,6 +19,9 @@
 #include "pv/mm/mm.h"
 #include "pv/mm/page-type.h"
 #include "pv/build/build.h"
+#include "pv/compat/handle.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 #include "shim/frame.h"
 
 /*
@@ -42,10 +47,12 @@ struct e820entry {
 /*
  * XENMEM_memory_map.  The toolstack gives a PV domU one RAM entry from 0
  * (libxl's xc_domain_set_memmap_limit()); ours covers nr_pages.  Fewer
- * slots than entries truncate the map, as in Xen.
+ * slots than entries truncate the map, as in Xen.  The entries are laid
+ * out alike for a 32-bit guest; the structure around them is not.
  */
-static long memory_map(unsigned long arg)
+static always_inline long memory_map(unsigned long arg, bool compat)
 {
+    uint8_t c[COMPAT_SIZEOF(xen_memory_map)];
     struct xen_memory_map map;
     const struct e820entry ram = {
         .addr = 0,
@@ -53,12 +60,24 @@ static long memory_map(unsigned long arg)
         .type = XEN_HVM_MEMMAP_TYPE_RAM,
     };
 
-    if ( copy_from_guest(&map, arg, sizeof(map)) )
+    if ( compat )
+    {
+        if ( copy_from_guest(c, arg, sizeof(c)) )
+            return -XEN_EFAULT;
+        xlat_memory_map_from_compat(&map, c);
+    }
+    else if ( copy_from_guest(&map, arg, sizeof(map)) )
         return -XEN_EFAULT;
     map.nr_entries = MIN(map.nr_entries, 1u);
     if ( map.nr_entries &&
          copy_to_guest((unsigned long)map.buffer.p, &ram, sizeof(ram)) )
         return -XEN_EFAULT;
+    if ( compat )
+    {
+        /* The buffer came in 32 bits wide: it goes back out so. */
+        (void)xlat_memory_map_to_compat(c, &map);
+        return copy_to_guest(arg, c, sizeof(c)) ? -XEN_EFAULT : 0;
+    }
     if ( copy_to_guest(arg, &map, sizeof(map)) )
         return -XEN_EFAULT;
     return 0;
@@ -70,7 +89,8 @@ static long memory_map(unsigned long arg)
  * but its own (-EPERM).  Here the only other domain the guest knows of is
  * dom0, the backend its console and xenstore ports name.
  */
-static long domain_query(unsigned int op, unsigned long arg)
+static always_inline long domain_query(unsigned int op, unsigned long arg,
+                                       bool compat)
 {
     struct xen_memory_domain md;
     unsigned long max_pfn;
@@ -93,9 +113,13 @@ static long domain_query(unsigned int op, unsigned long arg)
         /*
          * XENMEM_maximum_gpfn: Xen's domain_get_maximum_gpfn() for PV
          * reads shared_info's max_pfn, which the guest may rewrite (Linux
-         * does), and which holds a page count, hence the - 1.
+         * does), and which holds a page count, hence the - 1.  A 32-bit
+         * guest's is 32 bits, elsewhere in its layout.
          */
-        max_pfn = ACCESS_ONCE(dom.shared_info->arch.max_pfn);
+        if ( compat )
+            max_pfn = compat_get(dom.shared_info, shared_info, arch__max_pfn);
+        else
+            max_pfn = ACCESS_ONCE(dom.shared_info->arch.max_pfn);
         return (max_pfn ?: 1) - 1;
     }
 }
@@ -107,9 +131,14 @@ static long domain_query(unsigned int op, unsigned long arg)
  * -EACCES once its arguments are read and its domain found; it learns
  * its grant frames from GNTTABOP_setup_table and get_status_frames.
  */
-static long add_to_physmap(unsigned int op, unsigned long start_extent,
-                           unsigned long arg)
+static always_inline long add_to_physmap(unsigned int op,
+                                         unsigned long start_extent,
+                                         unsigned long arg, bool compat)
 {
+    uint8_t c[MAX(COMPAT_SIZEOF(xen_add_to_physmap),
+                  COMPAT_SIZEOF(xen_add_to_physmap_batch))];
+    const size_t idx_size = compat ? COMPAT_SIZEOF(xen_ulong_t)
+                                   : sizeof(xen_ulong_t);
     struct xen_add_to_physmap_batch xatpb;
     struct xen_add_to_physmap xatp;
     domid_t domid;
@@ -118,7 +147,13 @@ static long add_to_physmap(unsigned int op, unsigned long start_extent,
         return -XEN_EDOM;
     if ( op == XENMEM_add_to_physmap )
     {
-        if ( copy_from_guest(&xatp, arg, sizeof(xatp)) )
+        if ( compat )
+        {
+            if ( copy_from_guest(c, arg, COMPAT_SIZEOF(xen_add_to_physmap)) )
+                return -XEN_EFAULT;
+            xlat_add_to_physmap_from_compat(&xatp, c);
+        }
+        else if ( copy_from_guest(&xatp, arg, sizeof(xatp)) )
             return -XEN_EFAULT;
         if ( xatp.space == XENMAPSPACE_gmfn_foreign )
             return -XEN_ENOSYS;
@@ -126,13 +161,27 @@ static long add_to_physmap(unsigned int op, unsigned long start_extent,
     }
     else
     {
-        if ( copy_from_guest(&xatpb, arg, sizeof(xatpb)) ||
-             !guest_range_ok((unsigned long)xatpb.idxs.p,
-                             xatpb.size * sizeof(xen_ulong_t)) ||
-             !guest_range_ok((unsigned long)xatpb.gpfns.p,
-                             xatpb.size * sizeof(xen_pfn_t)) ||
-             !guest_range_ok((unsigned long)xatpb.errs.p,
-                             xatpb.size * sizeof(int)) )
+        if ( compat )
+        {
+            if ( copy_from_guest(c, arg,
+                                 COMPAT_SIZEOF(xen_add_to_physmap_batch)) )
+                return -XEN_EFAULT;
+            xlat_add_to_physmap_batch_from_compat(&xatpb, c);
+        }
+        else if ( copy_from_guest(&xatpb, arg, sizeof(xatpb)) )
+            return -XEN_EFAULT;
+        if ( compat ? !compat_handle_okay((unsigned long)xatpb.idxs.p,
+                                          xatpb.size, idx_size) ||
+                      !compat_handle_okay((unsigned long)xatpb.gpfns.p,
+                                          xatpb.size, XEN_PFN_SIZE(compat)) ||
+                      !compat_handle_okay((unsigned long)xatpb.errs.p,
+                                          xatpb.size, sizeof(int))
+                    : !guest_range_ok((unsigned long)xatpb.idxs.p,
+                                      xatpb.size * idx_size) ||
+                      !guest_range_ok((unsigned long)xatpb.gpfns.p,
+                                      xatpb.size * XEN_PFN_SIZE(compat)) ||
+                      !guest_range_ok((unsigned long)xatpb.errs.p,
+                                      xatpb.size * sizeof(int)) )
             return -XEN_EFAULT;
         if ( xatpb.space == XENMAPSPACE_gmfn_range )
             return -XEN_EOPNOTSUPP;
@@ -185,25 +234,40 @@ static bool remove_frame(unsigned long mfn)
  * a TLB may still translate to one, even read-only, and the allocator
  * may give it to the shim itself next.
  */
-static long decrease_reservation(unsigned long start_extent,
-                                 unsigned long arg)
+static always_inline long decrease_reservation(unsigned long start_extent,
+                                               unsigned long arg,
+                                               bool compat)
 {
+    uint8_t c[COMPAT_SIZEOF(xen_memory_reservation)];
+    const size_t esize = XEN_PFN_SIZE(compat);
+    /* Xen's: a count its continuation can't encode does nothing. */
+    const unsigned long max_extents = (compat ? UINT32_MAX : ~0UL) >>
+                                      MEMOP_EXTENT_SHIFT;
     struct xen_memory_reservation r;
     unsigned long i, j, mfn;
     long rc;
 
-    if ( copy_from_guest(&r, arg, sizeof(r)) )
+    if ( compat )
+    {
+        if ( copy_from_guest(c, arg, sizeof(c)) )
+            return -XEN_EFAULT;
+        xlat_memory_reservation_from_compat(&r, c);
+    }
+    else if ( copy_from_guest(&r, arg, sizeof(r)) )
         return -XEN_EFAULT;
     if ( r.domid == 0 )
         return -XEN_EPERM;
     if ( r.domid != DOMID_SELF && r.domid != PV_DOMID )
         return -XEN_ESRCH;
-    /* Xen's: a count its continuation can't encode does nothing. */
-    if ( r.nr_extents > (~0UL >> MEMOP_EXTENT_SHIFT) ||
-         start_extent >= r.nr_extents || r.extent_order > DOMU_MAX_ORDER ||
-         !guest_range_ok((unsigned long)r.extent_start.p + start_extent *
-                         sizeof(xen_pfn_t),
-                         (r.nr_extents - start_extent) * sizeof(xen_pfn_t)) )
+    if ( r.nr_extents > max_extents ||
+         start_extent >= r.nr_extents || r.extent_order > DOMU_MAX_ORDER )
+        return start_extent;
+    /* A compat list must lie below the guest's hole, all of it. */
+    if ( compat ? !compat_handle_okay((unsigned long)r.extent_start.p,
+                                      r.nr_extents, esize)
+                : !guest_range_ok((unsigned long)r.extent_start.p +
+                                  start_extent * esize,
+                                  (r.nr_extents - start_extent) * esize) )
         return start_extent;
 
     for ( i = start_extent; i < r.nr_extents; i++ )
@@ -216,8 +280,8 @@ static long decrease_reservation(unsigned long start_extent,
                 0, 0);
             goto out;
         }
-        if ( copy_from_guest(&mfn, (unsigned long)r.extent_start.p +
-                             i * sizeof(xen_pfn_t), sizeof(mfn)) )
+        if ( copy_elem_from_guest(&mfn, (unsigned long)r.extent_start.p, i,
+                                  esize) )
             break;
         for ( j = 0; j < (1UL << r.extent_order); j++ )
             if ( !remove_frame(mfn + j) )
@@ -230,20 +294,51 @@ static long decrease_reservation(unsigned long start_extent,
     return rc;
 }
 
-/* Xen's arch_memory_op() compares the whole cmd: no start extent here. */
-static long arch_memory_op(unsigned long cmd, unsigned long arg)
+/*
+ * XENMEM_machphys_mapping for a 32-bit guest, as Xen's
+ * compat_arch_memory_op(): where its M2P is (pv/mm/m2p.c), and the
+ * highest mfn it has an entry for.
+ */
+static long compat_machphys_mapping(unsigned long arg)
+{
+    unsigned long entries = pv_m2p_compat_bytes() /
+                            COMPAT_SIZEOF(xen_pfn_t);
+    struct xen_machphys_mapping n = {
+        .v_start = COMPAT_MACH2PHYS_VIRT_START,
+        .v_end = COMPAT_MACH2PHYS_VIRT_START + pv_m2p_compat_bytes(),
+        .max_mfn = entries - 1,
+    };
+    uint8_t c[COMPAT_SIZEOF(xen_machphys_mapping)];
+
+    if ( xlat_machphys_mapping_to_compat(c, &n) )
+        return -XEN_ERANGE;             /* can't be: m2p.c bounds it */
+    return copy_to_guest(arg, c, sizeof(c)) ? -XEN_EFAULT : 0;
+}
+
+/*
+ * Xen's arch_memory_op() compares the whole cmd: no start extent here.
+ * XENMEM_machphys_mapping is answered to a 32-bit guest only, so far.
+ */
+static always_inline long arch_memory_op(unsigned long cmd,
+                                         unsigned long arg, bool compat)
 {
     switch ( cmd )
     {
     case XENMEM_memory_map:
-        return memory_map(arg);
+        return memory_map(arg, compat);
+
+    case XENMEM_machphys_mapping:
+        if ( compat )
+            return compat_machphys_mapping(arg);
+        return -XEN_ENOSYS;
 
     default:
         return -XEN_ENOSYS;
     }
 }
 
-long do_memory_op(unsigned long cmd, unsigned long arg)
+static always_inline long memory_op(unsigned long cmd, unsigned long arg,
+                                    bool compat)
 {
     unsigned long start_extent = cmd >> MEMOP_EXTENT_SHIFT;
     unsigned int op = cmd & MEMOP_CMD_MASK;
@@ -261,16 +356,34 @@ long do_memory_op(unsigned long cmd, unsigned long arg)
     case XENMEM_maximum_gpfn:
         if ( start_extent )
             return -XEN_EINVAL;
-        return domain_query(op, arg);
+        return domain_query(op, arg, compat);
 
     case XENMEM_add_to_physmap:
     case XENMEM_add_to_physmap_batch:
-        return add_to_physmap(op, start_extent, arg);
+        return add_to_physmap(op, start_extent, arg, compat);
 
     case XENMEM_decrease_reservation:
-        return decrease_reservation(start_extent, arg);
+        return decrease_reservation(start_extent, arg, compat);
 
     default:
-        return arch_memory_op(cmd, arg);
+        return arch_memory_op(cmd, arg, compat);
     }
+}
+
+long do_memory_op(unsigned long cmd, unsigned long arg)
+{
+    return memory_op(cmd, arg, false);
+}
+
+/*
+ * A 32-bit guest's: cmd is 32 bits wide (so is the start extent in it),
+ * and the result an int, as Xen's compat_memory_op() clamps it (a
+ * maximum_ram_page past INT_MAX reads as INT_MAX, not as a negative
+ * error).
+ */
+long compat_memory_op(unsigned long cmd, unsigned long arg)
+{
+    long rc = memory_op((uint32_t)cmd, arg, true);
+
+    return MAX(MIN(rc, (long)INT32_MAX), (long)INT32_MIN);
 }

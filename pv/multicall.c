@@ -2,7 +2,9 @@
 /*
  * HYPERVISOR_multicall, as Xen's do_multicall() (common/multicall.c): a
  * guest array of hypercalls, each run in turn with its result written
- * back into its entry.
+ * back into its entry.  A 32-bit guest's entries are its own layout,
+ * each call dispatched as its int $0x82 would be (Xen's
+ * common/compat/multicall.c builds the same code on compat entries).
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -11,6 +13,8 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 
 /*
  * -EFAULT if the array is bad (checked up front as Xen does: its start,
@@ -20,18 +24,27 @@
  * debug build poisons the rest of each entry, as a debug Xen does, so
  * guests that rely on more get caught.  An iret ends the batch.
  */
-long do_multicall(unsigned long call_list, unsigned long nr_calls)
+static always_inline long multicall(unsigned long call_list,
+                                    unsigned long nr_calls, bool compat)
 {
     struct cpu_regs *regs = &get_cpu_info()->guest_regs;
+    const size_t size = compat ? COMPAT_SIZEOF(multicall_entry)
+                               : sizeof(multicall_entry_t);
+    const size_t result = compat ? COMPAT_OFFSET(multicall_entry, result)
+                                 : offsetof(multicall_entry_t, result);
+    const size_t result_size = compat ? COMPAT_MSIZE(multicall_entry, result)
+                                      : sizeof(xen_ulong_t);
+    uint8_t c[COMPAT_SIZEOF(multicall_entry)];
     multicall_entry_t call;
+    const void *res;
     unsigned long i, entry;
 
-    if ( nr_calls >= ~0UL / sizeof(call) || !guest_range_ok(call_list, 1) )
+    if ( nr_calls >= ~0UL / size || !guest_range_ok(call_list, 1) )
         return -XEN_EFAULT;
 
     for ( i = 0; i < nr_calls; i++ )
     {
-        entry = call_list + i * sizeof(call);
+        entry = call_list + i * size;
         /*
          * Xen continues a long batch when work is pending; we do it every
          * hypercall-batch entries, so the shim is back on its return path
@@ -41,18 +54,32 @@ long do_multicall(unsigned long call_list, unsigned long nr_calls)
             return hypercall_create_continuation(__HYPERVISOR_multicall,
                                                  entry, nr_calls - i, 0, 0);
 
-        if ( copy_from_guest(&call, entry, sizeof(call)) )
+        if ( compat ? copy_from_guest(c, entry, size)
+                    : copy_from_guest(&call, entry, size) )
             return -XEN_EFAULT;
 
         /* A nested multicall fails here with -EINVAL. */
-        call.result = pv_do_hypercall(regs, call.op, call.args, true);
+        if ( compat )
+        {
+            xlat_multicall_entry_from_compat(&call, c);
+            call.result = pv_do_compat_hypercall(regs, call.op, call.args,
+                                                 true);
+            xlat_multicall_entry_to_compat(c, &call);
+            res = compat_ptr(c, multicall_entry, result);
+        }
+        else
+        {
+            call.result = pv_do_hypercall(regs, call.op, call.args, true);
+            res = &call.result;
+        }
 
         if ( IS_ENABLED(CONFIG_DEBUG) )
         {
             multicall_entry_t poison;
 
+            BUILD_BUG_ON(COMPAT_SIZEOF(multicall_entry) > sizeof(poison));
             memset(&poison, 0xaa, sizeof(poison));
-            (void)copy_to_guest(entry, &poison, sizeof(poison));
+            (void)copy_to_guest(entry, &poison, size);
         }
         /*
          * Xen's mc_exit: an iret does not return to the batch.  Its
@@ -62,13 +89,21 @@ long do_multicall(unsigned long call_list, unsigned long nr_calls)
          */
         if ( call.op == __HYPERVISOR_iret )
         {
-            (void)copy_to_guest(entry + offsetof(multicall_entry_t, result),
-                                &call.result, sizeof(call.result));
+            (void)copy_to_guest(entry + result, res, result_size);
             return call.result;
         }
-        if ( copy_to_guest(entry + offsetof(multicall_entry_t, result),
-                           &call.result, sizeof(call.result)) )
+        if ( copy_to_guest(entry + result, res, result_size) )
             return -XEN_EFAULT;
     }
     return 0;
+}
+
+long do_multicall(unsigned long call_list, unsigned long nr_calls)
+{
+    return multicall(call_list, nr_calls, false);
+}
+
+long compat_multicall(unsigned long call_list, unsigned long nr_calls)
+{
+    return multicall(call_list, nr_calls, true);
 }

@@ -13,6 +13,8 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/compat/handle.h"
+#include "pv/compat/xlat.h"
 #include "pv/mm/mm.h"
 
 #define X86_EFLAGS_IOPL_SHIFT   12
@@ -48,19 +50,31 @@ static long set_iopl(unsigned long arg)
 /*
  * The guest's own I/O bitmap, read (as the guest could) on every in/out
  * its IOPL doesn't allow: a clear bit lets the port through
- * (pv/emul/emul-io.c).  Xen checks the whole bitmap's range up front.
+ * (pv/emul/emul-io.c).  Xen checks the whole bitmap's range up front
+ * (a 32-bit guest's below its hole: Xen's compat build of physdev.c
+ * checks with compat_handle_okay()).
  */
-static long set_iobitmap(unsigned long arg)
+static always_inline long set_iobitmap(unsigned long arg, bool compat)
 {
+    uint8_t c[COMPAT_SIZEOF(physdev_set_iobitmap)];
     struct physdev_set_iobitmap op;
     struct vcpu *v = current_vcpu();
+    unsigned long bitmap;
 
-    if ( copy_from_guest(&op, arg, sizeof(op)) )
+    if ( compat )
+    {
+        if ( copy_from_guest(c, arg, sizeof(c)) )
+            return -XEN_EFAULT;
+        xlat_physdev_set_iobitmap_from_compat(&op, c);
+    }
+    else if ( copy_from_guest(&op, arg, sizeof(op)) )
         return -XEN_EFAULT;
-    if ( !guest_range_ok((unsigned long)op.bitmap.p, IOBMP_BYTES) ||
+    bitmap = (unsigned long)op.bitmap.p;
+    if ( (compat ? !compat_handle_okay(bitmap, IOBMP_BYTES, 1)
+                 : !guest_range_ok(bitmap, IOBMP_BYTES)) ||
          op.nr_ports > 65536 )
         return -XEN_EINVAL;
-    v->iobmp = (unsigned long)op.bitmap.p;
+    v->iobmp = bitmap;
     v->iobmp_limit = op.nr_ports;
     return 0;
 }
@@ -96,15 +110,22 @@ static long no_pirq(unsigned long arg, size_t size)
     return refuse(arg, size, -XEN_EINVAL);
 }
 
-/* Xen's cmd is an int: only the low 32 bits count. */
-long do_physdev_op(unsigned long cmd, unsigned long arg)
+/*
+ * Xen's cmd is an int: only the low 32 bits count.  A 32-bit guest's
+ * arguments are its own layout where it differs (Xen's x86_64/physdev.c
+ * builds the same code on the compat structures): the I/O bitmap's
+ * handle, and how much of an APIC, map_pirq or pirq_eoi_gmfn argument
+ * is read before the refusal.
+ */
+static always_inline long physdev_op(unsigned long cmd, unsigned long arg,
+                                     bool compat)
 {
     switch ( (unsigned int)cmd )
     {
     case PHYSDEVOP_set_iopl:
         return set_iopl(arg);
     case PHYSDEVOP_set_iobitmap:
-        return set_iobitmap(arg);
+        return set_iobitmap(arg, compat);
     case PHYSDEVOP_irq_status_query:
         return no_pirq(arg, sizeof(struct physdev_irq_status_query));
     case PHYSDEVOP_alloc_irq_vector:
@@ -117,15 +138,19 @@ long do_physdev_op(unsigned long cmd, unsigned long arg)
                       -XEN_ENOSPC);
     case PHYSDEVOP_pirq_eoi_gmfn_v1:
     case PHYSDEVOP_pirq_eoi_gmfn_v2:
-        return no_pirq(arg, sizeof(struct physdev_pirq_eoi_gmfn));
+        return no_pirq(arg, compat ? COMPAT_SIZEOF(physdev_pirq_eoi_gmfn)
+                                   : sizeof(struct physdev_pirq_eoi_gmfn));
 
     case PHYSDEVOP_map_pirq:
-        return refuse(arg, sizeof(struct physdev_map_pirq), -XEN_EPERM);
+        return refuse(arg, compat ? COMPAT_SIZEOF(physdev_map_pirq)
+                                  : sizeof(struct physdev_map_pirq),
+                      -XEN_EPERM);
     case PHYSDEVOP_unmap_pirq:
         return refuse(arg, sizeof(struct physdev_unmap_pirq), -XEN_EPERM);
     case PHYSDEVOP_apic_read:
     case PHYSDEVOP_apic_write:
-        return refuse(arg, sizeof(struct physdev_apic), -XEN_EPERM);
+        return refuse(arg, compat ? COMPAT_SIZEOF(physdev_apic)
+                                  : sizeof(struct physdev_apic), -XEN_EPERM);
     case PHYSDEVOP_manage_pci_add:
     case PHYSDEVOP_manage_pci_remove:
         return refuse(arg, sizeof(struct physdev_manage_pci), -XEN_EPERM);
@@ -153,4 +178,14 @@ long do_physdev_op(unsigned long cmd, unsigned long arg)
     default:
         return -XEN_ENOSYS;
     }
+}
+
+long do_physdev_op(unsigned long cmd, unsigned long arg)
+{
+    return physdev_op(cmd, arg, false);
+}
+
+long compat_physdev_op(unsigned long cmd, unsigned long arg)
+{
+    return physdev_op(cmd, arg, true);
 }

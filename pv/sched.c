@@ -13,6 +13,8 @@
 #include "pv/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 #include "shim/softirq.h"
 
 /* do_poll()'s "fairly arbitrary limit" on the port list. */
@@ -123,8 +125,15 @@ static long do_poll(const struct sched_poll *p)
     return rc;
 }
 
-long do_sched_op(unsigned long cmd, unsigned long arg)
+/*
+ * A 32-bit guest's arguments are laid out alike but for SCHEDOP_poll's,
+ * whose port list is a 32-bit handle (Xen's compat/schedule.c builds the
+ * same code on struct compat_sched_poll).
+ */
+static always_inline long sched_op(unsigned long cmd, unsigned long arg,
+                                   bool compat)
 {
+    uint8_t c[COMPAT_SIZEOF(sched_poll)];
     struct sched_shutdown s;
     struct sched_poll poll;
 
@@ -138,7 +147,13 @@ long do_sched_op(unsigned long cmd, unsigned long arg)
         return 0;
 
     case SCHEDOP_poll:
-        if ( copy_from_guest(&poll, arg, sizeof(poll)) )
+        if ( compat )
+        {
+            if ( copy_from_guest(c, arg, sizeof(c)) )
+                return -XEN_EFAULT;
+            xlat_sched_poll_from_compat(&poll, c);
+        }
+        else if ( copy_from_guest(&poll, arg, sizeof(poll)) )
             return -XEN_EFAULT;
         return do_poll(&poll);
 
@@ -166,6 +181,17 @@ long do_sched_op(unsigned long cmd, unsigned long arg)
     default:
         return -XEN_ENOSYS;
     }
+}
+
+long do_sched_op(unsigned long cmd, unsigned long arg)
+{
+    return sched_op(cmd, arg, false);
+}
+
+/* Xen's compat_sched_op() takes cmd as an int, as do_sched_op(). */
+long compat_sched_op(unsigned long cmd, unsigned long arg)
+{
+    return sched_op((unsigned int)cmd, arg, true);
 }
 
 /* The old form: the shutdown reason is the argument itself. */

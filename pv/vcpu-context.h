@@ -21,6 +21,28 @@
  * checked where they are applied, against the domain's pages.
  */
 int pv_vcpu_context_check(struct vcpu_guest_context *c, unsigned int *iopl);
+
+/*
+ * The same for a 32-bit guest's context, translated from its layout
+ * (xlat_vcpu_guest_context_from_compat()): Xen's compat rules, which
+ * check only the LDT's alignment and size and raise each selector's RPL
+ * from 0 to 1 (Xen's fixup_guest_{stack,code}_selector() for a ring-1
+ * kernel; pv_compat_selector() does it, for the callbacks' selectors
+ * that the 64-bit context has no field for); no user page table.
+ */
+int pv_compat_vcpu_context_check(struct vcpu_guest_context *c,
+                                 unsigned int *iopl);
+uint16_t pv_compat_selector(uint16_t sel);
+
+/*
+ * May the shim load selector @sel, whose GDT descriptor is @desc (as the
+ * CPU's GDT will hold it: after check_descriptor()), into a data segment
+ * register from ring 0 without a fault?  A 32-bit vCPU starts with the
+ * data selectors of its VCPUOP_initialise context loaded (Xen's
+ * load_segments()).  Null selectors always; LDT ones never.
+ */
+bool pv_data_selector_loadable(uint16_t sel, uint64_t desc);
+
 /* Its part for the FPU image (c->fpu_ctxt becomes the one to load). */
 void pv_vcpu_context_fpu(struct vcpu_guest_context *c);
 /* The MXCSR bits FXRSTOR accepts (arch/x86/setup.c). */

@@ -4,7 +4,8 @@
  * arch_do_vcpu_op): moving vcpu_info into a guest frame, the runstate
  * and its guest copy, the vCPU's timers (pv/time.c), and initialising a
  * vCPU and bringing it up and down (it then runs on its own CPU,
- * pv/smp.c).
+ * pv/smp.c).  A 32-bit guest's arguments are its own layout where it
+ * differs, as Xen's compat_vcpu_op() takes them.
  */
 #include "shim/lib.h"
 #include <xen/errno.h>
@@ -19,14 +20,24 @@
 #include "pv/vcpu-context.h"
 #include "pv/emul/cr.h"
 #include "pv/descriptor-tables.h"
+#include "pv/compat/handle.h"
+#include "pv/compat/xlat.h"
+#include "arch/x86/desc.h"
+#include "arch/x86/page.h"
+#include "shim/console.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/smp.h"
 
 #define smp_wmb()   asm volatile ( "" ::: "memory" )
 #define X86_CR0_TS  0x8UL
+#define DESCS_PER_PAGE  (PAGE_SIZE / sizeof(uint64_t))
 
-/* VCPUOP_initialise's copy (4.5 KiB: not on the stack), domain lock held. */
+/*
+ * VCPUOP_initialise's copy (4.5 KiB: not on the stack), domain lock
+ * held; a 32-bit guest's is read into the second, then translated.
+ */
 static struct vcpu_guest_context initialise_ctxt;
+static uint8_t initialise_compat_ctxt[COMPAT_SIZEOF(vcpu_guest_context)];
 
 static void vcpu_kick_idle(struct vcpu *v);
 
@@ -40,11 +51,14 @@ vcpu_info_t dummy_vcpu_info = { .evtchn_upcall_mask = 1 };
  * Xen's map_vcpu_info(): once only, within one page, in a frame the guest
  * owns and may write (a writable type reference is held from now on).
  * The contents move along, and every selector bit is raised so that
- * nothing pending is lost: the guest takes one spurious upcall.
+ * nothing pending is lost: the guest takes one spurious upcall.  A
+ * 32-bit guest's vcpu_info is as big, its selector 32 bits elsewhere.
  */
-static long map_vcpu_info(struct vcpu *v, uint64_t mfn, uint32_t offset)
+static always_inline long map_vcpu_info(struct vcpu *v, uint64_t mfn,
+                                        uint32_t offset, bool compat)
 {
     vcpu_info_t *new_info;
+    uint32_t *sel32;
 
     if ( offset > PAGE_SIZE - sizeof(vcpu_info_t) )
         return -XEN_EINVAL;
@@ -58,7 +72,16 @@ static long map_vcpu_info(struct vcpu *v, uint64_t mfn, uint32_t offset)
     v->vcpu_info = new_info;
     v->vcpu_info_mfn = mfn;
     smp_wmb();
-    __atomic_store_n(&new_info->evtchn_pending_sel, ~0UL, __ATOMIC_SEQ_CST);
+    if ( compat )
+    {
+        BUILD_BUG_ON(COMPAT_MSIZE(vcpu_info, evtchn_pending_sel) !=
+                     sizeof(*sel32));
+        sel32 = compat_ptr(new_info, vcpu_info, evtchn_pending_sel);
+        __atomic_store_n(sel32, ~0u, __ATOMIC_SEQ_CST);
+    }
+    else
+        __atomic_store_n(&new_info->evtchn_pending_sel, ~0UL,
+                         __ATOMIC_SEQ_CST);
     if ( !__atomic_exchange_n(&new_info->evtchn_upcall_pending, 1,
                               __ATOMIC_SEQ_CST) )
         vcpu_unblock(v);
@@ -68,14 +91,18 @@ static long map_vcpu_info(struct vcpu *v, uint64_t mfn, uint32_t offset)
 /*
  * Xen's update_runstate_area(): with VMASST_TYPE_runstate_update_flag,
  * XEN_RUNSTATE_UPDATE is set in the guest's state_entry_time (its top
- * byte) around the copy, so a reader can tell a torn one.
+ * byte) around the copy, so a reader can tell a torn one.  A 32-bit
+ * guest's copy is its layout (44 bytes, state_entry_time 4-aligned).
  */
 static bool write_runstate_area(struct vcpu *v)
 {
     struct vcpu_runstate_info r = v->runstate;
+    uint8_t c[COMPAT_SIZEOF(vcpu_runstate_info)];
+    bool compat = v->domain->compat;
     unsigned long va = v->runstate_guest;
-    unsigned long top = va + offsetof(struct vcpu_runstate_info,
-                                      state_entry_time) + 7;
+    unsigned long top = va + 7 +
+        (compat ? COMPAT_OFFSET(vcpu_runstate_info, state_entry_time)
+                : offsetof(struct vcpu_runstate_info, state_entry_time));
     bool flag = dom.vm_assist & (1UL << VMASST_TYPE_runstate_update_flag);
     uint8_t byte;
     int rc;
@@ -88,7 +115,13 @@ static bool write_runstate_area(struct vcpu *v)
             return false;
         smp_wmb();
     }
-    rc = copy_to_guest(va, &r, sizeof(r));
+    if ( compat )
+    {
+        xlat_vcpu_runstate_info_to_compat(c, &r);
+        rc = copy_to_guest(va, c, sizeof(c));
+    }
+    else
+        rc = copy_to_guest(va, &r, sizeof(r));
     if ( flag )
     {
         r.state_entry_time &= ~XEN_RUNSTATE_UPDATE;
@@ -133,14 +166,29 @@ static void runstate_get(const struct vcpu *v, struct vcpu_runstate_info *r)
     r->time[r->state] += NOW() - r->state_entry_time;
 }
 
-/* The guest pointer in a register_*_memory_area argument, checked. */
-static long area_address(unsigned long arg, unsigned long *va, size_t size)
+/*
+ * The guest pointer in a register_*_memory_area argument, checked: all
+ * 8 bytes of the union, or a 32-bit guest's handle alone (Xen's compat
+ * path reads that, never the union's upper half, and checks the area
+ * with compat_handle_okay()).
+ */
+static always_inline long area_address(unsigned long arg, unsigned long *va,
+                                       size_t size, bool compat)
 {
+    const size_t hsize = compat ? COMPAT_MSIZE(vcpu_register_time_memory_area,
+                                               addr__h)
+                                : sizeof(uint64_t);
+    uint8_t b[sizeof(uint64_t)];
     uint64_t p;
 
-    if ( copy_from_guest(&p, arg, sizeof(p)) )
+    BUILD_BUG_ON(COMPAT_MSIZE(vcpu_register_runstate_memory_area, addr__h) !=
+                 COMPAT_MSIZE(vcpu_register_time_memory_area, addr__h));
+    BUILD_BUG_ON(COMPAT_OFFSET(vcpu_register_runstate_memory_area, addr__h) ||
+                 COMPAT_OFFSET(vcpu_register_time_memory_area, addr__h));
+    if ( copy_from_guest(b, arg, hsize) )
         return -XEN_EFAULT;
-    if ( !guest_range_ok(p, size) )
+    p = compat_load(b, hsize);
+    if ( compat ? !compat_handle_okay(p, 1, size) : !guest_range_ok(p, size) )
         return -XEN_EFAULT;
     *va = p;
     return 0;
@@ -153,18 +201,102 @@ static unsigned long cr3_mfn(unsigned long cr3)
 }
 
 /*
- * Xen's arch_set_info_guest() for a vCPU not yet initialised, with @c
- * checked by pv_vcpu_context_check(): the GDT frames through set_gdt's
- * checks, then the kernel L4 (and the user one) each with an L4 type
- * reference as new_guest_cr3() takes it, nothing loaded (the vCPU's CPU
- * does that when it starts), then the rest, which can't fail.  VGCF_online
- * brings it up at once.  On any
- * failure every reference taken is dropped and @v stays uninitialised.
+ * The descriptor that selector @sel names in the GDT @v will start with,
+ * as its CPU will hold it: from the guest's frames (checked as
+ * pv_load_gdt() installs them), or the shim's reserved entries, which
+ * every CPU's GDT has alike; 0 (not present) past them.
  */
-static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
-                           unsigned int iopl)
+static uint64_t start_gdt_desc(const struct vcpu *v, uint16_t sel)
 {
-    unsigned long l4 = cr3_mfn(c->ctrlreg[3]), ul4 = 0;
+    unsigned int idx = sel >> 3;
+    unsigned int nr_frames = ROUNDUP(v->gdt_ents, DESCS_PER_PAGE) /
+                             DESCS_PER_PAGE;
+    uint64_t d;
+
+    if ( idx >= FIRST_RESERVED_GDT_ENTRY )
+        return idx < GDT_ENTRIES ? this_cpu()->gdt[idx] : 0;
+    if ( idx / DESCS_PER_PAGE >= nr_frames )
+        return 0;
+    d = ACCESS_ONCE(((uint64_t *)__va(v->gdt_frames[idx / DESCS_PER_PAGE] <<
+                                      PAGE_SHIFT))[idx % DESCS_PER_PAGE]);
+    return check_descriptor(&d) ? d : 0;
+}
+
+/* A code or data descriptor's base (SDM vol. 3A, 3.4.5). */
+static unsigned long desc_base(uint64_t d)
+{
+    return ((d >> 16) & 0xffffff) | ((d >> 32) & 0xff000000);
+}
+
+/*
+ * A 32-bit vCPU starts with its context's ds, es, fs and gs loaded
+ * (pv/smp.c's load_segments(), as Xen's), from ring 0: each must load
+ * without a fault from the GDT it starts with.  Xen would bounce the
+ * vCPU to its failsafe callback when it first ran; the shim, which loads
+ * them with no fix-up, refuses the context instead (-EINVAL).  The fs and
+ * gs bases are the descriptors', as loading the selectors sets them
+ * (load_segments() writes the base MSRs after the selectors).
+ */
+static long compat_data_selectors(const struct vcpu *v,
+                                  const struct vcpu_guest_context *c,
+                                  uint16_t sel[4], unsigned long *fs_base,
+                                  unsigned long *gs_base)
+{
+    uint64_t desc[4];
+    unsigned int i;
+
+    sel[0] = c->user_regs.ds;
+    sel[1] = c->user_regs.es;
+    sel[2] = c->user_regs.fs;
+    sel[3] = c->user_regs.gs;
+    for ( i = 0; i < 4; i++ )
+    {
+        desc[i] = (sel[i] & ~3) ? start_gdt_desc(v, sel[i]) : 0;
+        if ( !pv_data_selector_loadable(sel[i], desc[i]) )
+        {
+            printk(XENLOG_DEBUG "d1v%u: data selector %#x can't be "
+                   "loaded\n", v->id, sel[i]);
+            return -XEN_EINVAL;
+        }
+    }
+    *fs_base = desc_base(desc[2]);
+    *gs_base = desc_base(desc[3]);
+    return 0;
+}
+
+/*
+ * Slot 0 of a 32-bit vCPU's compat L4 stands for its L3, as
+ * new_guest_cr3() sets it for a running vCPU (compat_set_l3() in
+ * pv/mm/mm-update.c); @v isn't running, so no TLB holds the old one.
+ */
+static void compat_start_l3(struct vcpu *v, unsigned long l3)
+{
+    uint64_t *l4 = __va(v->compat_l4 << PAGE_SHIFT);
+
+    l4[0] = (l3 << PAGE_SHIFT) | _PAGE_PRESENT | _PAGE_RW | _PAGE_USER |
+            _PAGE_ACCESSED;
+}
+
+/*
+ * Xen's arch_set_info_guest() for a vCPU not yet initialised, with @c
+ * checked by pv_vcpu_context_check() (pv_compat_vcpu_context_check()):
+ * the GDT frames through set_gdt's checks, then the kernel L4 (and the
+ * user one) each with an L4 type reference as new_guest_cr3() takes it,
+ * or a 32-bit vCPU's data selectors and L3, nothing loaded (the vCPU's
+ * CPU does that when it starts), then the rest, which can't fail.
+ * VGCF_online brings it up at once.  On any failure every reference
+ * taken is dropped and @v stays uninitialised.  @cs: a 32-bit vCPU's
+ * callback selectors.
+ */
+static always_inline long set_info_guest(struct vcpu *v,
+                                         struct vcpu_guest_context *c,
+                                         const struct compat_callback_cs *cs,
+                                         unsigned int iopl, bool compat)
+{
+    unsigned long l4 = compat ? pv_cr3_to_pfn(c->ctrlreg[3])
+                              : cr3_mfn(c->ctrlreg[3]);
+    unsigned long ul4 = 0, fs_base = 0, gs_base = 0;
+    uint16_t data_sel[4];
     unsigned int i;
     long rc;
 
@@ -172,12 +304,19 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
         return -XEN_EINVAL;
     if ( (rc = pv_set_gdt(v, c->gdt_frames, c->gdt_ents)) )
         return rc;
-
-    if ( (rc = get_page_and_type(l4, PGT_L4)) )
+    if ( compat &&
+         (rc = compat_data_selectors(v, c, data_sel, &fs_base, &gs_base)) )
         goto bad_gdt;
-    if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
+
+    /* A 32-bit guest's root is its L3 (pv_root_type()). */
+    if ( (rc = get_page_and_type(l4, pv_root_type())) )
+        goto bad_gdt;
+    if ( compat )
+        compat_start_l3(v, l4);
+    else if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
         pv_fill_ro_mpt(l4);
-    if ( c->ctrlreg[1] )
+    /* Ring 1 and 3 share a 32-bit guest's tables: ctrlreg[1] is nothing. */
+    if ( !compat && c->ctrlreg[1] )
     {
         ul4 = cr3_mfn(c->ctrlreg[1]);
         if ( (rc = get_page_and_type(ul4, PGT_L4)) )
@@ -188,7 +327,8 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
 
     v->guest_table = l4;
     v->guest_table_user = ul4;
-    v->kernel_mode = c->flags & VGCF_in_kernel;
+    /* Xen: only a 64-bit vCPU may start in user mode. */
+    v->kernel_mode = compat || (c->flags & VGCF_in_kernel);
     v->iopl = iopl;
     memcpy(v->trap_ctxt, c->trap_ctxt, sizeof(v->trap_ctxt));
     v->event_callback_eip = c->event_callback_eip;
@@ -198,10 +338,21 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
     v->syscall_disables_events = c->flags & VGCF_syscall_disables_events;
     v->kernel_ss = c->kernel_ss;
     v->kernel_sp = c->kernel_sp;
-    /* A non-null selector kills the base, as Xen. */
-    v->fs_base = !(c->user_regs.fs & ~3) ? c->fs_base : 0;
-    v->gs_base_kernel = c->gs_base_kernel;
-    v->gs_base_user = !(c->user_regs.gs & ~3) ? c->gs_base_user : 0;
+    if ( compat )
+    {
+        v->event_callback_cs = pv_compat_selector(cs->event);
+        v->failsafe_callback_cs = pv_compat_selector(cs->failsafe);
+        memcpy(v->compat_data_sel, data_sel, sizeof(v->compat_data_sel));
+        v->fs_base = fs_base;
+        v->gs_base_kernel = v->gs_base_user = gs_base;
+    }
+    else
+    {
+        /* A non-null selector kills the base, as Xen. */
+        v->fs_base = !(c->user_regs.fs & ~3) ? c->fs_base : 0;
+        v->gs_base_kernel = c->gs_base_kernel;
+        v->gs_base_user = !(c->user_regs.gs & ~3) ? c->gs_base_user : 0;
+    }
     v->ldt_base = c->ldt_base;
     v->ldt_ents = c->ldt_ents;
     v->ctrlreg0_ts = c->ctrlreg[0] & X86_CR0_TS;
@@ -255,22 +406,34 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
  * read (-EFAULT if it can't be), checked, and applied to a vCPU that has
  * never been initialised (-EEXIST otherwise); a vCPU with no vcpu_info
  * (beyond the legacy 32, before register_vcpu_info) is -EINVAL, as Xen.
+ * A 32-bit guest's context is its layout, translated first.
  */
-static long vcpu_initialise(struct vcpu *v, unsigned long arg)
+static always_inline long vcpu_initialise(struct vcpu *v, unsigned long arg,
+                                          bool compat)
 {
     struct vcpu_guest_context *c = &initialise_ctxt;
+    struct compat_callback_cs cs = { 0 };
     unsigned int iopl;
     long rc;
 
     if ( v->vcpu_info == &dummy_vcpu_info )
         return -XEN_EINVAL;
-    if ( copy_from_guest(c, arg, sizeof(*c)) )
+    if ( compat )
+    {
+        if ( copy_from_guest(initialise_compat_ctxt, arg,
+                             sizeof(initialise_compat_ctxt)) )
+            return -XEN_EFAULT;
+        xlat_vcpu_guest_context_from_compat(c, &cs, initialise_compat_ctxt);
+    }
+    else if ( copy_from_guest(c, arg, sizeof(*c)) )
         return -XEN_EFAULT;
     if ( v->is_initialised )
         return -XEN_EEXIST;
-    if ( (rc = pv_vcpu_context_check(c, &iopl)) )
+    rc = compat ? pv_compat_vcpu_context_check(c, &iopl)
+                : pv_vcpu_context_check(c, &iopl);
+    if ( rc )
         return rc;
-    if ( (rc = set_info_guest(v, c, iopl)) )
+    if ( (rc = set_info_guest(v, c, &cs, iopl, compat)) )
         return rc;
     if ( !v->down )
         vcpu_kick_idle(v);
@@ -307,9 +470,11 @@ static long vcpu_down(struct vcpu *v)
     return 0;
 }
 
-static long vcpu_timer_op(unsigned int cmd, struct vcpu *v,
-                          unsigned long arg)
+/* A 32-bit guest's singleshot timer is 12 bytes, not 16. */
+static always_inline long vcpu_timer_op(unsigned int cmd, struct vcpu *v,
+                                        unsigned long arg, bool compat)
 {
+    uint8_t c[COMPAT_SIZEOF(vcpu_set_singleshot_timer)];
     struct vcpu_set_singleshot_timer ss;
     struct vcpu_set_periodic_timer per;
 
@@ -323,7 +488,13 @@ static long vcpu_timer_op(unsigned int cmd, struct vcpu *v,
         pv_stop_periodic_timer(v);
         return 0;
     case VCPUOP_set_singleshot_timer:
-        if ( copy_from_guest(&ss, arg, sizeof(ss)) )
+        if ( compat )
+        {
+            if ( copy_from_guest(c, arg, sizeof(c)) )
+                return -XEN_EFAULT;
+            xlat_vcpu_set_singleshot_timer_from_compat(&ss, c);
+        }
+        else if ( copy_from_guest(&ss, arg, sizeof(ss)) )
             return -XEN_EFAULT;
         return pv_set_singleshot_timer(v, ss.timeout_abs_ns,
                                        ss.flags & VCPU_SSHOTTMR_future);
@@ -333,11 +504,27 @@ static long vcpu_timer_op(unsigned int cmd, struct vcpu *v,
     }
 }
 
-long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
+/* The runstate in the guest's layout (44 bytes for a 32-bit guest). */
+static always_inline long get_runstate_info(struct vcpu *v,
+                                            unsigned long arg, bool compat)
 {
+    uint8_t c[COMPAT_SIZEOF(vcpu_runstate_info)];
+    struct vcpu_runstate_info r;
+
+    runstate_get(v, &r);
+    if ( !compat )
+        return copy_to_guest(arg, &r, sizeof(r));
+    xlat_vcpu_runstate_info_to_compat(c, &r);
+    return copy_to_guest(arg, c, sizeof(c));
+}
+
+static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
+                                  unsigned long arg, bool compat)
+{
+    const size_t runstate_size = compat ? COMPAT_SIZEOF(vcpu_runstate_info)
+                                        : sizeof(struct vcpu_runstate_info);
     struct vcpu *v;
     struct vcpu_register_vcpu_info info;
-    struct vcpu_runstate_info r;
     unsigned long va;
     long rc;
 
@@ -348,7 +535,7 @@ long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
     switch ( cmd )
     {
     case VCPUOP_initialise:
-        return vcpu_initialise(v, arg);
+        return vcpu_initialise(v, arg, compat);
     case VCPUOP_up:
         if ( !v->is_initialised )
             return -XEN_EINVAL;
@@ -363,8 +550,7 @@ long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
     case VCPUOP_is_up:
         return !v->down;
     case VCPUOP_get_runstate_info:
-        runstate_get(v, &r);
-        return copy_to_guest(arg, &r, sizeof(r));
+        return get_runstate_info(v, arg, compat);
 
     case VCPUOP_set_singleshot_timer:
     case VCPUOP_stop_singleshot_timer:
@@ -373,23 +559,23 @@ long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
         /* fall through */
     case VCPUOP_set_periodic_timer:
     case VCPUOP_stop_periodic_timer:
-        return vcpu_timer_op(cmd, v, arg);
+        return vcpu_timer_op(cmd, v, arg, compat);
 
     case VCPUOP_register_vcpu_info:
         if ( copy_from_guest(&info, arg, sizeof(info)) )
             return -XEN_EFAULT;
-        return map_vcpu_info(v, info.mfn, info.offset);
+        return map_vcpu_info(v, info.mfn, info.offset, compat);
 
     case VCPUOP_register_runstate_memory_area:
-        if ( (rc = area_address(arg, &va,
-                                sizeof(struct vcpu_runstate_info))) )
+        if ( (rc = area_address(arg, &va, runstate_size, compat)) )
             return rc;
         v->runstate_guest = va;
         write_runstate_area(v);
         return 0;
 
     case VCPUOP_register_vcpu_time_memory_area:
-        if ( (rc = area_address(arg, &va, sizeof(struct vcpu_time_info))) )
+        if ( (rc = area_address(arg, &va, sizeof(struct vcpu_time_info),
+                                compat)) )
             return rc;
         pv_register_time_area(v, va);
         return 0;
@@ -410,4 +596,16 @@ long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
     default:
         return -XEN_ENOSYS;
     }
+}
+
+long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
+{
+    return vcpu_op(cmd, vcpuid, arg, false);
+}
+
+/* Xen's compat_vcpu_op() takes cmd and vcpuid as ints, as do_vcpu_op(). */
+long compat_vcpu_op(unsigned long cmd, unsigned long vcpuid,
+                    unsigned long arg)
+{
+    return vcpu_op((unsigned int)cmd, (unsigned int)vcpuid, arg, true);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The 'e' debug key: every port in use, as Xen's dump_evtchn_info(). */
 #include "pv/event/private.h"
+#include "pv/compat/layout.h"
 #include "shim/console.h"
 
 /* Xen's evtchn_port_print_state(): the ABI's view of the port. */
@@ -11,6 +12,10 @@ static void print_state(struct domain *d, const struct evtchn *chn,
 
     if ( d->evtchn_fifo )
         evtchn_fifo_print_state(d, port, buf, len);
+    else if ( d->compat )               /* 32-bit words, elsewhere */
+        snprintf(buf, len, "%d",
+                 (int)((compat_get(v->vcpu_info, vcpu_info,
+                                   evtchn_pending_sel) >> (port / 32)) & 1));
     else
         snprintf(buf, len, "%d",
                  guest_test_bit(port / (sizeof(xen_ulong_t) * 8),

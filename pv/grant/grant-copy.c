@@ -8,6 +8,8 @@
  * self-referential) or to domain 0.
  */
 #include "pv/grant/grant.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
@@ -208,23 +210,46 @@ static int copy_one(const struct gnttab_copy *op)
     return rc;
 }
 
-/* Returns count - i when preempted, as Xen's (never 0 for "continue"). */
-long gnttab_copy(unsigned long uop, unsigned int count)
+/*
+ * Returns count - i when preempted, as Xen's (never 0 for "continue").
+ * A 32-bit guest's ops are its own layout (a gmfn is 32 bits there);
+ * only status goes back, as for a 64-bit guest.
+ */
+static always_inline long copy_batch(unsigned long uop, unsigned int count,
+                                     bool compat)
 {
+    const size_t size = compat ? COMPAT_SIZEOF(gnttab_copy)
+                               : sizeof(struct gnttab_copy);
+    const size_t status = compat ? COMPAT_OFFSET(gnttab_copy, status)
+                                 : offsetof(struct gnttab_copy, status);
+    uint8_t c[COMPAT_SIZEOF(gnttab_copy)];
     struct gnttab_copy op;
     unsigned int i;
 
+    BUILD_BUG_ON(COMPAT_MSIZE(gnttab_copy, status) != sizeof(op.status));
     for ( i = 0; i < count; i++ )
     {
         if ( i && hypercall_preempt_check(i) )
             return count - i;
-        if ( copy_from_guest_offset(&op, uop, i, sizeof(op)) )
+        if ( compat ? copy_from_guest_offset(c, uop, i, size)
+                    : copy_from_guest_offset(&op, uop, i, size) )
             return -XEN_EFAULT;
+        if ( compat )
+            xlat_gnttab_copy_from_compat(&op, c);
         op.status = copy_one(&op);
-        if ( copy_to_guest(uop + i * sizeof(op) +
-                           offsetof(struct gnttab_copy, status),
-                           &op.status, sizeof(op.status)) )
+        if ( copy_to_guest(uop + i * size + status, &op.status,
+                           sizeof(op.status)) )
             return -XEN_EFAULT;
     }
     return 0;
+}
+
+long gnttab_copy(unsigned long uop, unsigned int count)
+{
+    return copy_batch(uop, count, false);
+}
+
+long compat_gnttab_copy(unsigned long uop, unsigned int count)
+{
+    return copy_batch(uop, count, true);
 }

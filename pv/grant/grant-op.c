@@ -2,7 +2,7 @@
 /*
  * HYPERVISOR_grant_table_op: the sub-op switch with Xen's argument checks
  * and continuations (do_grant_table_op()), and the small sub-ops:
- * swap_grant_ref, cache_flush, transfer.  Xen removed dump_table: -ENOSYS.
+ * swap_grant_ref and cache_flush.  Xen removed dump_table: -ENOSYS.
  */
 #include "pv/grant/grant.h"
 #include "arch/x86/flush.h"
@@ -10,6 +10,7 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
+#include "pv/compat/layout.h"
 
 static int16_t swap_grant_ref(grant_ref_t a, grant_ref_t b)
 {
@@ -111,8 +112,11 @@ static long gnttab_cache_flush(unsigned long uop, unsigned int *cur_ref,
     return 0;
 }
 
-/* The size of one element of each batched sub-op (0: not batched). */
-static size_t op_size(unsigned int cmd)
+/*
+ * The size of one element of each batched sub-op (0: not batched), in
+ * the guest's layout: a 32-bit guest's transfer and copy differ.
+ */
+static always_inline size_t op_size(unsigned int cmd, bool compat)
 {
     switch ( cmd )
     {
@@ -120,16 +124,21 @@ static size_t op_size(unsigned int cmd)
     case GNTTABOP_unmap_grant_ref:  return sizeof(struct gnttab_unmap_grant_ref);
     case GNTTABOP_unmap_and_replace:
         return sizeof(struct gnttab_unmap_and_replace);
-    case GNTTABOP_transfer:         return sizeof(struct gnttab_transfer);
-    case GNTTABOP_copy:             return sizeof(struct gnttab_copy);
+    case GNTTABOP_transfer:
+        return compat ? COMPAT_SIZEOF(gnttab_transfer)
+                      : sizeof(struct gnttab_transfer);
+    case GNTTABOP_copy:
+        return compat ? COMPAT_SIZEOF(gnttab_copy)
+                      : sizeof(struct gnttab_copy);
     case GNTTABOP_swap_grant_ref:   return sizeof(gnttab_swap_grant_ref_t);
     case GNTTABOP_cache_flush:      return sizeof(gnttab_cache_flush_t);
     default:                        return 0;
     }
 }
 
-static long batched_op(unsigned int cmd, unsigned long uop,
-                       unsigned int count, unsigned int *opaque)
+static always_inline long batched_op(unsigned int cmd, unsigned long uop,
+                                     unsigned int count,
+                                     unsigned int *opaque, bool compat)
 {
     switch ( cmd )
     {
@@ -140,9 +149,11 @@ static long batched_op(unsigned int cmd, unsigned long uop,
     case GNTTABOP_unmap_and_replace:
         return gnttab_unmap_and_replace(uop, count);
     case GNTTABOP_transfer:
-        return gnttab_transfer(uop, count);
+        return compat ? compat_gnttab_transfer(uop, count)
+                      : gnttab_transfer(uop, count);
     case GNTTABOP_copy:
-        return gnttab_copy(uop, count);
+        return compat ? compat_gnttab_copy(uop, count)
+                      : gnttab_copy(uop, count);
     case GNTTABOP_swap_grant_ref:
         return gnttab_swap_grant_ref(uop, count);
     default:
@@ -150,8 +161,15 @@ static long batched_op(unsigned int cmd, unsigned long uop,
     }
 }
 
-long do_grant_table_op(unsigned long cmd_arg, unsigned long uop,
-                       unsigned long count_arg)
+/*
+ * A 32-bit guest's setup_table, transfer, copy and get_status_frames
+ * are its own layout (Xen's compat_grant_table_op()); the others are
+ * laid out alike (pv/compat/same.h) and take the same path.
+ */
+static always_inline long grant_table_op(unsigned long cmd_arg,
+                                         unsigned long uop,
+                                         unsigned long count_arg,
+                                         bool compat)
 {
     unsigned int cmd = cmd_arg, count = count_arg;
     unsigned int opaque_in = cmd & ~GNTTABOP_CMD_MASK, opaque_out = 0;
@@ -167,23 +185,25 @@ long do_grant_table_op(unsigned long cmd_arg, unsigned long uop,
     switch ( cmd )
     {
     case GNTTABOP_setup_table:
-        return gnttab_setup_table(uop, count);
+        return compat ? compat_gnttab_setup_table(uop, count)
+                      : gnttab_setup_table(uop, count);
     case GNTTABOP_query_size:
         return gnttab_query_size(uop, count);
     case GNTTABOP_set_version:
         return gnttab_set_version(uop);
     case GNTTABOP_get_status_frames:
-        return gnttab_get_status_frames(uop, count);
+        return compat ? compat_gnttab_get_status_frames(uop, count)
+                      : gnttab_get_status_frames(uop, count);
     case GNTTABOP_get_version:
         return gnttab_get_version(uop);
     }
 
-    size = op_size(cmd);
+    size = op_size(cmd, compat);
     if ( !size )
         return -XEN_ENOSYS;
     if ( !gnt_handle_okay(uop, count, size) )
         return -XEN_EFAULT;
-    rc = batched_op(cmd, uop, count, &opaque_in);
+    rc = batched_op(cmd, uop, count, &opaque_in, compat);
     if ( cmd == GNTTABOP_cache_flush )
         opaque_out = opaque_in;
     if ( cmd == GNTTABOP_copy && rc > 0 )
@@ -201,4 +221,16 @@ long do_grant_table_op(unsigned long cmd_arg, unsigned long uop,
                                            (unsigned int)(count - rc), 0);
     }
     return rc;
+}
+
+long do_grant_table_op(unsigned long cmd, unsigned long uop,
+                       unsigned long count)
+{
+    return grant_table_op(cmd, uop, count, false);
+}
+
+long compat_grant_table_op(unsigned long cmd, unsigned long uop,
+                           unsigned long count)
+{
+    return grant_table_op(cmd, uop, count, true);
 }

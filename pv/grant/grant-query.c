@@ -2,10 +2,13 @@
 /*
  * The sub-ops that hand out the table's frames or sizes: setup_table
  * (growing the table), query_size, get_status_frames and get_version,
- * for the guest only (Xen's XSM_TARGET: domain 0's are refused).
+ * for the guest only (Xen's XSM_TARGET: domain 0's are refused).  A
+ * 32-bit guest's setup_table and get_status_frames are its own layout.
  */
 #include "pv/grant/grant.h"
 #include "pv/guest-access.h"
+#include "pv/compat/handle.h"
+#include "pv/compat/xlat.h"
 
 /* Xen's XSM_TARGET sub-ops: the guest may ask about itself only. */
 static int16_t target_status(domid_t id)
@@ -21,19 +24,39 @@ static int16_t target_status(domid_t id)
     }
 }
 
-long gnttab_setup_table(unsigned long uop, unsigned int count)
+/*
+ * A 32-bit guest's frame list has 4-byte elements.  Xen's
+ * compat_grant_table_op() runs no op at all for a count of 0 (it loops
+ * over count), and writes the frames out after the fact, ignoring a
+ * failure: the list's range is all it checks.
+ */
+static always_inline long setup_table(unsigned long uop, unsigned int count,
+                                      bool compat)
 {
+    const size_t fsize = XEN_PFN_SIZE(compat);
+    const size_t status = compat ? COMPAT_OFFSET(gnttab_setup_table, status)
+                                 : offsetof(struct gnttab_setup_table, status);
+    uint8_t c[COMPAT_SIZEOF(gnttab_setup_table)];
     struct gnttab_setup_table op;
     struct grant_table *t = gt();
-    xen_pfn_t gmfn;
     unsigned int i;
 
+    if ( compat && !count )
+        return 0;
     if ( count != 1 )
         return -XEN_EINVAL;
-    if ( copy_from_guest(&op, uop, sizeof(op)) )
+    if ( compat )
+    {
+        if ( copy_from_guest(c, uop, sizeof(c)) )
+            return -XEN_EFAULT;
+        xlat_gnttab_setup_table_from_compat(&op, c);
+    }
+    else if ( copy_from_guest(&op, uop, sizeof(op)) )
         return -XEN_EFAULT;
-    if ( !gnt_handle_okay((unsigned long)op.frame_list.p, op.nr_frames,
-                          sizeof(gmfn)) )
+    if ( compat ? !compat_handle_okay((unsigned long)op.frame_list.p,
+                                      op.nr_frames, fsize)
+                : !gnt_handle_okay((unsigned long)op.frame_list.p,
+                                   op.nr_frames, fsize) )
         return -XEN_EFAULT;
 
     op.status = target_status(op.dom);
@@ -55,18 +78,26 @@ long gnttab_setup_table(unsigned long uop, unsigned int count)
         goto out;
     }
     for ( i = 0; i < op.nr_frames; i++ )
-    {
-        gmfn = va_to_mfn(t->shared[i]);
-        if ( copy_to_guest_offset((unsigned long)op.frame_list.p, i, &gmfn,
-                                  sizeof(gmfn)) )
+        if ( copy_elem_to_guest((unsigned long)op.frame_list.p, i,
+                                va_to_mfn(t->shared[i]), fsize) && !compat )
             op.status = GNTST_bad_virt_addr;
-    }
 
  out:
-    if ( copy_to_guest(uop + offsetof(struct gnttab_setup_table, status),
-                       &op.status, sizeof(op.status)) )
+    BUILD_BUG_ON(COMPAT_MSIZE(gnttab_setup_table, status) !=
+                 sizeof(op.status));
+    if ( copy_to_guest(uop + status, &op.status, sizeof(op.status)) )
         return -XEN_EFAULT;
     return 0;
+}
+
+long gnttab_setup_table(unsigned long uop, unsigned int count)
+{
+    return setup_table(uop, count, false);
+}
+
+long compat_gnttab_setup_table(unsigned long uop, unsigned int count)
+{
+    return setup_table(uop, count, true);
 }
 
 long gnttab_query_size(unsigned long uop, unsigned int count)
@@ -88,16 +119,38 @@ long gnttab_query_size(unsigned long uop, unsigned int count)
     return 0;
 }
 
-long gnttab_get_status_frames(unsigned long uop, unsigned int count)
+/*
+ * A 32-bit guest's structure differs (its frame_list handle), not the
+ * list's uint64_t elements.  As for setup_table, Xen's compat path runs
+ * nothing for a count of 0, checks the list's range up front and ignores
+ * a failure to write it.
+ */
+static always_inline long get_status_frames(unsigned long uop,
+                                            unsigned int count, bool compat)
 {
+    const size_t status =
+        compat ? COMPAT_OFFSET(gnttab_get_status_frames, status)
+               : offsetof(gnttab_get_status_frames_t, status);
+    uint8_t c[COMPAT_SIZEOF(gnttab_get_status_frames)];
     gnttab_get_status_frames_t op;
     struct grant_table *t = gt();
     uint64_t gmfn;
     unsigned int i;
 
+    if ( compat && !count )
+        return 0;
     if ( count != 1 )
         return -XEN_EINVAL;
-    if ( copy_from_guest(&op, uop, sizeof(op)) )
+    if ( compat )
+    {
+        if ( copy_from_guest(c, uop, sizeof(c)) )
+            return -XEN_EFAULT;
+        xlat_gnttab_get_status_frames_from_compat(&op, c);
+        if ( !compat_handle_okay((unsigned long)op.frame_list.p,
+                                 op.nr_frames, sizeof(gmfn)) )
+            return -XEN_EFAULT;
+    }
+    else if ( copy_from_guest(&op, uop, sizeof(op)) )
         return -XEN_EFAULT;
     op.status = target_status(op.dom);
     if ( op.status != GNTST_okay )
@@ -113,15 +166,26 @@ long gnttab_get_status_frames(unsigned long uop, unsigned int count)
     {
         gmfn = va_to_mfn(t->status[i]);
         if ( copy_to_guest_offset((unsigned long)op.frame_list.p, i, &gmfn,
-                                  sizeof(gmfn)) )
+                                  sizeof(gmfn)) && !compat )
             op.status = GNTST_bad_virt_addr;
     }
 
  out:
-    if ( copy_to_guest(uop + offsetof(gnttab_get_status_frames_t, status),
-                       &op.status, sizeof(op.status)) )
+    BUILD_BUG_ON(COMPAT_MSIZE(gnttab_get_status_frames, status) !=
+                 sizeof(op.status));
+    if ( copy_to_guest(uop + status, &op.status, sizeof(op.status)) )
         return -XEN_EFAULT;
     return 0;
+}
+
+long gnttab_get_status_frames(unsigned long uop, unsigned int count)
+{
+    return get_status_frames(uop, count, false);
+}
+
+long compat_gnttab_get_status_frames(unsigned long uop, unsigned int count)
+{
+    return get_status_frames(uop, count, true);
 }
 
 long gnttab_get_version(unsigned long uop)

@@ -8,6 +8,8 @@
  * the guest, as in Xen, where it is freed.
  */
 #include "pv/grant/grant.h"
+#include "pv/compat/layout.h"
+#include "pv/compat/xlat.h"
 #include "arch/x86/flush.h"
 #include "pv/build/build.h"
 #include "pv/guest-access.h"
@@ -116,22 +118,43 @@ static int16_t transfer_one(const struct gnttab_transfer *gop)
     return e == GNT_DOM_NONE ? GNTST_bad_domain : GNTST_general_error;
 }
 
-long gnttab_transfer(unsigned long uop, unsigned int count)
+/* A 32-bit guest's ops are its own layout: a 32-bit mfn. */
+static always_inline long transfer_batch(unsigned long uop,
+                                         unsigned int count, bool compat)
 {
+    const size_t size = compat ? COMPAT_SIZEOF(gnttab_transfer)
+                               : sizeof(struct gnttab_transfer);
+    const size_t status = compat ? COMPAT_OFFSET(gnttab_transfer, status)
+                                 : offsetof(struct gnttab_transfer, status);
+    uint8_t c[COMPAT_SIZEOF(gnttab_transfer)];
     struct gnttab_transfer gop;
     unsigned int i;
 
+    BUILD_BUG_ON(COMPAT_MSIZE(gnttab_transfer, status) !=
+                 sizeof(gop.status));
     for ( i = 0; i < count; i++ )
     {
         if ( i && hypercall_preempt_check(i) )
             return i;
-        if ( copy_from_guest_offset(&gop, uop, i, sizeof(gop)) )
+        if ( compat ? copy_from_guest_offset(c, uop, i, size)
+                    : copy_from_guest_offset(&gop, uop, i, size) )
             return -XEN_EFAULT;
+        if ( compat )
+            xlat_gnttab_transfer_from_compat(&gop, c);
         gop.status = transfer_one(&gop);
-        if ( copy_to_guest(uop + i * sizeof(gop) +
-                           offsetof(struct gnttab_transfer, status),
-                           &gop.status, sizeof(gop.status)) )
+        if ( copy_to_guest(uop + i * size + status, &gop.status,
+                           sizeof(gop.status)) )
             return -XEN_EFAULT;
     }
     return 0;
+}
+
+long gnttab_transfer(unsigned long uop, unsigned int count)
+{
+    return transfer_batch(uop, count, false);
+}
+
+long compat_gnttab_transfer(unsigned long uop, unsigned int count)
+{
+    return transfer_batch(uop, count, true);
 }

@@ -122,10 +122,12 @@ int gnttab_grow_table(unsigned int req_nr_frames);
 int gnttab_populate_status_frames(unsigned int req_nr_frames);
 int gnttab_unpopulate_status_frames(void);
 
-/* grant-query.c */
+/* grant-query.c (compat_*: a 32-bit guest's layout) */
 long gnttab_setup_table(unsigned long uop, unsigned int count);
+long compat_gnttab_setup_table(unsigned long uop, unsigned int count);
 long gnttab_query_size(unsigned long uop, unsigned int count);
 long gnttab_get_status_frames(unsigned long uop, unsigned int count);
+long compat_gnttab_get_status_frames(unsigned long uop, unsigned int count);
 long gnttab_get_version(unsigned long uop);
 
 /* grant-version.c */
@@ -158,8 +160,10 @@ int replace_grant_pv_mapping(uint64_t addr, unsigned long mfn,
 
 /* grant-copy.c */
 long gnttab_copy(unsigned long uop, unsigned int count);
+long compat_gnttab_copy(unsigned long uop, unsigned int count);
 
-/* grant-op.c */
+/* grant-transfer.c */
 long gnttab_transfer(unsigned long uop, unsigned int count);
+long compat_gnttab_transfer(unsigned long uop, unsigned int count);
 
 #endif /* PV_GRANT_GRANT_H */

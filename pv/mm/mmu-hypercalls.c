@@ -35,6 +35,21 @@ int pv_check_domid(unsigned long domid)
     return -XEN_ESRCH;
 }
 
+/*
+ * The guest's bitmap of vCPUs (UVMF_MULTI, MMUEXT_{TLB_FLUSH,INVLPG}_MULTI)
+ * as Xen's vcpumask_to_pcpumask() reads it: words of the guest's
+ * unsigned long, as many as max_vcpus needs, so 4 bytes from a 32-bit
+ * guest with up to 32 vCPUs (and a fault past them is none).
+ */
+int pv_vcpu_mask(unsigned long ptr, unsigned long *mask)
+{
+    size_t size = dom.compat && dom.max_vcpus <= 32 ? sizeof(uint32_t)
+                                                    : sizeof(*mask);
+
+    *mask = 0;
+    return copy_from_guest(mask, ptr, size);
+}
+
 /* MMU_NORMAL_PT_UPDATE and MMU_PT_UPDATE_PRESERVE_AD: *ptr = val. */
 static int pt_update(unsigned long ptr, uint64_t val, bool preserve_ad)
 {
@@ -153,7 +168,7 @@ static long uvmf_flush(unsigned long va, unsigned long flags)
         mask |= pv_domain_cpumask();
     else if ( where != UVMF_LOCAL )
     {
-        rc = copy_from_guest(&mask, where, sizeof(mask)) ? -XEN_EFAULT : 0;
+        rc = pv_vcpu_mask(where, &mask) ? -XEN_EFAULT : 0;
         mask = rc ? 0 : mask & pv_domain_cpumask();
     }
     pv_flush_guest(mask, type == UVMF_INVLPG ? va : 0,

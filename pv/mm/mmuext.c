@@ -18,15 +18,9 @@
 #include "pv/mm/mm.h"
 #include "shim/console.h"
 
+/* pv/mm/mmu-hypercalls.c: whose frames; the guest's bitmap of vCPUs. */
 int pv_check_domid(unsigned long domid);
-
-/* TLB_FLUSH_MULTI / INVLPG_MULTI: the guest's bitmap of vCPUs. */
-/* The guest's unsigned long of vCPU bits: 4 bytes for a 32-bit guest. */
-static int vcpu_mask(unsigned long ptr, unsigned long *mask)
-{
-    *mask = 0;
-    return copy_from_guest(mask, ptr, dom.compat ? 4 : sizeof(*mask));
-}
+int pv_vcpu_mask(unsigned long ptr, unsigned long *mask);
 
 static int copy_or_clear(unsigned long dst, unsigned long src, bool copy)
 {
@@ -96,7 +90,7 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
         return 0;
     case MMUEXT_TLB_FLUSH_MULTI:
     case MMUEXT_INVLPG_MULTI:
-        if ( vcpu_mask((unsigned long)op->arg2.vcpumask.p, &mask) )
+        if ( pv_vcpu_mask((unsigned long)op->arg2.vcpumask.p, &mask) )
             return -XEN_EINVAL;         /* as Xen turns the -EFAULT */
         /* vCPU n runs on CPU n: the running ones are the CPUs. */
         mask &= pv_domain_cpumask();

@@ -2,7 +2,8 @@
 /*
  * Host tests of pv/vcpu-context.c: VCPUOP_initialise's context checks,
  * each rule of Xen's arch_set_info_guest() for a 64-bit PV vCPU broken
- * on its own, and the normalisation of what passes.
+ * on its own, and the normalisation of what passes; the 32-bit (compat)
+ * rules, and which data selectors a 32-bit vCPU may start with.
  */
 #include "tests/unit/unit.h"
 #include "pv/vcpu-context.c"
@@ -221,6 +222,124 @@ static void test_fpu(void)
     CHECK(fpu_zero_from(&c, 0));
 }
 
+/* A 32-bit guest's context, as xlat_vcpu_guest_context_from_compat()
+ * leaves it: every value 32 bits wide. */
+static struct vcpu_guest_context good32(void)
+{
+    struct vcpu_guest_context c;
+    unsigned int i;
+
+    memset(&c, 0, sizeof(c));
+    c.flags = VGCF_in_kernel | VGCF_online;
+    c.user_regs.rip = 0xc0100000;
+    c.user_regs.rsp = 0xc0200000;
+    c.user_regs.cs = 0xe019;                /* FLAT_RING1_CS */
+    c.user_regs.ss = 0xe021;                /* FLAT_RING1_SS */
+    c.user_regs.rflags = 0x2;
+    c.kernel_ss = 0xe021;
+    c.kernel_sp = 0xc0200000;
+    c.event_callback_eip = 0xc0101000;
+    c.ctrlreg[3] = 0x12340;                 /* a folded (extended) cr3 */
+    for ( i = 0; i < 32; i++ )
+    {
+        c.trap_ctxt[i].vector = i;
+        c.trap_ctxt[i].cs = 0xe019;
+        c.trap_ctxt[i].address = 0xc0103000 + i * 16;
+    }
+    return c;
+}
+
+static int check32(struct vcpu_guest_context *c)
+{
+    unsigned int iopl = 0xdead;
+
+    return pv_compat_vcpu_context_check(c, &iopl);
+}
+
+/* Xen's compat branch: RPL 0 raised to the kernel's 1, nothing else. */
+static void test_compat_good(void)
+{
+    struct vcpu_guest_context c = good32();
+    unsigned int iopl = 0;
+
+    c.user_regs.rflags = 0x1002;            /* IOPL 1, IF clear */
+    c.ctrlreg[0] = 0x8005003b;
+    c.user_regs.cs = 0xe018;                /* RPL 0: raised to 1 */
+    c.user_regs.ss = 0xe022;                /* RPL 2: kept */
+    c.kernel_ss = 0xe020;
+    c.trap_ctxt[3].cs = 0xe018;
+    c.trap_ctxt[4].cs = 0xe02b;             /* ring 3: kept */
+    CHECK_EQ(pv_compat_vcpu_context_check(&c, &iopl), 0);
+    CHECK_EQ(iopl, 0x1000);
+    CHECK_EQ(c.user_regs.rflags, 0x202);
+    CHECK_EQ(c.ctrlreg[0], 0x8);
+    CHECK_EQ(c.user_regs.cs, 0xe019);
+    CHECK_EQ(c.user_regs.ss, 0xe022);
+    CHECK_EQ(c.kernel_ss, 0xe021);
+    CHECK_EQ(c.trap_ctxt[3].cs, 0xe019);
+    CHECK_EQ(c.trap_ctxt[4].cs, 0xe02b);
+    CHECK_EQ(c.trap_ctxt[5].cs, 0xe019);
+    CHECK_EQ(pv_compat_selector(0xe018), 0xe019);
+    CHECK_EQ(pv_compat_selector(0xe01b), 0xe01b);
+    CHECK_EQ(pv_compat_selector(0), 1);
+
+    /* No user page table, and no address check: all are 32 bits. */
+    c = good32();
+    c.flags = VGCF_online;
+    CHECK_EQ(check32(&c), 0);
+    c = good32();
+    c.ldt_base = 0xf5800000;                /* the hole: mapped on demand */
+    c.ldt_ents = 8192;
+    c.user_regs.rip = 0xfffff000;
+    CHECK_EQ(check32(&c), 0);
+}
+
+static void test_compat_ldt(void)
+{
+    struct vcpu_guest_context c = good32();
+
+    c.ldt_base = 0x10008;                   /* unaligned */
+    c.ldt_ents = 1;
+    CHECK_EQ(check32(&c), -XEN_EINVAL);
+    c = good32();
+    c.ldt_base = 0x10000;
+    c.ldt_ents = 8193;
+    c.user_regs.cs = 0xe018;
+    CHECK_EQ(check32(&c), -XEN_EINVAL);
+    CHECK_EQ(c.user_regs.cs, 0xe018);       /* refused: left as it was */
+    c.ldt_ents = 8192;
+    CHECK_EQ(check32(&c), 0);
+}
+
+/* Descriptors: flat 4 GiB segments, type and DPL in the access byte. */
+#define DESC(access)    (0x00cf00000000ffffULL | ((uint64_t)(access) << 40))
+
+/* Loading ds/es/fs/gs from ring 0 (SDM vol. 3A, 5.7): what can't fault. */
+static void test_data_selector(void)
+{
+    /* Null selectors load whatever the descriptor. */
+    CHECK(pv_data_selector_loadable(0, 0));
+    CHECK(pv_data_selector_loadable(3, DESC(0x00)));
+    /* The LDT is mapped only on demand: never from ring 0. */
+    CHECK(!pv_data_selector_loadable(0x7, DESC(0xf3)));
+    /* Data: present, DPL at least RPL. */
+    CHECK(pv_data_selector_loadable(0x7b, DESC(0xf3)));
+    CHECK(pv_data_selector_loadable(0x78, DESC(0xf3)));
+    CHECK(pv_data_selector_loadable(0x79, DESC(0xb3)));      /* DPL 1 */
+    CHECK(!pv_data_selector_loadable(0x7b, DESC(0xb3)));     /* RPL 3 */
+    CHECK(!pv_data_selector_loadable(0x7b, DESC(0x73)));     /* not present */
+    CHECK(!pv_data_selector_loadable(0x78, 0));              /* empty entry */
+    /* System descriptors: a TSS, a call gate. */
+    CHECK(!pv_data_selector_loadable(0x78, DESC(0x89)));
+    CHECK(!pv_data_selector_loadable(0x78, DESC(0xec)));
+    /* Code: readable only; a conforming one whatever its DPL. */
+    CHECK(!pv_data_selector_loadable(0x7b, DESC(0xf8)));
+    CHECK(pv_data_selector_loadable(0x7b, DESC(0xfa)));
+    CHECK(!pv_data_selector_loadable(0x7b, DESC(0xba)));     /* DPL 1 */
+    CHECK(pv_data_selector_loadable(0x7b, DESC(0x9e)));      /* conforming */
+    CHECK(!pv_data_selector_loadable(0x7b, DESC(0x9c)));     /* exec-only */
+}
+
 int main(void)
 {
     RUN(test_good);
@@ -228,5 +347,8 @@ int main(void)
     RUN(test_ldt);
     RUN(test_user_mode_needs_tables);
     RUN(test_fpu);
+    RUN(test_compat_good);
+    RUN(test_compat_ldt);
+    RUN(test_data_selector);
     UNIT_EXIT();
 }
