@@ -33,6 +33,11 @@
 #include "pv/traps.h"
 #include "shim/frame.h"
 
+bool pv_check_descriptor(uint64_t *d)
+{
+    return dom.compat ? check_descriptor_compat(d) : check_descriptor(d);
+}
+
 #define DESCS_PER_FRAME (PAGE_SIZE / sizeof(uint64_t))
 
 BUILD_BUG_ON(GDT_RESERVED_ENTRY != FIRST_RESERVED_GDT_ENTRY);
@@ -67,7 +72,7 @@ static bool desc_frame_ok(unsigned long mfn)
     {
         uint64_t d = ACCESS_ONCE(descs[i]);
 
-        if ( !check_descriptor(&d) )
+        if ( !pv_check_descriptor(&d) )
             return false;
     }
     return true;
@@ -89,7 +94,7 @@ static void install_frame(uint64_t *gdt, unsigned long mfn)
     {
         uint64_t orig = ACCESS_ONCE(descs[i]), d = orig;
 
-        if ( !check_descriptor(&d) )
+        if ( !pv_check_descriptor(&d) )
             d = 0;
         else if ( d != orig )
             ACCESS_ONCE(descs[i]) = d;
@@ -225,7 +230,7 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
     struct page_info *pg = mfn_to_page(mfn);
     enum page_type type;
 
-    if ( (pa & (sizeof(d) - 1)) || !check_descriptor(&d) || !pg ||
+    if ( (pa & (sizeof(d) - 1)) || !pv_check_descriptor(&d) || !pg ||
          !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
     /* A descriptor frame in use, or any frame that may be writable. */
@@ -346,7 +351,7 @@ static bool fix_desc_frame(unsigned long mfn)
     {
         uint64_t d = ACCESS_ONCE(descs[i]);
 
-        if ( !check_descriptor(&d) )
+        if ( !pv_check_descriptor(&d) )
             return false;
         if ( d != descs[i] )
             ACCESS_ONCE(descs[i]) = d;

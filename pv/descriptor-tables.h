@@ -14,6 +14,8 @@
 #define _SEGMENT_S          (1u << 12)  /* code or data (clear: system) */
 #define _SEGMENT_DPL        (3u << 13)
 #define _SEGMENT_P          (1u << 15)
+#define _SEGMENT_L          (1u << 21)  /* 64-bit code */
+#define _SEGMENT_G          (1u << 23)  /* limit in pages */
 
 /* System descriptor types in long mode (SDM vol. 3A, table 3-2). */
 #define SYS_DESC_ldt        2
@@ -32,6 +34,11 @@
  * unchanged) if it must be refused.  Pure: no state, no side effects.
  */
 bool check_descriptor(uint64_t *d);
+/* The same for a 32-bit PAE guest (kernel in ring 1). */
+bool check_descriptor_compat(uint64_t *d);
+
+/* pv/descriptor-tables.c: the rules of the guest's width. */
+bool pv_check_descriptor(uint64_t *d);
 
 #define LDT_ENTRIES_MAX     8192
 #define LDT_FRAMES_MAX      (LDT_ENTRIES_MAX * 8 / 4096)

@@ -219,7 +219,7 @@ static uint64_t start_gdt_desc(const struct vcpu *v, uint16_t sel)
         return 0;
     d = ACCESS_ONCE(((uint64_t *)__va(v->gdt_frames[idx / DESCS_PER_PAGE] <<
                                       PAGE_SHIFT))[idx % DESCS_PER_PAGE]);
-    return check_descriptor(&d) ? d : 0;
+    return pv_check_descriptor(&d) ? d : 0;
 }
 
 /* A code or data descriptor's base (SDM vol. 3A, 3.4.5). */

@@ -183,6 +183,70 @@ static void call_gate_reserved_bits_refused(void)
         refuse(call_gate(0x0010, 3) | (1ULL << bit));
 }
 
+/* ---- a 32-bit PAE guest's rules (check_descriptor_compat()) ---- */
+
+static void check32(uint64_t in, bool ok, uint64_t want)
+{
+    uint64_t d = in;
+
+    CHECK_EQ(check_descriptor_compat(&d), ok);
+    CHECK_EQ(d, want);
+}
+
+/* Ring 1 is the kernel's: DPL 0 becomes 1, DPL 1-3 stay. */
+static void compat_dpl_fixed_to_1(void)
+{
+    check32(with_dpl(DATA32, 0), true, with_dpl(DATA32, 1));
+    check32(with_dpl(CODE32, 0), true, with_dpl(CODE32, 1));
+    check32(with_dpl(CODE32, 1), true, with_dpl(CODE32, 1));
+    check32(with_dpl(DATA32, 2), true, with_dpl(DATA32, 2));
+    check32(DATA32, true, DATA32);
+    /* Not present: untouched, even 64-bit code. */
+    check32(with_dpl(CODE64, 0) & ~P_BIT, true, with_dpl(CODE64, 0) & ~P_BIT);
+}
+
+/* No 64-bit code: the kernel must stay in compatibility mode. */
+static void compat_64bit_code_refused(void)
+{
+    check32(CODE64, false, CODE64);
+    check32(with_dpl(CODE64, 1), false, with_dpl(CODE64, 1));
+}
+
+/*
+ * A flat segment reaching into the hypervisor hole (old PAE Linux's
+ * limit 0xf67fffff) gets all 4 GiB; one with a base, or one that stops
+ * below the hole, keeps its limit.
+ */
+static void compat_flat_limit_extended(void)
+{
+    /* Limit 0xf67ff pages, G: ends at 0xf67fffff. */
+    check32(0x00cff200000067ffULL, true, DATA32);
+    /* Ending exactly at the hole (0xf57ff pages): unchanged. */
+    check32(0x00cff200000057ffULL, true, 0x00cff200000057ffULL);
+    /* Based at 4 KiB: unchanged. */
+    check32(0x00cff200100067ffULL, true, 0x00cff200100067ffULL);
+    /* Byte granular, 1 MiB: unchanged. */
+    check32(0x004ff2000000ffffULL, true, 0x004ff2000000ffffULL);
+}
+
+/*
+ * Call gates: to the compat flat kernel CS or a guest selector, reserved
+ * bits 5-7 only (a 32-bit gate's parameter count may be set); never to
+ * the shim's.
+ */
+static void compat_call_gates(void)
+{
+    check32(call_gate(COMPAT_FLAT_KERNEL_CS, 3), true,
+            sys_desc(SYS_DESC_call_gate, 0, 0x1234000000005678ULL |
+                     ((uint64_t)((COMPAT_FLAT_KERNEL_CS & ~3) | 3) << 16)));
+    check32(call_gate(0xe008, 3), false, call_gate(0xe008, 3));
+    check32(call_gate(0x0010, 3) | (3ULL << 32), true,
+            sys_desc(SYS_DESC_call_gate, 0, 0x1234000000105678ULL |
+                     (3ULL << 32)) | (3ULL << 16));
+    check32(call_gate(0x0010, 3) | (0x20ULL << 32), false,
+            call_gate(0x0010, 3) | (0x20ULL << 32));
+}
+
 int main(void)
 {
     RUN(not_present_accepted);
@@ -196,5 +260,9 @@ int main(void)
     RUN(call_gate_flat_and_ldt);
     RUN(call_gate_to_shim_refused);
     RUN(call_gate_reserved_bits_refused);
+    RUN(compat_dpl_fixed_to_1);
+    RUN(compat_64bit_code_refused);
+    RUN(compat_flat_limit_extended);
+    RUN(compat_call_gates);
     UNIT_EXIT();
 }
