@@ -376,13 +376,18 @@ long do_set_segment_base(unsigned long which, unsigned long base)
                              (1UL << VMASST_TYPE_runstate_update_flag) | \
                              (1UL << VMASST_TYPE_m2p_strict))
 
+/* A 32-bit guest's (PV32_VM_ASSIST_MASK): no m2p_strict, which acts on L4s. */
+#define PV32_VM_ASSIST_MASK (PV64_VM_ASSIST_MASK & \
+                             ~(1UL << VMASST_TYPE_m2p_strict))
+
 /* Xen's do_vm_assist() (common/domain.c); cmd and type are unsigned ints. */
 long do_vm_assist(unsigned long cmd, unsigned long type)
 {
     unsigned int t = type;
 
     if ( t >= sizeof(dom.vm_assist) * 8 ||
-         !(PV64_VM_ASSIST_MASK & (1UL << t)) )
+         !((dom.compat ? PV32_VM_ASSIST_MASK : PV64_VM_ASSIST_MASK) &
+           (1UL << t)) )
         return -XEN_EINVAL;
 
     switch ( (unsigned int)cmd )

@@ -109,8 +109,8 @@ static void compat_bounce_frame(struct cpu_regs *regs, unsigned int cs,
     }
     sp -= n * sizeof(frame[0]);
     if ( copy_to_guest(sp, frame, n * sizeof(frame[0])) )
-        domain_crash("fault writing the bounce frame for %#x:%#lx at %#x "
-                     "(guest stack unusable)", cs, eip, sp);
+        domain_crash("fault writing the bounce frame for %#lx at %#x "
+                     "(guest stack unusable, handler cs %#x)", eip, sp, cs);
 
     if ( flags & TBF_INTERRUPT )
         v->vcpu_info->evtchn_upcall_mask = 1;

@@ -363,6 +363,12 @@ static void ext_leaf(uint32_t leaf, uint32_t r[4],
             r[3] = feat(FS_e1d, r[3], h);
         }
         r[2] = feat(FS_e1c, r[2], h);
+        /*
+         * Xen's recalculate_cpuid_policy(): a 32-bit PV guest can't use
+         * long mode, nor SYSCALL on a CPU other than AMD's (or Hygon's).
+         */
+        if ( h->compat )
+            r[3] &= ~(CPUID_BIT(LM) | (amd ? 0 : CPUID_BIT(SYSCALL)));
         break;
     case 0x2 ... 0x4:                   /* brand string */
         break;

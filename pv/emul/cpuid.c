@@ -63,6 +63,7 @@ void pv_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t res[4])
      */
     h.osxsave = h.xcr0 && (current_vcpu()->kernel_mode ||
                            (current_vcpu()->cr4_guest & X86_CR4_OSXSAVE));
+    h.compat = dom.compat;
     cpuid_count(leaf, subleaf, &res[0], &res[1], &res[2], &res[3]);
     pv_cpuid_policy(leaf, subleaf, res, &h);
 }

@@ -20,6 +20,7 @@ struct pv_cpuid_host {
     bool tsc_reliable;          /* invariant TSC */
     bool rdtscp;                /* the CPU has RDTSCP */
     unsigned int maddr_bits;    /* width of the highest machine address */
+    bool compat;                /* a 32-bit PV guest asks */
 };
 
 /*

@@ -173,8 +173,11 @@ static bool read_msr(uint32_t msr, uint64_t *val)
         /*
          * The guest's bases live in the real MSRs (the shim never uses
          * %fs, %gs or swapgs): while its kernel runs GS_BASE is the
-         * kernel's, SHADOW_GS_BASE the user's.
+         * kernel's, SHADOW_GS_BASE the user's.  A 32-bit guest has no
+         * such MSRs (Xen: #GP), its bases are its descriptors'.
          */
+        if ( dom.compat )
+            return false;
         *val = rdmsr(msr);
         return true;
     case MSR_EFER:
@@ -273,7 +276,7 @@ static bool write_msr(uint32_t msr, uint64_t val)
     case MSR_GS_BASE:
     case MSR_SHADOW_GS_BASE:
         /* Checked first: a non-canonical wrmsr would #GP in the shim. */
-        if ( !is_canonical(val) )
+        if ( dom.compat || !is_canonical(val) )
             return false;
         wrmsr(msr, val);
         if ( msr == MSR_FS_BASE )

@@ -270,6 +270,22 @@ static void extended_amd(void)
     CHECK_EQ(r[EAX] | r[EBX] | r[ECX] | r[EDX], 0);
 }
 
+/* A 32-bit guest: no LM; SYSCALL only on AMD (Xen's PV32 policy). */
+static void extended_compat(void)
+{
+    struct pv_cpuid_host h = intel_host();
+    uint32_t r[4];
+
+    h.compat = true;
+    ones(0x80000001, 0, r, &h);
+    CHECK_EQ(r[EDX] & (BIT(LM) | BIT(SYSCALL)), 0);
+    CHECK(r[EDX] & BIT(NX));
+    h.vendor = VENDOR_AMD;
+    ones(0x80000001, 0, r, &h);
+    CHECK_EQ(r[EDX] & BIT(LM), 0);
+    CHECK(r[EDX] & BIT(SYSCALL));
+}
+
 int main(void)
 {
     RUN(hypervisor_leaves);
@@ -280,5 +296,6 @@ int main(void)
     RUN(basic_range_and_topology);
     RUN(extended_intel);
     RUN(extended_amd);
+    RUN(extended_compat);
     UNIT_EXIT();
 }
