@@ -103,11 +103,13 @@ void pv_exit_to_guest(struct cpu_regs *regs)
     pv_deliver_events(regs);
     if ( dom.compat )
     {
-        /* Ring 1 or 3 (or 2): never the shim's ring 0. */
+        /*
+         * Ring 1 or 3 (or 2): never the shim's ring 0.  SS stays as the
+         * guest gave it (compat_iret()): a wrong RPL faults the iretq,
+         * and the guest gets that #GP with its own frame, as on Xen.
+         */
         if ( !(regs->cs & 3) )
             regs->cs |= 1;
-        if ( !(regs->ss & 3) )
-            regs->ss |= 1;
     }
     else
     {
