@@ -29,7 +29,6 @@ struct domain dom;
 #define X86_EFLAGS_IOPL     0x3000
 #define X86_EFLAGS_VM       0x20000
 #define X86_EFLAGS_RF       0x10000
-#define EFER_SCE            (1UL << 0)
 
 /* Flags syscall clears on entry (MSR_SFMASK), as Xen's XEN_SYSCALL_MASK. */
 #define SYSCALL_MASK        0x47700     /* AC VM RF NT IOPL DF IF TF */

@@ -47,6 +47,7 @@
 #define MSR_SYSENTER_ESP    0x00000175
 #define MSR_SYSENTER_EIP    0x00000176
 #define MSR_PAT             0x00000277
+#define EFER_SCE            (1UL << 0)
 #define EFER_LME            (1UL << 8)
 #define EFER_LMA            (1UL << 10)
 #define EFER_NXE            (1UL << 11)

@@ -182,6 +182,13 @@ static bool read_msr(uint32_t msr, uint64_t *val)
         return true;
     case MSR_EFER:
         *val = rdmsr(MSR_EFER) & EFER_GUEST_MASK;
+        /*
+         * Xen's guest_efer(): a 32-bit guest sees no long mode, nor SCE
+         * on Intel (whose SYSCALL it can't use).
+         */
+        if ( dom.compat )
+            *val &= ~(EFER_LME | EFER_LMA |
+                      (boot_cpu.vendor == VENDOR_INTEL ? EFER_SCE : 0));
         return true;
     case MSR_IA32_TSC:
         *val = rdtsc();                 /* never emulated (see CPUID) */
