@@ -24,7 +24,7 @@ static inline long vcpu_op(int cmd, unsigned int vcpu, void *arg)
 
 static inline long set_timer_op(uint64_t timeout)
 {
-    return HYPERCALL(__HYPERVISOR_set_timer_op, timeout, 0, 0, 0, 0);
+    return HYPERCALL_N(__HYPERVISOR_set_timer_op, HC_U64(timeout));
 }
 
 /*
