@@ -45,9 +45,6 @@ unsigned int event_seen(uint32_t port)
     return n;
 }
 
-/* Ports per word of the 2-level bitmaps: 64, or 32 for a compat guest. */
-#define BITS_PER_WORD   (sizeof(xen_ulong_t) * 8)
-
 /* 2-level: selector words, then pending & ~mask in each. */
 static void upcall_2l(void)
 {
@@ -68,7 +65,7 @@ static void upcall_2l(void)
             bits &= bits - 1;
             __atomic_fetch_and(&shared_info->evtchn_pending[w],
                                ~((xen_ulong_t)1 << b), __ATOMIC_SEQ_CST);
-            log_port(w * BITS_PER_WORD + b);
+            log_port(w * EVTCHN_WORD_BITS + b);
         }
     }
 }
@@ -180,25 +177,37 @@ void evtchn_mask(uint32_t port)
         __atomic_fetch_or(&fifo_array[port], 1u << EVTCHN_FIFO_MASKED,
                           __ATOMIC_SEQ_CST);
     else
-        __atomic_fetch_or(&shared_info->evtchn_mask[port / BITS_PER_WORD],
-                          (xen_ulong_t)1 << (port % BITS_PER_WORD),
+        __atomic_fetch_or(&shared_info->evtchn_mask[port / EVTCHN_WORD_BITS],
+                          (xen_ulong_t)1 << (port % EVTCHN_WORD_BITS),
                           __ATOMIC_SEQ_CST);
+}
+
+void evtchn_clear_pending(uint32_t port)
+{
+    if ( fifo_control )
+        __atomic_fetch_and(&fifo_array[port], ~(1u << EVTCHN_FIFO_PENDING),
+                           __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_and(&shared_info->evtchn_pending[port /
+                                                        EVTCHN_WORD_BITS],
+                           ~((xen_ulong_t)1 << (port % EVTCHN_WORD_BITS)),
+                           __ATOMIC_SEQ_CST);
 }
 
 bool evtchn_test_pending(uint32_t port)
 {
     if ( fifo_control )
         return (fifo_array[port] >> EVTCHN_FIFO_PENDING) & 1;
-    return (shared_info->evtchn_pending[port / BITS_PER_WORD] >>
-            (port % BITS_PER_WORD)) & 1;
+    return (shared_info->evtchn_pending[port / EVTCHN_WORD_BITS] >>
+            (port % EVTCHN_WORD_BITS)) & 1;
 }
 
 bool evtchn_test_masked(uint32_t port)
 {
     if ( fifo_control )
         return (fifo_array[port] >> EVTCHN_FIFO_MASKED) & 1;
-    return (shared_info->evtchn_mask[port / BITS_PER_WORD] >>
-            (port % BITS_PER_WORD)) & 1;
+    return (shared_info->evtchn_mask[port / EVTCHN_WORD_BITS] >>
+            (port % EVTCHN_WORD_BITS)) & 1;
 }
 
 long evtchn_unmask(uint32_t port)

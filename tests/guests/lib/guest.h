@@ -48,12 +48,15 @@ void test_skip(const char *fmt, ...) __printf(1, 2);
 void test_error(const char *fmt, ...) __printf(1, 2);   /* the test broke */
 void test_fail(const char *fmt, ...) __printf(1, 2);   /* the hypervisor did */
 
-/* test_fail() unless @expr evaluates to @want (both taken as long). */
+/*
+ * test_fail() unless @expr evaluates to @want, both taken as long long:
+ * a 32-bit guest's PTEs and times compare in full too.
+ */
 #define check_rc(expr, want) do {                                           \
-    long got_ = (long)(expr), want_ = (long)(want);                         \
+    long long got_ = (long long)(expr), want_ = (long long)(want);          \
                                                                             \
     if ( got_ != want_ )                                                    \
-        test_fail("%s: got %ld, expected %ld", #expr, got_, want_);         \
+        test_fail("%s: got %lld, expected %lld", #expr, got_, want_);       \
 } while ( 0 )
 
 /* --------------------------------------------------- start-of-day state */
