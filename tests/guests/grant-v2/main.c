@@ -109,7 +109,7 @@ static void test_switch_back(void)
     /* A reserved entry with a frame past 32 bits: v1 can't hold it. */
     gnt_unmap_all();
     gnt_setup(1);
-    gnt_v2[5].full_page.frame = 1UL << 32;
+    gnt_v2[5].full_page.frame = UINT64_C(1) << 32;
     gnt_v2[5].hdr.flags = GTF_permit_access;
     check_rc(gnt_set_version(1), -XEN_ERANGE);
     gnt_v2[5].hdr.flags = 0;

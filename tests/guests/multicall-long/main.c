@@ -76,9 +76,10 @@ void test_main(void)
     check_rc(hypercall_multicall(mc, NR), 0);
     check(NR, 200, -XEN_EFAULT);
 
-    /* A size that overflows: refused before any entry runs. */
+    /* A size whose bytes overflow: refused before any entry runs. */
     fill(NR);
-    check_rc(hypercall_multicall(mc, 1UL << 59), -XEN_EFAULT);
+    check_rc(hypercall_multicall(mc, 1UL << (sizeof(long) * 8 - 5)),
+             -XEN_EFAULT);
     check_rc(hypercall_multicall(mc, ~0UL), -XEN_EFAULT);
     check(0, ~0u, 0);
 

@@ -48,11 +48,11 @@ void test_main(void)
     check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, 0, BAD_XEN),
              -XEN_EFAULT);
     check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, 0,
-                     &(uint64_t){ (uint64_t)BAD_XEN }), -XEN_EFAULT);
+                     &(uint64_t){ (uint64_t)(unsigned long)BAD_XEN }), -XEN_EFAULT);
     check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, NO_VCPU,
-                     &(uint64_t){ (uint64_t)&copy }), -XEN_ENOENT);
+                     &(uint64_t){ (uint64_t)(unsigned long)&copy }), -XEN_ENOENT);
     check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, 0,
-                     &(uint64_t){ (uint64_t)&copy }), 0);
+                     &(uint64_t){ (uint64_t)(unsigned long)&copy }), 0);
     if ( (copy.version & 1) || copy.tsc_to_system_mul != t->tsc_to_system_mul ||
          copy.tsc_shift != t->tsc_shift )
         test_fail("copy: version %u mul %u", copy.version,
@@ -69,7 +69,7 @@ void test_main(void)
     /* Wallclock: UTC at system time 0, after 2020, version even. */
     if ( shared_info->wc_version & 1 )
         test_fail("wc_version %u odd", shared_info->wc_version);
-    if ( shared_info->wc_sec + ((uint64_t)shared_info->wc_sec_hi << 32) <
+    if ( shared_info->wc_sec + ((uint64_t)shared_info->xen_wc_sec_hi << 32) <
          1577836800ULL || shared_info->wc_nsec >= 1000000000u )
         test_fail("wallclock %u.%09u", shared_info->wc_sec,
                   shared_info->wc_nsec);
