@@ -27,15 +27,9 @@ GUEST_PV64_ONLY := $(patsubst $(GUEST_SRC)/%/expect,%,\
                      $(shell grep -l '^pv64-only' \
                        $(wildcard $(GUEST_SRC)/*/expect) /dev/null))
 # Tests not yet taught the compat ABI (temporary, while they are).
-GUEST32_TODO_ := bench-mmu bounce-bad-stack bounce-xen-stack cr4-write \
-                 crash-stack-unmapped debugreg failsafe forced-cpuid gdt \
-                 hcall-fuzz hypercall-widths iret-bad-frame \
-                 iret-bad-selector iret-ldt iret-multicall iret-user-mode \
-                 mm-bad-args mm-fuzz mm-hostile mmu-update-preempt \
-                 mmu-update mmuext-misc mmuext-pin movss-syscall msr \
-                 priv-ops ptwr-rmw ptwr segment-base stack-switch traps \
-                 user-exceptions user-int80 user-mode user-syscall \
-                 user-time-area uvm vcpu-smp viopl
+GUEST32_TODO_ := bench-mmu gdt hcall-fuzz mm-bad-args mm-fuzz mm-hostile \
+                 mmu-update-preempt mmu-update mmuext-misc mmuext-pin \
+                 ptwr-rmw ptwr uvm vcpu-smp
 GUEST32_TODO  := $(filter-out $(GUEST32_TRY),$(GUEST32_TODO_))
 GUEST32_NAMES := $(filter-out $(GUEST_PV64_ONLY) $(GUEST32_TODO),$(GUEST_NAMES))
 GUEST_ELFS    := $(GUEST_NAMES:%=$(GUEST_OUT)/%.elf)

@@ -15,8 +15,14 @@
 
 const char test_title[] = "Failsafe callback: registration, stale selectors";
 
-#define DATA32  0x00cff2000000ffffUL    /* DPL 3 flat data */
+#define DATA32  0x00cff2000000ffffULL   /* DPL 3 flat data */
 #define SEL1    ((1 << 3) | 3)
+
+#ifdef __x86_64__
+#define DATA_SEL    FLAT_USER_DS32      /* what the data registers held */
+#else
+#define DATA_SEL    FLAT_KERNEL_DS
+#endif
 
 void failsafe_entry(void);
 asm ( ".pushsection .text\n"
@@ -69,13 +75,20 @@ static void test_register(void)
                                     CALLBACKF_mask_events), 0);
     check_rc(HYPERCALL(__HYPERVISOR_callback_op, CALLBACKOP_unregister, &u,
                        0, 0, 0), -XEN_EINVAL);
+#ifdef __x86_64__
     check_rc(HYPERCALL(__HYPERVISOR_set_callbacks, 0,
                        (unsigned long)failsafe_entry, 0, 0, 0), 0);
+#else
+    /* The compat form: event selector and address, failsafe's. */
+    check_rc(HYPERCALL(__HYPERVISOR_set_callbacks, FLAT_KERNEL_CS, 0,
+                       FLAT_KERNEL_CS, (unsigned long)failsafe_entry, 0), 0);
+#endif
 }
 
 static void test_stale(void)
 {
-    unsigned long mfn = mfn_of(gdt), pte = (mfn << 12) | 0x25;
+    unsigned long mfn = mfn_of(gdt);
+    uint64_t pte = ((uint64_t)mfn << 12) | 0x25;
     exinfo_t ex = 0;
 
     gdt[1] = DATA32;
@@ -86,8 +99,8 @@ static void test_stale(void)
                    :: "r" (SEL1) );
 
     /* The descriptor goes; the loaded selectors don't notice. */
-    check_rc(HYPERCALL(__HYPERVISOR_update_descriptor, mfn << 12 | 8, 0, 0,
-                       0, 0), 0);
+    check_rc(HYPERCALL_N(__HYPERVISOR_update_descriptor,
+                         HC_U64((uint64_t)mfn << 12 | 8), HC_U64(0)), 0);
     check_rc(exec_user(user_check, 0), SEL1 << 16 | SEL1);
     check_rc(exec_user(user_check, 0), SEL1 << 16 | SEL1);
     check_rc(read_ds(), SEL1);
@@ -99,7 +112,7 @@ static void test_stale(void)
     check_rc(ex, EXINFO(X86_EXC_GP, SEL1 & ~3));
 
     asm volatile ( "mov %0, %%ds; mov %0, %%es; mov %0, %%fs"
-                   :: "r" (FLAT_USER_DS32) );
+                   :: "r" (DATA_SEL) );
     check_rc(HYPERCALL(__HYPERVISOR_set_gdt, NULL, 0, 0, 0, 0), 0);
 }
 

@@ -82,6 +82,13 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
 
 /* ------------------------------------------------------ expected faults */
 
+/* The stack pointer's name in asm strings ("%%rsp" or "%%esp" in one). */
+#ifdef __x86_64__
+#define ASM_SP          "%rsp"
+#else
+#define ASM_SP          "%esp"
+#endif
+
 /* Exception vectors (SDM vol. 3 table 6-1). */
 #define X86_EXC_DE   0
 #define X86_EXC_DB   1

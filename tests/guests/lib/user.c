@@ -104,7 +104,11 @@ struct bounce_frame user_last_frame(bool has_error_code)
     if ( has_error_code )
         f.error_code = user_frame[i++];
     f.rip = user_frame[i++];
+#ifdef __x86_64__
     f.cs = user_frame[i++];
+#else
+    f.cs = user_frame[i++] & 0xffff;    /* not the saved mask above it */
+#endif
     f.rflags = user_frame[i++];
     f.rsp = user_frame[i++];
     f.ss = user_frame[i++];

@@ -66,8 +66,8 @@ extern const unsigned long user_record_entry[X86_NR_EXC];
 
 /*
  * user_frame's words, for a frame with or without an error code (a
- * 32-bit guest's eip, eflags and esp in rip, rflags and rsp; rcx and r11
- * are 0).
+ * 32-bit guest's eip, eflags and esp in rip, rflags and rsp, its %cs
+ * without the saved upcall mask of bits 16-23; rcx and r11 are 0).
  */
 struct bounce_frame {
     unsigned long rcx, r11, error_code, rip, cs, rflags, rsp, ss;

@@ -6,10 +6,10 @@
  * that record Xen's bounce frame before the library's handlers see it.
  *
  * Data segments: an iret to ring 3 nulls %ds and %es if they hold the
- * ring-1 selector (DPL 1 < CPL 3), so user mode runs with FLAT_USER_DS
- * in both (DPL 3, usable from ring 1 too, as the library's handlers
- * are); exec_user_*() save the kernel's and user_ret_entry puts them
- * back.
+ * ring-1 selector (DPL 1 < CPL 3), so exec_user_*() give user mode
+ * FLAT_USER_DS (DPL 3, usable from ring 1 too, as the library's handlers
+ * are) where they hold FLAT_KERNEL_DS, and leave any other selector a
+ * test loaded; user_ret_entry puts the kernel's back.
  */
 #include <xen/xen.h>
 
@@ -30,9 +30,16 @@
         push    %ds
         push    %es
         mov     %esp, user_saved_esp
-        mov     $FLAT_USER_DS, %eax
-        mov     %eax, %ds
-        mov     %eax, %es
+        mov     $FLAT_USER_DS, %ebx
+        mov     %ds, %si
+        cmp     $FLAT_KERNEL_DS, %si
+        jne     1f
+        mov     %ebx, %ds
+1:      mov     %es, %si
+        cmp     $FLAT_KERNEL_DS, %si
+        jne     2f
+        mov     %ebx, %es
+2:
 .endm
 
 /*
