@@ -18,8 +18,8 @@ extern char hypercall_page[];
 /*
  * A 64-bit value as hypercall arguments: one on a 64-bit guest, two
  * (low half, high half) under the compat ABI, as Xen's compat handlers
- * take update_va_mapping's PTE or set_timer_op's timeout.  Only for the
- * argument lists of HYPERCALL_N() below.
+ * take update_va_mapping's PTE or set_timer_op's timeout.  Only in
+ * argument lists: HYPERCALL_N()'s below, or a multicall entry's args[].
  */
 #ifdef __x86_64__
 #define HC_U64(v)       (v)

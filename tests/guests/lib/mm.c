@@ -264,10 +264,19 @@ long unpin_table(unsigned long mfn)
     return mmuext1(MMUEXT_UNPIN_TABLE, mfn);
 }
 
+unsigned long root_frame(void)
+{
+    unsigned long mfn = alloc_frame();
+
+    if ( PT_LEVELS == 3 )
+        frame_set_pte(mfn, 3, pte_make(alloc_frame(), _PAGE_PRESENT));
+    return mfn;
+}
+
 unsigned long new_table(unsigned int level, unsigned int slot,
                         uint64_t entry)
 {
-    unsigned long mfn = alloc_frame();
+    unsigned long mfn = level == PT_LEVELS ? root_frame() : alloc_frame();
     long rc;
 
     if ( entry )

@@ -51,18 +51,22 @@
 #define PT_LEVELS       4
 #define PTE_HV_BITS     (_PAGE_USER | _PAGE_GLOBAL | _PAGE_ACCESSED | \
                          (UINT64_C(1) << 52))
+#define PTE_HV_BITS_TOP PTE_HV_BITS
 #else
 /*
- * PAE: three levels, the top one (L3) 4 entries of which only P, PWT and
- * PCD are the guest's to set; the L2 under L3 slot 3 also holds the
- * hypervisor's mappings (its M2P) from HYPERVISOR_VIRT_START up.  The
- * hypervisor leaves the ring-1 kernel's L1 and L2 entries as they are
- * (no _PAGE_USER: the kernel is not user mode), and runs the L3 as a
- * long-mode one, with _PAGE_USER, _PAGE_RW and _PAGE_ACCESSED added
- * (Xen's adjust_guest_l3e() for a 32-bit domain).
+ * PAE: three levels, the top one (L3) 4 entries, the hypervisor running
+ * it as a long-mode L3 (so _PAGE_RW and _PAGE_USER, which a PAE PDPTE
+ * lacks, are allowed there too); the L2 under L3 slot 3 also holds the
+ * hypervisor's mappings (its M2P) from HYPERVISOR_VIRT_START up, and may
+ * be no other L3's.  The hypervisor leaves the ring-1 kernel's L1 and L2
+ * entries as they are (no _PAGE_USER: the kernel is not user mode; the
+ * CPU sets _PAGE_ACCESSED, user_init() _PAGE_USER), and adds _PAGE_USER,
+ * _PAGE_RW and _PAGE_ACCESSED to present L3 entries (Xen's
+ * adjust_guest_l3e() for a 32-bit domain): PTE_HV_BITS_TOP.
  */
 #define PT_LEVELS       3
-#define PTE_HV_BITS     (_PAGE_USER | _PAGE_RW | _PAGE_ACCESSED)
+#define PTE_HV_BITS     (_PAGE_USER | _PAGE_ACCESSED)
+#define PTE_HV_BITS_TOP (_PAGE_USER | _PAGE_RW | _PAGE_ACCESSED)
 #endif
 
 #define __page_aligned  __attribute__((aligned(PAGE_SIZE)))
@@ -235,10 +239,19 @@ static inline long invlpg_local(unsigned long va)
 /*
  * A new page table of @level (1-PT_LEVELS) from a free frame: entry
  * @slot set to @entry (0: an empty table), written while the frame has no
- * other mapping, then pinned.  Returns its mfn; a refused pin ends the
- * test in ERROR.
+ * other mapping, then pinned.  A PAE L3 also gets a fresh L2 in slot 3
+ * (root_frame()).  Returns its mfn; a refused pin ends the test in ERROR.
  */
 unsigned long new_table(unsigned int level, unsigned int slot,
                         uint64_t entry);
+
+/*
+ * A free frame ready to become a top-level table (an L4 or PAE L3),
+ * neither pinned nor in use: zeroed, or for a PAE L3, with slot 3
+ * pointing at a fresh, empty L2, which the hypervisor fills with its own
+ * mappings when it validates the L3 (Xen requires one there, not shared
+ * with another L3).
+ */
+unsigned long root_frame(void);
 
 #endif /* GUEST_MM_H */
