@@ -26,11 +26,7 @@ GUEST_NAMES   := $(filter-out lib,\
 GUEST_PV64_ONLY := $(patsubst $(GUEST_SRC)/%/expect,%,\
                      $(shell grep -l '^pv64-only' \
                        $(wildcard $(GUEST_SRC)/*/expect) /dev/null))
-# Tests not yet taught the compat ABI (temporary, while they are).
-GUEST32_TODO_ := bench-mmu mm-bad-args mm-fuzz mm-hostile mmu-update-preempt \
-                 mmu-update mmuext-misc mmuext-pin ptwr-rmw ptwr uvm
-GUEST32_TODO  := $(filter-out $(GUEST32_TRY),$(GUEST32_TODO_))
-GUEST32_NAMES := $(filter-out $(GUEST_PV64_ONLY) $(GUEST32_TODO),$(GUEST_NAMES))
+GUEST32_NAMES := $(filter-out $(GUEST_PV64_ONLY),$(GUEST_NAMES))
 GUEST_ELFS    := $(GUEST_NAMES:%=$(GUEST_OUT)/%.elf)
 GUEST32_ELFS  := $(GUEST32_NAMES:%=$(GUEST32_OUT)/%.elf)
 GUEST_LDS     := $(GUEST_SRC)/lib/guest.lds
