@@ -55,9 +55,9 @@ extern uint8_t user_kernel_stack[];
  * The frame of the last exception taken through user_trap_record()'s
  * stubs, as Xen wrote it (rcx, r11, [error code], rip, cs, rflags, rsp,
  * ss; for a 32-bit guest two zero words, then [error code], eip, cs,
- * eflags, esp, ss), and its vector.  user_trap_record() puts those stubs in the trap
- * table for every exception vector (DPL as the library's); trap_init()
- * restores the library's.
+ * eflags, esp, ss), and its vector.  user_trap_record() puts those stubs
+ * in the trap table for every exception vector (DPL as the library's);
+ * trap_init() restores the library's.
  */
 extern unsigned long user_frame[9];
 extern unsigned int user_frame_vector;

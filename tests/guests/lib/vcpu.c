@@ -23,7 +23,8 @@ void vcpu_ctx_init(struct vcpu_guest_context *c, unsigned long entry,
      * data selectors too: null ones would fault at the first access.
      */
     {
-        unsigned long *sp = (unsigned long *)((unsigned long)stack_top & ~15UL);
+        unsigned long *sp = (unsigned long *)((unsigned long)stack_top &
+                                              ~15UL);
 
         sp[-4] = arg;
         sp[-5] = 0;
