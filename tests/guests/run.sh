@@ -26,6 +26,7 @@
 # runs them under KVM where the host really has it; GUEST_CPU=MODEL under
 # that QEMU CPU model (its name then tags each result); GUEST_SHIM_CMDLINE
 # adds shim options to every test (with mm-audit, a failed audit fails it);
+# GUEST_SHIM_DIR=DIR boots the shim built there (default build/default);
 # GUEST_VCPUS=N runs on N CPUs (TCG thread=multi, unless
 # GUEST_TCG_THREADS=single runs them all on one host thread).
 set -u
@@ -44,6 +45,7 @@ esac
 no_compat='guest kernel refused: 32-bit PAE \(compat\) guests are not supported yet'
 accel=()
 [ -z "${GUEST_ACCEL:-}" ] || accel=(--accel "$GUEST_ACCEL")
+[ -z "${GUEST_SHIM_DIR:-}" ] || accel+=(--shim-dir "$GUEST_SHIM_DIR")
 if [ -n "${GUEST_VCPUS:-}" ]; then
     accel+=(--vcpus "$GUEST_VCPUS")     # more than one: TCG thread=multi
     tag=" [smp$GUEST_VCPUS]"
