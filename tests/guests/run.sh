@@ -29,6 +29,7 @@
 # GUEST_SHIM_DIR=DIR boots the shim built there (default build/default);
 # GUEST_VCPUS=N runs on N CPUs (TCG thread=multi, unless
 # GUEST_TCG_THREADS=single runs them all on one host thread).
+# Arguments, if any, name the tests to run (default: all).
 set -u
 cd "$(dirname "$0")/../.."
 
@@ -48,7 +49,7 @@ accel=()
 [ -z "${GUEST_SHIM_DIR:-}" ] || accel+=(--shim-dir "$GUEST_SHIM_DIR")
 if [ -n "${GUEST_VCPUS:-}" ]; then
     accel+=(--vcpus "$GUEST_VCPUS")     # more than one: TCG thread=multi
-    tag=" [smp$GUEST_VCPUS]"
+    tag="$tag [smp$GUEST_VCPUS]"
 fi
 if [ -n "${GUEST_TCG_THREADS:-}" ]; then
     accel+=(--tcg-threads "$GUEST_TCG_THREADS")
@@ -131,9 +132,17 @@ run_one() {
     fi
 }
 
+# only NAME: run it (no argument: run every test).
+only() {
+    [ $# -eq 1 ] && return 0
+    local want=$1; shift
+    for n; do [ "$n" = "$want" ] && return 0; done
+    return 1
+}
 for elf in "$elfdir"/*.elf; do
     [ -e "$elf" ] || continue
     name=$(basename "$elf" .elf)
+    only "$name" "$@" || continue
     [ -d "tests/guests/$name" ] && run_one "$name"
 done
 # The tests guests.mk builds no 32-bit kernel of, and why.
@@ -142,6 +151,7 @@ if [ "$width" = 32 ]; then
         why=$(awk '$1=="pv64-only"{$1=""; sub(/^ /, ""); print; exit}' "$exp")
         [ -n "$why" ] || continue
         name=$(basename "$(dirname "$exp")")
+        only "$name" "$@" || continue
         echo "SKIP: guest: $name$tag: pv64-only: $why"
     done
 fi

@@ -50,10 +50,15 @@ void test_fail(const char *fmt, ...) __printf(1, 2);   /* the hypervisor did */
 
 /*
  * test_fail() unless @expr evaluates to @want, both taken as long long:
- * a 32-bit guest's PTEs and times compare in full too.
+ * a 32-bit guest's PTEs and times compare in full too.  An unsigned long
+ * (a hypercall's result, e.g. HYPERVISOR_get_debugreg's) is sign-extended
+ * as the 64-bit conversion does, so -EINVAL reads -22 on both widths.
  */
+#define rc_widen_(x) _Generic((x),                                          \
+    unsigned long: (long long)(long)(x),                                    \
+    default: (long long)(x))
 #define check_rc(expr, want) do {                                           \
-    long long got_ = (long long)(expr), want_ = (long long)(want);          \
+    long long got_ = rc_widen_(expr), want_ = rc_widen_(want);              \
                                                                             \
     if ( got_ != want_ )                                                    \
         test_fail("%s: got %lld, expected %lld", #expr, got_, want_);       \
