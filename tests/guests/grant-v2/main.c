@@ -53,10 +53,25 @@ static void test_status_frames(void)
     check_rc(status, GNTST_permission_denied);
     check_rc(get_status_frames(12, 1, list, &status), 0);
     check_rc(status, GNTST_bad_domain);
+#ifdef __x86_64__
+    /* The list is only written to: a status for it. */
     check_rc(get_status_frames(DOMID_SELF, 1, BAD_XEN, &status), 0);
     check_rc(status, GNTST_bad_virt_addr);
     check_rc(get_status_frames(DOMID_SELF, 0, BAD_XEN, &status), 0);
     check_rc(status, GNTST_okay);
+#else
+    /*
+     * The compat translation checks the list first (compat_handle_okay(),
+     * its last byte below HYPERVISOR_VIRT_START; for 0 frames the byte
+     * before it): -EFAULT, no status.
+     */
+    check_rc(get_status_frames(DOMID_SELF, 1, BAD_XEN, &status),
+             -XEN_EFAULT);
+    check_rc(status, 99);
+    check_rc(get_status_frames(DOMID_SELF, 0, BAD_XEN, &status),
+             -XEN_EFAULT);
+    check_rc(status, 99);
+#endif
     check_rc(gnttab_op(GNTTABOP_get_status_frames, &gs, 2), -XEN_EINVAL);
     check_rc(gnttab_op(GNTTABOP_get_status_frames, BAD_XEN, 1),
              -XEN_EFAULT);

@@ -64,14 +64,19 @@
 
 /*
  * Guest-virtual addresses that no hypercall may accept as a buffer.  A
- * 32-bit address is never non-canonical: BAD_NONCANONICAL is instead the
- * last page below 4 GiB, in the hypervisor's area like BAD_XEN (the
- * read-only M2P at HYPERVISOR_VIRT_START, which the guest may read but
- * not hand to a hypercall).  L3 slot 2 (2-3 GiB) has no L2 in the
- * builder's tables.
+ * 32-bit address is never non-canonical, and Xen's native access checks
+ * (__addr_ok()) take any of them: only the compat translations
+ * (compat_handle_okay()) refuse the hypervisor's area, from
+ * HYPERVISOR_VIRT_START up.  So both "bad" addresses there are ones
+ * nothing maps, which faults whoever reads them: not the read-only M2P
+ * at HYPERVISOR_VIRT_START (Xen reads it for the guest like any of its
+ * memory), but the top of the area, past the M2P's end in Xen
+ * (MACH2PHYS_COMPAT_VIRT_END, 0xffe00000), where only a host with over
+ * 160 GiB of RAM has M2P entries.  BAD_NONCANONICAL is the last page.
+ * L3 slot 2 (2-3 GiB) has no L2 in the builder's tables.
  */
 #define BAD_UNMAPPED     ((void *)0x80000000UL)
 #define BAD_NONCANONICAL ((void *)0xfffff000UL)
-#define BAD_XEN          ((void *)HYPERVISOR_VIRT_START)
+#define BAD_XEN          ((void *)0xffe00000UL)
 
 #endif /* GUEST_ARCH_H */
