@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * HYPERVISOR_vm_assist as Xen's do_vm_assist() (common/domain.c) with a
- * 64-bit PV guest's mask: the types Xen 4.17 accepts enable and disable
+ * PV guest's mask (PV64_VM_ASSIST_MASK; a 32-bit guest's PV32 one lacks
+ * m2p_strict): the types Xen 4.17 accepts enable and disable
  * (some mean nothing in 64-bit mode, yet Xen can't refuse them), any
  * other type is -EINVAL before the command is looked at, an unknown
  * command -ENOSYS.  Both arguments are unsigned ints to Xen.
