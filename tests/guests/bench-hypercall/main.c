@@ -20,7 +20,11 @@ const char test_title[] = "bench: xen_version round trips";
 
 static uint32_t samples[MAX_SAMPLES];
 
-/* The hypercall page's stub for xen_version, minus the syscall. */
+/*
+ * The hypercall page's stub for xen_version, minus the syscall (or, for
+ * a 32-bit guest, minus the int $0x82).
+ */
+#ifdef __x86_64__
 asm ( ".pushsection .text\n\t"
       ".balign 32\n"
       "baseline_stub:\n\t"
@@ -32,6 +36,15 @@ asm ( ".pushsection .text\n\t"
       "pop %rcx\n\t"
       "ret\n\t"
       ".popsection" );
+#else
+asm ( ".pushsection .text\n\t"
+      ".balign 32\n"
+      "baseline_stub:\n\t"
+      "mov $" __stringify(__HYPERVISOR_xen_version) ", %eax\n\t"
+      "xchg %ax, %ax\n\t"               /* 2 bytes, 1 instruction */
+      "ret\n\t"
+      ".popsection" );
+#endif
 
 static inline uint64_t rdtsc_fenced(void)
 {
@@ -50,14 +63,23 @@ static uint32_t time_hypercall(void)
     return rdtsc_fenced() - t0;
 }
 
+/* The same call as HYPERCALL() makes: the argument registers set up. */
 static uint32_t time_baseline(void)
 {
     uint64_t t0 = rdtsc_fenced();
+#ifdef __x86_64__
     register unsigned long a1 asm ( "rdi" ) = XENVER_version;
 
     asm volatile ( "call baseline_stub"
                    : "+r" (a1) :: "rax", "rsi", "rdx", "r10", "r8",
                      "memory" );
+#else
+    unsigned long a1 = XENVER_version;
+
+    asm volatile ( "call baseline_stub"
+                   : "+b" (a1) :: "eax", "ecx", "edx", "esi", "edi",
+                     "memory" );
+#endif
     return rdtsc_fenced() - t0;
 }
 

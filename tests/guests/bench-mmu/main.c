@@ -50,10 +50,19 @@ static void report(const char *what, unsigned long n)
            samples[n / 2], samples[n / 10], samples[n * 9 / 10], samples[0]);
 }
 
-/* An L4 -> L3 -> L2 -> NR_L1 full L1s, every entry mapping data read-only. */
+#ifdef __x86_64__
+#define TOP         "L4"
+#else
+#define TOP         "L3"
+#endif
+
+/*
+ * An L4 -> L3 -> L2 (a PAE L3 -> L2) -> NR_L1 full L1s, every entry
+ * mapping data read-only; the top level's frame.
+ */
 static unsigned long build_tree(void)
 {
-    unsigned long data[8], l1[NR_L1], l2, l3, l4;
+    unsigned long data[8], l1[NR_L1], l2, top;
     unsigned int i, j;
 
     for ( i = 0; i < ARRAY_SIZE(data); i++ )
@@ -70,11 +79,19 @@ static unsigned long build_tree(void)
     for ( i = 0; i < NR_L1; i++ )
         page[i] = pte_make(l1[i], PTE_TABLE);
     frame_write(l2, 0, page, sizeof(page));
-    l3 = alloc_frame();
-    frame_set_pte(l3, 0, pte_make(l2, PTE_TABLE));
-    l4 = alloc_frame();
-    frame_set_pte(l4, 0, pte_make(l3, PTE_TABLE));
-    return l4;
+#ifdef __x86_64__
+    {
+        unsigned long l3 = alloc_frame();
+
+        frame_set_pte(l3, 0, pte_make(l2, PTE_TABLE));
+        top = alloc_frame();
+        frame_set_pte(top, 0, pte_make(l3, PTE_TABLE));
+    }
+#else
+    top = root_frame();
+    frame_set_pte(top, 0, pte_make(l2, PTE_TABLE));
+#endif
+    return top;
 }
 
 void test_main(void)
@@ -102,18 +119,18 @@ void test_main(void)
     for ( i = 0; i < n; i++ )
     {
         t0 = rdtsc_fenced();
-        check_rc(pin_table(4, l4), 0);
+        check_rc(pin_table(PT_LEVELS, l4), 0);
         samples[i] = rdtsc_fenced() - t0;
         check_rc(unpin_table(l4), 0);
     }
-    report("pin L4 (64 full L1s)", n);
+    report("pin " TOP " (64 full L1s)", n);
     for ( i = 0; i < n; i++ )
     {
-        check_rc(pin_table(4, l4), 0);
+        check_rc(pin_table(PT_LEVELS, l4), 0);
         t0 = rdtsc_fenced();
         check_rc(unpin_table(l4), 0);
         samples[i] = rdtsc_fenced() - t0;
     }
-    report("unpin L4 (64 full L1s)", n);
+    report("unpin " TOP " (64 full L1s)", n);
     test_success();
 }

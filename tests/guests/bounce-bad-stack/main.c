@@ -10,7 +10,8 @@ const char test_title[] = "exception on an unmapped stack crashes the guest";
 
 void test_main(void)
 {
-    printf("ud2 with %%rsp unmapped\n");
-    asm volatile ( "mov %0, %%rsp; ud2" :: "r" (BAD_UNMAPPED) : "memory" );
+    printf("ud2 with the stack pointer unmapped\n");
+    asm volatile ( "mov %0, %" ASM_SP "; ud2" :: "r" (BAD_UNMAPPED)
+                   : "memory" );
     test_fail("survived");
 }

@@ -78,7 +78,8 @@ static unsigned long cr4;
 static void test_fixed_bits(void)
 {
     write_cr4(cr4 ^ (X86_CR4_PAE | X86_CR4_PGE | X86_CR4_OSFXSR |
-                     X86_CR4_VMXE | X86_CR4_SMEP | (1UL << 63)));
+                     X86_CR4_VMXE | X86_CR4_SMEP |
+                     (1UL << (sizeof(long) * 8 - 1))));
     check_rc(read_cr4(), cr4);
     /* DE and FSGSBASE: the PV CPUID hides them, so they don't stick. */
     write_cr4(cr4 | X86_CR4_DE | X86_CR4_FSGSBASE);
@@ -99,7 +100,8 @@ static void test_tsd(bool has_rdtscp)
     asm volatile ( "rdtsc" : "=a" (lo), "=d" (hi) );
     t1 = ((uint64_t)hi << 32) | lo;
     if ( t1 <= t0 )
-        test_fail("rdtsc with TSD: %#lx then %#lx", t0, t1);
+        test_fail("rdtsc with TSD: %#llx then %#llx", (unsigned long long)t0,
+                  (unsigned long long)t1);
     if ( has_rdtscp )
     {
         asm volatile ( "rdtscp" : "=a" (lo), "=d" (hi), "=c" (aux) );
@@ -133,12 +135,13 @@ static void test_xsave(void)
     check_rc(xgetbv(), 3);              /* a new vCPU's: x87 and SSE */
     cpuid(0xd, 0, r);
     offered = ((uint64_t)r[3] << 32) | r[0];
-    printf("  XCR0 offered %#lx\n", offered);
+    printf("  XCR0 offered %#llx\n", (unsigned long long)offered);
 
     check_ex("xsetbv 0: no x87", xsetbv(0, 0), X86_EXC_GP);
     check_ex("xsetbv 1: XCR1", xsetbv(1, 3), X86_EXC_GP);
     check_ex("xsetbv: YMM without SSE", xsetbv(0, 5), X86_EXC_GP);
-    check_ex("xsetbv: bit 63", xsetbv(0, 3 | (1UL << 63)), X86_EXC_GP);
+    check_ex("xsetbv: bit 63", xsetbv(0, 3 | (UINT64_C(1) << 63)),
+             X86_EXC_GP);
     check_ex("xsetbv: beyond the offer", xsetbv(0, offered | 0x200),
              X86_EXC_GP);
     check_rc(xgetbv(), 3);

@@ -12,8 +12,12 @@ const bool test_no_trap_table = true;
 
 void test_main(void)
 {
-    printf("ud2 with rsp on an unmapped page: the VM should end with "
+    printf("ud2 with the stack on an unmapped page: the VM should end with "
            "status 3\n");
+#ifdef __x86_64__
     asm volatile ( "movabs $0x7fffdead0100, %%rsp; ud2" ::: "memory" );
+#else
+    asm volatile ( "mov $0x9ead0100, %%esp; ud2" ::: "memory" );
+#endif
     test_fail("the #UD came back without a handler");
 }

@@ -50,7 +50,7 @@ void test_main(void)
     if ( !(W(a) & (1u << EVTCHN_FIFO_PENDING)) ||
          !(W(a) & (1u << EVTCHN_FIFO_LINKED)) )
         test_fail("port %ld carried over as %#x", a, W(a));
-    if ( fifo_control->head[EVTCHN_FIFO_PRIORITY_DEFAULT] != a ||
+    if ( fifo_control->head[EVTCHN_FIFO_PRIORITY_DEFAULT] != (uint32_t)a ||
          !(fifo_control->ready & (1u << EVTCHN_FIFO_PRIORITY_DEFAULT)) )
         test_fail("queue 7: head %u ready %#x",
                   fifo_control->head[EVTCHN_FIFO_PRIORITY_DEFAULT],
@@ -71,8 +71,8 @@ void test_main(void)
     evtchn_send(b);
     evtchn_send(c);
     evtchn_send(d);
-    if ( (W(b) & EVTCHN_FIFO_LINK_MASK) != c ||
-         (W(c) & EVTCHN_FIFO_LINK_MASK) != d )
+    if ( (W(b) & EVTCHN_FIFO_LINK_MASK) != (uint32_t)c ||
+         (W(c) & EVTCHN_FIFO_LINK_MASK) != (uint32_t)d )
         test_fail("links %#x %#x", W(b), W(c));
     evtchn_send(c);                             /* already pending: once */
     deliver();

@@ -94,7 +94,7 @@ static void bad_fifo_frames(unsigned long good)
     check_rc(init_control(hypervisor_frame(), 0, 0), -XEN_EINVAL);
     check_rc(init_control(maximum_ram_page() + 1, 0, 0), -XEN_EINVAL);
     check_rc(init_control(~0UL, 0, 0), -XEN_EINVAL);
-    check_rc(init_control(1UL << 40, 0, 0), -XEN_EINVAL);
+    check_rc(init_control(UINT64_C(1) << 40, 0, 0), -XEN_EINVAL);
     if ( gdt == INVALID_MFN )
         test_error("no GDT frame to try");
     else

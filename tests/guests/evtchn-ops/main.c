@@ -46,7 +46,7 @@ static void unbound_and_loopback(void)
         test_fail("bind_interdomain left the local port not pending");
     check_rc(evtchn_status_of(b.local_port, &st), 0);
     if ( st.status != EVTCHNSTAT_interdomain || st.u.interdomain.dom != 1 ||
-         st.u.interdomain.port != rport )
+         (long)st.u.interdomain.port != rport )
         test_fail("loopback status %u dom %u port %u", st.status,
                   st.u.interdomain.dom, st.u.interdomain.port);
     check_rc(evtchn_send(b.local_port), 0);
@@ -152,7 +152,8 @@ static void unmask_raises(void)
         test_fail("a masked port raised its selector or the upcall");
     check_rc(evtchn_unmask(ipi), 0);
     if ( evtchn_test_masked(ipi) ||
-         !(event_vcpu_info->evtchn_pending_sel & (1UL << (ipi / 64))) ||
+         !(event_vcpu_info->evtchn_pending_sel &
+           ((xen_ulong_t)1 << (ipi / EVTCHN_WORD_BITS))) ||
          !event_vcpu_info->evtchn_upcall_pending )
         test_fail("unmask of a pending port raised no upcall");
     check_rc(evtchn_unmask(0), 0);              /* reserved: still valid */

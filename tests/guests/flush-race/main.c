@@ -281,14 +281,25 @@ static void reader(unsigned int id)
     }
 }
 
-/* Phase 3's writer: write F through its mapping until that faults. */
+/*
+ * Phase 3's writer: write F through its mapping until that faults, one
+ * 8-byte write as a kernel writes an entry (for a 32-bit guest through
+ * %xmm0: there is no 8-byte general register to write from).
+ */
 static exinfo_t try_write64(volatile uint64_t *p, uint64_t val)
 {
     exinfo_t ex = 0;
 
+#ifdef __x86_64__
     asm volatile ( "1: movq %[v], (%[p]); 2:\n\t"
                    ASM_EXTABLE(1b, 2b)
                    : "+a" (ex) : [p] "r" (p), [v] "r" (val) : "memory" );
+#else
+    asm volatile ( "movq %[v], %%xmm0\n\t"
+                   "1: movq %%xmm0, (%[p]); 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex) : [p] "r" (p), [v] "m" (val) : "memory" );
+#endif
     return ex;
 }
 

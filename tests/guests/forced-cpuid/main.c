@@ -130,8 +130,14 @@ static void test_policy(void)
          (BIT(0) | BIT(24) | BIT(25) | BIT(26)) )
         test_fail("leaf 1 EDX %#x: FPU FXSR SSE SSE2 missing", r[EDX]);
     forced_cpuid(0x80000001, 0, r);
+#ifdef __x86_64__
     if ( !(r[EDX] & BIT(29)) )
         test_fail("leaf 0x80000001: no LM");
+#else
+    /* Long mode is not a 32-bit guest's to use: Xen hides it. */
+    if ( r[EDX] & BIT(29) )
+        test_fail("leaf 0x80000001: LM shown to a 32-bit guest");
+#endif
 
     /* Topology leaves are empty, beyond-max leaves are zeros. */
     forced_cpuid(0xb, 0, r);
@@ -160,9 +166,11 @@ static exinfo_t almost_prefix(void)
  * A #UD handler of its own for code built at run time, where the fix-up
  * table can't reach: it returns the faulting %rip in %rax and resumes at
  * ud_resume.  %rcx and %r11 come back from the frame, as the library's.
+ * (32-bit: %eip in %eax, from a frame of %eip, %cs, %eflags.)
  */
 void ud_catcher(void);
 unsigned long ud_resume;
+#ifdef __x86_64__
 asm ( ".pushsection .text\n"
       "ud_catcher:\n\t"
       "pop %rcx\n\t"
@@ -187,6 +195,29 @@ static unsigned long run_until_ud(unsigned long code)
                    : "+a" (rip) : [code] "r" (code) : "rcx", "memory" );
     return rip;
 }
+#else
+asm ( ".pushsection .text\n"
+      "ud_catcher:\n\t"
+      "mov (%esp), %eax\n\t"
+      "push %ecx\n\t"
+      "mov ud_resume, %ecx\n\t"
+      "mov %ecx, 4(%esp)\n\t"
+      "pop %ecx\n\t"
+      "jmp hypercall_page + " STR(__HYPERVISOR_iret) " * 32\n"
+      ".popsection" );
+
+static unsigned long run_until_ud(unsigned long code)
+{
+    unsigned long eip = 0;
+
+    asm volatile ( "mov $1f, %%ecx\n\t"
+                   "mov %%ecx, ud_resume\n\t"
+                   "jmp *%[code]\n"
+                   "1:"
+                   : "+a" (eip) : [code] "r" (code) : "ecx", "memory" );
+    return eip;
+}
+#endif
 
 /*
  * The builder maps [v_start, v_end) and v_end is 4 MiB aligned, after at

@@ -16,11 +16,32 @@ const char test_title[] = "FPU and SSE state across user/kernel switches";
 #define X86_CR0_TS  (1UL << 3)
 #define X86_CR4_TSD (1UL << 2)
 
-/* 16 XMM registers and the x87 top of stack, as bytes. */
+/*
+ * The XMM registers (16; 8 in 32-bit mode, the rest left zero) and the
+ * x87 top of stack, as bytes.
+ */
 struct fpu_regs {
     uint8_t xmm[16][16];
     uint8_t st0[10];
 };
+
+#ifdef __x86_64__
+#define NR_XMM      16
+#define SAVE_XMM8_15                                                        \
+    "movdqu %%xmm8, 0x80(%0); movdqu %%xmm9, 0x90(%0)\n\t"                  \
+    "movdqu %%xmm10, 0xa0(%0); movdqu %%xmm11, 0xb0(%0)\n\t"                \
+    "movdqu %%xmm12, 0xc0(%0); movdqu %%xmm13, 0xd0(%0)\n\t"                \
+    "movdqu %%xmm14, 0xe0(%0); movdqu %%xmm15, 0xf0(%0)\n\t"
+#define LOAD_XMM8_15                                                        \
+    "movdqu 0x80(%0), %%xmm8; movdqu 0x90(%0), %%xmm9\n\t"                  \
+    "movdqu 0xa0(%0), %%xmm10; movdqu 0xb0(%0), %%xmm11\n\t"                \
+    "movdqu 0xc0(%0), %%xmm12; movdqu 0xd0(%0), %%xmm13\n\t"                \
+    "movdqu 0xe0(%0), %%xmm14; movdqu 0xf0(%0), %%xmm15\n\t"
+#else
+#define NR_XMM      8
+#define SAVE_XMM8_15
+#define LOAD_XMM8_15
+#endif
 
 static void save_fpu(struct fpu_regs *r)
 {
@@ -28,10 +49,7 @@ static void save_fpu(struct fpu_regs *r)
                    "movdqu %%xmm2, 0x20(%0); movdqu %%xmm3, 0x30(%0)\n\t"
                    "movdqu %%xmm4, 0x40(%0); movdqu %%xmm5, 0x50(%0)\n\t"
                    "movdqu %%xmm6, 0x60(%0); movdqu %%xmm7, 0x70(%0)\n\t"
-                   "movdqu %%xmm8, 0x80(%0); movdqu %%xmm9, 0x90(%0)\n\t"
-                   "movdqu %%xmm10, 0xa0(%0); movdqu %%xmm11, 0xb0(%0)\n\t"
-                   "movdqu %%xmm12, 0xc0(%0); movdqu %%xmm13, 0xd0(%0)\n\t"
-                   "movdqu %%xmm14, 0xe0(%0); movdqu %%xmm15, 0xf0(%0)\n\t"
+                   SAVE_XMM8_15
                    "fld %%st(0); fstpt 0x100(%0)"
                    :: "r" (r) : "memory" );
 }
@@ -42,10 +60,7 @@ static void load_fpu(const struct fpu_regs *r)
                    "movdqu 0x20(%0), %%xmm2; movdqu 0x30(%0), %%xmm3\n\t"
                    "movdqu 0x40(%0), %%xmm4; movdqu 0x50(%0), %%xmm5\n\t"
                    "movdqu 0x60(%0), %%xmm6; movdqu 0x70(%0), %%xmm7\n\t"
-                   "movdqu 0x80(%0), %%xmm8; movdqu 0x90(%0), %%xmm9\n\t"
-                   "movdqu 0xa0(%0), %%xmm10; movdqu 0xb0(%0), %%xmm11\n\t"
-                   "movdqu 0xc0(%0), %%xmm12; movdqu 0xd0(%0), %%xmm13\n\t"
-                   "movdqu 0xe0(%0), %%xmm14; movdqu 0xf0(%0), %%xmm15\n\t"
+                   LOAD_XMM8_15
                    "fninit; fldt 0x100(%0)"
                    :: "r" (r) : "memory" );
 }
@@ -54,7 +69,8 @@ static void pattern(struct fpu_regs *r, uint8_t seed)
 {
     unsigned int i;
 
-    for ( i = 0; i < sizeof(r->xmm); i++ )
+    memset(r->xmm, 0, sizeof(r->xmm));
+    for ( i = 0; i < NR_XMM * 16; i++ )
         r->xmm[i / 16][i % 16] = seed + i * 7;
     memset(r->st0, 0, sizeof(r->st0));
     r->st0[7] = 0x80 | seed;            /* a normal long double */
@@ -81,14 +97,22 @@ static unsigned long user_swap(unsigned long u)
     return 0;
 }
 
-/* User side: its own state, through a fault and a syscall. */
+/*
+ * User side: its own state, through a fault and a system call (syscall,
+ * or for a 32-bit guest int $0x80 through the trap table: `syscall` and
+ * `sysenter` in compatibility mode are each one vendor's only).
+ */
 static unsigned long user_keep(unsigned long u)
 {
     exinfo_t ex;
 
     load_fpu(&want_u);
     ex = TRY("ud2", "i" (0));
+#ifdef __x86_64__
     asm volatile ( "syscall" ::: "rax", "rcx", "r11", "memory" );
+#else
+    asm volatile ( "int $0x80" ::: "eax", "memory" );
+#endif
     save_fpu(&got);
     return ex;
 }
@@ -104,7 +128,7 @@ static unsigned long user_rdtsc(unsigned long u)
 
     asm volatile ( "1: rdtsc; xor %%eax, %%eax; 2:\n\t"
                    ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "rdx", "memory" );
+                   : "+a" (ex) :: "edx", "memory" );
     return ex;
 }
 
@@ -145,9 +169,20 @@ static void test_state(void)
     save_fpu(&got);
     same("user -> kernel", &want_u, &got);
 
+#ifdef __x86_64__
     check_rc(user_register_callback(CALLBACKTYPE_syscall,
                                     (unsigned long)user_syscall_entry, 0),
              0);
+#else
+    {
+        trap_info_t t[2] = {
+            { .vector = 0x80, .flags = 3, .cs = FLAT_KERNEL_CS,
+              .address = (unsigned long)user_syscall_entry },
+        };
+
+        check_rc(hypercall_set_trap_table(t), 0);
+    }
+#endif
     load_fpu(&want_k);
     check_rc(exec_user(user_keep, 0), EXINFO(X86_EXC_UD, 0));
     same("user, across #UD and syscall", &want_u, &got);

@@ -96,9 +96,9 @@ static void test_contains_pte(void)
     check_rc(pte_mfn(*pte), data_mfn);
     check_rc((*pte >> 9) & 7, 5);
     if ( !(*pte & _PAGE_RW) || !(*pte & _PAGE_DIRTY) )
-        test_fail("grant PTE %#lx lacks RW or D", (unsigned long)*pte);
+        test_fail("grant PTE %#llx lacks RW or D", (unsigned long long)*pte);
     if ( cpu_has_nx() && !(*pte & _PAGE_NX) )
-        test_fail("grant PTE %#lx is executable", (unsigned long)*pte);
+        test_fail("grant PTE %#llx is executable", (unsigned long long)*pte);
     invlpg_local(WIN);
     put8(&win[24], 0x42);
     check_rc(get8(&data[24]), 0x42);
@@ -112,8 +112,9 @@ static void test_contains_pte(void)
     check_rc(gnt_map1(&op, GNT_SELF_ID, 12, GNTMAP_host_map |
                       GNTMAP_contains_pte | GNTMAP_application_map |
                       GNTMAP_readonly, ptr), GNTST_okay);
-    if ( !(*pte & _PAGE_USER) || (*pte & (1UL << 52)) || (*pte & _PAGE_RW) )
-        test_fail("application PTE %#lx", (unsigned long)*pte);
+    if ( !(*pte & _PAGE_USER) || (*pte & (UINT64_C(1) << 52)) ||
+         (*pte & _PAGE_RW) )
+        test_fail("application PTE %#llx", (unsigned long long)*pte);
     check_rc(gnt_status_bits(1, 12), GTF_reading);
     check_rc(gnt_unmap1(ptr, op.handle, 0), GNTST_okay);
     check_rc(gnt_status_bits(1, 12), 0);

@@ -53,10 +53,25 @@ static void test_status_frames(void)
     check_rc(status, GNTST_permission_denied);
     check_rc(get_status_frames(12, 1, list, &status), 0);
     check_rc(status, GNTST_bad_domain);
+#ifdef __x86_64__
+    /* The list is only written to: a status for it. */
     check_rc(get_status_frames(DOMID_SELF, 1, BAD_XEN, &status), 0);
     check_rc(status, GNTST_bad_virt_addr);
     check_rc(get_status_frames(DOMID_SELF, 0, BAD_XEN, &status), 0);
     check_rc(status, GNTST_okay);
+#else
+    /*
+     * The compat translation checks the list first (compat_handle_okay(),
+     * its last byte below HYPERVISOR_VIRT_START; for 0 frames the byte
+     * before it): -EFAULT, no status.
+     */
+    check_rc(get_status_frames(DOMID_SELF, 1, BAD_XEN, &status),
+             -XEN_EFAULT);
+    check_rc(status, 99);
+    check_rc(get_status_frames(DOMID_SELF, 0, BAD_XEN, &status),
+             -XEN_EFAULT);
+    check_rc(status, 99);
+#endif
     check_rc(gnttab_op(GNTTABOP_get_status_frames, &gs, 2), -XEN_EINVAL);
     check_rc(gnttab_op(GNTTABOP_get_status_frames, BAD_XEN, 1),
              -XEN_EFAULT);
@@ -109,7 +124,7 @@ static void test_switch_back(void)
     /* A reserved entry with a frame past 32 bits: v1 can't hold it. */
     gnt_unmap_all();
     gnt_setup(1);
-    gnt_v2[5].full_page.frame = 1UL << 32;
+    gnt_v2[5].full_page.frame = UINT64_C(1) << 32;
     gnt_v2[5].hdr.flags = GTF_permit_access;
     check_rc(gnt_set_version(1), -XEN_ERANGE);
     gnt_v2[5].hdr.flags = 0;

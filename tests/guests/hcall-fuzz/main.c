@@ -2,7 +2,8 @@
 /*
  * A fuzz guest for every hypercall that isn't the PV MMU's (mm-fuzz has
  * those): random numbers, sub-ops and arguments from a fixed seed, with
- * full 64-bit registers (so commands and counts carry junk above bit 31),
+ * full registers (64-bit ones: commands and counts carry junk above bit
+ * 31),
  * pointers to scratch memory full of random bytes, to memory the guest
  * can't give (unmapped, non-canonical, the hypervisor's), and frame
  * numbers the shim may take into use (vcpu_info, runstate, FIFO control
@@ -37,11 +38,23 @@ static multicall_entry_t batch[8];
 static bool verbose;
 static unsigned long calls, errors;
 
+#ifdef __x86_64__
 /* A 32-bit value as a register holds it: sometimes junk above bit 31. */
 static unsigned long wide(unsigned long v)
 {
     return rnd_below(4) ? v : v | (rnd() << 32);
 }
+
+#define NO_SUCH_OP  (1UL << 40)
+#else
+/* A 32-bit guest's registers are the values' width. */
+static unsigned long wide(unsigned long v)
+{
+    return v;
+}
+
+#define NO_SUCH_OP  (1UL << 30)
+#endif
 
 /* A guest pointer: scratch full of random bytes, or one that is bad. */
 static unsigned long any_ptr(void)
@@ -121,10 +134,12 @@ static unsigned long frames_arg(bool fifo)
     return (unsigned long)s;
 }
 
+/* The hypercall by hand: @nr need not be one of the page's stubs. */
 static unsigned long issue(unsigned long nr, unsigned long a1,
                            unsigned long a2, unsigned long a3,
                            unsigned long a4, unsigned long a5)
 {
+#ifdef __x86_64__
     register unsigned long r10 asm ( "r10" ) = a4;
     register unsigned long r8 asm ( "r8" ) = a5;
     unsigned long rax = nr;
@@ -134,12 +149,21 @@ static unsigned long issue(unsigned long nr, unsigned long a1,
                      "+r" (r10), "+r" (r8)
                    : : "rcx", "r11", "memory" );
     return rax;
+#else
+    unsigned long eax = nr;
+
+    asm volatile ( "int $0x82"
+                   : "+a" (eax), "+b" (a1), "+c" (a2), "+d" (a3),
+                     "+S" (a4), "+D" (a5)
+                   : : "memory" );
+    return eax;
+#endif
 }
 
 /*
  * A batch read from scratch is junk: its small op numbers would be calls
  * this test leaves out (set_callbacks 4, sched_op_compat 6 with shutdown,
- * ...), so each op there gets bit 40 set (no such hypercall), and the
+ * ...), so each op there gets NO_SUCH_OP set (no such hypercall), and the
  * batch ends before an entry that would run past the scratch pages.
  */
 static void junk_batch(unsigned long a[5])
@@ -157,7 +181,7 @@ static void junk_batch(unsigned long a[5])
             a[1] = i;
             break;
         }
-        e->op |= 1UL << 40;
+        e->op |= NO_SUCH_OP;
     }
 }
 
@@ -288,6 +312,7 @@ static const struct sched_shutdown user_poweroff = {
     .reason = SHUTDOWN_poweroff,
 };
 
+#ifdef __x86_64__
 static unsigned long user_syscall(unsigned long nr)
 {
     register unsigned long r10 asm ( "r10" ) = user_args[3];
@@ -301,6 +326,41 @@ static unsigned long user_syscall(unsigned long nr)
                    : : "rcx", "r11", "memory" );
     return rax;
 }
+
+/* User mode, and its system call with events masked in the callback. */
+static long user_setup(void)
+{
+    return user_init() ?:
+           user_register_callback(CALLBACKTYPE_syscall,
+                                  (unsigned long)user_syscall_entry,
+                                  CALLBACKF_mask_events);
+}
+#else
+/* A 32-bit guest's system call: int $0x80, the hypercall's registers. */
+static unsigned long user_syscall(unsigned long nr)
+{
+    unsigned long eax = nr, ebx = user_args[0], ecx = user_args[1];
+    unsigned long edx = user_args[2], esi = user_args[3];
+    unsigned long edi = user_args[4];
+
+    asm volatile ( "int $0x80"
+                   : "+a" (eax), "+b" (ebx), "+c" (ecx), "+d" (edx),
+                     "+S" (esi), "+D" (edi)
+                   : : "memory" );
+    return eax;
+}
+
+/* User mode, and int $0x80 (DPL 3) masking events, to the same stub. */
+static long user_setup(void)
+{
+    trap_info_t t[2] = {
+        { .vector = 0x80, .flags = 3 | 4, .cs = FLAT_KERNEL_CS,
+          .address = (unsigned long)user_syscall_entry },
+    };
+
+    return user_init() ?: hypercall_set_trap_table(t);
+}
+#endif
 
 static void user_call(unsigned long i)
 {
@@ -316,8 +376,8 @@ static void user_call(unsigned long i)
         nr = rnd();
     /* A multicall list at NULL reads this kernel's page 0: zeros, that is
      * set_trap_table(NULL), which drops the way back from user mode. */
-    if ( user_init() )
-        test_fail("call %lu: user_init failed", i);
+    if ( user_setup() )
+        test_fail("call %lu: user mode setup failed", i);
     user_syscall_result = rnd();
     user_syscall_count = 0;
     /* Events stay masked: this kernel has no event callback. */
@@ -340,10 +400,7 @@ void test_main(void)
     printf("hcall-fuzz: seed %lu, %lu calls\n", cmdline_ulong("seed", 1),
            iterations);
 
-    if ( user_init() ||
-         user_register_callback(CALLBACKTYPE_syscall,
-                                (unsigned long)user_syscall_entry,
-                                CALLBACKF_mask_events) )
+    if ( user_setup() )
         return test_error("user mode setup failed");
 
     for ( i = 0; i < iterations; i++ )

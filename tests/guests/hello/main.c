@@ -33,8 +33,8 @@ void test_main(void)
     printf("  cmd_line     \"%.*s\"\n", (int)sizeof(si->cmd_line),
            (const char *)si->cmd_line);
 
-    if ( strncmp(si->magic, "xen-3.0-x86_64", 14) )
-        test_fail("start_info magic \"%.32s\", expected xen-3.0-x86_64",
+    if ( strncmp(si->magic, GUEST_SI_MAGIC, sizeof(GUEST_SI_MAGIC)) )
+        test_fail("start_info magic \"%.32s\", expected " GUEST_SI_MAGIC,
                   si->magic);
     if ( strnlen((const char *)si->cmd_line, sizeof(si->cmd_line)) ==
          sizeof(si->cmd_line) )

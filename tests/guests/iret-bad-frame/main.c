@@ -17,7 +17,11 @@ void test_main(void)
     while ( !probe_read((void *)end) )
         end += PAGE_SIZE;
     printf("iret with its frame running into %#lx\n", end);
+#ifdef __x86_64__
     asm volatile ( "mov %0, %%rsp\n\t"
+#else
+    asm volatile ( "mov %0, %%esp\n\t"
+#endif
                    "jmp hypercall_page + %c1"
                    :: "r" (end), "i" (__HYPERVISOR_iret * 32)
                    : "memory" );

@@ -12,14 +12,30 @@
 
 const char test_title[] = "iret to an LDT code selector";
 
-#define CODE64      0x00affa000000ffffUL    /* DPL 3, L, present */
+#ifdef __x86_64__
+#define LDT_CODE    0x00affa000000ffffUL    /* DPL 3, L, present */
 #define LDT_CS      0x4                     /* LDT entry 0, RPL 0: kernel */
+/* The handler's frame: %rcx, %r11, [error code], %rip, %cs. */
+#define PF_IP       3
+#define INT_IP      2
+#define INT_CS      3
+#define CS_MASK     (~0UL)
+#else
+#define LDT_CODE    0x00cfba000000ffffULL   /* 32-bit, DPL 1, present */
+#define LDT_CS      0x5                     /* LDT entry 0, RPL 1: kernel */
+/* The compat frame: [error code], %eip, %cs (mask in bits 16-23). */
+#define PF_IP       1
+#define INT_IP      0
+#define INT_CS      1
+#define CS_MASK     0xffffUL
+#endif
 
 static uint8_t win[PAGE_SIZE] __page_aligned;
 
 /* A handler that notes its frame and resumes iret_to()'s caller. */
 unsigned long back_frame[8], back_rsp;
 void back_entry(void);
+#ifdef __x86_64__
 asm ( ".pushsection .text\n"
       "back_entry:\n\t"
       ".irp w, 0, 1, 2, 3, 4, 5, 6, 7\n\t"
@@ -29,6 +45,17 @@ asm ( ".pushsection .text\n"
       "ret\n"
       "ldt_code: int $0x22\n"
       ".popsection" );
+#else
+asm ( ".pushsection .text\n"
+      "back_entry:\n\t"
+      ".irp w, 0, 1, 2, 3, 4, 5, 6, 7\n\t"
+      "mov \\w * 4(%esp), %eax; mov %eax, back_frame + \\w * 4\n\t"
+      ".endr\n\t"
+      "mov back_rsp, %esp\n\t"
+      "ret\n"
+      "ldt_code: int $0x22\n"
+      ".popsection" );
+#endif
 extern const char ldt_code[];
 
 static long set_ldt(unsigned long va, unsigned int ents)
@@ -40,6 +67,7 @@ static long set_ldt(unsigned long va, unsigned int ents)
     return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
 }
 
+#ifdef __x86_64__
 static void iret_to(unsigned long rip, unsigned long cs)
 {
     static unsigned long frame[6] __attribute__((aligned(16)));
@@ -61,30 +89,59 @@ static void iret_to(unsigned long rip, unsigned long cs)
                    : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9",
                      "r10", "r11", "r12", "r13", "r14", "r15", "memory" );
 }
+#else
+/*
+ * compat_iret to ring 1 takes %eip, %cs and %eflags and goes on with the
+ * stack after them: the code at @eip runs on the rest of stack[], and
+ * bounce frames land below the iret frame, in stack[] too.
+ */
+static void iret_to(unsigned long eip, unsigned long cs)
+{
+    static unsigned long stack[1024];
+    unsigned long *frame = &stack[512];
+
+    frame[0] = eip;
+    frame[1] = cs;
+    frame[2] = 0x202;
+    asm volatile ( "push %%ebp\n\t"
+                   "push $1f\n\t"
+                   "mov %%esp, back_rsp\n\t"
+                   "mov %0, %%esp\n\t"
+                   "jmp hypercall_page + %c1\n"
+                   "1: pop %%ebp"
+                   :: "i" (&stack[512]), "i" (__HYPERVISOR_iret * 32)
+                   : "eax", "ebx", "ecx", "edx", "esi", "edi", "memory" );
+}
+#endif
 
 void test_main(void)
 {
-    trap_info_t t[3] = {
+    /* A #GP (the selector refused) comes back too: a failure, not a
+     * crash. */
+    trap_info_t t[4] = {
         { .vector = 0x22, .flags = 3, .cs = FLAT_KERNEL_CS,
           .address = (unsigned long)back_entry },
         { .vector = X86_EXC_PF, .flags = 0, .cs = FLAT_KERNEL_CS,
+          .address = (unsigned long)back_entry },
+        { .vector = X86_EXC_GP, .flags = 0, .cs = FLAT_KERNEL_CS,
           .address = (unsigned long)back_entry },
     };
     unsigned long ldt = alloc_frame();
 
     if ( map_shared_info() )
         return test_error("can't map shared_info");
-    frame_set_pte(ldt, 0, CODE64);
+    frame_set_pte(ldt, 0, LDT_CODE);
     check_rc(hypercall_set_trap_table(t), 0);
 
     /* Writable: the LDT page can't be mapped; #PF at the LDT. */
     check_rc(map_frame_at((unsigned long)win, ldt, PTE_RW), 0);
     check_rc(set_ldt((unsigned long)win, 1), 0);
     iret_to((unsigned long)ldt_code, LDT_CS);
-    if ( back_frame[3] != (unsigned long)ldt_code ||
+    if ( back_frame[PF_IP] != (unsigned long)ldt_code ||
          shared_info->vcpu_info[0].arch.cr2 != (unsigned long)win )
-        test_fail("writable LDT: frame rip %#lx ec %#lx, cr2 %#lx",
-                  back_frame[3], back_frame[2],
+        test_fail("writable LDT: no #PF at it: frame rip %#lx ec %#lx, "
+                  "cr2 %#lx",
+                  back_frame[PF_IP], back_frame[PF_IP - 1],
                   shared_info->vcpu_info[0].arch.cr2);
 
     /* Read-only: mapped on the iret's own fault, and it runs there. */
@@ -93,10 +150,10 @@ void test_main(void)
     check_rc(set_ldt((unsigned long)win, 1), 0);
     memset(back_frame, 0, sizeof(back_frame));
     iret_to((unsigned long)ldt_code, LDT_CS);
-    if ( back_frame[2] != (unsigned long)ldt_code + 2 ||
-         back_frame[3] != LDT_CS )
+    if ( back_frame[INT_IP] != (unsigned long)ldt_code + 2 ||
+         (back_frame[INT_CS] & CS_MASK) != LDT_CS )
         test_fail("LDT code selector: int $0x22 frame rip %#lx cs %#lx",
-                  back_frame[2], back_frame[3]);
+                  back_frame[INT_IP], back_frame[INT_CS]);
 
     check_rc(set_ldt(0, 0), 0);
     check_rc(remap_initial((unsigned long)win), 0);

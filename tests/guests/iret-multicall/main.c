@@ -13,16 +13,19 @@ const char test_title[] = "iret in a multicall ends the batch";
 
 #define VGCF_IN_SYSCALL VGCF_in_syscall
 
-/* struct iret_context, and where the multicall leaves us. */
-static struct iret_context ctx __attribute__((aligned(16)));
 unsigned long mc_saved_rsp, mc_rax, mc_rcx;
 void mc_landing(void);
+
+#ifdef __x86_64__
+/* struct iret_context, and where the multicall leaves us. */
+static struct iret_context ctx __attribute__((aligned(16)));
 
 /*
  * The multicall by hand: %rsp must point at ctx when the syscall happens,
  * since that is where the iret reads its frame.
  */
-static __attribute__((noinline)) void multicall_iret(multicall_entry_t *calls, unsigned long n)
+static __attribute__((noinline)) void
+multicall_iret(multicall_entry_t *calls, unsigned long n)
 {
     asm volatile ( "push %%rbp\n\t"
                    "mov %%rsp, mc_saved_rsp(%%rip)\n\t"
@@ -53,6 +56,59 @@ static void set_ctx(unsigned long rip, unsigned long cs, uint64_t flags)
     ctx.rsp = (unsigned long)stack + sizeof(stack);
     ctx.ss = FLAT_KERNEL_SS;
 }
+#else
+/*
+ * compat_iret's frame (%eax, %eip, %cs, %eflags, and %esp, %ss for ring
+ * 3), by the names the 64-bit struct iret_context gives them.
+ */
+static struct {
+    unsigned long rax, rip, cs, rflags, rsp, ss;
+} ctx __attribute__((aligned(16)));
+
+/*
+ * The multicall by hand: %esp must point at ctx when the int $0x82
+ * happens, since that is where the iret reads its frame.  Wherever the
+ * iret lands, mc_landing, the data selectors may be null (an iret to
+ * ring 3 nulls the ring-1 ones): it loads the kernel's first.
+ */
+static __attribute__((noinline)) void
+multicall_iret(multicall_entry_t *calls, unsigned long n)
+{
+    unsigned long b = (unsigned long)calls, c = n;
+
+    asm volatile ( "push %%ebp\n\t"
+                   "mov %%esp, mc_saved_rsp\n\t"
+                   "mov %[ctx], %%esp\n\t"
+                   "int $0x82\n\t"
+                   "ud2\n"
+                   "mc_landing:\n\t"
+                   "mov %%ecx, %%ebx\n\t"
+                   "mov $%c[ds], %%ecx\n\t"
+                   "mov %%ecx, %%ds\n\t"
+                   "mov %%ecx, %%es\n\t"
+                   "mov %%eax, mc_rax\n\t"
+                   "mov %%ebx, mc_rcx\n\t"
+                   "mov mc_saved_rsp, %%esp\n\t"
+                   "pop %%ebp"
+                   : "+b" (b), "+c" (c)
+                   : "a" (__HYPERVISOR_multicall), [ctx] "i" (&ctx),
+                     [ds] "i" (FLAT_KERNEL_DS)
+                   : "edx", "esi", "edi", "memory" );
+}
+
+static void set_ctx(unsigned long eip, unsigned long cs)
+{
+    static uint8_t stack[4096] __attribute__((aligned(16)));
+
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.rax = 0x1234abcd;
+    ctx.rip = eip;
+    ctx.cs = cs;
+    ctx.rflags = 0x202;
+    ctx.rsp = (unsigned long)stack + sizeof(stack);
+    ctx.ss = FLAT_KERNEL_SS;
+}
+#endif
 
 static void test_kernel(void)
 {
@@ -63,7 +119,11 @@ static void test_kernel(void)
     };
 
     check_rc(HYPERCALL(__HYPERVISOR_set_debugreg, 0, 0x1000, 0, 0, 0), 0);
+#ifdef __x86_64__
     set_ctx((unsigned long)mc_landing, FLAT_KERNEL_CS & ~3, 0);
+#else
+    set_ctx((unsigned long)mc_landing, FLAT_KERNEL_CS);
+#endif
     multicall_iret(calls, 3);
     check_rc(mc_rax, 0x1234abcd);
     check_rc(calls[0].result >> 16, 4);
@@ -71,11 +131,13 @@ static void test_kernel(void)
     /* The entry after the iret never ran. */
     check_rc(HYPERCALL(__HYPERVISOR_get_debugreg, 0, 0, 0, 0, 0), 0x1000);
 
+#ifdef __x86_64__
     /* VGCF_in_syscall: %rcx comes back as the %rip, as after sysret. */
     set_ctx((unsigned long)mc_landing, FLAT_KERNEL_CS & ~3, VGCF_IN_SYSCALL);
     multicall_iret(&calls[1], 1);
     check_rc(mc_rax, 0x1234abcd);
     check_rc(mc_rcx, (unsigned long)mc_landing);
+#endif
 }
 
 /*
@@ -100,7 +162,11 @@ static void test_user(void)
 
     check_rc(user_init(), 0);
     check_rc(hypercall_set_trap_table(back), 0);
+#ifdef __x86_64__
     set_ctx((unsigned long)mc_user_landing, FLAT_USER_CS, 0);
+#else
+    set_ctx((unsigned long)mc_user_landing, FLAT_USER_CS);
+#endif
     ctx.ss = FLAT_USER_SS;
     ctx.rax = 0x5678;
     multicall_iret(calls, 2);

@@ -63,9 +63,9 @@ static void upcall_2l(void)
             unsigned int b = __builtin_ctzl(bits);
 
             bits &= bits - 1;
-            __atomic_fetch_and(&shared_info->evtchn_pending[w], ~(1UL << b),
-                               __ATOMIC_SEQ_CST);
-            log_port(w * 64 + b);
+            __atomic_fetch_and(&shared_info->evtchn_pending[w],
+                               ~((xen_ulong_t)1 << b), __ATOMIC_SEQ_CST);
+            log_port(w * EVTCHN_WORD_BITS + b);
         }
     }
 }
@@ -122,7 +122,7 @@ long event_init(void)
 {
     struct callback_register cb = {
         .type = CALLBACKTYPE_event,
-        .address = (unsigned long)event_upcall_entry,
+        .address = XEN_CALLBACK(event_upcall_entry),
     };
     long rc;
 
@@ -144,7 +144,7 @@ long nmi_init(void)
 {
     struct callback_register cb = {
         .type = CALLBACKTYPE_nmi,
-        .address = (unsigned long)nmi_entry,
+        .address = XEN_CALLBACK(nmi_entry),
     };
 
     return HYPERCALL(__HYPERVISOR_callback_op, CALLBACKOP_register, &cb,
@@ -177,22 +177,37 @@ void evtchn_mask(uint32_t port)
         __atomic_fetch_or(&fifo_array[port], 1u << EVTCHN_FIFO_MASKED,
                           __ATOMIC_SEQ_CST);
     else
-        __atomic_fetch_or(&shared_info->evtchn_mask[port / 64],
-                          1UL << (port % 64), __ATOMIC_SEQ_CST);
+        __atomic_fetch_or(&shared_info->evtchn_mask[port / EVTCHN_WORD_BITS],
+                          (xen_ulong_t)1 << (port % EVTCHN_WORD_BITS),
+                          __ATOMIC_SEQ_CST);
+}
+
+void evtchn_clear_pending(uint32_t port)
+{
+    if ( fifo_control )
+        __atomic_fetch_and(&fifo_array[port], ~(1u << EVTCHN_FIFO_PENDING),
+                           __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_and(&shared_info->evtchn_pending[port /
+                                                        EVTCHN_WORD_BITS],
+                           ~((xen_ulong_t)1 << (port % EVTCHN_WORD_BITS)),
+                           __ATOMIC_SEQ_CST);
 }
 
 bool evtchn_test_pending(uint32_t port)
 {
     if ( fifo_control )
         return (fifo_array[port] >> EVTCHN_FIFO_PENDING) & 1;
-    return (shared_info->evtchn_pending[port / 64] >> (port % 64)) & 1;
+    return (shared_info->evtchn_pending[port / EVTCHN_WORD_BITS] >>
+            (port % EVTCHN_WORD_BITS)) & 1;
 }
 
 bool evtchn_test_masked(uint32_t port)
 {
     if ( fifo_control )
         return (fifo_array[port] >> EVTCHN_FIFO_MASKED) & 1;
-    return (shared_info->evtchn_mask[port / 64] >> (port % 64)) & 1;
+    return (shared_info->evtchn_mask[port / EVTCHN_WORD_BITS] >>
+            (port % EVTCHN_WORD_BITS)) & 1;
 }
 
 long evtchn_unmask(uint32_t port)
@@ -207,7 +222,7 @@ long evtchn_alloc_unbound_self(void)
     evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = DOMID_SELF };
     long rc = evtchn_op(EVTCHNOP_alloc_unbound, &a);
 
-    return rc ? rc : a.port;
+    return rc ? rc : (long)a.port;
 }
 
 long evtchn_bind_virq_on(uint32_t virq, uint32_t vcpu)
@@ -215,7 +230,7 @@ long evtchn_bind_virq_on(uint32_t virq, uint32_t vcpu)
     evtchn_bind_virq_t b = { .virq = virq, .vcpu = vcpu };
     long rc = evtchn_op(EVTCHNOP_bind_virq, &b);
 
-    return rc ? rc : b.port;
+    return rc ? rc : (long)b.port;
 }
 
 long evtchn_bind_ipi_on(uint32_t vcpu)
@@ -223,7 +238,7 @@ long evtchn_bind_ipi_on(uint32_t vcpu)
     evtchn_bind_ipi_t b = { .vcpu = vcpu };
     long rc = evtchn_op(EVTCHNOP_bind_ipi, &b);
 
-    return rc ? rc : b.port;
+    return rc ? rc : (long)b.port;
 }
 
 long evtchn_send(uint32_t port)
@@ -256,6 +271,19 @@ static inline uint64_t rdtsc(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * (@delta * @mul) >> 32 for a 32-bit fraction @mul, without 128-bit
+ * arithmetic (which a 32-bit guest lacks): the two 32-bit halves of
+ * @delta, each product at most 64 bits.
+ */
+static uint64_t mul_frac(uint64_t delta, uint32_t mul)
+{
+    uint64_t lo = (uint64_t)(uint32_t)delta * mul;
+    uint64_t hi = (delta >> 32) * mul;
+
+    return hi + (lo >> 32);
+}
+
 uint64_t pvclock_read(const volatile struct vcpu_time_info *t)
 {
     uint32_t version;
@@ -269,8 +297,7 @@ uint64_t pvclock_read(const volatile struct vcpu_time_info *t)
             delta >>= -t->tsc_shift;
         else
             delta <<= t->tsc_shift;
-        time = t->system_time + (uint64_t)
-               (((unsigned __int128)delta * t->tsc_to_system_mul) >> 32);
+        time = t->system_time + mul_frac(delta, t->tsc_to_system_mul);
         asm volatile ( "" ::: "memory" );
     } while ( (version & 1) || version != t->version );
     return time;

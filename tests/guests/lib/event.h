@@ -24,7 +24,7 @@ static inline long vcpu_op(int cmd, unsigned int vcpu, void *arg)
 
 static inline long set_timer_op(uint64_t timeout)
 {
-    return HYPERCALL(__HYPERVISOR_set_timer_op, timeout, 0, 0, 0, 0);
+    return HYPERCALL_N(__HYPERVISOR_set_timer_op, HC_U64(timeout));
 }
 
 /*
@@ -71,8 +71,13 @@ extern evtchn_fifo_control_block_t *fifo_control;
 extern event_word_t *fifo_array;        /* the first event array page */
 long fifo_init(void);
 
-/* 2-level helpers on shared_info's bitmaps. */
+/*
+ * 2-level helpers on shared_info's bitmaps (or the FIFO event words):
+ * EVTCHN_WORD_BITS ports a word, 64 or, for a 32-bit guest, 32.
+ */
+#define EVTCHN_WORD_BITS    (sizeof(xen_ulong_t) * 8)
 void evtchn_mask(uint32_t port);
+void evtchn_clear_pending(uint32_t port);
 bool evtchn_test_pending(uint32_t port);
 bool evtchn_test_masked(uint32_t port);
 long evtchn_unmask(uint32_t port);

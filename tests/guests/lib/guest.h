@@ -14,6 +14,7 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 
+#include "arch.h"
 #include "hypercall.h"
 
 #define __printf(f, a) __attribute__((format(__printf__, f, a)))
@@ -47,17 +48,25 @@ void test_skip(const char *fmt, ...) __printf(1, 2);
 void test_error(const char *fmt, ...) __printf(1, 2);   /* the test broke */
 void test_fail(const char *fmt, ...) __printf(1, 2);   /* the hypervisor did */
 
-/* test_fail() unless @expr evaluates to @want (both taken as long). */
+/*
+ * test_fail() unless @expr evaluates to @want, both taken as long long:
+ * a 32-bit guest's PTEs and times compare in full too.  An unsigned long
+ * (a hypercall's result, e.g. HYPERVISOR_get_debugreg's) is sign-extended
+ * as the 64-bit conversion does, so -EINVAL reads -22 on both widths.
+ */
+#define rc_widen_(x) _Generic((x),                                          \
+    unsigned long: (long long)(long)(x),                                    \
+    default: (long long)(x))
 #define check_rc(expr, want) do {                                           \
-    long got_ = (long)(expr), want_ = (long)(want);                         \
+    long long got_ = rc_widen_(expr), want_ = rc_widen_(want);              \
                                                                             \
     if ( got_ != want_ )                                                    \
-        test_fail("%s: got %ld, expected %ld", #expr, got_, want_);         \
+        test_fail("%s: got %lld, expected %lld", #expr, got_, want_);       \
 } while ( 0 )
 
 /* --------------------------------------------------- start-of-day state */
 
-extern start_info_t *start_info;        /* %rsi at entry */
+extern start_info_t *start_info;        /* %rsi / %esi at entry */
 
 /*
  * shared_info is at a machine address (start_info->shared_info); this maps
@@ -74,12 +83,16 @@ int vprintf(const char *fmt, va_list args);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
 
-/* Guest-virtual addresses that no hypercall may accept as a buffer. */
-#define BAD_UNMAPPED     ((void *)(1UL << 46))  /* L4 slot 128: never built */
-#define BAD_NONCANONICAL ((void *)0x8000000000000000UL)
-#define BAD_XEN          ((void *)HYPERVISOR_VIRT_START) /* hypervisor's */
+/* BAD_UNMAPPED, BAD_NONCANONICAL, BAD_XEN: see arch.h. */
 
 /* ------------------------------------------------------ expected faults */
+
+/* The stack pointer's name in asm strings ("%%rsp" or "%%esp" in one). */
+#ifdef __x86_64__
+#define ASM_SP          "%rsp"
+#else
+#define ASM_SP          "%esp"
+#endif
 
 /* Exception vectors (SDM vol. 3 table 6-1). */
 #define X86_EXC_DE   0
@@ -92,32 +105,34 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
 #define X86_NR_EXC  32
 
 /*
- * A fault that a test expects: bit 63 says a fault happened, bits 32-39
- * hold the vector, bits 0-31 the error code (0 for vectors without one).
+ * A fault that a test expects, in one register: a flag that a fault
+ * happened, the vector and the error code (0 for vectors without one);
+ * arch.h says where each lives for the guest's width.
  */
-typedef uint64_t exinfo_t;
+typedef unsigned long exinfo_t;
 
-#define EXINFO_FAULT         (1UL << 63)
-#define EXINFO(vec, ec)      (EXINFO_FAULT | ((uint64_t)(vec) << 32) | \
-                              (uint32_t)(ec))
-#define exinfo_vector(ex)    ((unsigned int)((ex) >> 32) & 0xff)
-#define exinfo_error(ex)     ((uint32_t)(ex))
+#define EXINFO(vec, ec)      (EXINFO_FAULT |                               \
+                              ((exinfo_t)(vec) << EXINFO_VEC_SHIFT) |      \
+                              ((exinfo_t)(ec) & EXINFO_EC_MASK))
+#define exinfo_vector(ex)    ((unsigned int)((ex) >> EXINFO_VEC_SHIFT) & 0xff)
+#define exinfo_error(ex)     ((uint32_t)((ex) & EXINFO_EC_MASK))
 
 /*
  * ASM_EXTABLE(fault, fixup), inside an asm statement: an exception taken at
- * @fault (its RIP in the exception frame) resumes at @fixup with %rax = the
- * exinfo_t.  Give the asm a "+a" (ex) operand set to 0 beforehand.
+ * @fault (its RIP in the exception frame) resumes at @fixup with %rax (or
+ * %eax) = the exinfo_t.  Give the asm a "+a" (ex) operand set to 0
+ * beforehand.
  */
 #define ASM_EXTABLE(fault, fixup)                                           \
     ".pushsection .ex_table, \"a\"\n\t"                                     \
-    ".balign 8\n\t"                                                         \
-    ".quad " #fault ", " #fixup "\n\t"                                      \
+    ".balign " ASM_PTR_ALIGN "\n\t"                                         \
+    ASM_PTR " " #fault ", " #fixup "\n\t"                                   \
     ".popsection\n\t"
 
 /*
  * One instruction that may raise an exception: its exinfo_t, or 0.  A
  * fault reports the instruction, a trap (int $n's) the one after it.
- * The instruction can't use %rax: it carries the result.
+ * The instruction can't use %rax / %eax: it carries the result.
  */
 #define TRY(insn, operands...) ({                                           \
     exinfo_t ex_ = 0;                                                       \
@@ -135,7 +150,7 @@ static inline exinfo_t probe_read(const void *p)
 
     asm volatile ( "1: movb (%[p]), %%dl; 2:\n\t"
                    ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) : [p] "r" (p) : "rdx", "memory" );
+                   : "+a" (ex) : [p] "r" (p) : "edx", "memory" );
     return ex;
 }
 

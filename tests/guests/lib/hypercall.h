@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Hypercalls of a 64-bit PV guest: a call into the hypervisor-filled
- * hypercall page, stub N at hypercall_page + N * 32.
+ * Hypercalls of a PV guest, 64-bit or 32-bit: a call into the
+ * hypervisor-filled hypercall page, stub N at hypercall_page + N * 32.
  */
 #ifndef GUEST_HYPERCALL_H
 #define GUEST_HYPERCALL_H
@@ -12,27 +12,25 @@
 
 extern char hypercall_page[];
 
+/* HYPERCALL(nr, a1, a2, a3, a4, a5): see arch.h, one per width. */
+#include "arch.h"
+
 /*
- * The 64-bit PV ABI: number in %rax (the stub loads it), arguments in
- * %rdi, %rsi, %rdx, %r10, %r8, result in %rax.  The stub saves and
- * restores %rcx and %r11 around its `syscall`; the argument registers may
- * come back clobbered (a debug Xen poisons them), so all five are outputs.
+ * A 64-bit value as hypercall arguments: one on a 64-bit guest, two
+ * (low half, high half) under the compat ABI, as Xen's compat handlers
+ * take update_va_mapping's PTE or set_timer_op's timeout.  Only in
+ * argument lists: HYPERCALL_N()'s below, or a multicall entry's args[].
  */
-#define HYPERCALL(nr, a1, a2, a3, a4, a5) ({                                \
-    unsigned long a1_ = (unsigned long)(a1);                                \
-    unsigned long a2_ = (unsigned long)(a2);                                \
-    unsigned long a3_ = (unsigned long)(a3);                                \
-    register unsigned long a4_ asm ( "r10" ) = (unsigned long)(a4);         \
-    register unsigned long a5_ asm ( "r8" ) = (unsigned long)(a5);          \
-    long rc_;                                                               \
-                                                                            \
-    asm volatile ( "call hypercall_page + %c[off]"                          \
-                   : "=a" (rc_), "+D" (a1_), "+S" (a2_), "+d" (a3_),        \
-                     "+r" (a4_), "+r" (a5_)                                 \
-                   : [off] "i" ((nr) * 32)                                  \
-                   : "memory" );                                            \
-    rc_;                                                                    \
-})
+#ifdef __x86_64__
+#define HC_U64(v)       (v)
+#else
+#define HC_U64(v)       (uint32_t)(v), (uint32_t)((uint64_t)(v) >> 32)
+#endif
+
+/* HYPERCALL() with an argument list that HC_U64() may have widened. */
+#define HYPERCALL_N(nr, ...)    HYPERCALL_N_(nr, __VA_ARGS__, 0, 0, 0, 0, 0)
+#define HYPERCALL_N_(nr, a1, a2, a3, a4, a5, ...) \
+    HYPERCALL(nr, a1, a2, a3, a4, a5)
 
 static inline long hypercall_set_trap_table(const trap_info_t *table)
 {
@@ -49,7 +47,8 @@ static inline long hypercall_update_va_mapping(unsigned long va,
                                                uint64_t pte,
                                                unsigned long flags)
 {
-    return HYPERCALL(__HYPERVISOR_update_va_mapping, va, pte, flags, 0, 0);
+    return HYPERCALL_N(__HYPERVISOR_update_va_mapping, va, HC_U64(pte),
+                       flags);
 }
 
 /*
@@ -79,8 +78,8 @@ static inline long hypercall_update_va_mapping_otherdomain(unsigned long va,
                                                            unsigned long flags,
                                                            unsigned int domid)
 {
-    return HYPERCALL(__HYPERVISOR_update_va_mapping_otherdomain, va, pte,
-                     flags, domid, 0);
+    return HYPERCALL_N(__HYPERVISOR_update_va_mapping_otherdomain, va,
+                       HC_U64(pte), flags, domid);
 }
 
 static inline long hypercall_xen_version(int cmd, void *arg)

@@ -12,6 +12,11 @@ void __noreturn test_exit(void);
 void console_write(const char *buf, size_t len);
 
 void do_exception(struct cpu_user_regs *regs);
+
+/* "#GP" and the like, for vector @vec. */
+const char *exc_name(unsigned int vec);
+/* An unexpected exception's frame, as the width's frame.c knows it. */
+void dump_regs(const struct cpu_user_regs *regs);
 void __noreturn start_guest(void);
 
 #endif /* GUEST_LIB_H */

@@ -46,7 +46,7 @@ const uint64_t *pt_entry(unsigned long va, unsigned int level)
     const uint64_t *table = (const uint64_t *)start_info->pt_base;
     unsigned int l;
 
-    for ( l = 4; l > level; l-- )
+    for ( l = PT_LEVELS; l > level; l-- )
     {
         uint64_t e = table[pt_slot(va, l)];
 
@@ -99,7 +99,15 @@ unsigned long initial_mapping_end(void)
 
 unsigned long hypervisor_frame(void)
 {
+#ifdef __x86_64__
     return pte_mfn(((const uint64_t *)start_info->pt_base)[256]);
+#else
+    const uint64_t *e = pt_entry(HYPERVISOR_VIRT_START, 2);
+
+    if ( !e || !(*e & _PAGE_PRESENT) )
+        mm_broken("no L2 entry for HYPERVISOR_VIRT_START", e ? 0 : -1);
+    return pte_mfn(*e);
+#endif
 }
 
 unsigned long maximum_ram_page(void)
@@ -155,9 +163,12 @@ long unmap_va(unsigned long va)
     return hypercall_update_va_mapping(va, 0, UVMF_INVLPG);
 }
 
+uint64_t pte_user_bits;
+
 long remap_initial(unsigned long va)
 {
-    return map_frame_at(va, pfn_to_mfn(va >> PAGE_SHIFT), PTE_RW);
+    return map_frame_at(va, pfn_to_mfn(va >> PAGE_SHIFT),
+                        PTE_RW | pte_user_bits);
 }
 
 void check_reads(const char *what, unsigned long va, uint64_t want)
@@ -168,8 +179,8 @@ void check_reads(const char *what, unsigned long va, uint64_t want)
         test_fail("%s: reading %#lx faulted (vector %u)", what, va,
                   exinfo_vector(ex));
     else if ( peek(va) != want )
-        test_fail("%s: %#lx reads %#lx, expected %#lx", what, va,
-                  (unsigned long)peek(va), want);
+        test_fail("%s: %#lx reads %#llx, expected %#llx", what, va,
+                  (unsigned long long)peek(va), (unsigned long long)want);
 }
 
 /* Map @mfn at the scratch page with @flags; the caller restores it. */
@@ -253,10 +264,19 @@ long unpin_table(unsigned long mfn)
     return mmuext1(MMUEXT_UNPIN_TABLE, mfn);
 }
 
+unsigned long root_frame(void)
+{
+    unsigned long mfn = alloc_frame();
+
+    if ( PT_LEVELS == 3 )
+        frame_set_pte(mfn, 3, pte_make(alloc_frame(), _PAGE_PRESENT));
+    return mfn;
+}
+
 unsigned long new_table(unsigned int level, unsigned int slot,
                         uint64_t entry)
 {
-    unsigned long mfn = alloc_frame();
+    unsigned long mfn = level == PT_LEVELS ? root_frame() : alloc_frame();
     long rc;
 
     if ( entry )
@@ -264,8 +284,8 @@ unsigned long new_table(unsigned int level, unsigned int slot,
     rc = pin_table(level, mfn);
     if ( rc )
     {
-        printf("mm: pinning a new L%u (mfn %#lx, [%u] = %#lx) failed\n",
-               level, mfn, slot, (unsigned long)entry);
+        printf("mm: pinning a new L%u (mfn %#lx, [%u] = %#llx) failed\n",
+               level, mfn, slot, (unsigned long long)entry);
         mm_broken("MMUEXT_PIN_TABLE", rc);
     }
     return mfn;

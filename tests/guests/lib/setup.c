@@ -97,7 +97,7 @@ void start_guest(void)
 {
     long rc;
 
-    printf("Environment: PV 64bit\n");
+    printf("Environment: " GUEST_ENV_NAME "\n");
     printf("%s\n", test_title);
 
     if ( !(&test_no_trap_table && test_no_trap_table) )

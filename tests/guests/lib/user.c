@@ -16,6 +16,49 @@ unsigned long user_syscall_rax;
 unsigned int user_syscall_mask;
 const uint8_t *user_mask_ptr;
 
+#ifdef __x86_64__
+/*
+ * A 64-bit guest's user mode has page tables of its own: ours.  Every
+ * kernel mapping is already user-accessible (the kernel runs in ring 3).
+ */
+static long user_address_space(void)
+{
+    return mmuext1(MMUEXT_NEW_USER_BASEPTR, pt_base_mfn());
+}
+#else
+/*
+ * A 32-bit guest has one address space for both rings, and its kernel
+ * mappings are supervisor-only (ring 1): give every page of the
+ * start-of-day mapping, and the L2 entries above them, _PAGE_USER, as
+ * XTF's pv32 arch_init_traps() does, and have remap_initial() keep it.
+ * (Under a hypervisor that leaves CR4.SMEP/SMAP on for a 32-bit guest,
+ * the kernel would then fault on these pages: Xen clears them.)
+ */
+static long user_address_space(void)
+{
+    unsigned long va, end = initial_mapping_end();
+    const uint64_t *e;
+    long rc;
+
+    for ( va = 0; va < end; va += PAGE_SIZE )
+    {
+        if ( !(e = pt_entry(va, 2)) || !(*e & _PAGE_PRESENT) )
+            continue;
+        if ( !(*e & _PAGE_USER) &&
+             (rc = mmu_update1(pt_entry_maddr(va, 2), *e | _PAGE_USER)) )
+            return rc;
+        if ( !(e = pt_entry(va, 1)) || !(*e & _PAGE_PRESENT) ||
+             (*e & _PAGE_USER) )
+            continue;
+        if ( (rc = hypercall_update_va_mapping(va, *e | _PAGE_USER,
+                                               UVMF_INVLPG)) )
+            return rc;
+    }
+    pte_user_bits = _PAGE_USER;
+    return 0;
+}
+#endif
+
 long user_init(void)
 {
     trap_info_t t[2] = {
@@ -29,7 +72,7 @@ long user_init(void)
                    0, 0, 0);
     if ( rc )
         return rc;
-    rc = mmuext1(MMUEXT_NEW_USER_BASEPTR, pt_base_mfn());
+    rc = user_address_space();
     if ( rc )
         return rc;
     return hypercall_set_trap_table(t);
@@ -61,7 +104,11 @@ struct bounce_frame user_last_frame(bool has_error_code)
     if ( has_error_code )
         f.error_code = user_frame[i++];
     f.rip = user_frame[i++];
+#ifdef __x86_64__
     f.cs = user_frame[i++];
+#else
+    f.cs = user_frame[i++] & 0xffff;    /* not the saved mask above it */
+#endif
     f.rflags = user_frame[i++];
     f.rsp = user_frame[i++];
     f.ss = user_frame[i++];
@@ -72,7 +119,7 @@ long user_register_callback(unsigned int type, unsigned long eip,
                             unsigned int flags)
 {
     struct callback_register r = {
-        .type = type, .flags = flags, .address = eip,
+        .type = type, .flags = flags, .address = XEN_CALLBACK(eip),
     };
 
     return HYPERCALL(__HYPERVISOR_callback_op, CALLBACKOP_register,

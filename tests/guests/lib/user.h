@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Guest user mode for test kernels, as XTF's exec_user(): user space
- * shares the kernel's address space (the kernel's L4 is also the user
- * one, MMUEXT_NEW_USER_BASEPTR) and its pages, all user-accessible under
- * PV; a function runs in user mode, on its own stack, and comes back to
- * the kernel through a DPL-3 trap-table vector.
+ * shares the kernel's address space (64-bit: the kernel's L4 is also the
+ * user one, MMUEXT_NEW_USER_BASEPTR, and its pages are all user-accessible
+ * under PV; 32-bit: one address space, whose start-of-day pages
+ * user_init() makes user-accessible); a function runs in user mode
+ * (ring 3), on its own stack, and comes back to the kernel through a
+ * DPL-3 trap-table vector.
  */
 #ifndef GUEST_USER_H
 #define GUEST_USER_H
@@ -15,9 +17,9 @@
 #define USER_RET_VECTOR 0x21
 
 /*
- * Register the kernel's L4 as the user one, give user mode a way back
- * (USER_RET_VECTOR, DPL 3) and the kernel a stack for entries from user
- * mode (stack_switch).  0 or the failing hypercall's error.
+ * Give user mode its address space (above), a way back (USER_RET_VECTOR,
+ * DPL 3) and the kernel a stack for entries from user mode
+ * (stack_switch).  0 or the failing hypercall's error.
  */
 long user_init(void);
 
@@ -37,7 +39,7 @@ static inline unsigned long exec_user(unsigned long (*fn)(unsigned long),
 }
 
 /* Enter user mode at @rip on @rsp; back through USER_RET_VECTOR or
- * user_fault_ret_entry, returning %rax. */
+ * user_fault_ret_entry, returning %rax (%eax). */
 unsigned long exec_user_raw(unsigned long rip, unsigned long rsp,
                             unsigned long rflags);
 
@@ -52,16 +54,21 @@ extern uint8_t user_kernel_stack[];
 /*
  * The frame of the last exception taken through user_trap_record()'s
  * stubs, as Xen wrote it (rcx, r11, [error code], rip, cs, rflags, rsp,
- * ss), and its vector.  user_trap_record() puts those stubs in the trap
- * table for every exception vector (DPL as the library's); trap_init()
- * restores the library's.
+ * ss; for a 32-bit guest two zero words, then [error code], eip, cs,
+ * eflags, esp, ss), and its vector.  user_trap_record() puts those stubs
+ * in the trap table for every exception vector (DPL as the library's);
+ * trap_init() restores the library's.
  */
 extern unsigned long user_frame[9];
 extern unsigned int user_frame_vector;
 long user_trap_record(void);
 extern const unsigned long user_record_entry[X86_NR_EXC];
 
-/* user_frame's words, for a frame with or without an error code. */
+/*
+ * user_frame's words, for a frame with or without an error code (a
+ * 32-bit guest's eip, eflags and esp in rip, rflags and rsp, its %cs
+ * without the saved upcall mask of bits 16-23; rcx and r11 are 0).
+ */
 struct bounce_frame {
     unsigned long rcx, r11, error_code, rip, cs, rflags, rsp, ss;
     bool has_error_code;
@@ -75,10 +82,11 @@ long user_register_callback(unsigned int type, unsigned long eip,
 /*
  * Syscall callbacks that record their frame in user_frame (vector 0x100),
  * the %rax they got and the event mask (*user_mask_ptr, if set), and go
- * back to user mode with HYPERVISOR_iret and VGCF_in_syscall, %rax =
- * user_syscall_result.  The sysenter one (vector 0x101) returns to %rdx
- * on stack %rcx, as Linux's sysenter convention, since Xen's frame has
- * neither.
+ * back to user mode with HYPERVISOR_iret (and VGCF_in_syscall for a
+ * 64-bit guest), %rax = user_syscall_result; for a 32-bit guest it is the
+ * syscall32 callback and %eax.  The sysenter one (vector 0x101) returns
+ * to %rdx on stack %rcx, as Linux's sysenter convention, since Xen's
+ * frame has neither.
  */
 extern const char user_syscall_entry[], user_sysenter_entry[];
 extern unsigned long user_syscall_result, user_syscall_rax;

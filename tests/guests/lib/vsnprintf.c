@@ -149,7 +149,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
         case 'p':
             v = (unsigned long)va_arg(args, void *);
             len = digits(tmp, v, 16, false);
-            field(&o, "0x", tmp, len, 18, false, '0');
+            field(&o, "0x", tmp, len, 2 + 2 * sizeof(void *), false, '0');
             break;
 
         case 'd':

@@ -148,7 +148,11 @@ static void check_bad_buffers(void)
 {
     void *const bad[] = {
         BAD_UNMAPPED, BAD_NONCANONICAL, BAD_XEN,
+#ifdef __x86_64__
         (void *)((1UL << 47) - 8),                  /* runs past 2^47 */
+#else
+        (void *)-8UL,                               /* runs past 4 GiB */
+#endif
         (void *)(HYPERVISOR_VIRT_START - sizeof(data[0]) / 2),
     };
     struct xen_sysctl_lockprof_data *last;

@@ -24,7 +24,7 @@ const char test_title[] = "PV MMU: bad pointers, overlong batches, entry bits";
 static uint8_t win[2][PAGE_SIZE] __page_aligned;
 #define W(i)        ((unsigned long)win[i])
 
-#define X           201                 /* a free L4 slot */
+#define X           201                 /* a free L4 slot (64-bit) */
 static unsigned long data;
 
 static void test_bad_pointers(void)
@@ -60,7 +60,7 @@ static void test_bad_pointers(void)
                      DOMID_SELF), -XEN_EFAULT);
     }
     check_rc(invlpg_local(W(0)), 0);
-    check_rc(peek(W(0)), 0x4242424242424242UL);        /* req was done */
+    check_rc(peek(W(0)), UINT64_C(0x4242424242424242));    /* req done */
 
     check_rc(hypercall_multicall(&mc, 1), 0);
     check_rc(mc.result, -XEN_EFAULT);
@@ -128,13 +128,15 @@ static exinfo_t __attribute__((noinline)) exec_at(unsigned long va)
 
     asm volatile ( "call *%[va]\n\t"
                    "jmp 2f\n\t"
-                   "1: add $8, %%rsp\n\t"
+                   "1: add %[ret], %" ASM_SP "\n\t"
                    "2:\n\t"
                    ".pushsection .ex_table, \"a\"\n\t"
-                   ".balign 8\n\t"
-                   ".quad %c[w], 1b\n\t"
+                   ".balign " ASM_PTR_ALIGN "\n\t"
+                   ASM_PTR " %c[w], 1b\n\t"
                    ".popsection"
-                   : "+a" (ex) : [va] "r" (va), [w] "i" (win[1])
+                   : "+a" (ex)
+                   : [va] "r" (va), [w] "i" (win[1]),
+                     [ret] "i" (sizeof(void *))
                    : "memory" );
     return ex;
 }
@@ -142,7 +144,7 @@ static exinfo_t __attribute__((noinline)) exec_at(unsigned long va)
 static void test_l1_bits(void)
 {
     const uint64_t bad[] = { _PAGE_PAT, _PAGE_PCD, _PAGE_PWT };
-    const uint64_t junk = 0xfff0000000123ffeUL;        /* not present */
+    const uint64_t junk = UINT64_C(0xfff0000000123ffe);    /* not present */
     unsigned long code = alloc_frame();
     const uint8_t ret = 0xc3;
     exinfo_t ex;
@@ -151,7 +153,7 @@ static void test_l1_bits(void)
         check_rc(map_frame_at(W(0), data, PTE_RO | bad[i]), -XEN_EINVAL);
     check_rc(map_frame_at(W(0), data, PTE_RO | 0xe00), 0);     /* avail */
     check_rc(map_frame_at(W(0), data, PTE_RO | _PAGE_GLOBAL), 0);
-    check_rc(peek(W(0)), 0x4242424242424242UL);
+    check_rc(peek(W(0)), UINT64_C(0x4242424242424242));
     check_rc(hypercall_update_va_mapping(W(0), junk, UVMF_INVLPG), 0);
     check_rc(*pt_entry(W(0), 1), junk);
     check_rc(remap_initial(W(0)), 0);
@@ -176,6 +178,8 @@ static void test_l1_bits(void)
 /*
  * Entry @e with bits @bits at L<level>, where @ptr is; then, if it was
  * refused as it should be, the plain entry works and is cleared again.
+ * NX is allowed where the CPU has it, but in a PAE L3 (Xen's compat
+ * l3_disallow_mask()).
  */
 static void check_table_bits(unsigned int level, uint64_t ptr, uint64_t e,
                              const uint64_t *bits, unsigned int nr)
@@ -185,13 +189,15 @@ static void check_table_bits(unsigned int level, uint64_t ptr, uint64_t e,
         long rc = mmu_update1(ptr, e | bits[i]);
 
         if ( rc != -XEN_EINVAL )
-            test_fail("L%u entry with bits %#lx: %ld, expected -EINVAL",
-                      level, (unsigned long)bits[i], rc);
+            test_fail("L%u entry with bits %#llx: %ld, expected -EINVAL",
+                      level, (unsigned long long)bits[i], rc);
     }
     check_rc(mmu_update1(ptr, e), 0);
     if ( cpu_has_nx() )
-        check_rc(mmu_update1(ptr, e | _PAGE_NX), 0);
-    check_rc(mmu_update1(ptr, 0xfffffffffffffffeUL), 0); /* not present */
+        check_rc(mmu_update1(ptr, e | _PAGE_NX),
+                 PT_LEVELS == 3 && level == 3 ? -XEN_EINVAL : 0);
+    check_rc(mmu_update1(ptr, UINT64_C(0xfffffffffffffffe)),
+             0);                                        /* not present */
     check_rc(mmu_update1(ptr, 0), 0);
 }
 
@@ -200,11 +206,13 @@ static void test_table_bits(void)
     unsigned long hole = (initial_mapping_end() + (1UL << 21) - 1) &
                          ~((1UL << 21) - 1);
     unsigned long l1 = new_table(1, 0, 0), l2 = new_table(2, 0, 0);
+#ifdef __x86_64__
     unsigned long l3 = new_table(3, 0, 0);
-    const uint64_t l2_bits[] = {
+    const uint64_t l4_bits[] = {
         _PAGE_PSE, _PAGE_GLOBAL, _PAGE_PCD, _PAGE_PWT,
     };
-    const uint64_t l4_bits[] = {
+#endif
+    const uint64_t l2_bits[] = {
         _PAGE_PSE, _PAGE_GLOBAL, _PAGE_PCD, _PAGE_PWT,
     };
 
@@ -216,11 +224,15 @@ static void test_table_bits(void)
                      l2_bits, ARRAY_SIZE(l2_bits));
     check_table_bits(3, pt_entry_maddr(1UL << 30, 3),
                      pte_make(l2, PTE_TABLE), l2_bits, ARRAY_SIZE(l2_bits));
+#ifdef __x86_64__
     check_table_bits(4, ((uint64_t)pt_base_mfn() << PAGE_SHIFT) + X * 8,
                      pte_make(l3, PTE_TABLE), l4_bits, ARRAY_SIZE(l4_bits));
+#endif
 
     check_rc(tlb_flush_local(), 0);
+#ifdef __x86_64__
     check_rc(unpin_table(l3), 0);
+#endif
     check_rc(unpin_table(l2), 0);
     check_rc(unpin_table(l1), 0);
 }
@@ -229,7 +241,7 @@ void test_main(void)
 {
     data = alloc_frame();
     frame_fill(data, 0x42);
-    if ( ((const uint64_t *)start_info->pt_base)[X] )
+    if ( PT_LEVELS == 4 && ((const uint64_t *)start_info->pt_base)[X] )
         return test_error("L4 slot %u in use", X);
 
     test_bad_pointers();

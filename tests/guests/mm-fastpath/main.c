@@ -28,8 +28,8 @@ void test_main(void)
     check_rc(mmu_update1(ptr, pte_make(mfn, PTE_RW | _PAGE_PWT)),
              -XEN_EINVAL);
     if ( *e & (_PAGE_PCD | _PAGE_PWT) )
-        test_fail("cache attributes reached the entry: %#lx",
-                  (unsigned long)*e);
+        test_fail("cache attributes reached the entry: %#llx",
+                  (unsigned long long)*e);
     /* A and D alone may change. */
     check_rc(mmu_update1(ptr, pte_make(mfn, PTE_RW & ~_PAGE_DIRTY)), 0);
     check_rc(mmu_update1(ptr, pte_make(mfn, PTE_RW)), 0);

@@ -91,7 +91,7 @@ static uint64_t any_pte(void)
     case 1:
         return rnd() & ~_PAGE_PRESENT;                  /* not present */
     case 2:
-        f = rnd() & 0xfff0000000000fffUL;
+        f = rnd() & UINT64_C(0xfff0000000000fff);
         break;
     default:
         f = PICK(flags);
@@ -102,9 +102,18 @@ static uint64_t any_pte(void)
     return pte_make(mfn, f);
 }
 
-/* Slots of our L4 that the fuzz may write: unused, or the hypervisor's. */
+/*
+ * Slots of our top level that the fuzz may write: unused, or the
+ * hypervisor's (L4 256-271; a PAE L3's slot 3, and none past it).
+ */
+#ifdef __x86_64__
 static const unsigned int l4_slots[] = { 1, 200, 255, 256, 263, 271, 272,
                                          511 };
+#define GUEST_TOP_SLOT(s)   ((s) < 256 || (s) > 271)
+#else
+static const unsigned int l4_slots[] = { 1, 2, 3, 4, 200, 511 };
+#define GUEST_TOP_SLOT(s)   ((s) < 3)
+#endif
 
 /* An entry we may change without unmapping ourselves. */
 static uint64_t any_entry(void)
@@ -164,9 +173,9 @@ static void fuzz_mmu_update(void)
     rc = hypercall_mmu_update(reqs, n, &done,
                               rnd_below(32) ? DOMID_SELF : rnd_below(8));
     if ( verbose )
-        printf("  mmu_update x%u [0] %#lx <- %#lx: %ld, done %u\n", n,
-               (unsigned long)reqs[0].ptr, (unsigned long)reqs[0].val, rc,
-               done);
+        printf("  mmu_update x%u [0] %#llx <- %#llx: %ld, done %u\n", n,
+               (unsigned long long)reqs[0].ptr,
+               (unsigned long long)reqs[0].val, rc, done);
     if ( rc ? done >= n : done != n )
         test_fail("call %lu: mmu_update of %u: rc %ld but done %u", calls, n,
                   rc, done);
@@ -258,8 +267,8 @@ static void fuzz_update_va_mapping(void)
         rc = hypercall_update_va_mapping_otherdomain(
             va, pte, f, rnd_below(2) ? DOMID_SELF : rnd_below(8));
     if ( verbose )
-        printf("  update_va_mapping %#lx <- %#lx, %#lx: %ld\n", va,
-               (unsigned long)pte, f, rc);
+        printf("  update_va_mapping %#lx <- %#llx, %#lx: %ld\n", va,
+               (unsigned long long)pte, f, rc);
     check_known("update_va_mapping", rc);
 
     /* Whatever it did, reading there may fault but never hurts. */
@@ -279,8 +288,8 @@ static void setup(void)
     boot_l4 = pt_base_mfn();
     hole = (initial_mapping_end() + (1UL << 21) - 1) & ~((1UL << 21) - 1);
 
-    /* A second L4 mapping the kernel as ours does, switched to and fro. */
-    clone_l4 = alloc_frame();
+    /* A second top level mapping the kernel as ours, switched to and fro. */
+    clone_l4 = root_frame();
     frame_set_pte(clone_l4, 0, l4[0]);
 }
 
@@ -314,11 +323,13 @@ void test_main(void)
      * that it validates again.
      */
     for ( unsigned int i = 0; i < ARRAY_SIZE(l4_slots); i++ )
-        if ( l4_slots[i] < 256 || l4_slots[i] > 271 )
+        if ( GUEST_TOP_SLOT(l4_slots[i]) )
             check_rc(mmu_update1(((uint64_t)boot_l4 << PAGE_SHIFT) +
                                  l4_slots[i] * 8, 0), 0);
     check_rc(mmuext1(MMUEXT_NEW_BASEPTR, boot_l4), 0);
-    check_rc(mmuext1(MMUEXT_NEW_USER_BASEPTR, 0), 0);
+    /* (A 32-bit guest has no user base pointer: always -EINVAL.) */
+    check_rc(mmuext1(MMUEXT_NEW_USER_BASEPTR, 0),
+             PT_LEVELS == 4 ? 0 : -XEN_EINVAL);
     check_rc(mmuext1(MMUEXT_SET_LDT, 0), 0);
     check_rc(tlb_flush_local(), 0);
     printf("mm-fuzz: done %lu ops (%lu refused)\n", calls, refused);

@@ -24,8 +24,8 @@ void test_main(void)
 
     check_rc(map_frame_at(w, f, PTE_RW), 0);
     p[0] = 0;                           /* a writable translation, cached */
-    check_rc(HYPERCALL(__HYPERVISOR_update_va_mapping, w, 0, UVMF_NONE,
-                       0, 0), 0);       /* unmapped, deliberately unflushed */
+    check_rc(hypercall_update_va_mapping(w, 0, UVMF_NONE),
+             0);                        /* unmapped, deliberately unflushed */
 
     check_rc(pin_table(1, f), 0);
 
@@ -39,7 +39,8 @@ void test_main(void)
 
     frame_read(f, 5 * 8, &e, sizeof(e));
     if ( e )
-        test_fail("the pinned L1 changed: entry 5 is %#lx", (unsigned long)e);
+        test_fail("the pinned L1 changed: entry 5 is %#llx",
+                  (unsigned long long)e);
 
     check_rc(unpin_table(f), 0);
 
@@ -50,8 +51,7 @@ void test_main(void)
     check_rc(map_frame_at(w, f, PTE_RW), 0);
     frame_fill(f, 0);
     p[0] = 0;
-    check_rc(HYPERCALL(__HYPERVISOR_update_va_mapping, w, 0, UVMF_NONE,
-                       0, 0), 0);
+    check_rc(hypercall_update_va_mapping(w, 0, UVMF_NONE), 0);
     check_rc(HYPERCALL(__HYPERVISOR_set_gdt, &f, 512, 0, 0, 0), 0);
     ex = probe_write((void *)&p[5]);
     if ( !ex )

@@ -22,7 +22,7 @@ static uint8_t win[4][PAGE_SIZE] __page_aligned;
 /* Data frames, each filled with its own byte: frame i reads as PAT(i). */
 #define NR_DATA     3
 static unsigned long data[NR_DATA];
-#define PAT(i)      (0x0101010101010101UL * (0xd0 + (i)))
+#define PAT(i)      (UINT64_C(0x0101010101010101) * (0xd0 + (i)))
 
 static unsigned long shim_mfn;          /* a frame the guest doesn't own */
 
@@ -46,13 +46,13 @@ static void test_normal_update(void)
 {
     uint64_t ptr = pt_entry_maddr(W(0), 1);
     const uint64_t *e = pt_entry(W(0), 1);
-    const uint64_t junk = 0xfff0000000000ffeUL;        /* not present */
+    const uint64_t junk = UINT64_C(0xfff0000000000ffe);    /* not present */
 
     check_rc(mmu_update1(ptr, pte_make(data[0], PTE_RW)), 0);
     check_rc(invlpg_local(W(0)), 0);
     check_reads("L1 update", W(0), PAT(0));
     if ( !pte_is(*e, data[0], PTE_RW) )
-        test_fail("L1 entry %#lx after the update", (unsigned long)*e);
+        test_fail("L1 entry %#llx after the update", (unsigned long long)*e);
 
     /* MMU_PT_UPDATE_NO_TRANSLATE: a normal update for a PV guest. */
     check_rc(mmu_update1(ptr | MMU_PT_UPDATE_NO_TRANSLATE,
@@ -67,14 +67,15 @@ static void test_normal_update(void)
         check_rc(mmu_update1(ptr | cmd, pte_make(data[0], PTE_RW)),
                  -XEN_ENOSYS);
     if ( !pte_is(*e, data[1], PTE_RO) )
-        test_fail("L1 entry %#lx after unknown commands", (unsigned long)*e);
+        test_fail("L1 entry %#llx after unknown commands",
+                  (unsigned long long)*e);
 
     /* A non-present entry is stored as given, whatever its other bits. */
     check_rc(mmu_update1(ptr, junk), 0);
     check_rc(invlpg_local(W(0)), 0);
     if ( *e != junk )
-        test_fail("non-present entry reads %#lx, wrote %#lx",
-                  (unsigned long)*e, junk);
+        test_fail("non-present entry reads %#llx, wrote %#llx",
+                  (unsigned long long)*e, (unsigned long long)junk);
     check_no_mapping("non-present entry", W(0));
     check_rc(remap_initial(W(0)), 0);
 }
@@ -91,11 +92,12 @@ static void test_preserve_ad(void)
     check_rc(mmu_update1(ptr | MMU_PT_UPDATE_PRESERVE_AD,
                          pte_make(data[0], prw)), 0);
     if ( (*e & ad) != ad )
-        test_fail("PRESERVE_AD lost A/D: %#lx", (unsigned long)*e);
+        test_fail("PRESERVE_AD lost A/D: %#llx", (unsigned long long)*e);
     check_rc(mmu_update1(ptr | MMU_PT_UPDATE_PRESERVE_AD,
                          pte_make(data[1], prw)), 0);
     if ( (*e & ad) != ad || pte_mfn(*e) != data[1] )
-        test_fail("PRESERVE_AD to another frame: %#lx", (unsigned long)*e);
+        test_fail("PRESERVE_AD to another frame: %#llx",
+                  (unsigned long long)*e);
     check_rc(invlpg_local(W(1)), 0);
     check_reads("PRESERVE_AD update", W(1), PAT(1));
 
@@ -105,7 +107,7 @@ static void test_preserve_ad(void)
      */
     check_rc(mmu_update1(ptr, pte_make(data[1], prw)), 0);
     if ( *e & _PAGE_DIRTY )
-        test_fail("normal update kept D: %#lx", (unsigned long)*e);
+        test_fail("normal update kept D: %#llx", (unsigned long long)*e);
     check_rc(remap_initial(W(1)), 0);
 }
 
@@ -134,8 +136,8 @@ static void test_data_frame(void)
 {
     uint64_t ptr = ((uint64_t)data[2] << PAGE_SHIFT) + 0x10;
 
-    check_rc(mmu_update1(ptr, 0x1122334455667788UL), 0);
-    check_rc(frame_get_pte(data[2], 2), 0x1122334455667788UL);
+    check_rc(mmu_update1(ptr, UINT64_C(0x1122334455667788)), 0);
+    check_rc(frame_get_pte(data[2], 2), UINT64_C(0x1122334455667788));
     check_rc(mmu_update1(((uint64_t)shim_mfn << PAGE_SHIFT) + 0x10, 0),
              -XEN_EINVAL);
 }
@@ -168,7 +170,7 @@ static void test_l2_update(void)
     check_no_mapping("unhooked L1", va);
     check_rc(map_frame_at(W(3), l1, PTE_RW), 0);
     if ( !pte_is(peek(W(3)), data[0], PTE_RO) )
-        test_fail("old L1's entry 0: %#lx", (unsigned long)peek(W(3)));
+        test_fail("old L1's entry 0: %#llx", (unsigned long long)peek(W(3)));
     check_rc(remap_initial(W(3)), 0);
 }
 

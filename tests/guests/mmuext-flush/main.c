@@ -23,8 +23,8 @@ const char test_title[] = "TLB flushes: mmuext_op and UVMF flags";
 
 static uint8_t win[1][PAGE_SIZE] __page_aligned;
 #define W           ((unsigned long)win[0])
-#define PAT_A       0xaaaaaaaaaaaaaaaaUL
-#define PAT_B       0xbbbbbbbbbbbbbbbbUL
+#define PAT_A       UINT64_C(0xaaaaaaaaaaaaaaaa)
+#define PAT_B       UINT64_C(0xbbbbbbbbbbbbbbbb)
 
 static unsigned long frame_a, frame_b;
 static uint64_t l1e;                    /* W's L1 entry, machine address */
@@ -36,7 +36,7 @@ static void prime(uint64_t flags)
 {
     check_rc(map_frame_at(W, frame_a, flags), 0);
     if ( peek(W) != PAT_A )
-        test_error("frame A not mapped: %#lx", (unsigned long)peek(W));
+        test_error("frame A not mapped: %#llx", (unsigned long long)peek(W));
     check_rc(mmu_update1(l1e, pte_make(frame_b, flags)), 0);
     primed++;
     stale_seen += peek(W) == PAT_A;
@@ -49,7 +49,7 @@ static void check_flushed(const char *what)
     if ( v == PAT_A )
         test_fail("%s: stale translation, still reads frame A", what);
     else if ( v != PAT_B )
-        test_fail("%s: reads %#lx", what, (unsigned long)v);
+        test_fail("%s: reads %#llx", what, (unsigned long long)v);
 }
 
 static long mmuext_flush(unsigned int cmd, unsigned long va,

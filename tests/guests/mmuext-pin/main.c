@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mmuext_op's page-table operations as Xen's do_mmuext_op() answers a
- * 64-bit PV domU: pinning L1-L4 (a pin holds a type: no writable mapping,
- * no second pin, no other level), unpinning (releases it), the start-of-day
- * L4 pinned by the builder as libxc's bootlate_pv() does, NEW_BASEPTR and
- * NEW_USER_BASEPTR (validating a fresh L4, refusing anything else), and
- * the errors: -EINVAL, -EOPNOTSUPP for MARK_SUPER, -ENOSYS, -EFAULT,
- * -ESRCH / -EPERM for foreign domains, with *pdone.
+ * PV domU: pinning L1-L4 (L1-L3 for a 32-bit PAE guest; a pin holds a
+ * type: no writable mapping, no second pin, no other level), unpinning
+ * (releases it), the start-of-day top level pinned by the builder as
+ * libxc's bootlate_pv() does, NEW_BASEPTR and NEW_USER_BASEPTR
+ * (validating a fresh top level, refusing anything else; a 32-bit guest
+ * has no user one), and the errors: -EINVAL, -EOPNOTSUPP for MARK_SUPER,
+ * -ENOSYS, -EFAULT, -ESRCH / -EPERM for foreign domains, with *pdone.
  */
 #include "guest.h"
 #include "mm.h"
@@ -41,18 +42,18 @@ static void test_pin_levels(void)
 
     /* L1 maps data read-only; each higher level points at the one below. */
     t[1] = new_table(1, 0, pte_make(data, PTE_RO));
-    for ( l = 2; l <= 4; l++ )
+    for ( l = 2; l <= PT_LEVELS; l++ )
         t[l] = new_table(l, 0, pte_make(t[l - 1], PTE_TABLE));
 
-    for ( l = 1; l <= 4; l++ )
+    for ( l = 1; l <= PT_LEVELS; l++ )
     {
         check_rc(pin_table(l, t[l]), -XEN_EINVAL);      /* pinned once */
         check_rc(pin_table(l == 1 ? 2 : 1, t[l]), -XEN_EINVAL);
         check_rc(try_map_rw(t[l]), -XEN_EBUSY);
         check_rc(map_frame_at(W0, t[l], PTE_RO), 0);    /* readable */
         if ( pte_mfn(peek(W0)) != (l == 1 ? data : t[l - 1]) )
-            test_fail("pinned L%u entry 0 reads %#lx", l,
-                      (unsigned long)peek(W0));
+            test_fail("pinned L%u entry 0 reads %#llx", l,
+                      (unsigned long long)peek(W0));
         check_rc(remap_initial(W0), 0);
     }
 
@@ -61,8 +62,8 @@ static void test_pin_levels(void)
     check_rc(unpin_table(t[1]), -XEN_EINVAL);
     check_rc(try_map_rw(t[1]), -XEN_EBUSY);
 
-    /* Unpinning L4, L3, L2 in turn releases the whole tree. */
-    for ( l = 4; l >= 2; l-- )
+    /* Unpinning the top level, and down to L2, releases the whole tree. */
+    for ( l = PT_LEVELS; l >= 2; l-- )
     {
         check_rc(unpin_table(t[l]), 0);
         check_rc(try_map_rw(t[l]), 0);
@@ -89,8 +90,8 @@ static void test_pin_writable(void)
 
     check_rc(unpin_table(f), 0);
     check_rc(map_frame_at(W0, f, PTE_RW), 0);
-    poke(W0, 0x5a5a5a5a5a5a5a5aUL);
-    check_rc(frame_get_pte(f, 0), 0x5a5a5a5a5a5a5a5aUL);
+    poke(W0, UINT64_C(0x5a5a5a5a5a5a5a5a));
+    check_rc(frame_get_pte(f, 0), UINT64_C(0x5a5a5a5a5a5a5a5a));
     check_rc(remap_initial(W0), 0);
 }
 
@@ -108,7 +109,7 @@ static void test_pin_errors(void)
 
     /* Only the guest's own frames. */
     check_rc(pin_table(1, shim_mfn), -XEN_EINVAL);
-    check_rc(pin_table(4, beyond_ram), -XEN_EINVAL);
+    check_rc(pin_table(PT_LEVELS, beyond_ram), -XEN_EINVAL);
     check_rc(unpin_table(shim_mfn), -XEN_EINVAL);
     check_rc(unpin_table(beyond_ram), -XEN_EINVAL);
 
@@ -116,11 +117,16 @@ static void test_pin_errors(void)
     check_rc(unpin_table(a), -XEN_EINVAL);
     check_rc(unpin_table(boot_l1), -XEN_EINVAL);
 
-    /* The builder pinned our L4; unpinning it leaves it in use. */
-    check_rc(pin_table(4, boot_l4), -XEN_EINVAL);
+    /* The builder pinned our top level; unpinning it leaves it in use. */
+    check_rc(pin_table(PT_LEVELS, boot_l4), -XEN_EINVAL);
     check_rc(unpin_table(boot_l4), 0);
     check_rc(try_map_rw(boot_l4), -XEN_EBUSY);
-    check_rc(pin_table(4, boot_l4), 0);
+    check_rc(pin_table(PT_LEVELS, boot_l4), 0);
+#ifndef __x86_64__
+    /* A 32-bit guest's PIN_L4_TABLE does nothing, successfully (Xen). */
+    check_rc(mmuext1(MMUEXT_PIN_L4_TABLE, a), 0);
+    check_rc(unpin_table(a), -XEN_EINVAL);
+#endif
 
     /* An L2 over a writable frame doesn't validate. */
     check_rc(map_frame_at(W0, w, PTE_RW), 0);
@@ -166,15 +172,28 @@ static void test_pin_errors(void)
     check_rc(unpin_table(a), 0);
 }
 
-/* A fresh L4 with our slot 0, and junk in the hypervisor's slots. */
+#ifdef __x86_64__
+/* The slots the hypervisor fills in an L4: its own, 256-271. */
+#define HV_FIRST    256
+#define HV_END      272
+#else
+/*
+ * A PAE L3 is a full page to the CPU in long mode: Xen clears its slots
+ * 4-511 as it validates one (alloc_l3_table()).
+ */
+#define HV_FIRST    4
+#define HV_END      512
+#endif
+
+/* A fresh top level with our slot 0, and junk in the hypervisor's slots. */
 static unsigned long make_l4(void)
 {
-    unsigned long l4 = alloc_frame();
+    unsigned long l4 = root_frame();
     const uint64_t *boot = (const uint64_t *)start_info->pt_base;
 
     frame_set_pte(l4, 0, boot[0]);
-    for ( unsigned int s = 256; s < 272; s++ )
-        frame_set_pte(l4, s, ~0UL);
+    for ( unsigned int s = HV_FIRST; s < HV_END; s++ )
+        frame_set_pte(l4, s, ~UINT64_C(0));
     return l4;
 }
 
@@ -189,12 +208,13 @@ static void test_new_baseptr(void)
     check_rc(mfn_to_pfn(boot), start_info->pt_base >> PAGE_SHIFT);
     check_rc(try_map_rw(l4), -XEN_EBUSY);
     check_rc(map_frame_at(W0, l4, PTE_RO), 0);
-    for ( s = 256; s < 272; s++ )
-        left += peek(W0 + s * 8) == ~0UL;
+    for ( s = HV_FIRST; s < HV_END; s++ )
+        left += peek(W0 + s * 8) == ~UINT64_C(0);
     if ( left )
-        test_fail("%u of the guest's values left in slots 256-271", left);
+        test_fail("%u of the guest's values left in slots %u-%u", left,
+                  HV_FIRST, HV_END - 1);
     check_rc(remap_initial(W0), 0);
-    check_rc(pin_table(4, l4), 0);
+    check_rc(pin_table(PT_LEVELS, l4), 0);
     check_rc(unpin_table(l4), 0);
     check_rc(mmuext1(MMUEXT_NEW_BASEPTR, l4), 0);       /* the same again */
 
@@ -212,6 +232,7 @@ static void test_new_baseptr(void)
     check_rc(mmuext1(MMUEXT_NEW_BASEPTR, shim_mfn), -XEN_EINVAL);
     check_rc(mmuext1(MMUEXT_NEW_BASEPTR, beyond_ram), -XEN_EINVAL);
 
+#ifdef __x86_64__
     /* The user L4 holds a type reference until replaced. */
     l4 = make_l4();
     check_rc(mmuext_user_baseptr(l4), 0);
@@ -224,6 +245,11 @@ static void test_new_baseptr(void)
     check_rc(mmuext_user_baseptr(l1), -XEN_EINVAL);
     check_rc(mmuext_user_baseptr(shim_mfn), -XEN_EINVAL);
     check_rc(mmuext_user_baseptr(0), 0);
+#else
+    /* A 32-bit guest has no user page tables: refused, whatever. */
+    check_rc(mmuext_user_baseptr(pt_base_mfn()), -XEN_EINVAL);
+    check_rc(mmuext_user_baseptr(0), -XEN_EINVAL);
+#endif
     check_rc(unpin_table(l1), 0);
 }
 

@@ -24,6 +24,7 @@ static long set_dr(unsigned int reg, unsigned long v)
     return HYPERCALL(__HYPERVISOR_set_debugreg, reg, v, 0, 0, 0);
 }
 
+#ifdef __x86_64__
 /*
  * Kernel mode: the hypercall runs.  (Its %rsp stays good: a CPU that
  * delivers the #DB before the syscall instead, as QEMU's TCG does, gives
@@ -59,6 +60,59 @@ static unsigned long movss_user(unsigned long u)
     return rax;
 }
 
+#define USER_SS     0                   /* the kernel's ss is the user's */
+
+static long set_syscall_entry(void)
+{
+    return user_register_callback(CALLBACKTYPE_syscall,
+                                  (unsigned long)user_syscall_entry, 0);
+}
+#else
+/*
+ * The same for a 32-bit guest, whose system calls are int $0x82 (the
+ * hypercall, ring 1 only) and int $0x80 through the trap table.  Ring 1
+ * and ring 3 stack selectors differ: user mode loads its own.
+ */
+static long movss_hypercall(void)
+{
+    long eax = __HYPERVISOR_xen_version;
+    unsigned long ebx = XENVER_version, ecx = 0;
+
+    asm volatile ( "mov %[ss], %%ss\n"
+                   "1: int $0x82\n"
+                   "2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (eax), "+b" (ebx), "+c" (ecx)
+                   : [ss] "m" (ss_var)
+                   : "edx", "esi", "edi", "memory" );
+    return eax;
+}
+
+static unsigned long movss_user(unsigned long u)
+{
+    unsigned long eax = 0;
+
+    asm volatile ( "mov %[ss], %%ss\n"
+                   "1: int $0x80\n"
+                   "2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (eax) : [ss] "m" (ss_var) : "memory" );
+    return eax;
+}
+
+#define USER_SS     FLAT_USER_SS
+
+static long set_syscall_entry(void)
+{
+    trap_info_t t[2] = {
+        { .vector = 0x80, .flags = 3, .cs = FLAT_KERNEL_CS,
+          .address = (unsigned long)user_syscall_entry },
+    };
+
+    return hypercall_set_trap_table(t);
+}
+#endif
+
 /* The breakpoint itself, where nothing defers it: the guest's #DB. */
 static unsigned long read_var(unsigned long u)
 {
@@ -66,7 +120,7 @@ static unsigned long read_var(unsigned long u)
 
     asm volatile ( "mov %[v], %%edx; 1:\n\t"
                    ASM_EXTABLE(1b, 1b)
-                   : "+a" (ex) : [v] "m" (ss_var) : "rdx", "memory" );
+                   : "+a" (ex) : [v] "m" (ss_var) : "edx", "memory" );
     return ex;
 }
 
@@ -78,9 +132,7 @@ void test_main(void)
     asm volatile ( "mov %%ss, %0" : "=r" (ss) );
     ss_var = ss;
     check_rc(user_init(), 0);
-    check_rc(user_register_callback(CALLBACKTYPE_syscall,
-                                    (unsigned long)user_syscall_entry, 0),
-             0);
+    check_rc(set_syscall_entry(), 0);
 
     /* DR0 on ss_var, read/write, 4 bytes, L0 G0 LE GE. */
     check_rc(set_dr(0, (unsigned long)&ss_var), 0);
@@ -94,6 +146,12 @@ void test_main(void)
     if ( rc >> 16 != 4 && rc != EXINFO(X86_EXC_DB, 0) )
         test_fail("kernel: %#lx, neither the hypercall's nor a #DB", rc);
 
+    if ( USER_SS )
+    {
+        check_rc(set_dr(7, 0), 0);      /* a write would hit it */
+        ss_var = USER_SS;
+        check_rc(set_dr(7, 0x000f0303UL), 0);
+    }
     user_syscall_result = 0x260;
     rc = exec_user(movss_user, 0);
     printf("user: mov %%ss; syscall: %#lx\n", rc);

@@ -9,10 +9,17 @@
 #include "guest.h"
 #include "mm.h"
 
+#ifdef __x86_64__
+#define ASM_SFX     "q"                 /* an entry's width */
+#else
+#define ASM_SFX     "l"
+#endif
+
 const char test_title[] = "Writable page tables: emulated L1 writes";
 
 static uint8_t target[PAGE_SIZE] __page_aligned;
 
+#ifdef __x86_64__
 static exinfo_t store(volatile uint64_t *p, uint64_t v)
 {
     return TRY("movq %[v], (%[p])", [p] "r" (p), [v] "r" (v));
@@ -38,6 +45,61 @@ static bool cas(volatile uint64_t *p, uint64_t *expect, uint64_t v)
                    : [p] "r" (p), [v] "r" (v) : "memory" );
     return ok;
 }
+#else
+/*
+ * A 32-bit guest writes a whole PAE entry with cmpxchg8b, as Linux's
+ * set_64bit(): a loop until it stored, %eax the exinfo_t if it faulted.
+ * (Xen's emulator takes no SSE store for a page table.)  *old gets what
+ * was there.
+ */
+static exinfo_t swap8(volatile uint64_t *p, uint64_t v, uint64_t *old)
+{
+    uint32_t lo = p[0], hi = p[0] >> 32, old_lo = 0;
+
+    asm volatile ( "1: lock cmpxchg8b (%[p])\n\t"
+                   "jnz 1b\n\t"
+                   "mov %%eax, %[old]\n\t"
+                   "xor %%eax, %%eax\n"
+                   "2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (lo), "+d" (hi), [old] "+r" (old_lo)
+                   : [p] "S" (p), "b" ((uint32_t)v), "c" ((uint32_t)(v >> 32))
+                   : "memory" );
+    *old = ((uint64_t)hi << 32) | old_lo;
+    return lo;
+}
+
+static exinfo_t store(volatile uint64_t *p, uint64_t v)
+{
+    uint64_t old;
+
+    return swap8(p, v, &old);
+}
+
+static exinfo_t xchg(volatile uint64_t *p, uint64_t *v)
+{
+    uint64_t old;
+    exinfo_t ex = swap8(p, *v, &old);
+
+    if ( !ex )
+        *v = old;
+    return ex;
+}
+
+/* cmpxchg8b: true if it stored; *expect gets what was there. */
+static bool cas(volatile uint64_t *p, uint64_t *expect, uint64_t v)
+{
+    uint32_t lo = *expect, hi = *expect >> 32;
+    bool ok;
+
+    asm volatile ( "lock cmpxchg8b (%[p]); setz %[ok]"
+                   : "+a" (lo), "+d" (hi), [ok] "=q" (ok)
+                   : [p] "S" (p), "b" ((uint32_t)v), "c" ((uint32_t)(v >> 32))
+                   : "memory" );
+    *expect = ((uint64_t)hi << 32) | lo;
+    return ok;
+}
+#endif
 
 static long vm_assist(unsigned int cmd)
 {
@@ -109,7 +171,7 @@ void test_main(void)
     {
         exinfo_t ex2 = 0;
 
-        asm volatile ( "1: addq $0, (%[p]); 2:\n\t"
+        asm volatile ( "1: add" ASM_SFX " $0, (%[p]); 2:\n\t"
                        ASM_EXTABLE(1b, 2b)
                        : "+a" (ex2) : [p] "r" (e) : "memory" );
         if ( exinfo_vector(ex2) != X86_EXC_PF )

@@ -8,6 +8,9 @@
 #include "guest.h"
 #include "event.h"
 
+/* A guest address as the 64-bit field of a registration takes it. */
+#define ADDR64(p)   ((uint64_t)(unsigned long)(p))
+
 const char test_title[] = "Runstate: info, registered area, update flag";
 
 static struct vcpu_runstate_info area;
@@ -30,13 +33,13 @@ void test_main(void)
     check_rc(vcpu_op(VCPUOP_register_runstate_memory_area, 0, BAD_XEN),
              -XEN_EFAULT);
     check_rc(vcpu_op(VCPUOP_register_runstate_memory_area, 0,
-                     &(uint64_t){ (uint64_t)BAD_XEN }), -XEN_EFAULT);
+                     &(uint64_t){ ADDR64(BAD_XEN) }), -XEN_EFAULT);
     check_rc(vcpu_op(VCPUOP_register_runstate_memory_area, 0,
-                     &(uint64_t){ (uint64_t)BAD_NONCANONICAL }), -XEN_EFAULT);
+                     &(uint64_t){ ADDR64(BAD_NONCANONICAL) }), -XEN_EFAULT);
     check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_enable,
                        VMASST_TYPE_runstate_update_flag, 0, 0, 0), 0);
     check_rc(vcpu_op(VCPUOP_register_runstate_memory_area, 0,
-                     &(uint64_t){ (uint64_t)&area }), 0);
+                     &(uint64_t){ ADDR64(&area) }), 0);
     if ( area.state != RUNSTATE_running || !area.state_entry_time )
         test_fail("area: state %d entry %lu", area.state,
                   (unsigned long)area.state_entry_time);

@@ -22,16 +22,17 @@ static void check_bounce_stack(void)
     unsigned long before, after;
     exinfo_t ex = 0;
 
-    asm volatile ( "mov %%rsp, %[b]\n\t"
+    asm volatile ( "mov %" ASM_SP ", %[b]\n\t"
                    "int3; 2:\n\t"
                    ASM_EXTABLE(2b, 2b)
-                   "mov %%rsp, %[a]\n\t"
+                   "mov %" ASM_SP ", %[a]\n\t"
                    : "+a" (ex), [b] "=r" (before), [a] "=r" (after)
                    :: "memory" );
     if ( ex != EXINFO(X86_EXC_BP, 0) )
         test_fail("int3 after stack_switch: exinfo %#lx", ex);
     if ( before != after )
-        test_fail("int3 returned with %%rsp %#lx, was %#lx", after, before);
+        test_fail("int3 returned with the stack at %#lx, was %#lx", after,
+                  before);
 }
 
 void test_main(void)

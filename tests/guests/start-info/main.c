@@ -22,7 +22,7 @@ void test_main(void)
     unsigned long pfn, va, end, i;
     const char *initrd;
 
-    if ( strncmp(si->magic, "xen-3.0-x86_64", 32) )
+    if ( strncmp(si->magic, GUEST_SI_MAGIC, 32) )
         test_fail("magic \"%.32s\"", si->magic);
     if ( si->nr_pages < (64UL << 20) >> 12 )
         test_fail("nr_pages %lu: less than 64 MiB", si->nr_pages);

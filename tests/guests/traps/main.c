@@ -50,8 +50,14 @@ static void test_exceptions(void)
     check_fault("ud2", raise_ud(), X86_EXC_UD, 0);
     check_fault("int3", raise_bp(), X86_EXC_BP, 0);
     check_fault("divide by zero", raise_de(), X86_EXC_DE, 0);
+#ifdef __x86_64__
     check_fault("non-canonical read", probe_read(BAD_NONCANONICAL),
                 X86_EXC_GP, 0);
+#else
+    /* Nothing of the hypervisor's is mapped above its M2P. */
+    check_fault("read below 4 GiB", probe_read(BAD_NONCANONICAL),
+                X86_EXC_PF, 0);
+#endif
 
     /* Not present, from the guest kernel: Xen clears the user bit. */
     check_fault("unmapped read", probe_read(BAD_UNMAPPED), X86_EXC_PF, 0);
@@ -64,6 +70,7 @@ static void test_exceptions(void)
     check_fault("unmapped write", probe_write(BAD_UNMAPPED), X86_EXC_PF, 2);
 }
 
+#ifdef __x86_64__
 /*
  * Xen returns to an exception handler with `sysret`, which clobbers %rcx
  * and %r11: they travel in the bounce frame, and HYPERVISOR_iret puts
@@ -108,6 +115,39 @@ static void test_registers_survive(void)
             test_fail("%%%s: 0x%016lx after the exception, was 0x%016lx",
                       names[i], got[i], want[i]);
 }
+#else
+/*
+ * A compat guest's registers stay in the CPU across the bounce and
+ * HYPERVISOR_iret, but for %eax (the exinfo_t, and what the iret stub
+ * pushes): every other one must survive.  (%ebp too, which gcc won't
+ * let an asm name here: entry.S saves it with the rest.)
+ */
+static void test_registers_survive(void)
+{
+    static const char *const names[] = { "ebx", "ecx", "edx", "esi", "edi" };
+    unsigned long ebx = 0xbbbbbbbbUL, ecx = 0xccccccccUL;
+    unsigned long edx = 0xddddddddUL, esi = 0x51515151UL;
+    unsigned long edi = 0xd1d1d1d1UL;
+    const unsigned long want[] = { ebx, ecx, edx, esi, edi };
+    exinfo_t ex = 0;
+    unsigned int i;
+
+    asm volatile ( "1: ud2; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex), "+b" (ebx), "+c" (ecx), "+d" (edx),
+                     "+S" (esi), "+D" (edi)
+                   :: "memory" );
+
+    /* Copied before any call: a call may reuse the registers. */
+    const unsigned long got[] = { ebx, ecx, edx, esi, edi };
+
+    check_fault("ud2, registers set", ex, X86_EXC_UD, 0);
+    for ( i = 0; i < ARRAY_SIZE(got); i++ )
+        if ( got[i] != want[i] )
+            test_fail("%%%s: 0x%08lx after the exception, was 0x%08lx",
+                      names[i], got[i], want[i]);
+}
+#endif
 
 static void test_set_trap_table_errors(void)
 {
@@ -126,9 +166,20 @@ static void test_set_trap_table_errors(void)
     check_rc(hypercall_set_trap_table(BAD_XEN), -XEN_EFAULT);
     check_fault("ud2 after -EFAULT", raise_ud(), X86_EXC_UD, 0);
 
+#ifdef __x86_64__
     /* Entries are installed one by one, up to the bad one. */
     check_rc(hypercall_set_trap_table(table), -XEN_EINVAL);
     check_fault("ud2 after -EINVAL", raise_ud(), X86_EXC_DB, 0);
+#else
+    /*
+     * Every 32-bit address is canonical: compat_set_trap_table() checks
+     * none and installs the table to its end (the #BP entry is left
+     * out, as nothing could take it).
+     */
+    table[1] = table[2];
+    check_rc(hypercall_set_trap_table(table), 0);
+    check_fault("ud2, moved to #DB's stub", raise_ud(), X86_EXC_DB, 0);
+#endif
 
     check_rc(trap_init(), 0);
     check_fault("ud2, table restored", raise_ud(), X86_EXC_UD, 0);

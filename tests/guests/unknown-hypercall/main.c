@@ -9,12 +9,20 @@
 
 const char test_title[] = "Unimplemented hypercalls: -ENOSYS, counted";
 
-/* Past the hypercall page's 128 stubs: syscall with the number in %rax. */
+/*
+ * Past the hypercall page's 128 stubs: the number in %rax and `syscall`,
+ * or for a 32-bit guest %eax and `int $0x82`.
+ */
 static long raw_hypercall(unsigned long nr)
 {
     long rc;
 
+#ifdef __x86_64__
     asm volatile ( "syscall" : "=a" (rc) : "0" (nr) : "rcx", "r11", "memory" );
+#else
+    asm volatile ( "int $0x82" : "=a" (rc) : "0" (nr)
+                   : "ebx", "ecx", "edx", "esi", "edi", "memory" );
+#endif
     return rc;
 }
 

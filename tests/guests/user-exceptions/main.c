@@ -20,6 +20,14 @@ const char test_title[] = "Guest user mode: every exception, Xen's frame";
 #define X86_CR0_TS  (1UL << 3)
 #define X86_CR0_AM  (1UL << 18)
 
+#ifdef __x86_64__
+#define SP          "%rsp"
+#define DX          "rdx"
+#else
+#define SP          "%esp"
+#define DX          "edx"
+#endif
+
 static unsigned long u_de(unsigned long u)
 {
     return TRY("div %%ecx", "c" (0), "d" (0));
@@ -30,8 +38,8 @@ void u_db_insn(void);
 asm ( ".pushsection .text\n"
       "u_db_insn: nop\n"
       "u_db_after: ret\n"
-      ".pushsection .ex_table, \"a\"; .balign 8\n"
-      ".quad u_db_insn, u_db_after\n"
+      ".pushsection .ex_table, \"a\"; .balign " ASM_PTR_ALIGN "\n"
+      ASM_PTR " u_db_insn, u_db_after\n"
       ".popsection\n"
       ".popsection" );
 
@@ -48,10 +56,18 @@ static unsigned long u_ud2(unsigned long u)
     return TRY("ud2", "i" (0));
 }
 
+#ifdef __x86_64__
 static unsigned long u_into(unsigned long u)
 {
     return TRY(".byte 0xce", "i" (0));
 }
+#else
+/* into is an instruction in 32-bit code: with OF set, #OF (DPL 3). */
+static unsigned long u_into(unsigned long u)
+{
+    return TRY("pushf; orl $0x800, (%%esp); popf; .byte 0xce", "i" (0));
+}
+#endif
 
 static unsigned long u_hlt(unsigned long u)
 {
@@ -63,10 +79,12 @@ static unsigned long u_noncanon(unsigned long u)
     return TRY("mov (%1), %%al", "r" (BAD_NONCANONICAL));
 }
 
+#ifdef __x86_64__
 static unsigned long u_ss(unsigned long u)
 {
     return TRY("mov (%%rsp,%1,1), %%al", "r" (BAD_NONCANONICAL));
 }
+#endif
 
 static unsigned long u_pf_write(unsigned long p)
 {
@@ -110,9 +128,9 @@ static unsigned long u_ac(unsigned long u)
     static uint64_t buf[2];
     exinfo_t ex;
 
-    asm volatile ( "pushf; orl $0x40000, (%rsp); popf" );
+    asm volatile ( "pushf; orl $0x40000, (" SP "); popf" );
     ex = TRY("movw (%1), %%ax", "r" ((char *)buf + 1));
-    asm volatile ( "pushf; andl $~0x40000, (%rsp); popf" );
+    asm volatile ( "pushf; andl $~0x40000, (" SP "); popf" );
     return ex;
 }
 
@@ -122,9 +140,9 @@ static unsigned long u_ac_ud(unsigned long u)
     unsigned long flags;
     exinfo_t ex;
 
-    asm volatile ( "pushf; orl $0x40000, (%rsp); popf" );
+    asm volatile ( "pushf; orl $0x40000, (" SP "); popf" );
     ex = TRY("ud2", "i" (0));
-    asm volatile ( "pushf; pop %0; pushf; andl $~0x40000, (%%rsp); popf"
+    asm volatile ( "pushf; pop %0; pushf; andl $~0x40000, (%" SP "); popf"
                    : "=r" (flags) );
     return ex == EXINFO(X86_EXC_UD, 0) && (flags & 0x40000);
 }
@@ -167,16 +185,18 @@ static void check_either(const char *what, unsigned long (*fn)(unsigned long),
     }
 USER_GP(u_rdmsr, "rdmsr", "c" (0xc0000100))
 USER_GP(u_wrmsr, "wrmsr", "c" (0xc0000100), "d" (0))
-USER_GP(u_mov_cr0, "mov %%cr0, %%rdx", "i" (0))
-USER_GP(u_mov_cr4w, "mov %%rdx, %%cr4", "d" (0))
-USER_GP(u_mov_dr7, "mov %%dr7, %%rdx", "i" (0))
+USER_GP(u_mov_cr0, "mov %%cr0, %%" DX, "i" (0))
+USER_GP(u_mov_cr4w, "mov %%" DX ", %%cr4", "d" (0))
+USER_GP(u_mov_dr7, "mov %%dr7, %%" DX, "i" (0))
 USER_GP(u_clts, "clts", "i" (0))
 USER_GP(u_wbinvd, "wbinvd", "i" (0))
+#ifdef __x86_64__
 USER_GP(u_swapgs, "swapgs", "i" (0))
+#endif
 USER_GP(u_cli, "cli", "i" (0))
 USER_GP(u_in, "inb $0x80, %%al", "i" (0))
-USER_GP(u_lgdt, "lgdt (%%rsp)", "i" (0))
-USER_GP(u_invlpg, "invlpg (%%rsp)", "i" (0))
+USER_GP(u_lgdt, "lgdt (%" SP ")", "i" (0))
+USER_GP(u_invlpg, "invlpg (%" SP ")", "i" (0))
 USER_GP(u_int82, "int $0x82", "i" (0))
 
 static const struct {
@@ -187,7 +207,10 @@ static const struct {
     { "rdmsr", u_rdmsr, 0 }, { "wrmsr", u_wrmsr, 0 },
     { "mov %cr0", u_mov_cr0, 0 }, { "mov to %cr4", u_mov_cr4w, 0 },
     { "mov %dr7", u_mov_dr7, 0 }, { "clts", u_clts, 0 },
-    { "wbinvd", u_wbinvd, 0 }, { "swapgs", u_swapgs, 0 },
+    { "wbinvd", u_wbinvd, 0 },
+#ifdef __x86_64__
+    { "swapgs", u_swapgs, 0 },          /* #UD outside 64-bit mode */
+#endif
     { "cli", u_cli, 0 }, { "inb", u_in, 0 },
     { "lgdt", u_lgdt, 0 }, { "invlpg", u_invlpg, 0 },
     { "int $0x82", u_int82, (0x82 << 3) | 2 },
@@ -259,11 +282,18 @@ void test_main(void)
     check("#DB breakpoint", u_db, 0, X86_EXC_DB, 0);
     check_rc(HYPERCALL(__HYPERVISOR_set_debugreg, 7, 0, 0, 0, 0), 0);
     check("#UD ud2", u_ud2, 0, X86_EXC_UD, 0);
+#ifdef __x86_64__
     check("#UD into", u_into, 0, X86_EXC_UD, 0);
     check("#GP hlt", u_hlt, 0, X86_EXC_GP, 0);
     check("#GP non-canonical", u_noncanon, 0, X86_EXC_GP, 0);
     check_either("#SS non-canonical", u_ss, EXINFO(X86_EXC_SS, 0),
                  EXINFO(X86_EXC_GP, 0));
+#else
+    check("#OF into", u_into, 0, X86_EXC_OF, 0);
+    check("#GP hlt", u_hlt, 0, X86_EXC_GP, 0);
+    /* Nothing is mapped above the hypervisor's M2P. */
+    check("#PF below 4 GiB", u_noncanon, 0, X86_EXC_PF, 4);
+#endif
     check("#GP int $2", u_int2, 0, X86_EXC_GP, (2 << 3) | 2);
     check("#GP int $18", u_int18, 0, X86_EXC_GP, (18 << 3) | 2);
 

@@ -21,6 +21,7 @@ static unsigned long add_one(unsigned long x)
     return x + 1;
 }
 
+#ifdef __x86_64__
 /* CS says nothing (both modes use FLAT_RING3_CS64): a hypercall does. */
 static unsigned long user_hypercall(unsigned long unused)
 {
@@ -33,6 +34,24 @@ static unsigned long user_hypercall(unsigned long unused)
     return ex;
 }
 
+#define USER_HYPERCALL_FAULT    EXINFO(X86_EXC_UD, 0)
+#else
+/* int $0x82 is ring 1's (a DPL-1 gate): #GP for its IDT entry in ring 3. */
+static unsigned long user_hypercall(unsigned long unused)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "mov %[nr], %%eax; 1: int $0x82; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b) ASM_EXTABLE(2b, 2b)
+                   : "+a" (ex) : [nr] "i" (__HYPERVISOR_xen_version)
+                   : "ebx", "ecx", "edx", "esi", "edi", "memory" );
+    return ex;
+}
+
+#define USER_HYPERCALL_FAULT    EXINFO(X86_EXC_GP, (0x82 << 3) | 2)
+#endif
+
+#ifdef __x86_64__
 static unsigned long read_gs0(unsigned long unused)
 {
     unsigned long v;
@@ -40,6 +59,7 @@ static unsigned long read_gs0(unsigned long unused)
     asm volatile ( "mov %%gs:0, %0" : "=r" (v) );
     return v;
 }
+#endif
 
 static unsigned long user_probe(unsigned long p)
 {
@@ -49,24 +69,28 @@ static unsigned long user_probe(unsigned long p)
 static unsigned long user_mov_cr3(unsigned long unused)
 {
     exinfo_t ex = 0;
+    unsigned long v;
 
-    asm volatile ( "1: mov %%cr3, %%rdx; 2:\n\t"
+    asm volatile ( "1: mov %%cr3, %[v]; 2:\n\t"
                    ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex) :: "rdx", "memory" );
+                   : "+a" (ex), [v] "=d" (v) :: "memory" );
     return ex;
 }
 
 static void test_shared_l4(void)
 {
+#ifdef __x86_64__
     static unsigned long kvar = 0x4b4b, uvar = 0x5555;
+#endif
     exinfo_t ex;
 
     check_rc(exec_user(add_one, 41), 42);
     check_rc(exec_user(add_one, 1), 2);
 
     ex = exec_user(user_hypercall, 0);
-    if ( ex != EXINFO(X86_EXC_UD, 0) )
-        test_fail("hypercall from user mode: exinfo %#lx, wanted #UD", ex);
+    if ( ex != USER_HYPERCALL_FAULT )
+        test_fail("hypercall from user mode: exinfo %#lx, wanted %#lx", ex,
+                  USER_HYPERCALL_FAULT);
 
     ex = exec_user(user_mov_cr3, 0);
     if ( ex != EXINFO(X86_EXC_GP, 0) )
@@ -83,7 +107,8 @@ static void test_shared_l4(void)
     if ( ex != EXINFO(X86_EXC_PF, 0) )
         test_fail("kernel #PF: exinfo %#lx, wanted #PF[0]", ex);
 
-    /* Each mode runs on its own %gs base. */
+#ifdef __x86_64__
+    /* Each mode runs on its own %gs base (set_segment_base: x86-64). */
     check_rc(HYPERCALL(__HYPERVISOR_set_segment_base, SEGBASE_GS_KERNEL,
                        &kvar, 0, 0, 0), 0);
     check_rc(HYPERCALL(__HYPERVISOR_set_segment_base, SEGBASE_GS_USER,
@@ -92,8 +117,10 @@ static void test_shared_l4(void)
     check_rc(read_gs0(0), 0x4b4b);
     check_rc(exec_user(read_gs0, 0), 0x5555);
     check_rc(read_gs0(0), 0x4b4b);
+#endif
 }
 
+#ifdef __x86_64__
 /*
  * A user L4 of its own: two pages at USER_VA (code, read-only, and a
  * stack), nothing of the kernel.  Returns the L4's mfn.
@@ -174,6 +201,28 @@ static void test_own_l4(void)
     check_rc(unpin_table(l4), 0);
     check_rc(exec_user(add_one, 7), 8);
 }
+#else
+/*
+ * One address space for both rings, told apart by _PAGE_USER: a page
+ * mapped without it is ring 1's, and user mode takes #PF[U|P] there.
+ */
+static void test_own_l4(void)
+{
+    static uint8_t win[PAGE_SIZE] __page_aligned;
+    unsigned long w = (unsigned long)win;
+    exinfo_t ex;
+
+    check_rc(exec_user(user_probe, w), 0);
+    check_rc(map_frame_at(w, virt_to_mfn(win), PTE_RW), 0);
+    ex = exec_user(user_probe, w);
+    if ( ex != EXINFO(X86_EXC_PF, PFEC_U | PFEC_P) )
+        test_fail("user read of a kernel page: exinfo %#lx, wanted "
+                  "#PF[U|P]", ex);
+    check_rc(probe_read(win), 0);
+    check_rc(remap_initial(w), 0);
+    check_rc(exec_user(user_probe, w), 0);
+}
+#endif
 
 void test_main(void)
 {

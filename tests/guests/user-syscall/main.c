@@ -17,6 +17,7 @@ const char test_title[] = "Guest user mode: syscall, syscall32, sysenter";
 #define X86_EFLAGS_IF   0x200UL
 #define X86_EFLAGS_DF   0x400UL
 
+#ifdef __x86_64__
 /* What the user side saw: %rcx, %r11 after the syscall, and its rip. */
 static unsigned long u_rcx, u_r11, u_ret, u_rsp;
 
@@ -126,6 +127,8 @@ static unsigned long user_sysenter_tf(unsigned long unused)
     return 0;
 }
 
+#endif
+
 static void check_frame(const char *what, unsigned long rip,
                         unsigned long cs, unsigned long rsp, unsigned long ss)
 {
@@ -138,6 +141,15 @@ static void check_frame(const char *what, unsigned long rip,
                   f.rflags, f.rsp, f.ss, rip, cs, rsp, ss);
 }
 
+static bool cpu_is_intel(void)
+{
+    unsigned int a = 0, b, c, d;
+
+    asm volatile ( "cpuid" : "+a" (a), "=b" (b), "=c" (c), "=d" (d) );
+    return b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;
+}
+
+#ifdef __x86_64__
 /*
  * Hypercalls come only from the kernel: a user `syscall` that names one
  * (SCHEDOP_block, which would sleep here for good; iret, which would
@@ -221,13 +233,133 @@ static void test_syscall32(void)
                 FLAT_USER_CS32, user_last_frame(false).rsp, FLAT_USER_SS32);
 }
 
-static bool cpu_is_intel(void)
-{
-    unsigned int a = 0, b, c, d;
+#else
+/*
+ * A 32-bit guest's user code is 32-bit: `syscall` there goes to the
+ * syscall32 callback on AMD (Intel's CPUs raise #UD for it outside
+ * 64-bit mode; an emulator may let it through), and `sysenter` to the
+ * sysenter callback on Intel (#UD on AMD, outside legacy mode).  Xen's
+ * frame for either is an exception's from ring 3, with the user
+ * selectors; `syscall` leaves its return address in %ecx.
+ */
+static unsigned long u_ret, u_rsp;
 
-    asm volatile ( "cpuid" : "+a" (a), "=b" (b), "=c" (c), "=d" (d) );
-    return b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;
+static unsigned long user_syscall(unsigned long nr)
+{
+    unsigned long eax = nr, ret, sp;
+
+    asm volatile ( "mov %%esp, %[sp]\n\t"
+                   "mov $1f, %[ret]\n\t"
+                   "std\n\t"
+                   "syscall\n"
+                   "1: cld"
+                   : "+a" (eax), [ret] "=&r" (ret), [sp] "=&r" (sp)
+                   :: "ecx", "memory" );
+    u_ret = ret;
+    u_rsp = sp;
+    return eax;
 }
+
+static unsigned long user_syscall_fault(unsigned long unused)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "1: syscall; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex) :: "ecx", "memory" );
+    return ex;
+}
+
+/* A user `syscall` naming a hypercall is still the kernel's system call. */
+static unsigned long user_hypercall(unsigned long nr)
+{
+    unsigned long eax = nr, ebx = SCHEDOP_block;
+
+    asm volatile ( "syscall"
+                   : "+a" (eax), "+b" (ebx) :: "ecx", "memory" );
+    return eax;
+}
+
+static unsigned long user_sysenter(unsigned long unused)
+{
+    unsigned long eax = 9;
+
+    asm volatile ( "mov $1f, %%edx\n\t"
+                   "mov %%esp, %%ecx\n"
+                   "2: sysenter\n"
+                   "1:\n\t"
+                   ASM_EXTABLE(2b, 1b)
+                   : "+a" (eax) :: "ecx", "edx", "memory" );
+    return eax;
+}
+
+static unsigned long user_sysenter_nt_ac(unsigned long unused)
+{
+    unsigned long eax = 9;
+
+    asm volatile ( "mov $1f, %%edx\n\t"
+                   "mov %%esp, %%ecx\n\t"
+                   "pushf; orl $0x44100, (%%esp); popf\n\t"
+                   "sysenter\n"
+                   "1: pushf; andl $~0x44000, (%%esp); popf"
+                   : "+a" (eax) :: "ecx", "edx", "memory" );
+    return eax;
+}
+
+static unsigned long user_sysenter_tf(unsigned long unused)
+{
+    asm volatile ( "pushf; orl $0x100, (%%esp); popf\n\t"
+                   "sysenter" ::: "ecx", "edx", "memory" );
+    return 0;
+}
+
+static void test_syscall32(void)
+{
+    exinfo_t ex = exec_user(user_syscall_fault, 0);
+    struct bounce_frame f;
+
+    /* No callback: Xen's #GP(0) on the syscall itself. */
+    if ( cpu_is_intel() && ex == EXINFO(X86_EXC_UD, 0) )
+    {
+        printf("syscall: #UD (Intel, not in 64-bit mode)\n");
+        return;
+    }
+    check_rc(ex, EXINFO(X86_EXC_GP, 0));
+
+    check_rc(user_register_callback(CALLBACKTYPE_syscall32,
+                                    (unsigned long)user_syscall_entry, 0),
+             0);
+    user_syscall_result = 0x600d;
+    check_rc(exec_user(user_syscall, __HYPERVISOR_xen_version), 0x600d);
+    if ( user_syscall_rax != __HYPERVISOR_xen_version ||
+         user_syscall_count != 1 )
+        test_fail("syscall callback: eax %#lx, %u calls", user_syscall_rax,
+                  user_syscall_count);
+    check_frame("syscall", u_ret, FLAT_USER_CS, u_rsp, FLAT_USER_SS);
+    f = user_last_frame(false);
+    if ( !(f.rflags & X86_EFLAGS_DF) )
+        test_fail("syscall frame: eflags %#lx", f.rflags);
+    if ( user_syscall_mask != 0 )
+        test_fail("syscall callback ran with events masked");
+
+    check_rc(user_register_callback(CALLBACKTYPE_syscall32,
+                                    (unsigned long)user_syscall_entry,
+                                    CALLBACKF_mask_events), 0);
+    check_rc(exec_user(user_syscall, 1), 0x600d);
+    if ( user_syscall_mask != 1 )
+        test_fail("CALLBACKF_mask_events: mask %u in the callback",
+                  user_syscall_mask);
+    check_rc(hypercall_xen_version(XENVER_version, NULL) >> 16, 4);
+    check_rc(user_syscall_count, 2);
+
+    check_rc(exec_user(user_hypercall, __HYPERVISOR_sched_op), 0x600d);
+    check_rc(user_syscall_rax, __HYPERVISOR_sched_op);
+    check_rc(exec_user(user_hypercall, __HYPERVISOR_iret), 0x600d);
+    check_rc(user_syscall_rax, __HYPERVISOR_iret);
+    check_rc(user_syscall_count, 4);
+}
+
+#endif
 
 static void test_sysenter(void)
 {
@@ -239,10 +371,30 @@ static void test_sysenter(void)
 
     if ( !cpu_is_intel() )
     {
-        /* AMD: sysenter is #UD in long mode, raised by the CPU. */
+#ifdef __x86_64__
+        /* AMD: sysenter is #UD outside legacy mode, raised by the CPU. */
         check_rc(exec_user(user_sysenter, 0), EXINFO(X86_EXC_UD, 0));
         printf("sysenter: #UD (not Intel)\n");
         return;
+#else
+        /*
+         * AMD's #UD holds in compatibility mode too, but an emulator may
+         * check for 64-bit code only (QEMU TCG does) and let it through:
+         * then the hypervisor sees a sysenter, and the rest applies.
+         */
+        exinfo_t ex;
+
+        check_rc(hypercall_set_trap_table(gp), 0);
+        ex = exec_user(user_sysenter, 0);
+        check_rc(trap_init(), 0);
+        check_rc(user_init(), 0);
+        if ( ex == EXINFO(X86_EXC_UD, 0) )
+        {
+            printf("sysenter: #UD (not Intel)\n");
+            return;
+        }
+        printf("sysenter: not Intel, yet the CPU let it through\n");
+#endif
     }
 
     /* No callback: #GP(0) on Xen's frame (rip 0, cs 3, rsp 0). */
@@ -295,7 +447,9 @@ void test_main(void)
         return test_error("can't map shared_info");
     user_mask_ptr = &shared_info->vcpu_info[0].evtchn_upcall_mask;
     check_rc(user_init(), 0);
+#ifdef __x86_64__
     test_syscall64();
+#endif
     test_syscall32();
     test_sysenter();
     test_success();

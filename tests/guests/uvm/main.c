@@ -17,7 +17,7 @@ static uint8_t win[2][PAGE_SIZE] __page_aligned;
 #define W(i)        ((unsigned long)win[i])
 
 static unsigned long data[2];
-#define PAT(i)      (0x0101010101010101UL * (0x3c + (i)))
+#define PAT(i)      (UINT64_C(0x0101010101010101) * (0x3c + (i)))
 
 static unsigned long vcpu0 = 1;
 
@@ -29,14 +29,14 @@ static void test_mappings(void)
     check_rc(hypercall_update_va_mapping(W(0), rw, UVMF_INVLPG), 0);
     check_rc(hypercall_update_va_mapping(W(0), rw, UVMF_INVLPG), 0);
     if ( (*e & ~PTE_HV_BITS) != (rw & ~PTE_HV_BITS) )
-        test_fail("entry %#lx, expected %#lx", (unsigned long)*e,
-                  (unsigned long)rw);
+        test_fail("entry %#llx, expected %#llx", (unsigned long long)*e,
+                  (unsigned long long)rw);
     check_reads("mapped writable", W(0), PAT(0));
-    poke(W(0), 0x0123456789abcdefUL);
+    poke(W(0), UINT64_C(0x0123456789abcdef));
 
     /* A second, read-only mapping of the same frame sees the write. */
     check_rc(map_frame_at(W(1), data[0], PTE_RO), 0);
-    check_reads("second mapping", W(1), 0x0123456789abcdefUL);
+    check_reads("second mapping", W(1), UINT64_C(0x0123456789abcdef));
     if ( exinfo_vector(probe_write(win[1])) != X86_EXC_PF )
         test_fail("read-only mapping writable");
     poke(W(0), PAT(0));
@@ -94,12 +94,19 @@ static void test_bad_va(void)
                          ~((1UL << 21) - 1);
     const unsigned long vas[] = {
         HYPERVISOR_VIRT_START, MACH2PHYS_VIRT_START + PAGE_SIZE,
+#ifdef __x86_64__
         HYPERVISOR_VIRT_END - PAGE_SIZE,
         (unsigned long)BAD_NONCANONICAL, 1UL << 47,
         (unsigned long)BAD_UNMAPPED,    /* no L3 */
         1UL << 30,                      /* no L2 */
         hole,                           /* no L1 */
         HYPERVISOR_VIRT_END,            /* guest kernel range, nothing */
+#else
+        (unsigned long)BAD_NONCANONICAL, /* the hypervisor's, no L1 */
+        (unsigned long)BAD_UNMAPPED,    /* no L2 */
+        1UL << 30,                      /* no L2 */
+        hole,                           /* no L1 */
+#endif
     };
 
     for ( unsigned int i = 0; i < ARRAY_SIZE(vas); i++ )
@@ -165,13 +172,14 @@ static void test_fresh_walk(void)
             { (uint64_t)l1a << PAGE_SHIFT, 0 },
             { (uint64_t)l1b << PAGE_SHIFT, 0 },
         };
+        /* (The compat form of a PTE argument: two, low half first.) */
         multicall_entry_t mc[] = {
             { .op = __HYPERVISOR_update_va_mapping,
-              .args = { va, 0, UVMF_INVLPG } },
+              .args = { va, HC_U64(0), UVMF_INVLPG } },
             { .op = __HYPERVISOR_mmu_update,
               .args = { (unsigned long)&swap, 1, 0, DOMID_SELF } },
             { .op = __HYPERVISOR_update_va_mapping,
-              .args = { va, nl1e, UVMF_INVLPG } },
+              .args = { va, HC_U64(nl1e), UVMF_INVLPG } },
         };
 
         check_rc(hypercall_mmu_update(reset, 3, NULL, DOMID_SELF), 0);
@@ -179,8 +187,8 @@ static void test_fresh_walk(void)
         for ( unsigned int j = 0; j < ARRAY_SIZE(mc); j++ )
             check_rc(mc[j].result, 0);
         if ( frame_get_pte(l1a, 0) )
-            return test_fail("update_va_mapping edited the old L1: %#lx",
-                             (unsigned long)frame_get_pte(l1a, 0));
+            return test_fail("update_va_mapping edited the old L1: %#llx",
+                             (unsigned long long)frame_get_pte(l1a, 0));
         check_rc(pte_mfn(frame_get_pte(l1b, 0)), data[1]);
         check_reads("through the swapped-in L2", va, PAT(1));
     }

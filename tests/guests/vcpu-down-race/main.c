@@ -135,8 +135,7 @@ void test_main(void)
         if ( !evtchn_test_pending(ipi_port) )
             test_fail("round %u: no event pending for the downed vCPU", i);
         /* Cleared for the next round, as a guest's handler would. */
-        __atomic_and_fetch(&shared_info->evtchn_pending[ipi_port / 64],
-                           ~(1UL << (ipi_port % 64)), __ATOMIC_SEQ_CST);
+        evtchn_clear_pending(ipi_port);
         check_rc(vcpu_op(VCPUOP_up, 1, NULL), 0);
         if ( !wait_for(&v1_count, seen) )
             return test_fail("round %u: vCPU 1 never resumed", i);

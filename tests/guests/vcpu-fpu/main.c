@@ -38,7 +38,7 @@ static void read_state(unsigned int n)
 
     asm volatile ( "fnstcw %0" : "=m" (fcw) );
     asm volatile ( "stmxcsr %0" : "=m" (mxcsr) );
-    asm volatile ( "movq %%xmm0, %0" : "=r" (xmm0) );
+    asm volatile ( "movq %%xmm0, %0" : "=m" (xmm0) );
     asm volatile ( "mov %%cr4, %0" : "=r" (cr4) );     /* emulated */
     seen[n].fcw = fcw;
     seen[n].mxcsr = mxcsr;

@@ -28,7 +28,16 @@ static volatile long v1_version, v1_is_up, v1_init, v1_send, v1_other;
 static volatile unsigned long v1_dr0, v1_dr1, v1_dr7;
 static volatile uint32_t ipi_port;
 
+#ifdef __x86_64__
 #define NONCANON    0x0000800000000000UL
+/* A hypervisor address for DR0: dropped, as set_debugreg refuses it. */
+#define DR0_ASKED   0xffff800000001000UL
+#define DR0_KEPT    0
+#else
+/* Every 32-bit address passes Xen's access_ok() (see debugreg). */
+#define DR0_ASKED   HYPERVISOR_VIRT_START
+#define DR0_KEPT    HYPERVISOR_VIRT_START
+#endif
 
 /* vCPU 1's life: hypercalls, an event for vCPU 0, then down. */
 static void __attribute__((used, noreturn)) vcpu1_main(void)
@@ -102,8 +111,7 @@ static void remote_stale_tlb(void)
     check_rc(map_frame_at(w, f, PTE_RW), 0);
     v1_cmd = 1;
     wait_ack(1);
-    check_rc(HYPERCALL(__HYPERVISOR_update_va_mapping, w, 0, UVMF_NONE,
-                       0, 0), 0);
+    check_rc(hypercall_update_va_mapping(w, 0, UVMF_NONE), 0);
     check_rc(pin_table(1, f), 0);
     v1_cmd = 2;
     wait_ack(2);
@@ -114,7 +122,8 @@ static void remote_stale_tlb(void)
                   exinfo_vector(v1_probe));
     frame_read(f, 5 * 8, &e, sizeof(e));
     if ( e )
-        test_fail("the pinned L1 changed: entry 5 is %#lx", (unsigned long)e);
+        test_fail("the pinned L1 changed: entry 5 is %#llx",
+                  (unsigned long long)e);
     check_rc(unpin_table(f), 0);
     check_rc(remap_initial(w), 0);
 }
@@ -146,6 +155,7 @@ static void hostile_contexts(void)
     check_rc(vcpu_op(VCPUOP_up, 64, NULL), -XEN_ENOENT);
     check_rc(vcpu_op(VCPUOP_initialise, 1, BAD_UNMAPPED), -XEN_EFAULT);
 
+#ifdef __x86_64__
     BAD(user_regs.rip, NONCANON);
     BAD(user_regs.rsp, NONCANON);
     BAD(kernel_sp, NONCANON);
@@ -157,9 +167,10 @@ static void hostile_contexts(void)
     BAD(failsafe_callback_eip, NONCANON);
     BAD(trap_ctxt[14].address, NONCANON);
     BAD(ldt_base, 0xffff800000000000UL);    /* the hypervisor's */
+    BAD(flags, 0);                          /* user mode, no ctrlreg[1] */
+#endif
     BAD(ldt_base, 0x1000UL + 8);            /* not page aligned */
     BAD(ldt_ents, 8193);
-    BAD(flags, 0);                          /* user mode, no ctrlreg[1] */
     BAD(gdt_ents, 14 * 512 + 1);
 
     /* Frames: a writable one as a GDT frame or an L4; beyond RAM. */
@@ -169,9 +180,11 @@ static void hostile_contexts(void)
     check_refused("a writable GDT frame", -XEN_EINVAL);
     BAD(ctrlreg[3], xen_pfn_to_cr3(virt_to_mfn(scratch)));
     BAD(ctrlreg[3], xen_pfn_to_cr3(0xfffffffUL));
+#ifdef __x86_64__
     good_ctx();
     ctx.ctrlreg[1] = xen_pfn_to_cr3(virt_to_mfn(scratch));
     check_refused("a writable user L4", -XEN_EINVAL);
+#endif
 
     /* A good GDT frame, then a bad L4: the frame must be free again. */
     gdt_mfn = alloc_frame();
@@ -225,10 +238,11 @@ void test_main(void)
 
     /*
      * The debug registers pass set_debugreg's rules, refusals ignored as
-     * in Xen: a hypervisor address and General Detect don't stick.
+     * in Xen: a hypervisor address (64-bit) and General Detect don't
+     * stick.
      */
     good_ctx_traps();
-    ctx.debugreg[0] = 0xffff800000001000UL;
+    ctx.debugreg[0] = DR0_ASKED;
     ctx.debugreg[1] = 0x1000;
     ctx.debugreg[7] = 0x2000 | 0x400;   /* DR7.GD */
     check_rc(vcpu_op(VCPUOP_initialise, 1, &ctx), 0);
@@ -249,7 +263,7 @@ void test_main(void)
     check_rc(v1_init, -XEN_EEXIST);
     check_rc(v1_other, 1);
     check_rc(v1_send, 0);
-    check_rc(v1_dr0, 0);
+    check_rc(v1_dr0, DR0_KEPT);
     check_rc(v1_dr1, 0x1000);
     check_rc(v1_dr7, 0x400);
     printf("vcpu-smp: vCPU 1 ran, signalled and went down\n");

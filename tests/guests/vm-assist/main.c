@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * HYPERVISOR_vm_assist as Xen's do_vm_assist() (common/domain.c) with a
- * 64-bit PV guest's mask: the types Xen 4.17 accepts enable and disable
+ * PV guest's mask (PV64_VM_ASSIST_MASK; a 32-bit guest's PV32 one lacks
+ * m2p_strict): the types Xen 4.17 accepts enable and disable
  * (some mean nothing in 64-bit mode, yet Xen can't refuse them), any
  * other type is -EINVAL before the command is looked at, an unknown
  * command -ENOSYS.  Both arguments are unsigned ints to Xen.
  */
 #include "guest.h"
 
-const char test_title[] = "vm_assist: 64-bit PV types, bad types and commands";
+const char test_title[] = "vm_assist: PV types, bad types and commands";
 
 static long vm_assist(unsigned long cmd, unsigned long type)
 {
@@ -19,7 +20,9 @@ static const unsigned int valid[] = {
     VMASST_TYPE_4gb_segments, VMASST_TYPE_4gb_segments_notify,
     VMASST_TYPE_writable_pagetables, VMASST_TYPE_pae_extended_cr3,
     VMASST_TYPE_architectural_iopl, VMASST_TYPE_runstate_update_flag,
-    VMASST_TYPE_m2p_strict,
+#ifdef __x86_64__
+    VMASST_TYPE_m2p_strict,             /* x86/64 only (xen.h) */
+#endif
 };
 
 static bool is_valid(unsigned int type)
@@ -57,11 +60,13 @@ void test_main(void)
     check_rc(vm_assist(VMASST_CMD_enable, ~0UL), -XEN_EINVAL);
     check_rc(vm_assist(VMASST_CMD_enable, 0x80000000UL), -XEN_EINVAL);
 
+#ifdef __x86_64__
     /* Only the low 32 bits of each argument count. */
     check_rc(vm_assist((1UL << 32) | VMASST_CMD_enable,
                        (1UL << 32) | VMASST_TYPE_writable_pagetables), 0);
     check_rc(vm_assist(VMASST_CMD_disable,
                        (1UL << 32) | VMASST_TYPE_writable_pagetables), 0);
+#endif
 
     /* What Linux turns on at boot. */
     check_rc(vm_assist(VMASST_CMD_enable, VMASST_TYPE_writable_pagetables),

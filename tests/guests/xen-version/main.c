@@ -36,8 +36,8 @@ static void test_strings(void)
 
     check_rc(hypercall_xen_version(XENVER_capabilities, caps), 0);
     check_string("capabilities", caps, sizeof(caps));
-    if ( !strstr(caps, "xen-3.0-x86_64") )
-        test_fail("capabilities lack xen-3.0-x86_64");
+    if ( !strstr(caps, GUEST_SI_MAGIC) )
+        test_fail("capabilities lack " GUEST_SI_MAGIC);
 
     check_rc(hypercall_xen_version(XENVER_changeset, changeset), 0);
     check_string("changeset", changeset, sizeof(changeset));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The test kernel's ELF notes (xen/elfnote.h), its hypercall page and its
- * entry point.
+ * The 32-bit PAE test kernel's ELF notes (xen/elfnote.h), its hypercall
+ * page and its entry point.  Numeric notes are 32-bit, as an ELF32
+ * kernel's are (Linux's i386 xen-head.S uses _ASM_PTR).
  */
 #include <xen/elfnote.h>
 
@@ -21,15 +22,22 @@
 ELFNOTE(XEN_ELFNOTE_GUEST_OS,       .asciz "pvshim-tests")
 ELFNOTE(XEN_ELFNOTE_XEN_VERSION,    .asciz "xen-3.0")
 ELFNOTE(XEN_ELFNOTE_LOADER,         .asciz "generic")
-ELFNOTE(XEN_ELFNOTE_VIRT_BASE,      .quad 0)
-ELFNOTE(XEN_ELFNOTE_PADDR_OFFSET,   .quad 0)
-ELFNOTE(XEN_ELFNOTE_ENTRY,          .quad _start)
-ELFNOTE(XEN_ELFNOTE_HYPERCALL_PAGE, .quad hypercall_page)
+/*
+ * "yes": a PAE kernel that takes an extended cr3 (xen_pfn_to_cr3()), so
+ * its L3 may be above 4 GiB; a 64-bit hypervisor runs no other 32-bit
+ * kind ("xen-3.0-x86_32p").
+ */
+ELFNOTE(XEN_ELFNOTE_PAE_MODE,       .asciz "yes")
+ELFNOTE(XEN_ELFNOTE_VIRT_BASE,      .long 0)
+ELFNOTE(XEN_ELFNOTE_PADDR_OFFSET,   .long 0)
+ELFNOTE(XEN_ELFNOTE_ENTRY,          .long _start)
+ELFNOTE(XEN_ELFNOTE_HYPERCALL_PAGE, .long hypercall_page)
 
 /*
- * The hypervisor writes 32-byte stubs here at build time.  Until then it
- * holds int3, so a hypervisor that never filled it shows up at the first
- * hypercall, with RIP inside this page.
+ * The hypervisor writes 32-byte stubs here at build time (`mov $nr,
+ * %eax; int $0x82; ret`, and for iret one that pushes %eax first and
+ * never returns).  Until then it holds int3, so a hypervisor that never
+ * filled it shows up at the first hypercall, with EIP inside this page.
  */
         .section .text.hypercall_page, "ax", @progbits
         .balign 4096
@@ -40,19 +48,21 @@ hypercall_page:
         .size hypercall_page, . - hypercall_page
 
 /*
- * _start: entered in 64-bit mode in the guest kernel's ring 3.
- *   %rsi  virtual address of start_info_t
- *   %rsp  a boot stack made by the domain builder
- *   events masked in vcpu_info[0]
- * Moves to the library's stack and calls start_guest(), which never returns.
+ * _start: entered in 32-bit protected mode in the guest kernel's ring 1,
+ * %cs = FLAT_KERNEL_CS, %ds = %es = %fs = %gs = %ss = FLAT_KERNEL_DS
+ * (flat 4 GiB, xen-x86_32.h), events masked in vcpu_info[0]:
+ *   %esi  virtual address of start_info_t
+ *   %esp  a boot stack made by the domain builder
+ * Moves to the library's stack and calls start_guest(), which never
+ * returns.
  */
         .section .text.head, "ax", @progbits
         .globl _start
         .type _start, @function
 _start:
         cld
-        mov     %rsi, start_info(%rip)
-        lea     boot_stack_top(%rip), %rsp
+        mov     %esi, start_info
+        mov     $boot_stack_top, %esp
         call    start_guest
 1:      jmp     1b
         .size _start, . - _start
