@@ -8,7 +8,11 @@
  *   plain L2;
  * - an L3's slots 3 and up can't change; the hypervisor's L2 slots can't;
  * - the M2P reads at MACH2PHYS_VIRT_START and can't be written;
- * - no L4 and no user page table for a 32-bit guest.
+ * - no L4 and no user page table for a 32-bit guest;
+ * - writable page tables take a PAE entry in 32-bit halves (Xen's
+ *   ptwr_emulated_update()): each half merged with the other, and an
+ *   upper half written first that leaves the entry invalid goes in
+ *   without _PAGE_PRESENT, waiting for its lower half.
  */
 #include "guest.h"
 #include "mm.h"
@@ -28,6 +32,62 @@ void test_main(void)
 static uint64_t l3_slot_maddr(unsigned long l3, unsigned int slot)
 {
     return ((uint64_t)l3 << PAGE_SHIFT) + slot * 8;
+}
+
+static uint8_t target[PAGE_SIZE] __page_aligned;
+
+/* A 4-byte store to @p (one half of an entry); 0, or the fault. */
+static exinfo_t store32(volatile uint32_t *p, uint32_t v)
+{
+    return TRY("movl %[v], (%[p])", [p] "r" (p), [v] "r" (v));
+}
+
+static void check_halves(void)
+{
+    volatile uint64_t *e = (volatile uint64_t *)pt_entry(
+        (unsigned long)target, 1);
+    volatile uint32_t *lo = (volatile uint32_t *)e, *hi = lo + 1;
+    unsigned long a = alloc_frame();
+    uint64_t orig = *e;
+    exinfo_t ex;
+
+    frame_fill(a, 0xaa);
+    check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_enable,
+                       VMASST_TYPE_writable_pagetables, 0, 0, 0), 0);
+
+    /* Lower half: a new frame, same flags; the upper half stays. */
+    if ( (ex = store32(lo, (uint32_t)pte_make(a, PTE_RW))) )
+        test_fail("lower-half store: exinfo %#lx", ex);
+    invlpg_local((unsigned long)target);
+    if ( pte_mfn(*e) != a || target[0] != 0xaa )
+        test_fail("lower-half store: entry %#llx, reads %#x",
+                  (unsigned long long)*e, target[0]);
+
+    /* Upper half first, making the frame one beyond RAM: not present. */
+    if ( (ex = store32(hi, 0x000fffff)) )
+        test_fail("upper-half store: exinfo %#lx", ex);
+    if ( *e & _PAGE_PRESENT )
+        test_fail("an invalid upper half left the entry present: %#llx",
+                  (unsigned long long)*e);
+    if ( *hi != 0x000fffff )
+        test_fail("upper half reads %#x", *hi);
+    invlpg_local((unsigned long)target);
+    if ( exinfo_vector(probe_read(target)) != X86_EXC_PF )
+        test_fail("the entry still maps after its upper half went bad");
+
+    /* The upper half back, then the lower half makes it whole again. */
+    if ( (ex = store32(hi, 0)) || (ex = store32(lo, (uint32_t)orig)) )
+        test_fail("restoring the entry: exinfo %#lx", ex);
+    if ( *e != orig )
+        test_fail("entry %#llx, was %#llx", (unsigned long long)*e,
+                  (unsigned long long)orig);
+    /* A lower half that can't be is refused: the guest's #PF. */
+    ex = store32(lo, (uint32_t)pte_make(hypervisor_frame(), PTE_RW));
+    if ( exinfo_vector(ex) != X86_EXC_PF )
+        test_fail("a lower half mapping a hypervisor frame: exinfo %#lx", ex);
+    check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_disable,
+                       VMASST_TYPE_writable_pagetables, 0, 0, 0), 0);
+    invlpg_local((unsigned long)target);
 }
 
 /* A free frame as an unpinned L3 with @l2 at slot 3 (0: none). */
@@ -127,6 +187,7 @@ void test_main(void)
     check_rc(mmuext1(MMUEXT_PIN_L2_TABLE, l2), 0);
     check_rc(mmuext1(MMUEXT_UNPIN_TABLE, l2), 0);
 
+    check_halves();
     test_success();
 }
 #endif
