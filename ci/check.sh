@@ -80,6 +80,11 @@ if make -s guests >"$log/guests-build.log" 2>&1; then
                      tests/guests/run.sh
                  # Four vCPUs taking turns on one host thread.
                  GUEST_VCPUS=4 GUEST_TCG_THREADS=single tests/guests/run.sh
+                 # The same tests as 32-bit PAE guests (the compat ABI):
+                 # audited, on a CPU with SMEP/SMAP, and on two vCPUs.
+                 GUEST_WIDTH=32 GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit \
+                     tests/guests/run.sh
+                 GUEST_WIDTH=32 GUEST_VCPUS=2 tests/guests/run.sh
                  # Real hardware virtualization, where this host has it.
                  if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]
                  then

@@ -10,15 +10,17 @@
 
 #include <xen/errno.h>
 #include "arch/x86/uaccess.h"
-#include "pv/compat/layout.h"
 #include "pv/domain.h"
 
 /*
  * A guest range is usable if it lies wholly in the lower canonical half
  * or wholly above the hypervisor's reserved range (the upper canonical
  * half begins at HYPERVISOR_VIRT_START, so nothing below it is allowed).
- * A 32-bit guest's lies wholly below its hypervisor hole (Xen's
- * __compat_access_ok()): its read-only M2P is no buffer to pass.
+ * A 32-bit guest's starts below 4 GiB (its pointers are 32 bits; Xen's
+ * __addr_ok()) and stays in the lower half: above 4 GiB its page tables
+ * (the shim's compat L4) map nothing, so an access faults there, and its
+ * M2P in the hypervisor hole reads as on Xen and can't be written.
+ * Compat handle arrays have their own, stricter check (pv/compat/handle.h).
  */
 static inline bool guest_range_ok(unsigned long va, size_t len)
 {
@@ -27,7 +29,7 @@ static inline bool guest_range_ok(unsigned long va, size_t len)
     if ( end < va )
         return false;
     if ( unlikely(dom.compat) )
-        return end <= COMPAT_HYPERVISOR_VIRT_START;
+        return va < (1UL << 32) && end <= (1UL << 47);
     return end <= (1UL << 47) || va >= HYPERVISOR_VIRT_END;
 }
 

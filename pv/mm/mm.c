@@ -364,7 +364,12 @@ static int validate_table(unsigned long mfn, unsigned int type)
 
     if ( type == PGT_L3 && dom.compat )
     {
-        /* Slot 3 first, then the rest with it hidden from the walk. */
+        /*
+         * A PAE guest need only fill a PDPT's 4 entries, but long mode
+         * walks all 512 of the page: Xen's alloc_l3_table() clears the
+         * rest.  Then slot 3, then the others with it hidden from the walk.
+         */
+        memset(t + 4, 0, (512 - 4) * sizeof(*t));
         if ( (rc = get_xen_l2(&t[3])) )
             return rc;
         l3e3 = t[3];

@@ -63,7 +63,7 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
     case MMUEXT_PIN_L3_TABLE:
     case MMUEXT_PIN_L4_TABLE:
         if ( dom.compat && op->cmd == MMUEXT_PIN_L4_TABLE )
-            return -XEN_EINVAL;         /* a PAE guest has no L4 */
+            return 0;                   /* a PAE guest has no L4: Xen ignores it */
         return pin_table(op->arg1.mfn, PGT_L1 + op->cmd - MMUEXT_PIN_L1_TABLE);
     case MMUEXT_UNPIN_TABLE:
         return unpin_table(op->arg1.mfn);
@@ -142,7 +142,11 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
     done = batch_begin(&count, pdone);
-    if ( !guest_range_ok(uops, count * size) )
+    /*
+     * The list's start, and (64-bit) its range; Xen's compat_mmuext_op()
+     * takes the list as guest_handle_okay() does, from its start.
+     */
+    if ( !guest_range_ok(uops, compat ? size : count * size) )
         return -XEN_EFAULT;
     if ( (rc = pv_check_domid(foreigndom)) )
         return rc;
@@ -159,6 +163,12 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
         if ( compat ? copy_from_guest_offset(c, uops, i, size)
                     : copy_from_guest_offset(&op, uops, i, size) )
         {
+            /*
+             * Xen's compat_mmuext_op() reads the ops in before it runs
+             * any: an unreadable first one leaves *pdone as it was.
+             */
+            if ( compat && !i )
+                return -XEN_EFAULT;
             rc = -XEN_EFAULT;
             break;
         }

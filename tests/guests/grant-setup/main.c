@@ -85,7 +85,13 @@ static void test_setup_table(void)
     set_xen_guest_handle(st.frame_list, BAD_UNMAPPED);
     st.status = 99;
     check_rc(gnttab_op(GNTTABOP_setup_table, &st, 1), 0);
+#ifdef __x86_64__
     check_rc(st.status, GNTST_bad_virt_addr);
+#else
+    /* Xen's compat_grant_table_op() writes the list out after the fact
+     * and ignores a failure: (void)__copy_to_compat_offset(). */
+    check_rc(st.status, GNTST_okay);
+#endif
     st.nr_frames = 0;
     check_rc(gnttab_op(GNTTABOP_setup_table, &st, 1), 0);
     check_rc(st.status, GNTST_okay);

@@ -157,7 +157,13 @@ static void test_pin_errors(void)
     check_rc(done, 0xdead);
     check_rc(hypercall_mmuext_op(BAD_UNMAPPED, 1, &done, DOMID_SELF),
              -XEN_EFAULT);
+#ifdef __x86_64__
     check_rc(done, 0);
+#else
+    /* Xen's compat_mmuext_op() reads ops in before running any: *pdone
+     * is only written by the batches that ran. */
+    check_rc(done, 0xdead);
+#endif
     check_rc(hypercall_mmuext_op(ops, 1, BAD_UNMAPPED, DOMID_SELF), 0);
     check_rc(unpin_table(a), 0);                        /* it did pin */
 

@@ -134,8 +134,10 @@ void test_main(void)
          X86_EXC_PF )
         test_fail("the M2P can be written");
 
-    /* No L4, no user page table. */
-    check_rc(mmuext1(MMUEXT_PIN_L4_TABLE, boot), -XEN_EINVAL);
+    /* No L4 (Xen ignores a pin of one: 0), no user page table. */
+    check_rc(mmuext1(MMUEXT_PIN_L4_TABLE, boot), 0);
+    check_rc(mmuext1(MMUEXT_UNPIN_TABLE, boot), 0);     /* as L3, once */
+    check_rc(mmuext1(MMUEXT_PIN_L3_TABLE, boot), 0);
     check_rc(mmuext1(MMUEXT_NEW_USER_BASEPTR, boot), -XEN_EINVAL);
 
     /* An L3 without slot 3 is refused. */
