@@ -104,14 +104,17 @@ static uint64_t any_pte(void)
 
 /*
  * Slots of our top level that the fuzz may write: unused, or the
- * hypervisor's (L4 256-271; a PAE L3's slot 3, and none past it).
+ * hypervisor's (L4 256-271; a PAE L3's slots past 3, which validation
+ * clears).  Not a PAE L3's slot 3: while the fuzz has left our L3
+ * without its type, a write there would land, and nothing could put
+ * back the L2 it must hold for the L3 to validate again.
  */
 #ifdef __x86_64__
 static const unsigned int l4_slots[] = { 1, 200, 255, 256, 263, 271, 272,
                                          511 };
 #define GUEST_TOP_SLOT(s)   ((s) < 256 || (s) > 271)
 #else
-static const unsigned int l4_slots[] = { 1, 2, 3, 4, 200, 511 };
+static const unsigned int l4_slots[] = { 1, 2, 4, 200, 511 };
 #define GUEST_TOP_SLOT(s)   ((s) < 3)
 #endif
 
@@ -130,7 +133,9 @@ static uint64_t any_entry(void)
     case 4:
         return pt_entry_maddr(hole, 2) + rnd_below(4) * 8;
     case 5:
-        return rnd_below(2) ? pt_entry_maddr(0, 3) + (1 + rnd_below(3)) * 8
+        /* The L3 under slot 0 (PAE: the top level, not its slot 3). */
+        return rnd_below(2) ? pt_entry_maddr(0, 3) +
+                              (1 + rnd_below(PT_LEVELS == 4 ? 3 : 2)) * 8
                             : boot + PICK(l4_slots) * 8;
     case 6:
         return ((uint64_t)clone_l4 << PAGE_SHIFT) + (1 + slot % 511) * 8;
@@ -326,6 +331,16 @@ void test_main(void)
         if ( GUEST_TOP_SLOT(l4_slots[i]) )
             check_rc(mmu_update1(((uint64_t)boot_l4 << PAGE_SHIFT) +
                                  l4_slots[i] * 8, 0), 0);
+    /*
+     * While our top level was left without its type (unpinned, not in
+     * use), the fuzz may have pinned it, or the tables under it, as other
+     * types: unpin every bootstrap table, whatever it is now, so that the
+     * tree validates again (as a PAE L3's slot 3 must be its own kind of
+     * L2).
+     */
+    for ( unsigned int i = 0; i < start_info->nr_pt_frames; i++ )
+        (void)mmuext1(MMUEXT_UNPIN_TABLE,
+                      pfn_to_mfn((start_info->pt_base >> PAGE_SHIFT) + i));
     check_rc(mmuext1(MMUEXT_NEW_BASEPTR, boot_l4), 0);
     /* (A 32-bit guest has no user base pointer: always -EINVAL.) */
     check_rc(mmuext1(MMUEXT_NEW_USER_BASEPTR, 0),
