@@ -197,7 +197,16 @@ static void test_batch_errors(void)
     check_rc(hypercall_mmu_update(BAD_XEN, 1, &done, DOMID_SELF), -XEN_EFAULT);
     check_rc(hypercall_mmu_update(BAD_NONCANONICAL, 1, &done, DOMID_SELF),
              -XEN_EFAULT);
+#ifdef __x86_64__
     check_rc(done, 0xdead);
+#else
+    /*
+     * A 32-bit guest's every address is Xen's __addr_ok(), and
+     * mmu_update has no compat wrapper: the list is read, faults at
+     * entry 0, and *pdone says so.
+     */
+    check_rc(done, 0);
+#endif
     /* In guest space but unmapped: -EFAULT at entry 0. */
     check_rc(hypercall_mmu_update(BAD_UNMAPPED, 1, &done, DOMID_SELF),
              -XEN_EFAULT);
