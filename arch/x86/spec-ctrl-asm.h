@@ -73,15 +73,25 @@
 /*
  * Entry from the guest (syscall, sysenter, int $0x82): IBPB, RSB, then
  * the shim's MSR_SPEC_CTRL, in Xen's order (SPEC_CTRL_ENTRY_FROM_PV), and
- * the lfence after them.  Before any ret or indirect branch.
+ * the lfence after them.  Entry work without IBPB or MSR_SPEC_CTRL is
+ * the RSB overwrite alone (SCF_ENTRY_LFENCE means one of the three), the
+ * common case: Xen's PV default where IBRS isn't used, and all that
+ * TCG's CPUs get.  It has its own copy, one test shorter.
+ * Before any ret or indirect branch.
  * Requires: %rsp on the shim's stack.  Clobbers %rax, %rcx, %rdx, flags.
  */
 .macro SPEC_CTRL_ENTRY_FROM_PV
         testb   $SCF_ENTRY_LFENCE, spec_ctrl_flags(%rip)
         jz      .L\@_done
+        testb   $(SCF_ENTRY_IBPB | SCF_MSR_SPEC_CTRL), spec_ctrl_flags(%rip)
+        jz      .L\@_rsb
         DO_COND_IBPB
         DO_COND_OVERWRITE_RSB
         DO_COND_SPEC_CTRL spec_ctrl_shim_value
+        jmp     .L\@_fence
+.L\@_rsb:
+        DO_OVERWRITE_RSB
+.L\@_fence:
         lfence
 .L\@_done:
 .endm
@@ -125,12 +135,14 @@
  * Requires: nothing.  Clobbers %rax, %rcx, %rdx, flags.
  */
 .macro SPEC_CTRL_EXIT_TO_PV
+        testb   $(SCF_MSR_SPEC_CTRL | SCF_EXIT_DIV), spec_ctrl_flags(%rip)
+        jz      .L\@_done              /* neither: one test */
         DO_COND_SPEC_CTRL spec_ctrl_guest_value
         testb   $SCF_EXIT_DIV, spec_ctrl_flags(%rip)
-        jz      .L\@_div_done
+        jz      .L\@_done
         mov     $1, %eax                /* any non-faulting DIV will do */
         div     %al
-.L\@_div_done:
+.L\@_done:
 .endm
 
 /*
