@@ -25,9 +25,6 @@
 
 struct domain dom;
 
-#define X86_EFLAGS_IF       0x200
-#define X86_EFLAGS_IOPL     0x3000
-#define X86_EFLAGS_VM       0x20000
 #define X86_EFLAGS_RF       0x10000
 #define EFER_SCE            (1UL << 0)
 
@@ -86,26 +83,29 @@ void pv_cpu_init(void)
 }
 
 /*
- * Last look at the frame before iretq, interrupts off, the domain lock
- * held (and dropped at the end): first the work deferred to here
- * (softirqs: expired timers, ...), a vCPU that went down leaving for
- * the idle loop, then a pending event upcall; whatever the guest or a
- * handler put in the frame, the guest runs in ring 3 with interrupts on
- * and IOPL 0.
+ * The exit path's work (__pv_exit_to_guest(), pv/entry.h), under the
+ * domain lock, taken here if the entry didn't need it, and dropped: the
+ * work deferred to here (softirqs: expired timers, ...), a vCPU that
+ * went down leaving for the idle loop, frames the guest gave back, then
+ * a pending NMI or event upcall.
  */
-void pv_exit_to_guest(struct cpu_regs *regs)
+void pv_exit_work(struct cpu_regs *regs)
 {
+    if ( !pv_domain_locked() )
+        pv_domain_lock();               /* waits with interrupts on */
     if ( softirq_pending() )
         do_softirq();
     pv_vcpu_check_down(regs);
     if ( unlikely(mm_dying_pending) )
         pv_mm_free_dying();
     pv_deliver_events(regs);
-    regs->cs |= 3;
-    regs->ss |= 3;
-    regs->rflags = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
-                   X86_EFLAGS_IF;
     pv_domain_unlock();
+}
+
+/* For pv_return_to_guest (pv/entry.S). */
+void pv_exit_to_guest(struct cpu_regs *regs)
+{
+    __pv_exit_to_guest(regs, pv_domain_locked());
 }
 
 static void show_guest_registers(const struct cpu_regs *r)

@@ -195,27 +195,52 @@ long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
 }
 
 /*
- * syscall from the guest.  From its kernel, a hypercall: %rax the number,
- * %rdi %rsi %rdx %r10 %r8 %r9 the arguments (the 64-bit PV ABI), result
- * in %rax.  From its user mode, the guest's own system call: bounce it to
- * the kernel's syscall callback.
+ * Hypercalls that need no domain lock: they read only the shim's
+ * constants and the caller's own registers, and copy to and from guest
+ * memory through its page tables as the guest itself could (interrupts
+ * stay off, so no flush of a frame they write can finish meanwhile).
  */
-void pv_syscall(struct cpu_regs *regs)
+static bool lock_free_hypercall(unsigned long nr)
+{
+    return nr == __HYPERVISOR_xen_version;
+}
+
+/* The hypercall in @regs, straight to the switch (never in a multicall). */
+static always_inline void syscall_hypercall(struct cpu_regs *regs)
 {
     unsigned long nr = regs->rax;
     unsigned long args[6] = {
         regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9,
     };
 
-    if ( unlikely(!current_vcpu()->kernel_mode) )
-    {
-        pv_bounce_syscall(regs);
-        return;
-    }
-    /* The hot path: straight to the switch (never inside a multicall). */
     regs->rax = dispatch(regs, nr, args, false);
     if ( unlikely(opt_mm_audit) )
         audit_after(nr, regs->rax);
+}
+
+/*
+ * syscall from the guest.  From its kernel, a hypercall: %rax the number,
+ * %rdi %rsi %rdx %r10 %r8 %r9 the arguments (the 64-bit PV ABI), result
+ * in %rax.  From its user mode, the guest's own system call: bounce it to
+ * the kernel's syscall callback.  The domain lock is taken here, for all
+ * but the lock-free hypercalls, and the exit's checks follow inline.
+ */
+void pv_syscall(struct cpu_regs *regs)
+{
+    bool kernel = current_vcpu()->kernel_mode;
+
+    if ( likely(kernel) && lock_free_hypercall(regs->rax) )
+    {
+        syscall_hypercall(regs);
+        __pv_exit_to_guest(regs, false);
+        return;
+    }
+    pv_domain_lock();
+    if ( likely(kernel) )
+        syscall_hypercall(regs);
+    else
+        pv_bounce_syscall(regs);
+    __pv_exit_to_guest(regs, true);
 }
 
 unsigned int batch_begin(unsigned long *count, unsigned long pdone)

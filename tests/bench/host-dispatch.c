@@ -46,6 +46,9 @@ size_t raw_copy_to_user(void *d, const void *s, size_t n)
 { memcpy(d, s, n); return 0; }
 uint32_t pv_features_submap(unsigned int idx) { return 0; }
 void pv_bounce_syscall(struct cpu_regs *r) { }
+void pv_domain_lock(void) { }
+void pv_exit_work(struct cpu_regs *r) { }
+unsigned long softirq_bits[NR_CPUS];
 void printk(const char *fmt, ...) { }
 bool opt_mm_audit;
 long pv_mm_audit(void) { return 0; }
