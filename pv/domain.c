@@ -25,6 +25,9 @@
 
 struct domain dom;
 
+#define X86_EFLAGS_IF       0x200
+#define X86_EFLAGS_IOPL     0x3000
+#define X86_EFLAGS_VM       0x20000
 #define X86_EFLAGS_RF       0x10000
 #define EFER_SCE            (1UL << 0)
 
@@ -87,7 +90,10 @@ void pv_cpu_init(void)
  * domain lock, taken here if the entry didn't need it, and dropped: the
  * work deferred to here (softirqs: expired timers, ...), a vCPU that
  * went down leaving for the idle loop, frames the guest gave back, then
- * a pending NMI or event upcall.
+ * a pending NMI or event upcall.  Whatever the guest (HYPERVISOR_iret,
+ * VCPUOP_initialise) or a handler put in the frame, the guest then runs
+ * in ring 3 with interrupts on and IOPL 0: every handler that writes
+ * the frame runs under the lock, so every such frame passes here.
  */
 void pv_exit_work(struct cpu_regs *regs)
 {
@@ -99,6 +105,10 @@ void pv_exit_work(struct cpu_regs *regs)
     if ( unlikely(mm_dying_pending) )
         pv_mm_free_dying();
     pv_deliver_events(regs);
+    regs->cs |= 3;
+    regs->ss |= 3;
+    regs->rflags = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
+                   X86_EFLAGS_IF;
     pv_domain_unlock();
 }
 

@@ -27,23 +27,20 @@ void pv_iret_fault(struct cpu_regs *regs);
 /* pv/domain.c: the return path's work, under the domain lock. */
 void pv_exit_work(struct cpu_regs *regs);
 
-/* RFLAGS as the guest always runs (SDM vol. 1, 3.4.3): IOPL 0, VM 0, IF 1. */
-#define PV_EXIT_RFLAGS_OFF  0x00023000      /* IOPL, VM */
-#define PV_EXIT_RFLAGS_ON   0x00000200      /* IF */
-
 /*
  * The last look at the frame before iretq, with interrupts off: the
  * syscall handlers end in it, and pv_return_to_guest calls it for the
  * other entries as pv_exit_to_guest().  @locked: this CPU holds the
  * domain lock (the handlers take it for what needs it; a lock-free
- * hypercall doesn't).  Work pending for the exit is looked at without
- * the lock: whatever another CPU sets after this look comes with an IPI
- * (cpu_raise_softirq(), vcpu_kick()), which stays pending until the
- * guest runs and is seen at the next exit, as Xen's test_all_events has
- * it.  With the lock held or work pending, pv_exit_work() runs and drops
- * the lock; the common case of a lock-free hypercall is a few compares.
- * Then, whatever the guest or a handler put in the frame, the guest runs
- * in ring 3 with interrupts on and IOPL 0.
+ * hypercall or an interrupt doesn't).  Work pending for the exit is
+ * looked at without the lock: whatever another CPU sets after this look
+ * comes with an IPI (cpu_raise_softirq(), vcpu_kick()), which stays
+ * pending until the guest runs and is seen at the next exit, as Xen's
+ * test_all_events has it.  With the lock held or work pending,
+ * pv_exit_work() runs: the work, the frame made safe whatever a handler
+ * or the guest put in it, the lock dropped.  Without, the frame is as
+ * the CPU or the syscall entry built it from the guest's ring-3 state,
+ * %rax aside, and the exit is a few compares.
  */
 static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
                                              bool locked)
@@ -54,9 +51,6 @@ static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
     if ( locked || softirq_pending() || v->down || v->nmi_pending ||
          vcpu_event_pending(v) )
         pv_exit_work(regs);
-    regs->cs |= 3;
-    regs->ss |= 3;
-    regs->rflags = (regs->rflags & ~PV_EXIT_RFLAGS_OFF) | PV_EXIT_RFLAGS_ON;
 }
 void pv_exit_to_guest(struct cpu_regs *regs);
 #endif

@@ -196,9 +196,11 @@ long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
 
 /*
  * Hypercalls that need no domain lock: they read only the shim's
- * constants and the caller's own registers, and copy to and from guest
+ * constants and the caller's own registers, copy to and from guest
  * memory through its page tables as the guest itself could (interrupts
- * stay off, so no flush of a frame they write can finish meanwhile).
+ * stay off, so no flush of a frame they write can finish meanwhile),
+ * and write no more of the frame than %rax (only the locked exit makes
+ * a frame safe, pv_exit_work()).
  */
 static bool lock_free_hypercall(unsigned long nr)
 {
