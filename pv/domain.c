@@ -16,6 +16,7 @@
 #include "pv/event.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
+#include "pv/traps.h"
 #include "arch/x86/smp.h"
 #include "shim/console.h"
 #include "shim/param.h"
@@ -85,15 +86,21 @@ void pv_cpu_init(void)
 }
 
 /*
- * Last look at the frame before iretq, interrupts off, the domain lock
- * held (and dropped at the end): first the work deferred to here
- * (softirqs: expired timers, ...), a vCPU that went down leaving for
- * the idle loop, then a pending event upcall; whatever the guest or a
- * handler put in the frame, the guest runs in ring 3 with interrupts on
- * and IOPL 0.
+ * The exit path's work (__pv_exit_to_guest(), pv/entry.h), under the
+ * domain lock, taken here if the entry didn't need it, and dropped: the
+ * work deferred to here (softirqs: expired timers, ...), a vCPU that
+ * went down leaving for the idle loop, frames the guest gave back, then
+ * a pending NMI or event upcall.  Whatever the guest (HYPERVISOR_iret,
+ * VCPUOP_initialise) or a handler put in the frame, the guest then runs
+ * in ring 3 with interrupts on and IOPL 0: every handler that writes
+ * the frame runs under the lock, so every such frame passes here.
  */
-void pv_exit_to_guest(struct cpu_regs *regs)
+void pv_exit_work(struct cpu_regs *regs)
 {
+    if ( !pv_domain_locked() )
+        pv_domain_lock();               /* waits with interrupts on */
+    /* An interrupt's entry didn't look: a 32-bit guest's ring is its own. */
+    pv_compat_entry_mode(current_vcpu(), regs);
     if ( softirq_pending() )
         do_softirq();
     pv_vcpu_check_down(regs);
@@ -118,6 +125,12 @@ void pv_exit_to_guest(struct cpu_regs *regs)
     regs->rflags = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
                    X86_EFLAGS_IF;
     pv_domain_unlock();
+}
+
+/* For pv_return_to_guest (pv/entry.S). */
+void pv_exit_to_guest(struct cpu_regs *regs)
+{
+    __pv_exit_to_guest(regs, pv_domain_locked());
 }
 
 static void show_guest_registers(const struct cpu_regs *r)

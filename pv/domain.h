@@ -294,6 +294,11 @@ void pv_keyhandler_init(void);
  */
 void pv_domain_lock(void);
 void pv_domain_unlock(void);
+/* Does this CPU hold it?  (Only the holder writes its own id there.) */
+static inline bool pv_domain_locked(void)
+{
+    return ACCESS_ONCE(dom.domain_lock.cpu) == smp_processor_id();
+}
 unsigned long pv_domain_cpumask(void);
 void pv_idle_work(void);
 void vcpu_kick(struct vcpu *v);

@@ -58,13 +58,11 @@
         cld
         SAVE_ALL
         SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
-        sub     $8, %rsp
-        call    pv_domain_lock
         mov     %rsp, %rdi
-        add     $8, %rdi
-        call    \handler
+        sub     $8, %rsp
+        call    \handler                /* ends in the exit's checks */
         add     $8, %rsp
-        jmp     pv_return_to_guest
+        jmp     pv_restore_to_guest
 .endm
 
 /*
@@ -83,7 +81,7 @@
  * mode (Xen's cstar_enter goes straight to switch_to_kernel): the frame
  * says FLAT_USER_CS32 and FLAT_USER_SS32.  Registers as lstar_stubs'.
  */
-        SYSCALL_ENTRY cstar, FLAT_USER_SS32, FLAT_USER_CS32, pv_bounce_syscall
+        SYSCALL_ENTRY cstar, FLAT_USER_SS32, FLAT_USER_CS32, pv_cstar_syscall
 
 /*
  * sysenter (Intel only in long mode; AMD raises #UD).  Registers on entry
@@ -111,10 +109,9 @@ sysenter_entry:
         movl    $ENTRY_SYSCALL, 4(%rsp)
         SAVE_ALL
         SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
+        mov     %rsp, %rdi
         sub     $8, %rsp
-        call    pv_domain_lock
-        lea     8(%rsp), %rdi
-        call    pv_sysenter
+        call    pv_sysenter             /* takes the domain lock */
         add     $8, %rsp
         jmp     pv_return_to_guest
 
@@ -132,12 +129,11 @@ int82_entry:
         cld
         SAVE_ALL
         SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
+        mov     %rsp, %rdi
         sub     $8, %rsp
-        call    pv_domain_lock
-        lea     8(%rsp), %rdi
-        call    pv_int82
+        call    pv_int82                /* ends in the exit's checks */
         add     $8, %rsp
-        jmp     pv_return_to_guest
+        jmp     pv_restore_to_guest
 
 /*
  * From arch/x86/entry.S: an exception taken in the guest.  Registers on
@@ -168,17 +164,22 @@ pv_exception_entry:
 
 /*
  * The one way back to the guest.  Registers on entry: %rsp = the guest
- * frame, the domain lock held (taken on entry: above for syscall and
- * sysenter, in pv_exception() for the rest).  pv_exit_to_guest() runs
- * the pending work, sanitises the frame and drops the lock.
+ * frame; the domain lock held or not (the C an entry calls takes it if
+ * it needs it).  pv_exit_to_guest() runs the pending work, taking the
+ * lock for it, sanitises the frame and drops the lock if held.
  */
         .globl  pv_return_to_guest
 pv_return_to_guest:
-        cli
         mov     %rsp, %rdi
         sub     $8, %rsp
-        call    pv_exit_to_guest
+        call    pv_exit_to_guest        /* turns interrupts off */
         add     $8, %rsp
+
+/*
+ * Registers on entry: %rsp = the guest frame, pv_exit_to_guest()'s
+ * checks done (the syscall handlers end in them), interrupts off.
+ */
+pv_restore_to_guest:
         SPEC_CTRL_EXIT_TO_PV            /* no ret from here: spec-ctrl-asm.h */
         RESTORE_ALL
         SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */

@@ -9,6 +9,9 @@
 #ifndef __ASSEMBLER__
 #include "arch/x86/regs.h"
 #include "arch/x86/layout.h"
+#include "pv/domain.h"
+#include "pv/event.h"
+#include "shim/softirq.h"
 
 extern const char lstar_stubs[];
 extern const char cstar_stubs[];
@@ -16,10 +19,40 @@ extern const char sysenter_entry[];
 extern unsigned long lstar_stack[NR_CPUS];
 
 void pv_syscall(struct cpu_regs *regs);
+void pv_cstar_syscall(struct cpu_regs *regs);
 void pv_exception(struct cpu_regs *regs);
 void pv_sysenter(struct cpu_regs *regs);
-void pv_exit_to_guest(struct cpu_regs *regs);
 void pv_iret_fault(struct cpu_regs *regs);
+
+/* pv/domain.c: the return path's work, under the domain lock. */
+void pv_exit_work(struct cpu_regs *regs);
+
+/*
+ * The last look at the frame before iretq, with interrupts off: the
+ * syscall handlers end in it, and pv_return_to_guest calls it for the
+ * other entries as pv_exit_to_guest().  @locked: this CPU holds the
+ * domain lock (the handlers take it for what needs it; a lock-free
+ * hypercall or an interrupt doesn't).  Work pending for the exit is
+ * looked at without the lock: whatever another CPU sets after this look
+ * comes with an IPI (cpu_raise_softirq(), vcpu_kick()), which stays
+ * pending until the guest runs and is seen at the next exit, as Xen's
+ * test_all_events has it.  With the lock held or work pending,
+ * pv_exit_work() runs: the work, the frame made safe whatever a handler
+ * or the guest put in it, the lock dropped.  Without, the frame is as
+ * the CPU or the syscall entry built it from the guest's ring-3 state,
+ * %rax aside, and the exit is a few compares.
+ */
+static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
+                                             bool locked)
+{
+    const struct vcpu *v = current_vcpu();
+
+    asm volatile ( "cli" ::: "memory" );
+    if ( locked || softirq_pending() || v->down || v->nmi_pending ||
+         vcpu_event_pending(v) )
+        pv_exit_work(regs);
+}
+void pv_exit_to_guest(struct cpu_regs *regs);
 #endif
 
 #endif /* PV_ENTRY_H */

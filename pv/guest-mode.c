@@ -118,6 +118,18 @@ void pv_bounce_syscall(struct cpu_regs *regs)
 }
 
 /*
+ * cstar, from pv/entry.S: a syscall from 32-bit code is always the
+ * guest's own system call (Xen's cstar_enter), under the domain lock;
+ * the exit's checks follow, as pv_syscall()'s.
+ */
+void pv_cstar_syscall(struct cpu_regs *regs)
+{
+    pv_domain_lock();
+    pv_bounce_syscall(regs);
+    pv_exit_to_guest(regs);
+}
+
+/*
  * sysenter, from pv/entry.S with Xen's frame: RIP and RSP 0, CS 3, SS
  * FLAT_USER_SS, the guest's flags (the guest's stack and return address
  * are in registers, by its own convention).  To the sysenter callback,
@@ -127,6 +139,7 @@ void pv_sysenter(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
 
+    pv_domain_lock();
     /* sysenter cleared IF; the guest ran with it set. */
     regs->rflags |= X86_EFLAGS_IF;
     if ( dom.compat )

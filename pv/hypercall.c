@@ -246,11 +246,18 @@ long pv_do_compat_hypercall(struct cpu_regs *regs, unsigned long nr,
 }
 
 /*
- * syscall from the guest.  From its kernel, a hypercall: %rax the number,
- * %rdi %rsi %rdx %r10 %r8 %r9 the arguments (the 64-bit PV ABI), result
- * in %rax.  From its user mode, the guest's own system call: bounce it to
- * the kernel's syscall callback.
+ * Hypercalls that need no domain lock: they read only the shim's
+ * constants and the caller's own registers, copy to and from guest
+ * memory through its page tables as the guest itself could (interrupts
+ * stay off, so no flush of a frame they write can finish meanwhile),
+ * and write no more of the frame than %rax (only the locked exit makes
+ * a frame safe, pv_exit_work()).
  */
+static bool lock_free_hypercall(unsigned long nr)
+{
+    return nr == __HYPERVISOR_xen_version;
+}
+
 /* The 64-bit PV ABI: %rax the number, %rdi %rsi %rdx %r10 %r8 %r9. */
 static always_inline void native_hypercall(struct cpu_regs *regs)
 {
@@ -301,23 +308,46 @@ static noinline void pv_hypercall(struct cpu_regs *regs)
 #define compat_hypercall pv_hypercall
 #endif
 
+/*
+ * syscall from the guest.  From its kernel, a hypercall: %rax the number,
+ * %rdi %rsi %rdx %r10 %r8 %r9 the arguments (the 64-bit PV ABI), result
+ * in %rax.  From its user mode, the guest's own system call: bounce it to
+ * the kernel's syscall callback.  The domain lock is taken here, for all
+ * but the lock-free hypercalls, and the exit's checks follow inline.
+ */
 void pv_syscall(struct cpu_regs *regs)
 {
-    if ( unlikely(!current_vcpu()->kernel_mode) )
+    bool kernel = current_vcpu()->kernel_mode;
+
+    if ( likely(kernel) && lock_free_hypercall(regs->rax) )
     {
-        pv_bounce_syscall(regs);
+        native_hypercall(regs);
+        __pv_exit_to_guest(regs, false);
         return;
     }
-    native_hypercall(regs);
+    pv_domain_lock();
+    if ( likely(kernel) )
+        native_hypercall(regs);
+    else
+        pv_bounce_syscall(regs);
+    __pv_exit_to_guest(regs, true);
 }
 
 /*
  * int $0x82 from a 32-bit guest's ring-1 kernel (the gate's DPL keeps
- * everyone else out).
+ * everyone else out): the same, with the compat ABI.
  */
 void pv_int82(struct cpu_regs *regs)
 {
+    if ( lock_free_hypercall((uint32_t)regs->rax) )
+    {
+        compat_hypercall(regs);
+        __pv_exit_to_guest(regs, false);
+        return;
+    }
+    pv_domain_lock();
     compat_hypercall(regs);
+    __pv_exit_to_guest(regs, true);
 }
 
 unsigned int batch_begin(unsigned long *count, unsigned long pdone)

@@ -23,11 +23,14 @@
 #include "shim/softirq.h"
 
 /*
- * The domain lock: every entry from the guest takes it (pv/entry.S for
- * syscall and sysenter, pv_exception() for the rest, after an interrupt's
- * handler ran) and pv_exit_to_guest() drops it, so one CPU at a time
- * looks at or changes the domain.  Waiting for it with interrupts on
- * keeps this CPU answering the holder's TLB-flush and call-function IPIs.
+ * The domain lock: every entry from the guest that looks at or changes
+ * the domain takes it (pv_syscall() for all but the lock-free
+ * hypercalls, pv_sysenter(), pv_cstar_syscall(), pv_exception() for the
+ * rest, after an interrupt's handler ran) and the exit path drops it
+ * (pv_exit_work()), so one CPU at a time does.  The exit takes it too
+ * when it finds work pending after a lock-free entry.  Waiting for it
+ * with interrupts on keeps this CPU answering the holder's TLB-flush
+ * and call-function IPIs.
  */
 void pv_domain_lock(void)
 {

@@ -256,13 +256,15 @@ void pv_exception(struct cpu_regs *regs)
     unsigned long cr2 = vec == X86_EXC_PF ? read_cr2() : 0;
 
     /*
-     * An interrupt's handler runs first, before the wait for the domain
-     * lock: the holder may be waiting for this very IPI (a TLB flush).
+     * An interrupt's handler runs without the domain lock (the holder may
+     * be waiting for this very IPI, a TLB flush); the exit takes the lock
+     * only if the handler left work for it (a softirq, an event to
+     * deliver, the vCPU to take down), so a flush or a halted waiter's
+     * kick costs the guest no wait for the lock.
      */
     if ( vec >= 32 && regs == &get_cpu_info()->guest_regs )
     {
         do_IRQ(regs);
-        pv_domain_lock();
         return;
     }
     /* The return path drops it, whatever happened. */

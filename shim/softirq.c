@@ -6,7 +6,7 @@
 #include "arch/x86/smp.h"
 
 static void (*softirq_handlers[NR_SOFTIRQS])(void);
-static unsigned long softirq_bits[NR_CPUS];
+unsigned long softirq_bits[NR_CPUS];
 
 void open_softirq(unsigned int nr, void (*handler)(void))
 {
@@ -25,11 +25,6 @@ void cpu_raise_softirq(unsigned int cpu, unsigned int nr)
     __atomic_or_fetch(&softirq_bits[cpu], 1UL << nr, __ATOMIC_SEQ_CST);
     if ( cpu != smp_processor_id() )
         send_IPI_mask(1UL << cpu, EVENT_CHECK_VECTOR);
-}
-
-bool softirq_pending(void)
-{
-    return ACCESS_ONCE(softirq_bits[smp_processor_id()]);
 }
 
 void do_softirq(void)

@@ -9,6 +9,7 @@
 #define SHIM_SOFTIRQ_H
 
 #include "shim/lib.h"
+#include "arch/x86/percpu.h"
 
 enum {
     TIMER_SOFTIRQ,          /* run expired timers (shim/timer.c) */
@@ -25,7 +26,13 @@ void open_softirq(unsigned int nr, void (*handler)(void));
 void raise_softirq(unsigned int nr);    /* this CPU */
 /* On @cpu, which an IPI (EVENT_CHECK_VECTOR) sends to look at it. */
 void cpu_raise_softirq(unsigned int cpu, unsigned int nr);
-bool softirq_pending(void);             /* this CPU */
+
+/* This CPU's pending bits: read inline, on every return to the guest. */
+extern unsigned long softirq_bits[NR_CPUS];
+static inline bool softirq_pending(void)
+{
+    return ACCESS_ONCE(softirq_bits[smp_processor_id()]);
+}
 
 /* Run every pending softirq on this CPU until none is left. */
 void do_softirq(void);

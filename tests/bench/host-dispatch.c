@@ -3,11 +3,12 @@
  * Host-native microbenchmark of the hypercall dispatch path: the shim's
  * own pv/hypercall.c and pv/version.c, compiled into a user-space harness,
  * timed with rdtsc on this CPU.  Only the C path is measured (no syscall,
- * no entry assembly): what the dispatcher and a trivial handler cost,
- * from each entry's C function (pv_syscall() for a 64-bit guest,
- * pv_int82() for a 32-bit one) with the speculation hardening's lfences
- * on, as the default spec-ctrl has them.  Built with
- * -DCONFIG_UNIFIED_HYPERCALL it measures the "before" of the split.
+ * no entry assembly, no exit): what the dispatcher and a trivial
+ * handler cost, from each entry's hypercall body (pv_syscall()'s for a
+ * 64-bit guest, pv_int82()'s for a 32-bit one) with the speculation
+ * hardening's lfences on, as the default spec-ctrl has them.  Built with
+ * -DCONFIG_UNIFIED_HYPERCALL it measures the "before" of the split: the
+ * one out-of-line dispatcher both entries call.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -51,6 +52,9 @@ size_t raw_copy_to_user(void *d, const void *s, size_t n)
 { memcpy(d, s, n); return 0; }
 uint32_t pv_features_submap(unsigned int idx) { return 0; }
 void pv_bounce_syscall(struct cpu_regs *r) { }
+void pv_domain_lock(void) { }
+void pv_exit_work(struct cpu_regs *r) { }
+unsigned long softirq_bits[NR_CPUS];
 void printk(const char *fmt, ...) { }
 bool opt_mm_audit;
 long pv_mm_audit(void) { return 0; }
@@ -86,10 +90,11 @@ static int measure(const char *what, bool compat, unsigned int rounds,
             asm volatile ( "" : "+r" (nr) );
             regs.rax = nr;
             regs.rdi = regs.rbx = XENVER_version;
+            /* What pv_int82() / pv_syscall() run between lock and exit. */
             if ( compat )
-                pv_int82(&regs);
+                compat_hypercall(&regs);
             else
-                pv_syscall(&regs);
+                native_hypercall(&regs);
         }
         per_round[r] = __rdtsc() - t0;
     }

@@ -4,12 +4,79 @@
  * with no NMI callback the NMI is dropped; with one, it is taken on the
  * way back to the guest, before any event upcall, with events masked.
  * A second NMI is taken once the iret that ends the first unmasks NMIs
- * (Xen's async_exception_cleanup()).
+ * (Xen's async_exception_cleanup()).  An NMI for a vCPU on another CPU,
+ * which only makes hypercalls that take no lock (xen_version), is taken
+ * at once: its kick makes it exit, and that exit delivers the NMI.
  */
 #include "guest.h"
 #include "event.h"
+#include "vcpu.h"
 
 const char test_title[] = "VCPUOP_send_nmi: checks, callback, events masked";
+
+#define TIMEOUT_NS      10000000000ULL
+#define MAX_CALLS       1000    /* vCPU 1's hypercalls before its NMI */
+
+static struct vcpu_guest_context ctx;
+static uint8_t stack1[8192] __attribute__((aligned(16)));
+static volatile unsigned long v1_calls, v1_calls_at_nmi;
+static volatile unsigned int nmi_before = ~0u;
+static volatile long v1_ready;
+
+/*
+ * vCPU 1: its own NMI callback, then xen_version for ever, noting how
+ * many it had made when it first saw its NMI taken.
+ */
+static void __attribute__((used, noreturn)) vcpu1_main(unsigned long unused)
+{
+    long rc = nmi_init();
+
+    v1_ready = rc ? rc : 1;
+    for ( ;; )
+    {
+        hypercall_xen_version(XENVER_version, NULL);
+        v1_calls++;
+        if ( !v1_calls_at_nmi && nmi_count > nmi_before )
+            v1_calls_at_nmi = v1_calls;
+    }
+}
+
+static void test_remote(void)
+{
+    unsigned int before;
+    unsigned long sent;
+    uint64_t end;
+
+    if ( vcpu_op(VCPUOP_is_up, 1, NULL) == -XEN_ENOENT )
+    {
+        printf("one vCPU: no NMI for another\n");
+        return;
+    }
+    vcpu_ctx_init(&ctx, (unsigned long)vcpu1_main, 0,
+                  stack1 + sizeof(stack1), true);
+    check_rc(vcpu_op(VCPUOP_initialise, 1, &ctx), 0);
+    check_rc(vcpu_op(VCPUOP_up, 1, NULL), 0);
+    end = system_time() + TIMEOUT_NS;
+    while ( (!v1_ready || !v1_calls) && system_time() < end )
+        ;
+    if ( v1_ready != 1 || !v1_calls )
+        return test_fail("vCPU 1: not running (%ld)", v1_ready);
+
+    before = nmi_count;
+    sent = v1_calls;
+    nmi_before = before;
+    check_rc(vcpu_op(VCPUOP_send_nmi, 1, NULL), 0);
+    while ( !v1_calls_at_nmi && system_time() < end )
+        ;
+    if ( !v1_calls_at_nmi )
+        test_fail("vCPU 1 never took its NMI");
+    else if ( v1_calls_at_nmi - sent > MAX_CALLS )
+        test_fail("vCPU 1 made %lu hypercalls before its NMI (at most %u)",
+                  v1_calls_at_nmi - sent, MAX_CALLS);
+    else
+        printf("vCPU 1 took its NMI after %lu hypercalls\n",
+               v1_calls_at_nmi - sent);
+}
 
 void test_main(void)
 {
@@ -48,5 +115,6 @@ void test_main(void)
     if ( nmi_count != 3 )
         test_fail("third NMI: taken %u times in all, not 3", nmi_count);
     events_disable();
+    test_remote();
     test_success();
 }
