@@ -18,6 +18,7 @@
 #include "pv/event.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
+#include "arch/x86/uaccess.h"
 #include "pv/time.h"
 #include "shim/idle.h"
 #include "shim/softirq.h"
@@ -68,15 +69,38 @@ void vcpu_kick(struct vcpu *v)
         send_IPI_mask(1UL << v->id, EVENT_CHECK_VECTOR);
 }
 
+/*
+ * Xen's loadsegment(): a selector the guest chose may name a descriptor
+ * it has since made not present or removed (update_descriptor before
+ * VCPUOP_up): the load faults in the shim, and the register is left
+ * null instead, as Xen's fix-up does.
+ */
+#define LOAD_SEG(seg, sel) ({                                            \
+    unsigned int s_ = (sel);                                            \
+                                                                        \
+    asm volatile ( "1: mov %k0, %%" seg "\n"                            \
+                   "2:\n"                                               \
+                   "   .pushsection .text.fixup, \"ax\"\n"              \
+                   "3: xor %k0, %k0\n"                                  \
+                   "   mov %k0, %%" seg "\n"                            \
+                   "   jmp 2b\n"                                        \
+                   "   .popsection\n"                                   \
+                   _ASM_EXTABLE(1b, 3b)                                 \
+                   : "+r" (s_) : : "memory" );                          \
+})
+
 /* Segment bases and selectors as @v had them (none yet loaded here). */
 static void load_segments(struct vcpu *v)
 {
     const uint16_t *sel = v->compat_data_sel;
 
     if ( dom.compat )
-        asm volatile ( "mov %0, %%ds; mov %1, %%es; mov %2, %%fs; "
-                       "mov %3, %%gs" :: "r" (sel[0]), "r" (sel[1]),
-                       "r" (sel[2]), "r" (sel[3]) : "memory" );
+    {
+        LOAD_SEG("ds", sel[0]);
+        LOAD_SEG("es", sel[1]);
+        LOAD_SEG("fs", sel[2]);
+        LOAD_SEG("gs", sel[3]);
+    }
     else
         asm volatile ( "mov %0, %%ds; mov %0, %%es; mov %0, %%fs; "
                        "mov %0, %%gs" :: "r" (0) : "memory" );

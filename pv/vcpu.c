@@ -265,19 +265,6 @@ static long compat_data_selectors(const struct vcpu *v,
 }
 
 /*
- * Slot 0 of a 32-bit vCPU's compat L4 stands for its L3, as
- * new_guest_cr3() sets it for a running vCPU (compat_set_l3() in
- * pv/mm/mm-update.c); @v isn't running, so no TLB holds the old one.
- */
-static void compat_start_l3(struct vcpu *v, unsigned long l3)
-{
-    uint64_t *l4 = __va(v->compat_l4 << PAGE_SHIFT);
-
-    l4[0] = (l3 << PAGE_SHIFT) | _PAGE_PRESENT | _PAGE_RW | _PAGE_USER |
-            _PAGE_ACCESSED;
-}
-
-/*
  * Xen's arch_set_info_guest() for a vCPU not yet initialised, with @c
  * checked by pv_vcpu_context_check() (pv_compat_vcpu_context_check()):
  * the GDT frames through set_gdt's checks, then the kernel L4 (and the
@@ -312,7 +299,7 @@ static always_inline long set_info_guest(struct vcpu *v,
     if ( (rc = get_page_and_type(l4, pv_root_type())) )
         goto bad_gdt;
     if ( compat )
-        compat_start_l3(v, l4);
+        pv_compat_set_l3(v, l4);   /* not running: no TLB holds the old */
     else if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
         pv_fill_ro_mpt(l4);
     /* Ring 1 and 3 share a 32-bit guest's tables: ctrlreg[1] is nothing. */

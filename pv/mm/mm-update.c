@@ -110,7 +110,7 @@ void pv_compat_vcpu_init(struct vcpu *v)
 }
 
 /* Slot 0 of @v's compat L4 follows its L3 (U and RW: the L3 decides). */
-static void compat_set_l3(struct vcpu *v, unsigned long l3)
+void pv_compat_set_l3(struct vcpu *v, unsigned long l3)
 {
     uint64_t *l4 = __va(v->compat_l4 << PAGE_SHIFT);
 
@@ -133,7 +133,7 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
     if ( (rc = get_page_and_type(mfn, pv_root_type())) )
         return rc;
     if ( dom.compat )
-        compat_set_l3(v, mfn);
+        pv_compat_set_l3(v, mfn);
     else if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
         pv_fill_ro_mpt(mfn);
     v->guest_table = mfn;

@@ -109,6 +109,8 @@ unsigned int pv_root_type(void);
 unsigned long pv_vcpu_cr3(const struct vcpu *v);
 /* A 32-bit guest's vCPU: its compat L4 (before its first CR3). */
 void pv_compat_vcpu_init(struct vcpu *v);
+/* Slot 0 of @v's compat L4: its L3 @l3 (the caller flushes if it runs). */
+void pv_compat_set_l3(struct vcpu *v, unsigned long l3);
 
 /* Switch vCPU @v's kernel (or user) page table to L4 @mfn. */
 int new_guest_cr3(struct vcpu *v, unsigned long mfn);
