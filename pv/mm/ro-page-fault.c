@@ -17,6 +17,7 @@
 #include "pv/mm/mm.h"
 #include "pv/mm/ptwr-decode.h"
 #include "pv/traps.h"
+#include "shim/param.h"
 
 #define PFEC_PRESENT    (1u << 0)
 #define PFEC_WRITE      (1u << 1)
@@ -83,8 +84,8 @@ static uint64_t cmp_flags(uint64_t a, uint64_t b, unsigned int size)
  * flags still come out as the instruction leaves them.
  */
 static bool emulate_rmw(struct cpu_regs *regs, const struct ptwr_insn *in,
-                        unsigned long table, unsigned int idx,
-                        unsigned int off)
+                        unsigned long table, unsigned int level,
+                        unsigned int idx, unsigned int off)
 {
     uint64_t old = ((uint64_t *)__va(table << PAGE_SHIFT))[idx];
     uint64_t cur = part(old, off, in->size), src = in->imm, flags, val;
@@ -95,7 +96,7 @@ static bool emulate_rmw(struct cpu_regs *regs, const struct ptwr_insn *in,
     val = ptwr_rmw(in, cur, src, &flags);
 
     if ( val != cur &&
-         mod_entry(table, 1, idx, merge(old, val, off, in->size), false) )
+         mod_entry(table, level, idx, merge(old, val, off, in->size), false) )
         return false;                   /* refused: the guest's #PF */
 
     regs->rflags = flags;
@@ -104,14 +105,15 @@ static bool emulate_rmw(struct cpu_regs *regs, const struct ptwr_insn *in,
 }
 
 static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
-                    unsigned long table, unsigned int idx, unsigned int off)
+                    unsigned long table, unsigned int level, unsigned int idx,
+                    unsigned int off)
 {
     uint64_t *entry = (uint64_t *)__va(table << PAGE_SHIFT) + idx;
     uint64_t old = *entry, cur = part(old, off, in->size), val, cmp;
     bool store = true;
 
     if ( ptwr_is_rmw(in->kind) )
-        return emulate_rmw(regs, in, table, idx, off);
+        return emulate_rmw(regs, in, table, level, idx, off);
 
     val = in->src_reg == PTWR_NO_REG ? in->imm : *gpr_slot(regs, in->src_reg);
     if ( in->kind == PTWR_CMPXCHG8B )
@@ -131,8 +133,8 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
         store = cmp == cur;
     }
 
-    if ( store && mod_entry(table, 1, idx, merge(old, val, off, in->size),
-                            false) )
+    if ( store && mod_entry(table, level, idx,
+                            merge(old, val, off, in->size), false) )
     {
         /*
          * Xen's ptwr_emulated_update(): a 32-bit guest that writes a PAE
@@ -141,7 +143,7 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
          * lower half follows at once.
          */
         val = merge(old, val, off, in->size);
-        if ( !dom.compat || in->size != 4 || off != 4 ||
+        if ( !dom.compat || level != 1 || in->size != 4 || off != 4 ||
              in->kind == PTWR_CMPXCHG || !(val & _PAGE_PRESENT) ||
              mod_entry(table, 1, idx, val & ~_PAGE_PRESENT, false) )
             return false;               /* refused: the guest's #PF */
@@ -170,18 +172,33 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
     return true;
 }
 
+/*
+ * ptwr-l2=<bool> (pvshim's, off by default): the guest kernel's writes
+ * to its L1 and L2 page tables are emulated, whether or not it enabled
+ * VMASST_TYPE_writable_pagetables.  Xen emulates L1 writes only, and
+ * only with the assist ("Page-directory entries cannot be written",
+ * xen.h); Debian's GNU Mach Xen kernels (i386 and amd64) write their
+ * page directory directly all the same (i386at_init(), keeping BIOS
+ * memory mapped), so they need this to boot here.  Every entry still
+ * goes through mod_entry()'s validation, as an mmu_update of it would.
+ */
+static bool opt_ptwr_l2;
+boolean_param("ptwr-l2", opt_ptwr_l2);
+
 bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
 {
     struct vcpu *v = current_vcpu();
     unsigned long l1, table, seg_base = 0;
-    unsigned int idx, off;
+    bool l2 = opt_ptwr_l2;
+    unsigned int idx, off, type;
     struct ptwr_insn in;
     uint8_t bytes[15];
     uint64_t pte, gpr[16];
     size_t n;
     int i;
 
-    if ( !(dom.vm_assist & (1UL << VMASST_TYPE_writable_pagetables)) ||
+    if ( (!(dom.vm_assist & (1UL << VMASST_TYPE_writable_pagetables)) &&
+          !l2) ||
          !v->kernel_mode ||
          (ec & (PFEC_PRESENT | PFEC_WRITE | PFEC_RSVD | PFEC_INSN)) !=
          (PFEC_PRESENT | PFEC_WRITE) )
@@ -192,8 +209,10 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
         return false;
     pte = ((uint64_t *)__va(l1 << PAGE_SHIFT))[idx];
     table = (pte & PADDR_MASK) >> PAGE_SHIFT;
-    if ( !(pte & _PAGE_PRESENT) || (pte & _PAGE_RW) ||
-         !mfn_to_page(table) || mfn_to_page(table)->type != PGT_L1 )
+    if ( !(pte & _PAGE_PRESENT) || (pte & _PAGE_RW) || !mfn_to_page(table) )
+        return false;
+    type = mfn_to_page(table)->type;
+    if ( type != PGT_L1 && !(l2 && type_level(type) == 2) )
         return false;
 
     n = fetch(regs->rip, bytes);
@@ -223,5 +242,6 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
         return false;
 
     off = addr & 7;
-    return emulate(regs, &in, table, (addr & (PAGE_SIZE - 1)) / 8, off);
+    return emulate(regs, &in, table, type_level(mfn_to_page(table)->type),
+                   (addr & (PAGE_SIZE - 1)) / 8, off);
 }
