@@ -31,8 +31,12 @@ struct domain dom;
 #define X86_EFLAGS_VM       0x20000
 #define X86_EFLAGS_RF       0x10000
 
-/* Flags syscall clears on entry (MSR_SFMASK), as Xen's XEN_SYSCALL_MASK. */
-#define SYSCALL_MASK        0x47700     /* AC VM RF NT IOPL DF IF TF */
+/*
+ * Flags syscall clears on entry (MSR_SFMASK): AC NT IOPL DF IF TF.  Xen's
+ * XEN_SYSCALL_MASK names VM and RF instead of IOPL; SYSCALL clears RF
+ * itself and a 64-bit guest can't set VM, and IOPL is the shim's (0).
+ */
+#define SYSCALL_MASK        0x47700
 
 BUILD_BUG_ON(HYPERVISOR_VIRT_START != SHIM_AREA_START);
 BUILD_BUG_ON(HYPERVISOR_VIRT_END != SHIM_AREA_END);
