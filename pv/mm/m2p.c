@@ -71,8 +71,12 @@ void pv_m2p_set_run(unsigned long mfn, unsigned long pfn, unsigned long nr,
     for ( i = 0; i < nr; i++, e += step )
         *e = pfn + i;
     if ( m2p_compat )
-        for ( i = 0, e = m2p + mfn; i < nr; i++, e += step )
-            m2p_compat[e - m2p] = pfn + i;
+    {
+        uint32_t *c = m2p_compat + mfn;
+
+        for ( i = 0; i < nr; i++, c += step )
+            *c = pfn + i;
+    }
 }
 
 /* The pfn of machine frame @mfn, or INVALID_PFN past the end of RAM. */
