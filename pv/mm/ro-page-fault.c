@@ -17,6 +17,7 @@
 #include "pv/mm/mm.h"
 #include "pv/mm/ptwr-decode.h"
 #include "pv/traps.h"
+#include "shim/console.h"
 #include "shim/param.h"
 
 #define PFEC_PRESENT    (1u << 0)
@@ -185,6 +186,23 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
 static bool opt_ptwr_l2;
 boolean_param("ptwr-l2", opt_ptwr_l2);
 
+/*
+ * Without ptwr-l2, a kernel's store to its L2 is its own #PF, as on Xen;
+ * the first one is logged, naming the option (GNU Mach's kernels end
+ * there otherwise with no word on the console: theirs isn't up yet).
+ */
+static void l2_write_hint(unsigned long rip, unsigned long addr)
+{
+    static bool said;
+
+    if ( said )
+        return;
+    said = true;
+    printk(XENLOG_WARNING "d1: kernel write to its L2 page table at %lx "
+           "(rip %lx): a #PF for the guest, as on Xen; ptwr-l2 would "
+           "emulate it\n", addr, rip);
+}
+
 bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
 {
     struct vcpu *v = current_vcpu();
@@ -197,9 +215,7 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
     size_t n;
     int i;
 
-    if ( (!(dom.vm_assist & (1UL << VMASST_TYPE_writable_pagetables)) &&
-          !l2) ||
-         !v->kernel_mode ||
+    if ( !v->kernel_mode ||
          (ec & (PFEC_PRESENT | PFEC_WRITE | PFEC_RSVD | PFEC_INSN)) !=
          (PFEC_PRESENT | PFEC_WRITE) )
         return false;
@@ -212,7 +228,11 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
     if ( !(pte & _PAGE_PRESENT) || (pte & _PAGE_RW) || !mfn_to_page(table) )
         return false;
     type = mfn_to_page(table)->type;
-    if ( type != PGT_L1 && !(l2 && type_level(type) == 2) )
+    if ( !l2 && type_level(type) == 2 )
+        l2_write_hint(regs->rip, addr);
+    if ( type == PGT_L1
+         ? !(dom.vm_assist & (1UL << VMASST_TYPE_writable_pagetables)) && !l2
+         : !(l2 && type_level(type) == 2) )
         return false;
 
     n = fetch(regs->rip, bytes);
