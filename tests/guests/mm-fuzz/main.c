@@ -332,6 +332,20 @@ void test_main(void)
             check_rc(mmu_update1(((uint64_t)boot_l4 << PAGE_SHIFT) +
                                  l4_slots[i] * 8, 0), 0);
     /*
+     * The second top level's slots and the pool's pins: a table the fuzz
+     * linked there may hold one of our bootstrap tables as another type
+     * (a plain L2 where a PAE L3's slot 3 needs its own kind, which one
+     * L3 only may have).  Unpinned, a pool table lets go of its tables.
+     */
+    static uint64_t top[512];
+
+    frame_read(clone_l4, 0, top, sizeof(top));
+    for ( unsigned int i = 1; i < 512; i++ )
+        if ( top[i] && GUEST_TOP_SLOT(i) )
+            (void)mmu_update1(((uint64_t)clone_l4 << PAGE_SHIFT) + i * 8, 0);
+    for ( unsigned int i = 0; i < NR_POOL; i++ )
+        (void)mmuext1(MMUEXT_UNPIN_TABLE, pool[i]);
+    /*
      * While our top level was left without its type (unpinned, not in
      * use), the fuzz may have pinned it, or the tables under it, as other
      * types: unpin every bootstrap table, whatever it is now, so that the
