@@ -226,6 +226,49 @@ static bool remove_frame(unsigned long mfn)
 }
 
 /*
+ * The reservation that increase_reservation, decrease_reservation and
+ * populate_physmap name, read and checked as Xen's memory_op() does
+ * before the first extent.  false: the op ends there, with *rc: an
+ * error, or start_extent for arguments that do nothing (nothing left to
+ * do, a count whose continuation Xen's unsigned int can't carry, too big
+ * an order, a list out of the guest's range).  A compat list must lie
+ * below the guest's hole, all of it.  (increase_reservation may name no
+ * list: Xen doesn't check one then, but a null one is in range anyway.)
+ */
+static always_inline bool read_reservation(struct xen_memory_reservation *r,
+                                           unsigned long start_extent,
+                                           unsigned long arg, bool compat,
+                                           long *rc)
+{
+    uint8_t c[COMPAT_SIZEOF(xen_memory_reservation)];
+    const size_t esize = XEN_PFN_SIZE(compat);
+    const unsigned long max_extents = UINT32_MAX >> MEMOP_EXTENT_SHIFT;
+    unsigned long list;
+
+    *rc = -XEN_EFAULT;
+    if ( compat )
+    {
+        if ( copy_from_guest(c, arg, sizeof(c)) )
+            return false;
+        xlat_memory_reservation_from_compat(r, c);
+    }
+    else if ( copy_from_guest(r, arg, sizeof(*r)) )
+        return false;
+    *rc = r->domid == 0 ? -XEN_EPERM : -XEN_ESRCH;
+    if ( r->domid != DOMID_SELF && r->domid != PV_DOMID )
+        return false;
+
+    *rc = start_extent;
+    if ( r->nr_extents > max_extents ||
+         start_extent >= r->nr_extents || r->extent_order > DOMU_MAX_ORDER )
+        return false;
+    list = (unsigned long)r->extent_start.p;
+    return compat ? compat_handle_okay(list, r->nr_extents, esize)
+                  : guest_range_ok(list + start_extent * esize,
+                                   (r->nr_extents - start_extent) * esize);
+}
+
+/*
  * XENMEM_decrease_reservation, as Xen's: extents of 2^extent_order frames
  * named by mfn, order up to 9; returns how many extents went, stopping at
  * the first frame refused; preempted every hypercall-batch= extents,
@@ -238,37 +281,13 @@ static always_inline long decrease_reservation(unsigned long start_extent,
                                                unsigned long arg,
                                                bool compat)
 {
-    uint8_t c[COMPAT_SIZEOF(xen_memory_reservation)];
     const size_t esize = XEN_PFN_SIZE(compat);
-    /* Xen's: a count its continuation can't encode does nothing. */
-    const unsigned long max_extents = (compat ? UINT32_MAX : ~0UL) >>
-                                      MEMOP_EXTENT_SHIFT;
     struct xen_memory_reservation r;
     unsigned long i, j, mfn;
     long rc;
 
-    if ( compat )
-    {
-        if ( copy_from_guest(c, arg, sizeof(c)) )
-            return -XEN_EFAULT;
-        xlat_memory_reservation_from_compat(&r, c);
-    }
-    else if ( copy_from_guest(&r, arg, sizeof(r)) )
-        return -XEN_EFAULT;
-    if ( r.domid == 0 )
-        return -XEN_EPERM;
-    if ( r.domid != DOMID_SELF && r.domid != PV_DOMID )
-        return -XEN_ESRCH;
-    if ( r.nr_extents > max_extents ||
-         start_extent >= r.nr_extents || r.extent_order > DOMU_MAX_ORDER )
-        return start_extent;
-    /* A compat list must lie below the guest's hole, all of it. */
-    if ( compat ? !compat_handle_okay((unsigned long)r.extent_start.p,
-                                      r.nr_extents, esize)
-                : !guest_range_ok((unsigned long)r.extent_start.p +
-                                  start_extent * esize,
-                                  (r.nr_extents - start_extent) * esize) )
-        return start_extent;
+    if ( !read_reservation(&r, start_extent, arg, compat, &rc) )
+        return rc;
 
     for ( i = start_extent; i < r.nr_extents; i++ )
     {
