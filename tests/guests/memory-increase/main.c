@@ -5,21 +5,25 @@
  * pattern was written into them) come back zeroed, the guest's to map
  * and to make page tables of; increase_reservation leaves their M2P
  * entries invalid, populate_physmap points them at the gpfns asked for;
- * both write the mfns back, extents of order 0, 2 and 9, preempted
- * (hypercall-batch=8 here) and continued where they stopped.  Then the
- * limits: no further than the maximum reservation (a partial count), no
- * frame past the address bits asked for, and what Xen refuses: other
- * domains, too big an order, a count the continuation can't carry, lists
- * out of range or faulting (halfway: the count so far), populate-on-
- * demand on oneself, an exact machine NUMA node.  The shim's own
- * allocations still work once the guest took everything back.
+ * both write the mfns back, extents of order 0, 2 and 9, from the start
+ * extent asked for (memory-increase-preempt runs it all again preempted
+ * after every extent).  Then the limits: no further than the maximum
+ * reservation (a partial count), no frame past the address bits asked
+ * for, and what Xen refuses: other domains, too big an order, a count
+ * the continuation can't carry, lists out of range or faulting (halfway:
+ * the count so far), populate-on-demand on oneself, an exact machine
+ * NUMA node.  The shim's own allocations still work once the guest took
+ * everything back.
  */
 #include "guest.h"
 #include "mm.h"
 #include "grant.h"
 #include <xen/memory.h>
 
-const char test_title[] = "memory_op: increase_reservation, populate_physmap";
+#ifndef TEST_TITLE
+#define TEST_TITLE "memory_op: increase_reservation, populate_physmap"
+#endif
+const char test_title[] = TEST_TITLE;
 
 #define MEMOP_EXTENT_SHIFT  6
 #define INVALID_M2P         (~0UL)
@@ -199,7 +203,7 @@ static void address_bits(void)
     check_reservation("address bits");
 }
 
-/* increase_reservation: mfns back, M2P invalid, preempted every 8. */
+/* increase_reservation: mfns back, M2P invalid. */
 static unsigned long increase_order0(xen_pfn_t *got, unsigned int nr)
 {
     unsigned int i, back = 0;
@@ -264,7 +268,7 @@ static void as_page_table(unsigned long l1, unsigned long data)
     check_rc(unpin_table(l1), 0);
 }
 
-/* Preempted lists continue where they stopped; a start extent skips. */
+/* A start extent: the extents before it are left alone. */
 static void start_extent(void)
 {
     xen_pfn_t list[4] = { 1, 2, 3, 4 };
