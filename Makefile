@@ -227,6 +227,9 @@ build/unit/test-compat-%: tests/unit/test-compat-%.c $(COMPAT_FX) \
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $(XEN_IFACE) $< $(COMPAT_FX) -o $@
 
+# mem_flags (xen/memory.h) exist from interface 0x00030209: the shim's.
+build/unit/test-memop-bits: UNIT_CFLAGS += $(XEN_IFACE)
+
 unit: $(UNIT_TESTS)
 
 deps:

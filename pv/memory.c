@@ -2,11 +2,12 @@
 /*
  * HYPERVISOR_memory_op: what a PV kernel asks about its memory, as Xen's
  * do_memory_op() (common/memory.c) and arch_memory_op() (arch/x86/mm.c)
- * answer, and the frames it gives back (XENMEM_decrease_reservation).
- * Taking memory back (increase_reservation, populate_physmap) comes with
- * ballooning, later.  A 32-bit guest's arguments are its own layout
- * (pv/compat/), read and answered by the same code, as Xen's
- * compat_memory_op() and compat_arch_memory_op() answer them.
+ * answer, the frames it gives back (XENMEM_decrease_reservation) and
+ * takes again (increase_reservation, populate_physmap: a balloon going
+ * down, then up), never past its maximum reservation.  A 32-bit guest's
+ * arguments are its own layout (pv/compat/), read and answered by the
+ * same code, as Xen's compat_memory_op() and compat_arch_memory_op()
+ * answer them.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -16,6 +17,7 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/memop-bits.h"
 #include "pv/mm/mm.h"
 #include "pv/mm/page-type.h"
 #include "pv/build/build.h"
@@ -226,6 +228,49 @@ static bool remove_frame(unsigned long mfn)
 }
 
 /*
+ * The reservation that increase_reservation, decrease_reservation and
+ * populate_physmap name, read and checked as Xen's memory_op() does
+ * before the first extent.  false: the op ends there, with *rc: an
+ * error, or start_extent for arguments that do nothing (nothing left to
+ * do, a count whose continuation Xen's unsigned int can't carry, too big
+ * an order, a list out of the guest's range).  A compat list must lie
+ * below the guest's hole, all of it.  (increase_reservation may name no
+ * list: Xen doesn't check one then, but a null one is in range anyway.)
+ */
+static always_inline bool read_reservation(struct xen_memory_reservation *r,
+                                           unsigned long start_extent,
+                                           unsigned long arg, bool compat,
+                                           long *rc)
+{
+    uint8_t c[COMPAT_SIZEOF(xen_memory_reservation)];
+    const size_t esize = XEN_PFN_SIZE(compat);
+    const unsigned long max_extents = UINT32_MAX >> MEMOP_EXTENT_SHIFT;
+    unsigned long list;
+
+    *rc = -XEN_EFAULT;
+    if ( compat )
+    {
+        if ( copy_from_guest(c, arg, sizeof(c)) )
+            return false;
+        xlat_memory_reservation_from_compat(r, c);
+    }
+    else if ( copy_from_guest(r, arg, sizeof(*r)) )
+        return false;
+    *rc = r->domid == 0 ? -XEN_EPERM : -XEN_ESRCH;
+    if ( r->domid != DOMID_SELF && r->domid != PV_DOMID )
+        return false;
+
+    *rc = start_extent;
+    if ( r->nr_extents > max_extents ||
+         start_extent >= r->nr_extents || r->extent_order > DOMU_MAX_ORDER )
+        return false;
+    list = (unsigned long)r->extent_start.p;
+    return compat ? compat_handle_okay(list, r->nr_extents, esize)
+                  : guest_range_ok(list + start_extent * esize,
+                                   (r->nr_extents - start_extent) * esize);
+}
+
+/*
  * XENMEM_decrease_reservation, as Xen's: extents of 2^extent_order frames
  * named by mfn, order up to 9; returns how many extents went, stopping at
  * the first frame refused; preempted every hypercall-batch= extents,
@@ -238,37 +283,13 @@ static always_inline long decrease_reservation(unsigned long start_extent,
                                                unsigned long arg,
                                                bool compat)
 {
-    uint8_t c[COMPAT_SIZEOF(xen_memory_reservation)];
     const size_t esize = XEN_PFN_SIZE(compat);
-    /* Xen's: a count its continuation can't encode does nothing. */
-    const unsigned long max_extents = (compat ? UINT32_MAX : ~0UL) >>
-                                      MEMOP_EXTENT_SHIFT;
     struct xen_memory_reservation r;
     unsigned long i, j, mfn;
     long rc;
 
-    if ( compat )
-    {
-        if ( copy_from_guest(c, arg, sizeof(c)) )
-            return -XEN_EFAULT;
-        xlat_memory_reservation_from_compat(&r, c);
-    }
-    else if ( copy_from_guest(&r, arg, sizeof(r)) )
-        return -XEN_EFAULT;
-    if ( r.domid == 0 )
-        return -XEN_EPERM;
-    if ( r.domid != DOMID_SELF && r.domid != PV_DOMID )
-        return -XEN_ESRCH;
-    if ( r.nr_extents > max_extents ||
-         start_extent >= r.nr_extents || r.extent_order > DOMU_MAX_ORDER )
-        return start_extent;
-    /* A compat list must lie below the guest's hole, all of it. */
-    if ( compat ? !compat_handle_okay((unsigned long)r.extent_start.p,
-                                      r.nr_extents, esize)
-                : !guest_range_ok((unsigned long)r.extent_start.p +
-                                  start_extent * esize,
-                                  (r.nr_extents - start_extent) * esize) )
-        return start_extent;
+    if ( !read_reservation(&r, start_extent, arg, compat, &rc) )
+        return rc;
 
     for ( i = start_extent; i < r.nr_extents; i++ )
     {
@@ -292,6 +313,94 @@ static always_inline long decrease_reservation(unsigned long start_extent,
  out:
     pv_mm_free_dying();
     return rc;
+}
+
+/*
+ * A 32-bit guest knows machine frames by its compat M2P (pv/mm/m2p.c):
+ * its frames must have an entry there (Xen's domain_clamp_alloc_bitsize()).
+ */
+static unsigned int compat_alloc_bits(void)
+{
+    return memop_compat_bits(pv_m2p_compat_bytes() / COMPAT_SIZEOF(xen_pfn_t),
+                             frames_max_pfn());
+}
+
+/*
+ * One extent for the guest, as Xen's alloc_domheap_pages() gives one:
+ * 2^@order frames aligned to their size, below frame @limit (0: any),
+ * then the guest's unless that would pass its maximum reservation
+ * (INVALID_PFN then, as when the allocator has no such run).  Zeroed
+ * first: they may have held the shim's data, or what the guest wrote
+ * before it gave them back.  Their M2P entries are invalid, as Xen's
+ * free_heap_pages() leaves them: a frame lost its entry when it left the
+ * guest (remove_frame(), a failed grant transfer), and the shim's own
+ * frames never had one.
+ */
+static unsigned long alloc_extent(unsigned int order, unsigned long limit)
+{
+    unsigned long nr = 1UL << order, mfn = frames_alloc(nr, order, limit);
+
+    if ( mfn == INVALID_PFN )
+        return INVALID_PFN;
+    memset(__va(mfn << PAGE_SHIFT), 0, nr << PAGE_SHIFT);
+    if ( !pv_mm_assign_frames(mfn, nr) )
+    {
+        frames_free(mfn, nr);
+        return INVALID_PFN;
+    }
+    return mfn;
+}
+
+/*
+ * XENMEM_increase_reservation and XENMEM_populate_physmap, as Xen's for a
+ * PV guest that isn't translated: extents of 2^extent_order frames,
+ * order up to 9, below the address bits mem_flags asks for; returns how
+ * many extents the guest got, stopping at the first the allocator can't
+ * give or that would pass the guest's maximum.  Each extent's first mfn
+ * goes back into the list (increase_reservation's only if it has one);
+ * populate_physmap first reads a gpfn there and points the extent's M2P
+ * entries at gpfn + j.  An extent whose mfn can't be written back stays
+ * the guest's (its reservation counts it) but not in the count returned,
+ * as in Xen.  Preempted every hypercall-batch= extents.  Populate-on-
+ * demand fills another domain's physmap, never the caller's: Xen's does
+ * nothing for it.
+ */
+static always_inline long populate(unsigned int op,
+                                   unsigned long start_extent,
+                                   unsigned long arg, bool compat)
+{
+    const size_t esize = XEN_PFN_SIZE(compat);
+    const bool physmap = op == XENMEM_populate_physmap;
+    struct xen_memory_reservation r;
+    unsigned long i, list, limit, mfn, gpfn = 0;
+    long rc;
+    int bits;
+
+    if ( !read_reservation(&r, start_extent, arg, compat, &rc) )
+        return rc;
+    bits = memop_address_bits(r.mem_flags, frames_max_pfn());
+    if ( bits < 0 || (physmap && (r.mem_flags & XENMEMF_populate_on_demand)) )
+        return start_extent;
+    limit = memop_limit_pfn(bits, compat ? compat_alloc_bits() : 0);
+    list = (unsigned long)r.extent_start.p;
+
+    for ( i = start_extent; i < r.nr_extents; i++ )
+    {
+        if ( i != start_extent && hypercall_preempt_check(i - start_extent) )
+            return hypercall_create_continuation(__HYPERVISOR_memory_op,
+                                                 op | (i << MEMOP_EXTENT_SHIFT),
+                                                 arg, 0, 0);
+        if ( physmap && copy_elem_from_guest(&gpfn, list, i, esize) )
+            break;
+        mfn = alloc_extent(r.extent_order, limit);
+        if ( mfn == INVALID_PFN )
+            break;
+        if ( physmap )
+            pv_m2p_set_run(mfn, gpfn, 1UL << r.extent_order, 1);
+        if ( (physmap || list) && copy_elem_to_guest(list, i, mfn, esize) )
+            break;
+    }
+    return i;
 }
 
 /*
@@ -364,6 +473,10 @@ static always_inline long memory_op(unsigned long cmd, unsigned long arg,
 
     case XENMEM_decrease_reservation:
         return decrease_reservation(start_extent, arg, compat);
+
+    case XENMEM_increase_reservation:
+    case XENMEM_populate_physmap:
+        return populate(op, start_extent, arg, compat);
 
     default:
         return arch_memory_op(cmd, arg, compat);

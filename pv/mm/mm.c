@@ -125,20 +125,48 @@ void pv_mm_give_frame(unsigned long mfn)
     pv_mm_give_frames(mfn, 1);
 }
 
-/* The guest's memory, a run at a time when it is built. */
-void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
+/* Frames no one owns become the guest's.  page_alloc_lock held. */
+static void give_locked(unsigned long mfn, unsigned long nr)
 {
     struct page_info *pg = mfn_to_page(mfn), *end = pg + nr;
 
     ASSERT(pg && nr <= frame_table_nr - mfn);
-    spin_lock(&dom.page_alloc_lock);
     for ( ; pg < end; pg++ )
     {
-        ASSERT(pg->owner == PGO_NONE);
+        ASSERT(pg->owner == PGO_NONE && !pg->count && !pg->type_count);
         pg->owner = PGO_GUEST;
         pg->count = 1;                  /* the allocation's reference */
     }
+}
+
+/* The guest's memory, a run at a time when it is built. */
+void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
+{
+    spin_lock(&dom.page_alloc_lock);
+    give_locked(mfn, nr);
     spin_unlock(&dom.page_alloc_lock);
+}
+
+/*
+ * Frames the guest asked for (increase_reservation, populate_physmap),
+ * as Xen's assign_pages(): counted in tot_pages, which may not pass the
+ * domain's maximum (nr_pages, what it was built with).  That bounds what
+ * a guest can take from the allocator to what it gave back, so the
+ * shim's own reserve stays the shim's.
+ */
+bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr)
+{
+    bool ok;
+
+    spin_lock(&dom.page_alloc_lock);
+    ok = dom.tot_pages <= dom.nr_pages && nr <= dom.nr_pages - dom.tot_pages;
+    if ( ok )
+    {
+        give_locked(mfn, nr);
+        dom.tot_pages += nr;
+    }
+    spin_unlock(&dom.page_alloc_lock);
+    return ok;
 }
 
 /*

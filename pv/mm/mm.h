@@ -27,6 +27,11 @@ struct memmap;
 void pv_mm_init(const struct memmap *m);
 void pv_mm_give_frame(unsigned long mfn);
 void pv_mm_give_frames(unsigned long mfn, unsigned long nr);
+/*
+ * Later, frames the guest asks for: false, and nothing done, if they
+ * would take it past its maximum reservation (Xen's assign_pages()).
+ */
+bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr);
 
 /*
  * Validate, type and pin the bootstrap L4 the builder made, and make it

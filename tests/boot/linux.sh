@@ -52,6 +52,7 @@ milestones=(
     shell       'pvshim-initramfs: shell ready'
     fork-exec   'linux-check: fork-exec 200 ok'
     mmap        'touch-memory: 64 MiB x 4'
+    balloon     'linux-check: balloon 64 MiB down and back up'
     cpuinfo     'linux-check: cpuinfo [1-9][0-9]* cpu'
     dmesg       'linux-check: dmesg has 0 bad lines'
     poweroff    'linux-check: powered off, exit status 0'
@@ -69,9 +70,24 @@ poweroff) shutdown_cmd='poweroff' ;;
 *) echo "FAIL: ${LINUX_LABEL:-linux}: LINUX_SHUTDOWN=$shutdown is neither button nor poweroff"
    exit 1 ;;
 esac
+# The balloon: its target 64 MiB down (decrease_reservation), then back
+# up (populate_physmap); each way info/current_kb must get there within
+# 45 s, so the line saying how far it got comes within the step's time.
+# The sysfs files are those of Linux's drivers/xen/xen-balloon.c.
+balloon_cmd='b=/sys/devices/system/xen_memory/xen_memory0; '
+balloon_cmd+='mt() { awk "/^MemTotal/ { print \$2 }" /proc/meminfo; }; '
+balloon_cmd+='cur() { cat $b/info/current_kb; }; '
+balloon_cmd+='t=$(cat $b/target_kb); lo=$((t - 65536)); echo $lo >$b/target_kb; '
+balloon_cmd+='i=0; while [ $(cur) -gt $lo ] && [ $i -lt 45 ]; do sleep 1; i=$((i + 1)); done; '
+balloon_cmd+='d=$(cur) dm=$(mt); echo $t >$b/target_kb; '
+balloon_cmd+='i=0; while [ $(cur) -lt $t ] && [ $i -lt 45 ]; do sleep 1; i=$((i + 1)); done; '
+balloon_cmd+='u=$(cur) um=$(mt); '
+balloon_cmd+='echo "linux-check: balloon target $t kB: down to $d (MemTotal $dm kB), up to $u (MemTotal $um kB)"; '
+balloon_cmd+='[ $d -le $lo ] && [ $u -ge $t ] && echo "linux-check: balloon $((65536 / 1024)) MiB down and back up"'
 shell_steps=(
     fork-exec 'i=0; while [ $i -lt 200 ] && /bin/true; do i=$((i+1)); done; echo "linux-check: fork-exec $i ok"'
     mmap      '/bin/touch-memory 64 4'
+    balloon   "$balloon_cmd"
     cpuinfo   'grep -q "^flags" /proc/cpuinfo && echo "linux-check: cpuinfo $(grep -c ^processor /proc/cpuinfo) cpu"'
     dmesg     'dmesg | grep -E "BUG|WARNING|Oops"; echo "linux-check: dmesg has $(dmesg | grep -cE "BUG|WARNING|Oops") bad lines"'
     poweroff  "$shutdown_cmd"

@@ -167,6 +167,9 @@ void test_main(void)
     check_rc(decrease(BAD_UNMAPPED, 1, 0, DOMID_SELF), 0);
     check_rc(decrease(BAD_XEN, 1, 0, DOMID_SELF), 0);
     check_rc(decrease(mfns, ~0UL >> 2, 0, DOMID_SELF), 0);
+    /* Xen counts extents in an unsigned int, for a 64-bit guest too. */
+    check_rc(decrease(mfns, (UINT32_MAX >> MEMOP_EXTENT_SHIFT) + 1, 0,
+                      DOMID_SELF), 0);
     check_rc(decrease(mfns, 0, 0, DOMID_SELF), 0);
     check_rc(memory_op(XENMEM_decrease_reservation, BAD_XEN), -XEN_EFAULT);
     {
