@@ -229,11 +229,13 @@ static bool remove_frame(unsigned long mfn)
 
 /*
  * The reservation that increase_reservation, decrease_reservation and
- * populate_physmap name, read and checked as Xen's memory_op() does
- * before the first extent.  false: the op ends there, with *rc: an
- * error, or start_extent for arguments that do nothing (nothing left to
- * do, a count whose continuation Xen's unsigned int can't carry, too big
- * an order, a list out of the guest's range).  A compat list must lie
+ * populate_physmap name, read and checked as Xen's do_memory_op() does
+ * before the first extent.  false: the op ends there with start_extent,
+ * whatever the reason, as Xen's ends: a struct it can't read, a domain
+ * it doesn't find (any but DOMID_SELF and d1) or XSM refuses (dom0, the
+ * backend's: a domU may not adjust its reservation), a count whose
+ * continuation its unsigned int can't carry, nothing left to do, too big
+ * an order, a list out of the guest's range.  A compat list must lie
  * below the guest's hole, all of it.  (increase_reservation may name no
  * list: Xen doesn't check one then, but a null one is in range anyway.)
  */
@@ -247,7 +249,7 @@ static always_inline bool read_reservation(struct xen_memory_reservation *r,
     const unsigned long max_extents = UINT32_MAX >> MEMOP_EXTENT_SHIFT;
     unsigned long list;
 
-    *rc = -XEN_EFAULT;
+    *rc = start_extent;
     if ( compat )
     {
         if ( copy_from_guest(c, arg, sizeof(c)) )
@@ -256,11 +258,8 @@ static always_inline bool read_reservation(struct xen_memory_reservation *r,
     }
     else if ( copy_from_guest(r, arg, sizeof(*r)) )
         return false;
-    *rc = r->domid == 0 ? -XEN_EPERM : -XEN_ESRCH;
     if ( r->domid != DOMID_SELF && r->domid != PV_DOMID )
         return false;
-
-    *rc = start_extent;
     if ( r->nr_extents > max_extents ||
          start_extent >= r->nr_extents || r->extent_order > DOMU_MAX_ORDER )
         return false;

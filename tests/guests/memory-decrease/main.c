@@ -161,8 +161,9 @@ void test_main(void)
 
     /* Arguments: domains, order, the list, the start extent. */
     mfns[0] = alloc_frame();
-    check_rc(decrease(mfns, 1, 0, 0), -XEN_EPERM);
-    check_rc(decrease(mfns, 1, 0, 7), -XEN_ESRCH);
+    /* Xen's: every refusal before the first extent is start_extent. */
+    check_rc(decrease(mfns, 1, 0, 0), 0);               /* XSM: dom0's */
+    check_rc(decrease(mfns, 1, 0, 7), 0);               /* no domain 7 */
     check_rc(decrease(mfns, 1, 10, DOMID_SELF), 0);        /* > max order */
     check_rc(decrease(BAD_UNMAPPED, 1, 0, DOMID_SELF), 0);
     check_rc(decrease(BAD_XEN, 1, 0, DOMID_SELF), 0);
@@ -171,7 +172,7 @@ void test_main(void)
     check_rc(decrease(mfns, (UINT32_MAX >> MEMOP_EXTENT_SHIFT) + 1, 0,
                       DOMID_SELF), 0);
     check_rc(decrease(mfns, 0, 0, DOMID_SELF), 0);
-    check_rc(memory_op(XENMEM_decrease_reservation, BAD_XEN), -XEN_EFAULT);
+    check_rc(memory_op(XENMEM_decrease_reservation, BAD_XEN), 0);
     {
         struct xen_memory_reservation r = {
             .nr_extents = 1, .domid = DOMID_SELF,
