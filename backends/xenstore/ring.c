@@ -69,23 +69,39 @@ bool xs_queue_event(const char *path, const char *token)
     return false;
 }
 
-/* Move what fits from our queue to the response ring. */
+/*
+ * Move what fits from our queue to the response ring.  Linux's xb_read()
+ * notifies only if, once it has moved rsp_cons, it finds the ring it
+ * read full: were our last look at rsp_cons older than its move, and our
+ * rsp_prod too new for its look, neither would see the other and the
+ * rest would wait for good.  So after publishing rsp_prod we look at
+ * rsp_cons again (a full barrier between: a store and a later load), as
+ * xenstored's loop looks at every ring once more.  Each pass moves a
+ * byte at least or ends: bounded by our queue, whatever the guest does.
+ */
 static bool flush(void)
 {
-    XENSTORE_RING_IDX cons = ACCESS_ONCE(intf->rsp_cons);
-    XENSTORE_RING_IDX prod = intf->rsp_prod;
+    XENSTORE_RING_IDX cons, prod = intf->rsp_prod;
     bool moved = false;
 
-    asm volatile ( "" ::: "memory" );
-    /* The guest owns rsp_cons: a bogus one just limits what we send. */
-    while ( outq_head != outq_tail &&
-            prod - cons < XENSTORE_RING_SIZE )
+    while ( outq_head != outq_tail )
     {
-        intf->rsp[MASK_XENSTORE_IDX(prod++)] = outq[outq_head++ % OUTQ_SIZE];
-        moved = true;
+        cons = ACCESS_ONCE(intf->rsp_cons);
+        asm volatile ( "" ::: "memory" );
+        /* The guest owns rsp_cons: a bogus one just limits what we send. */
+        if ( prod - cons >= XENSTORE_RING_SIZE )
+            break;
+        while ( outq_head != outq_tail &&
+                prod - cons < XENSTORE_RING_SIZE )
+        {
+            intf->rsp[MASK_XENSTORE_IDX(prod++)] =
+                outq[outq_head++ % OUTQ_SIZE];
+            moved = true;
+        }
+        asm volatile ( "" ::: "memory" );
+        ACCESS_ONCE(intf->rsp_prod) = prod;
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
     }
-    asm volatile ( "" ::: "memory" );
-    ACCESS_ONCE(intf->rsp_prod) = prod;
     return moved;
 }
 
@@ -97,38 +113,53 @@ static void fail(unsigned int error)
 
 /*
  * Copy in up to what the current message still needs; true once it is
- * whole in in_buf.  Errors stop the connection.
+ * whole in in_buf.  Errors stop the connection.  Linux's xb_write()
+ * notifies only if it finds its previous req_prod consumed after it
+ * published the new one: were our look at req_prod older than its
+ * publication, and our req_cons too new for its look, the rest of the
+ * request would wait for good (a 4-vCPU Linux stalled in its boot so).
+ * So after publishing req_cons we look at req_prod again, with a full
+ * barrier between.  Each pass takes a byte at least or ends: bounded by
+ * the message, whatever the guest does.
  */
 static bool read_message(bool *consumed)
 {
-    XENSTORE_RING_IDX cons = intf->req_cons;
-    XENSTORE_RING_IDX prod = ACCESS_ONCE(intf->req_prod);
+    XENSTORE_RING_IDX cons = intf->req_cons, prod;
     const struct xsd_sockmsg *hdr = (const void *)in_buf;
     unsigned int want;
 
-    asm volatile ( "" ::: "memory" );
-    if ( prod - cons > XENSTORE_RING_SIZE )
-    {
-        fail(XENSTORE_ERROR_RINGIDX);
-        return false;
-    }
     for ( ;; )
     {
-        want = in_used < sizeof(*hdr) ? sizeof(*hdr) : sizeof(*hdr) + hdr->len;
-        if ( in_used == want )
-            break;
-        if ( cons == prod )
-            break;
-        in_buf[in_used++] = intf->req[MASK_XENSTORE_IDX(cons++)];
-        *consumed = true;
-        if ( in_used == sizeof(*hdr) && hdr->len > XENSTORE_PAYLOAD_MAX )
+        prod = ACCESS_ONCE(intf->req_prod);
+        asm volatile ( "" ::: "memory" );
+        if ( prod - cons > XENSTORE_RING_SIZE )
         {
-            fail(XENSTORE_ERROR_PROTO);
-            break;
+            fail(XENSTORE_ERROR_RINGIDX);
+            return false;
         }
+        if ( prod == cons )
+            break;
+        for ( ;; )
+        {
+            want = in_used < sizeof(*hdr) ? sizeof(*hdr)
+                                          : sizeof(*hdr) + hdr->len;
+            if ( in_used == want || cons == prod )
+                break;
+            in_buf[in_used++] = intf->req[MASK_XENSTORE_IDX(cons++)];
+            *consumed = true;
+            if ( in_used == sizeof(*hdr) && hdr->len > XENSTORE_PAYLOAD_MAX )
+            {
+                fail(XENSTORE_ERROR_PROTO);
+                break;
+            }
+        }
+        asm volatile ( "" ::: "memory" );
+        ACCESS_ONCE(intf->req_cons) = cons;
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if ( ignored || (in_used >= sizeof(*hdr) &&
+                         in_used == sizeof(*hdr) + hdr->len) )
+            break;
     }
-    asm volatile ( "" ::: "memory" );
-    ACCESS_ONCE(intf->req_cons) = cons;
     return !ignored && in_used >= sizeof(*hdr) &&
            in_used == sizeof(*hdr) + hdr->len;
 }
