@@ -272,8 +272,8 @@ static always_inline bool read_reservation(struct xen_memory_reservation *r,
 /*
  * XENMEM_decrease_reservation, as Xen's: extents of 2^extent_order frames
  * named by mfn, order up to 9; returns how many extents went, stopping at
- * the first frame refused; preempted every hypercall-batch= extents,
- * continuing at the next.  The frames released go back to the allocator
+ * the first frame refused; preempted once its extents add up to
+ * hypercall-batch= frames, continuing at the next.  The frames released go back to the allocator
  * after one flush of every CPU running the guest (pv_mm_free_dying()):
  * a TLB may still translate to one, even read-only, and the allocator
  * may give it to the shim itself next.
@@ -292,7 +292,8 @@ static always_inline long decrease_reservation(unsigned long start_extent,
 
     for ( i = start_extent; i < r.nr_extents; i++ )
     {
-        if ( i != start_extent && hypercall_preempt_check(i - start_extent) )
+        if ( i != start_extent &&
+             hypercall_preempt_check((i - start_extent) << r.extent_order) )
         {
             rc = hypercall_create_continuation(
                 __HYPERVISOR_memory_op,
@@ -360,9 +361,10 @@ static unsigned long alloc_extent(unsigned int order, unsigned long limit)
  * populate_physmap first reads a gpfn there and points the extent's M2P
  * entries at gpfn + j.  An extent whose mfn can't be written back stays
  * the guest's (its reservation counts it) but not in the count returned,
- * as in Xen.  Preempted every hypercall-batch= extents.  Populate-on-
- * demand fills another domain's physmap, never the caller's: Xen's does
- * nothing for it.
+ * as in Xen.  Preempted once its extents add up to hypercall-batch=
+ * frames (an order-9 extent zeroes 2 MiB, under the domain lock), at
+ * least one extent an invocation.  Populate-on-demand fills another
+ * domain's physmap, never the caller's: Xen's does nothing for it.
  */
 static always_inline long populate(unsigned int op,
                                    unsigned long start_extent,
@@ -385,7 +387,8 @@ static always_inline long populate(unsigned int op,
 
     for ( i = start_extent; i < r.nr_extents; i++ )
     {
-        if ( i != start_extent && hypercall_preempt_check(i - start_extent) )
+        if ( i != start_extent &&
+             hypercall_preempt_check((i - start_extent) << r.extent_order) )
             return hypercall_create_continuation(__HYPERVISOR_memory_op,
                                                  op | (i << MEMOP_EXTENT_SHIFT),
                                                  arg, 0, 0);
