@@ -134,6 +134,37 @@ static unsigned long frames_arg(bool fifo)
     return (unsigned long)s;
 }
 
+/*
+ * Fill scratch[0] as the argument of a call that registers an area by
+ * its virtual address (runstate, time): a place in the zone's first
+ * half, or one the shim must refuse or can never reach.  Never a random
+ * value: one landing on this kernel's own code or data would have the
+ * shim write there at every update, as Xen would, and the test corrupt
+ * itself (it did, now and then, on pv32, whose addresses are 32 bits).
+ */
+static unsigned long area_arg(void)
+{
+    uint64_t *s = (uint64_t *)scratch[0];
+
+    switch ( rnd_below(6) )
+    {
+    case 0:
+        s[0] = (unsigned long)BAD_UNMAPPED;
+        break;
+    case 1:
+        s[0] = (unsigned long)BAD_NONCANONICAL;
+        break;
+    case 2:
+        s[0] = rnd_below(2) ? (unsigned long)BAD_XEN : 0;
+        break;
+    default:
+        s[0] = (unsigned long)zone[rnd_below(NR_ZONE / 2)] +
+               rnd_below((PAGE_SIZE - 64) / 8) * 8;
+        break;
+    }
+    return (unsigned long)s;
+}
+
 /* The hypercall by hand: @nr need not be one of the page's stubs. */
 static unsigned long issue(unsigned long nr, unsigned long a1,
                            unsigned long a2, unsigned long a3,
@@ -257,10 +288,11 @@ static bool one_call(unsigned long *nr, unsigned long a[5])
         *nr = __HYPERVISOR_vcpu_op;
         a[0] = wide(PICK(vcpu_ops));
         a[1] = wide(rnd_below(8) ? 0 : rnd_below(3));
-        if ( a[0] == VCPUOP_register_vcpu_info ||
-             a[0] == VCPUOP_register_runstate_memory_area ||
-             a[0] == VCPUOP_register_vcpu_time_memory_area )
+        if ( a[0] == VCPUOP_register_vcpu_info )
             a[2] = frames_arg(false);
+        else if ( a[0] == VCPUOP_register_runstate_memory_area ||
+                  a[0] == VCPUOP_register_vcpu_time_memory_area )
+            a[2] = area_arg();
         return true;
     case 8:
         *nr = __HYPERVISOR_set_timer_op;
