@@ -5,12 +5,14 @@
 # (Debian's GRUB 2 for x86_64-xen, unpatched, with Debian's Linux, the
 # busybox initramfs and a grub.cfg in its memdisk) is the PV kernel the
 # shim starts; GRUB's Xen loader loads Linux and its initrd, builds their
-# page tables with mmu_update / mmuext_op / update_va_mapping and jumps
-# to Linux, which must then go as far as tests/boot/linux.sh takes
-# Debian's Linux booted directly (same milestones, same shell steps,
-# LINUX_EXPECT as there).  Linux must have been started by GRUB: GRUB's
-# banner and its "booting" marker come before Linux's first line.  One
-# line:
+# page tables, maps them read-only (update_va_mapping), switches to them
+# (mmuext_op: pin, NEW_BASEPTR, unpin its own) and jumps to Linux, which
+# must then go as far as tests/boot/linux.sh takes Debian's Linux booted
+# directly (same milestones, same shell steps, LINUX_EXPECT as there).
+# Linux must have been started by GRUB: GRUB's banner and its "booting"
+# marker come before Linux's first line.
+# linux.sh's variables apply (LINUX_VCPUS=N, LINUX_EXPECT, LINUX_LOG,
+# LINUX_LABEL, ...).  One line:
 #
 #   PASS: pvgrub-linux: reached MILESTONE (wanted at least EXPECTED) ...
 #   FAIL: pvgrub-linux: ...       (console in build/check/pvgrub-linux.log)
@@ -18,14 +20,15 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
-log=build/check/pvgrub-linux.log
-label=pvgrub-linux
+log=${LINUX_LOG:-build/check/pvgrub-linux.log}
+label=${LINUX_LABEL:-pvgrub-linux}
 mkdir -p build/check
 
 img=$(tools/make-pvgrub-linux 2>build/check/pvgrub-linux-build.log)
 case $? in
 0) ;;
-2) echo "SKIP: $label: no image ($(tail -n1 build/check/pvgrub-linux-build.log))"
+2) echo "SKIP: $label: no image" \
+        "($(tail -n1 build/check/pvgrub-linux-build.log))"
    exit 0 ;;
 *) echo "FAIL: $label: tools/make-pvgrub-linux failed" \
         "(build/check/pvgrub-linux-build.log)"
