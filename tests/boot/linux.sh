@@ -18,7 +18,8 @@
 # of it LINUX_TIMEOUT.  LINUX_KERNEL boots another kernel (ELF or
 # bzImage) instead; LINUX_DIR is where tools/fetch-linux keeps Debian's
 # (build/linux).  Without busybox-static (no network) the kernel boots
-# without an initrd.  Debian's own bzImage is booted second, through the
+# without an initrd; LINUX_INITRD=none boots it without one on purpose
+# (a boot loader that brings its own: tests/boot/pvgrub-linux.sh).  Debian's own bzImage is booted second, through the
 # shim's decompressor, and must reach the same milestone ("linux: bzImage",
 # console in build/check/linux-bzimage.log).
 set -u
@@ -124,7 +125,9 @@ if [ -z "$kernel" ]; then
     esac
 fi
 initrd=() initrd_note=
-if initramfs=$(tools/make-initramfs 2>build/check/linux-initramfs.log); then
+if [ "${LINUX_INITRD:-}" = none ]; then
+    :
+elif initramfs=$(tools/make-initramfs 2>build/check/linux-initramfs.log); then
     initrd=(--initrd "$initramfs")
 else
     initrd_note="; no initramfs: $(tail -n1 build/check/linux-initramfs.log)"
