@@ -121,6 +121,10 @@ if [ -e build/linux/vmlinux ]; then
                  LINUX_LABEL="linux: 4 vCPUs" tests/boot/linux.sh 2>&1 |
                  tee -a "$log/linux-check.log")
 fi
+# PV GRUB, as Xen users boot their kernels: Debian's grub-xen-bin made
+# into an image (grub-mkimage) whose memdisk holds that Linux, which it
+# loads and starts to the same milestones; skipped without the packages.
+tally "" < <(tests/boot/pvgrub-linux.sh 2>&1 | tee "$log/pvgrub-linux.log")
 
 if [ $failed != 0 ]; then
     echo
