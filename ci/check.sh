@@ -109,6 +109,9 @@ tally "boot: " < <(tests/boot/smp.sh 2>&1 | tee "$log/smp.log")
 # PV GRUB (Debian's grub-x86_64-xen.bin): prompt, a command, halt;
 # skipped when the package can't be fetched.
 tally "" < <(tests/boot/pvgrub.sh 2>&1 | tee "$log/pvgrub.log")
+# PV GRUB of both widths (grub-mkimage, Debian's grub-xen-bin) starting
+# our test kernels, which must pass as when the shim builds them.
+tally "" < <(tests/boot/pvgrub-guests.sh 2>&1 | tee "$log/pvgrub-guests.log")
 tally "" < <(tests/boot/gnumach.sh 2>&1 | tee "$log/gnumach.log")
 
 # Debian's Linux PV kernel, as far as the shim takes it today; skipped

@@ -43,7 +43,7 @@ out=$(LINUX_KERNEL=$img LINUX_INITRD=none LINUX_LOG=$log LINUX_LABEL=$label \
 line_of() { grep -anE -m1 -- "$1" "$log" | cut -d: -f1; }
 why=
 grub=$(line_of 'Welcome to GRUB')
-booting=$(line_of 'pvgrub-linux: booting')
+booting=$(line_of 'pvgrub: booting')
 banner=$(line_of 'Linux version [0-9]')
 if [ -z "$grub" ]; then
     why="GRUB did not start"
