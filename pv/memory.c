@@ -230,8 +230,8 @@ static bool remove_frame(unsigned long mfn)
 /*
  * The reservation that increase_reservation, decrease_reservation and
  * populate_physmap name, read and checked as Xen's do_memory_op() does
- * before the first extent.  false: the op ends there with start_extent,
- * whatever the reason, as Xen's ends: a struct it can't read, a domain
+ * before the first extent.  false: the op ends there, returning
+ * start_extent whatever the reason, as Xen's does: a struct it can't read, a domain
  * it doesn't find (any but DOMID_SELF and d1) or XSM refuses (dom0, the
  * backend's: a domU may not adjust its reservation), a count whose
  * continuation its unsigned int can't carry, nothing left to do, too big
@@ -241,15 +241,13 @@ static bool remove_frame(unsigned long mfn)
  */
 static always_inline bool read_reservation(struct xen_memory_reservation *r,
                                            unsigned long start_extent,
-                                           unsigned long arg, bool compat,
-                                           long *rc)
+                                           unsigned long arg, bool compat)
 {
     uint8_t c[COMPAT_SIZEOF(xen_memory_reservation)];
     const size_t esize = XEN_PFN_SIZE(compat);
     const unsigned long max_extents = UINT32_MAX >> MEMOP_EXTENT_SHIFT;
     unsigned long list;
 
-    *rc = start_extent;
     if ( compat )
     {
         if ( copy_from_guest(c, arg, sizeof(c)) )
@@ -273,10 +271,10 @@ static always_inline bool read_reservation(struct xen_memory_reservation *r,
  * XENMEM_decrease_reservation, as Xen's: extents of 2^extent_order frames
  * named by mfn, order up to 9; returns how many extents went, stopping at
  * the first frame refused; preempted once its extents add up to
- * hypercall-batch= frames, continuing at the next.  The frames released go back to the allocator
- * after one flush of every CPU running the guest (pv_mm_free_dying()):
- * a TLB may still translate to one, even read-only, and the allocator
- * may give it to the shim itself next.
+ * hypercall-batch= frames, continuing at the next.  The frames released
+ * go back to the allocator after one flush of every CPU running the
+ * guest (pv_mm_free_dying()): a TLB may still translate to one, even
+ * read-only, and the allocator may give it to the shim itself next.
  */
 static always_inline long decrease_reservation(unsigned long start_extent,
                                                unsigned long arg,
@@ -287,8 +285,8 @@ static always_inline long decrease_reservation(unsigned long start_extent,
     unsigned long i, j, mfn;
     long rc;
 
-    if ( !read_reservation(&r, start_extent, arg, compat, &rc) )
-        return rc;
+    if ( !read_reservation(&r, start_extent, arg, compat) )
+        return start_extent;
 
     for ( i = start_extent; i < r.nr_extents; i++ )
     {
@@ -374,11 +372,10 @@ static always_inline long populate(unsigned int op,
     const bool physmap = op == XENMEM_populate_physmap;
     struct xen_memory_reservation r;
     unsigned long i, list, limit, mfn, gpfn = 0;
-    long rc;
     int bits;
 
-    if ( !read_reservation(&r, start_extent, arg, compat, &rc) )
-        return rc;
+    if ( !read_reservation(&r, start_extent, arg, compat) )
+        return start_extent;
     bits = memop_address_bits(r.mem_flags, frames_max_pfn());
     if ( bits < 0 || (physmap && (r.mem_flags & XENMEMF_populate_on_demand)) )
         return start_extent;

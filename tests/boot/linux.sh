@@ -19,9 +19,10 @@
 # bzImage) instead; LINUX_DIR is where tools/fetch-linux keeps Debian's
 # (build/linux).  Without busybox-static (no network) the kernel boots
 # without an initrd; LINUX_INITRD=none boots it without one on purpose
-# (a boot loader that brings its own: tests/boot/pvgrub-linux.sh).  Debian's own bzImage is booted second, through the
-# shim's decompressor, and must reach the same milestone ("linux: bzImage",
-# console in build/check/linux-bzimage.log).
+# (a boot loader that brings its own: tests/boot/pvgrub-linux.sh).
+# Debian's own bzImage is booted second, through the shim's decompressor,
+# and must reach the same milestone ("linux: bzImage", console in
+# build/check/linux-bzimage.log).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
