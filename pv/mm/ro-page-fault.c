@@ -228,11 +228,17 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
     if ( !(pte & _PAGE_PRESENT) || (pte & _PAGE_RW) || !mfn_to_page(table) )
         return false;
     type = mfn_to_page(table)->type;
-    if ( !l2 && type_level(type) == 2 )
-        l2_write_hint(regs->rip, addr);
-    if ( type == PGT_L1
-         ? !(dom.vm_assist & (1UL << VMASST_TYPE_writable_pagetables)) && !l2
-         : !(l2 && type_level(type) == 2) )
+    if ( type_level(type) == 2 )
+    {
+        if ( !l2 )
+        {
+            l2_write_hint(regs->rip, addr);
+            return false;
+        }
+    }
+    else if ( type != PGT_L1 ||
+              (!l2 &&
+               !(dom.vm_assist & (1UL << VMASST_TYPE_writable_pagetables))) )
         return false;
 
     n = fetch(regs->rip, bytes);
