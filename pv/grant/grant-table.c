@@ -195,6 +195,26 @@ void gnttab_lazy_init(void)
 }
 
 /*
+ * The frames the shim shares with the guest for its grant table stay
+ * the table's while it has them: memory_op may not take them away
+ * (pv/memory.c), or the allocator would hand out a frame the shim still
+ * writes grant entries and status into.
+ */
+bool gnttab_shares_frame(unsigned long mfn)
+{
+    const struct grant_table *t = gt();
+    unsigned int i;
+
+    for ( i = 0; i < t->nr_frames; i++ )
+        if ( va_to_mfn(t->shared[i]) == mfn )
+            return true;
+    for ( i = 0; i < t->nr_status_frames; i++ )
+        if ( va_to_mfn(t->status[i]) == mfn )
+            return true;
+    return false;
+}
+
+/*
  * For pv/mm/mm-audit.c: references the grant table holds outside any
  * page table: each shared frame's own type, each device mapping's.
  */

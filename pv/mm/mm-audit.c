@@ -178,6 +178,10 @@ long pv_mm_audit(void)
             if ( pg->count || pg->type_count )
                 bad += report(mfn, "references to a non-guest frame",
                               pg->count, 0);
+            /* Held by the shim (grant frames, vcpu_info...), yet freed. */
+            if ( want_count[mfn] || want_type[mfn] )
+                bad += report(mfn, "references held to a non-guest frame",
+                              want_count[mfn] + want_type[mfn], 0);
             continue;
         }
         if ( pg->count != want_count[mfn] )
