@@ -48,24 +48,40 @@ static void vcpu_kick_idle(struct vcpu *v);
 vcpu_info_t dummy_vcpu_info = { .evtchn_upcall_mask = 1 };
 
 /*
- * Xen's map_vcpu_info(): once only, within one page, in a frame the guest
- * owns and may write (a writable type reference is held from now on).
- * The contents move along, and every selector bit is raised so that
- * nothing pending is lost: the guest takes one spurious upcall.  A
- * 32-bit guest's vcpu_info is as big, its selector 32 bits elsewhere.
+ * Xen's VCPUOP_register_vcpu_info and map_guest_area() (4.19 on): once
+ * only, within one page, aligned as the guest's unsigned long (XSA-327:
+ * the shim's atomic updates of evtchn_pending_sel must not split a
+ * cache line), in a frame the guest owns and may write (a writable type
+ * reference is held from now on).  The contents move along, and every
+ * selector bit is raised so that nothing pending is lost: the guest
+ * takes one spurious upcall.  A 32-bit guest's vcpu_info is as big, its
+ * selector 32 bits elsewhere.  (Another vCPU's is taken while it runs;
+ * Xen pauses it first, so its own writes to the old copy can't be lost.)
  */
 static always_inline long map_vcpu_info(struct vcpu *v, uint64_t mfn,
                                         uint32_t offset, bool compat)
 {
+    const unsigned int align = compat ? 4 : sizeof(unsigned long);
+    struct page_info *pg;
     vcpu_info_t *new_info;
     uint32_t *sel32;
 
-    if ( offset > PAGE_SIZE - sizeof(vcpu_info_t) )
+    /* Xen forms the guest address mfn << 12 | offset and checks it. */
+    if ( offset >= PAGE_SIZE || mfn >= (1UL << (64 - PAGE_SHIFT)) ||
+         ((mfn << PAGE_SHIFT) | offset) == ~0UL )
         return -XEN_EINVAL;
     if ( v->vcpu_info_mfn )
+        return -XEN_EBUSY;
+    if ( offset > PAGE_SIZE - sizeof(vcpu_info_t) || (offset & (align - 1)) )
+        return -XEN_ENXIO;
+    pg = mfn_to_page(mfn);
+    if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
-    if ( mfn >= frame_table_nr || get_page_and_type(mfn, PGT_WRITABLE) )
-        return -XEN_EINVAL;
+    if ( page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
+    {
+        page_put(pg);
+        return -XEN_EACCES;
+    }
 
     new_info = (vcpu_info_t *)((uint8_t *)__va(mfn << PAGE_SHIFT) + offset);
     memcpy(new_info, v->vcpu_info, sizeof(*new_info));
