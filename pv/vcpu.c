@@ -17,6 +17,7 @@
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
 #include "pv/time.h"
+#include "pv/traps.h"
 #include "pv/vcpu-context.h"
 #include "pv/emul/cr.h"
 #include "pv/descriptor-tables.h"
@@ -330,8 +331,9 @@ static always_inline long set_info_guest(struct vcpu *v,
 
     v->guest_table = l4;
     v->guest_table_user = ul4;
-    /* Xen: only a 64-bit vCPU may start in user mode. */
-    v->kernel_mode = compat || (c->flags & VGCF_in_kernel);
+    /* A 32-bit vCPU's mode is its ring (its selector fixed up already). */
+    v->kernel_mode = compat ? pv_compat_kernel_cs(c->user_regs.cs)
+                            : !!(c->flags & VGCF_in_kernel);
     v->iopl = iopl;
     memcpy(v->trap_ctxt, c->trap_ctxt, sizeof(v->trap_ctxt));
     v->event_callback_eip = c->event_callback_eip;
