@@ -24,6 +24,7 @@
 #include "pv/compat/handle.h"
 #include "pv/compat/xlat.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/nospec.h"
 #include "arch/x86/page.h"
 #include "shim/console.h"
 #include "arch/x86/apic.h"
@@ -535,7 +536,7 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
 
     if ( vcpuid >= dom.max_vcpus )
         return -XEN_ENOENT;
-    v = &dom.vcpu[vcpuid];
+    v = &dom.vcpu[array_index_nospec(vcpuid, dom.max_vcpus)];
 
     switch ( cmd )
     {
