@@ -250,14 +250,19 @@ run_jobs "$first"
 
 # ---------------------------------------------------------------- summary
 
-# Every job's time, for the next run's order; the ten slowest.
-for n in "${!t_took[@]}"; do
-    printf '%s\t%s\n' "${t_took[$n]}" "$n"
+# Every job's time, for the next run's order (with the last run's for
+# jobs this one left out); the ten slowest of this run.
+for n in "${!t_took[@]}"; do t_last[$n]=${t_took[$n]}; done
+for n in "${!t_last[@]}"; do
+    printf '%s\t%s\n' "${t_last[$n]}" "$n"
 done | sort -t $'\t' -k1,1gr -k2 > "$log/times"
 us=$(( ${EPOCHREALTIME/./} - ${t_start/./} ))
 echo
 echo "Slowest of ${#j_name[@]} jobs, $jobs at once, $((us / 60000000))m$((us / 1000000 % 60))s in all:"
-head -n 10 "$log/times" | while IFS=$'\t' read -r secs name; do
+for n in "${!t_took[@]}"; do
+    printf '%s\t%s\n' "${t_took[$n]}" "$n"
+done | sort -t $'\t' -k1,1gr -k2 | head -n 10 |
+while IFS=$'\t' read -r secs name; do
     printf '  %6.1f s  %s\n' "$secs" "$name"
 done
 
