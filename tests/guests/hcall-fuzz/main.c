@@ -110,10 +110,19 @@ static unsigned long any_gfn(bool fifo)
 
 static unsigned long any_value(void)
 {
+    unsigned long v;
+
     switch ( rnd_below(4) )
     {
     case 0:
-        return rnd();
+        /*
+         * Anything but an address in this kernel's start-of-day mapping:
+         * a 32-bit guest's random values land there now and then, and a
+         * call that writes through its argument (physdev_op's
+         * alloc_irq_vector) overwrote this kernel's code.
+         */
+        v = rnd();
+        return v < initial_mapping_end() ? ~v : v;
     case 1:
         return rnd_below(4096);
     case 2:
