@@ -444,15 +444,15 @@ static void record_unmap(grant_handle_t handle, uint64_t host, uint64_t dev)
 }
 
 /*
- * A 32-bit guest's user_init() gives every start-of-day L1 entry
- * _PAGE_USER with update_va_mapping, which a window mapping a frame
- * given back would fail: the windows get their own frames back first.
+ * A 32-bit guest's user_init() gives every present start-of-day L1
+ * entry _PAGE_USER with update_va_mapping, which a window mapping a
+ * frame given back would fail: the windows are unmapped first.
  */
 static void owned_user_prepare(void)
 {
     if ( PT_LEVELS == 3 )
         for ( unsigned int i = 0; i < NR_WIN; i++ )
-            check_rc(remap_initial((unsigned long)win[i]), 0);
+            check_rc(unmap_va((unsigned long)win[i]), 0);
 }
 
 /* ------------------------------------------------------ grant upkeep */
@@ -633,9 +633,11 @@ static void owned_build(void)
 
 /*
  * Put back what the fuzz changed of ours: maps undone as far as they
- * can be, the hole emptied, the windows' own frames mapped again, the
- * pool's tables unpinned.  Frames given back but still referenced by
- * those are released.
+ * can be, the hole emptied, the pool's tables unpinned, the windows'
+ * own frames mapped again.  Frames given back but still referenced by
+ * those are released.  (A window's frame can be a page table until
+ * then: a pool table's entries may have been copied from one that maps
+ * it, such as our bootstrap L1.)
  */
 static void owned_teardown(void)
 {
@@ -644,14 +646,14 @@ static void owned_teardown(void)
     unmap_all();
     for ( i = 0; i < 4; i++ )
         check_rc(mmu_update1(hole_l2e + i * 8, 0), 0);
-    for ( i = 0; i < NR_WIN; i++ )
-        check_rc(remap_initial((unsigned long)win[i]), 0);
     for ( i = 0; i < NR_POOL; i++ )
     {
         pool_level[i] = 0;
         if ( pool[i] != INVALID_MFN )
             (void)unpin_table(pool[i]);
     }
+    for ( i = 0; i < NR_WIN; i++ )
+        check_rc(remap_initial((unsigned long)win[i]), 0);
 }
 
 static unsigned long tidies;
