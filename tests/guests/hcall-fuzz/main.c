@@ -92,7 +92,14 @@ static unsigned long any_ptr(void)
     case 1:
         return (unsigned long)BAD_NONCANONICAL;
     case 2:
-        return (unsigned long)BAD_XEN + rnd_below(1 << 20) * 8;
+        /*
+         * Within 8 MiB of it, never past the top of the address space: a
+         * 32-bit guest's BAD_XEN is 2 MiB below 4 GiB, and the sum came
+         * round to this kernel's image (seed=2, 30000 calls: xen_version
+         * wrote its compile info over our code).
+         */
+        return (unsigned long)BAD_XEN +
+               (rnd_below(1 << 20) * 8) % (0UL - (unsigned long)BAD_XEN);
     case 3:
         return 0;
     case 4:                             /* straddles the scratch's end */
@@ -155,6 +162,38 @@ static unsigned long any_value(void)
     }
 }
 
+/*
+ * The frames of this kernel's start-of-day mapping (its code, data,
+ * stacks, page tables) lie between these two.
+ */
+static unsigned long kernel_mfn_lo = ~0UL, kernel_mfn_hi;
+
+/*
+ * any_value(), as a field that may be a frame number: never one of this
+ * kernel's, which the shim would take as vcpu_info or a FIFO control
+ * block or event array and write (any_value()'s small values are frame
+ * numbers of ours on both widths).
+ */
+static unsigned long any_value_not_ours(void)
+{
+    unsigned long v = any_value();
+
+    return v >= kernel_mfn_lo && v <= kernel_mfn_hi ? v + maximum_ram_page()
+                                                    : v;
+}
+
+static void find_kernel_frames(void)
+{
+    unsigned long pfn, mfn;
+
+    for ( pfn = 0; pfn < initial_mapping_end() >> PAGE_SHIFT; pfn++ )
+    {
+        mfn = pfn_to_mfn(pfn);
+        kernel_mfn_lo = mfn < kernel_mfn_lo ? mfn : kernel_mfn_lo;
+        kernel_mfn_hi = mfn > kernel_mfn_hi ? mfn : kernel_mfn_hi;
+    }
+}
+
 /* Fill scratch[0] as the argument of a call that takes frame numbers. */
 static unsigned long frames_arg(bool fifo)
 {
@@ -162,7 +201,7 @@ static unsigned long frames_arg(bool fifo)
     unsigned int i;
 
     for ( i = 0; i < 8; i++ )
-        s[i] = rnd_below(2) ? any_gfn(fifo) : any_value();
+        s[i] = rnd_below(2) ? any_gfn(fifo) : any_value_not_ours();
     return (unsigned long)s;
 }
 
@@ -496,6 +535,7 @@ void test_main(void)
 
     if ( user_setup() )
         return test_error("user mode setup failed");
+    find_kernel_frames();
     owned_setup();
 
     for ( i = 0; i < iterations; i++ )
