@@ -33,7 +33,12 @@ static uint64_t hole_l2e;               /* hole's L2 entry, 3 more after it */
 static unsigned long pool[NR_POOL];     /* INVALID_MFN: lost */
 static uint8_t pool_level[NR_POOL];     /* last pinned as (0: data) */
 static unsigned long junk[6];           /* frames that aren't the guest's */
-static unsigned long kernel_frames[4];  /* ours, only ever read */
+/*
+ * Frames of ours, only ever read: code and data, never a page table (a
+ * pool L1 with a copy of our bootstrap L1 in the hole would map this
+ * kernel where random pointers of the other calls may land).
+ */
+static unsigned long kernel_frames[4];
 static unsigned long lost, gained;
 
 static unsigned int gnt_version = 1;
@@ -709,8 +714,8 @@ static void owned_setup(void)
     junk[4] = is_guest_frame(0) ? junk[2] + 1 : 0;
     junk[5] = is_guest_frame(0x200) ? junk[2] + 2 : 0x200;
     kernel_frames[0] = virt_to_mfn(test_main);
-    kernel_frames[1] = pt_base_mfn();
-    kernel_frames[2] = win_l1e[0] >> PAGE_SHIFT;
+    kernel_frames[1] = virt_to_mfn(test_title);
+    kernel_frames[2] = virt_to_mfn(owned_setup);
     kernel_frames[3] = virt_to_mfn(start_info);
 
     /* The pool; its data frames past 16 half full of random bytes. */
