@@ -277,6 +277,8 @@ void pv_domain_build(struct boot_info *bi);
 /* pv/grant/grant-table.c: grant references outside page tables, for
  * pv/mm/mm-audit.c to count. */
 void gnttab_audit(uint32_t *want_count, uint32_t *want_type);
+/* Is @mfn one of the grant table's shared or status frames? */
+bool gnttab_shares_frame(unsigned long mfn);
 
 /* pv/entry.S: enter the guest with the frame in cpu_info; no return. */
 noreturn void pv_enter_guest(void);

@@ -20,14 +20,33 @@
 #include "shim/console.h"
 #include "arch/x86/spec-ctrl.h"
 
+/*
+ * The hypercalls that take or drop frame references (mm-audit checks the
+ * frame table after each): the MMU's, grants (maps hold references, copy
+ * and transfer take them), memory_op (frames given back and taken), vCPU
+ * and event ops (vcpu_info, FIFO control blocks and event arrays hold
+ * writable frames), and multicall, whatever it ran.
+ */
 static bool is_mmu_hypercall(unsigned long nr)
 {
-    return nr == __HYPERVISOR_mmu_update || nr == __HYPERVISOR_mmuext_op ||
-           nr == __HYPERVISOR_update_va_mapping ||
-           nr == __HYPERVISOR_update_va_mapping_otherdomain ||
-           nr == __HYPERVISOR_set_gdt ||
-           nr == __HYPERVISOR_update_descriptor ||
-           nr == __HYPERVISOR_multicall;
+    switch ( nr )
+    {
+    case __HYPERVISOR_mmu_update:
+    case __HYPERVISOR_mmuext_op:
+    case __HYPERVISOR_update_va_mapping:
+    case __HYPERVISOR_update_va_mapping_otherdomain:
+    case __HYPERVISOR_set_gdt:
+    case __HYPERVISOR_update_descriptor:
+    case __HYPERVISOR_grant_table_op:
+    case __HYPERVISOR_memory_op:
+    case __HYPERVISOR_vcpu_op:
+    case __HYPERVISOR_event_channel_op:
+    case __HYPERVISOR_event_channel_op_compat:
+    case __HYPERVISOR_multicall:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /*
@@ -208,7 +227,7 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     return -XEN_ENOSYS;
 }
 
-/* mm-audit: the frame table must add up after every MMU hypercall. */
+/* mm-audit: the frame table must add up after every such hypercall. */
 static void audit_after(unsigned long nr, long rc)
 {
     if ( is_mmu_hypercall(nr) && pv_mm_audit() )

@@ -107,7 +107,7 @@ long compat_iret(struct cpu_regs *regs)
     regs->cs = f[2] & 0xffff;
     regs->rflags = (f[3] & ~X86_EFLAGS_IOPL) | X86_EFLAGS_IF;
     regs->rsp = sp;
-    v->kernel_mode = (f[2] & 3) != 3;
+    v->kernel_mode = pv_compat_kernel_cs(f[2]);
     v->vcpu_info->evtchn_upcall_mask = !(f[3] & X86_EFLAGS_IF);
     pv_async_exception_cleanup(v);
     return f[0];                        /* EAX, as the guest had it */

@@ -24,6 +24,7 @@
 #include "pv/compat/handle.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
+#include "shim/console.h"
 #include "shim/frame.h"
 
 /*
@@ -208,15 +209,21 @@ static always_inline long add_to_physmap(unsigned int op,
  * M2P entry already invalid).  A pinned page table is unpinned first, as
  * Xen's put_page_and_type() there (GNU Mach gives back pinned L1s whose
  * tables it no longer uses).  Refused ("Bad page free"): a frame that
- * isn't the guest's, and shared_info.
+ * isn't the guest's, shared_info, and the grant table's frames, which
+ * Xen keeps for the table when a guest gives them back (its xenheap),
+ * the guest losing them: here the guest keeps them, so no frame the
+ * shim still writes grant entries into can go back to the allocator.
  */
 static bool remove_frame(unsigned long mfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
     if ( !pg || pg->owner != PGO_GUEST || !pg->count ||
-         mfn == dom.shared_info_mfn )
+         mfn == dom.shared_info_mfn || gnttab_shares_frame(mfn) )
+    {
+        printk(XENLOG_DEBUG "d1: bad page free: mfn %#lx\n", mfn);
         return false;
+    }
     if ( pg->flags & PGF_PINNED )
         unpin_table(mfn);
     spin_lock(&dom.page_alloc_lock);

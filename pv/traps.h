@@ -34,12 +34,20 @@ void pv_bounce_to(struct cpu_regs *regs, unsigned int cs, unsigned long eip,
 /*
  * A 32-bit guest changes rings by itself (iret, lret between ring 1 and
  * ring 3 need no hypervisor): on every entry its mode is its CS's RPL.
+ * Its kernel is ring 1 only, as Xen's guest_kernel_mode() (ring_1()):
+ * ring 2 code the kernel may set up is user code, with no privileged
+ * operation, CPL-1 I/O or page-table write emulated for it.
  */
+static inline bool pv_compat_kernel_cs(unsigned int cs)
+{
+    return (cs & 3) == 1;
+}
+
 static inline void pv_compat_entry_mode(struct vcpu *v,
                                         const struct cpu_regs *regs)
 {
     if ( dom.compat )
-        v->kernel_mode = (regs->cs & 3) != 3;
+        v->kernel_mode = pv_compat_kernel_cs(regs->cs);
 }
 
 /* vcpu_info's arch.cr2, where the guest's layout has it. */

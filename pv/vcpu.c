@@ -17,12 +17,14 @@
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
 #include "pv/time.h"
+#include "pv/traps.h"
 #include "pv/vcpu-context.h"
 #include "pv/emul/cr.h"
 #include "pv/descriptor-tables.h"
 #include "pv/compat/handle.h"
 #include "pv/compat/xlat.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/nospec.h"
 #include "arch/x86/page.h"
 #include "shim/console.h"
 #include "arch/x86/apic.h"
@@ -48,24 +50,40 @@ static void vcpu_kick_idle(struct vcpu *v);
 vcpu_info_t dummy_vcpu_info = { .evtchn_upcall_mask = 1 };
 
 /*
- * Xen's map_vcpu_info(): once only, within one page, in a frame the guest
- * owns and may write (a writable type reference is held from now on).
- * The contents move along, and every selector bit is raised so that
- * nothing pending is lost: the guest takes one spurious upcall.  A
- * 32-bit guest's vcpu_info is as big, its selector 32 bits elsewhere.
+ * Xen's VCPUOP_register_vcpu_info and map_guest_area() (4.19 on): once
+ * only, within one page, aligned as the guest's unsigned long (XSA-327:
+ * the shim's atomic updates of evtchn_pending_sel must not split a
+ * cache line), in a frame the guest owns and may write (a writable type
+ * reference is held from now on).  The contents move along, and every
+ * selector bit is raised so that nothing pending is lost: the guest
+ * takes one spurious upcall.  A 32-bit guest's vcpu_info is as big, its
+ * selector 32 bits elsewhere.  (Another vCPU's is taken while it runs;
+ * Xen pauses it first, so its own writes to the old copy can't be lost.)
  */
 static always_inline long map_vcpu_info(struct vcpu *v, uint64_t mfn,
                                         uint32_t offset, bool compat)
 {
+    const unsigned int align = compat ? 4 : sizeof(unsigned long);
+    struct page_info *pg;
     vcpu_info_t *new_info;
     uint32_t *sel32;
 
-    if ( offset > PAGE_SIZE - sizeof(vcpu_info_t) )
+    /* Xen forms the guest address mfn << 12 | offset and checks it. */
+    if ( offset >= PAGE_SIZE || mfn >= (1UL << (64 - PAGE_SHIFT)) ||
+         ((mfn << PAGE_SHIFT) | offset) == ~0UL )
         return -XEN_EINVAL;
     if ( v->vcpu_info_mfn )
+        return -XEN_EBUSY;
+    if ( offset > PAGE_SIZE - sizeof(vcpu_info_t) || (offset & (align - 1)) )
+        return -XEN_ENXIO;
+    pg = mfn_to_page(mfn);
+    if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
-    if ( mfn >= frame_table_nr || get_page_and_type(mfn, PGT_WRITABLE) )
-        return -XEN_EINVAL;
+    if ( page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
+    {
+        page_put(pg);
+        return -XEN_EACCES;
+    }
 
     new_info = (vcpu_info_t *)((uint8_t *)__va(mfn << PAGE_SHIFT) + offset);
     memcpy(new_info, v->vcpu_info, sizeof(*new_info));
@@ -314,8 +332,9 @@ static always_inline long set_info_guest(struct vcpu *v,
 
     v->guest_table = l4;
     v->guest_table_user = ul4;
-    /* Xen: only a 64-bit vCPU may start in user mode. */
-    v->kernel_mode = compat || (c->flags & VGCF_in_kernel);
+    /* A 32-bit vCPU's mode is its ring (its selector fixed up already). */
+    v->kernel_mode = compat ? pv_compat_kernel_cs(c->user_regs.cs)
+                            : !!(c->flags & VGCF_in_kernel);
     v->iopl = iopl;
     memcpy(v->trap_ctxt, c->trap_ctxt, sizeof(v->trap_ctxt));
     v->event_callback_eip = c->event_callback_eip;
@@ -517,7 +536,7 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
 
     if ( vcpuid >= dom.max_vcpus )
         return -XEN_ENOENT;
-    v = &dom.vcpu[vcpuid];
+    v = &dom.vcpu[array_index_nospec(vcpuid, dom.max_vcpus)];
 
     switch ( cmd )
     {

@@ -48,7 +48,14 @@ static void setup_shared_info(struct domain *d)
     s = __va(mfn << PAGE_SHIFT);
     memset(s, 0, PAGE_SIZE);
     pv_m2p_set(mfn, SHARED_M2P_ENTRY);
-    pv_mm_give_frame(mfn);              /* the guest maps it itself */
+    /*
+     * The guest maps it itself, writable, and the shim writes event and
+     * time updates into it: a writable type of its own for good, as
+     * Xen's share_xen_page_with_guest(SHARE_rw), so it can never become
+     * a page table or descriptor frame whose entries those writes make.
+     */
+    pv_mm_give_frame(mfn);
+    page_get_type_flush(mfn_to_page(mfn), PGT_WRITABLE);
 
     s->vcpu_info[0].evtchn_upcall_mask = 1;     /* events start masked */
     if ( d->compat )
@@ -123,13 +130,15 @@ void pv_setup_start_info(struct domain *d, const struct pv_layout *l,
     d->console_mfn = pv_p2m(d, (l->console - pfn_of) >> PAGE_SHIFT);
     /*
      * The backends use both rings for the domain's life, as xenstored's
-     * and xenconsoled's foreign mappings do in Xen, and hold a reference
-     * each as those do: the guest can't give the frames away
-     * (decrease_reservation, GNTTABOP_transfer) while the shim writes
-     * into them.
+     * and xenconsoled's writable foreign mappings do in Xen, and hold
+     * what those hold: a reference, so the guest can't give the frames
+     * away (decrease_reservation, GNTTABOP_transfer), and a writable
+     * type, so it can't make a page table or descriptor frame of one
+     * while the shim writes into it.
      */
-    page_get(mfn_to_page(d->store_mfn), PGO_GUEST);
-    page_get(mfn_to_page(d->console_mfn), PGO_GUEST);
+    if ( get_page_and_type(d->store_mfn, PGT_WRITABLE) ||
+         get_page_and_type(d->console_mfn, PGT_WRITABLE) )
+        panic("the builder's xenstore and console rings aren't the guest's");
     d->console = pv_initial_va(d, l, l->console);
     si->store_mfn = d->store_mfn;
     si->store_evtchn = EVTCHN_STORE_PORT;

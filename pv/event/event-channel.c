@@ -170,6 +170,8 @@ long evtchn_bind_virq(evtchn_bind_virq_t *bind)
         return -XEN_EINVAL;
     if ( vcpu >= d->max_vcpus )
         return -XEN_ENOENT;
+    vcpu = array_index_nospec(vcpu, d->max_vcpus);
+    virq = array_index_nospec(virq, NR_VIRQS);
     if ( d->vcpu[vcpu].virq_to_evtchn[virq] )
         return -XEN_EEXIST;
     if ( (port = get_free_port(d)) < 0 )

@@ -246,7 +246,7 @@ long evtchn_fifo_init_control(struct evtchn_init_control *init)
     init->link_bits = EVTCHN_FIFO_LINK_BITS;
     if ( init->vcpu >= d->max_vcpus )
         return -XEN_ENOENT;
-    v = &d->vcpu[init->vcpu];
+    v = &d->vcpu[array_index_nospec(init->vcpu, d->max_vcpus)];
     /* Within one page, 8-byte aligned. */
     if ( init->offset > PAGE_SIZE - sizeof(evtchn_fifo_control_block_t) ||
          (init->offset & 7) )

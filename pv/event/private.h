@@ -12,6 +12,7 @@
 #include <xen/event_channel.h>
 #include "pv/domain.h"
 #include "pv/event.h"
+#include "arch/x86/nospec.h"
 
 /* The guest is domain 1; its backends (console, xenstore) are "dom0". */
 #define PV_DOMID            1
@@ -31,10 +32,11 @@ static inline bool port_is_valid(const struct domain *d, unsigned int port)
     return port < d->valid_evtchns;
 }
 
+/* A port the guest named, checked by port_is_valid(): clamped as well. */
 static inline struct evtchn *evtchn_from_port(struct domain *d,
                                               unsigned int port)
 {
-    return &d->evtchn[port];
+    return &d->evtchn[array_index_nospec(port, d->valid_evtchns)];
 }
 
 static inline unsigned int evtchn_port(const struct domain *d,

@@ -93,6 +93,23 @@ static int acquire_grant_for_copy(grant_ref_t ref, bool ro,
             gnt_unpin_clear(status, act, ro);
             return rc;
         }
+        /*
+         * A write copy into a grant already pinned (read-only) copies
+         * into the frame pinned, act->mfn: the reference and the
+         * writable type must be that frame's, so an entry that names
+         * another frame now is refused (Xen's XSA-500 fix).  Otherwise
+         * a page table mapped read-only through the grant would be
+         * written while the type was taken on the other frame.
+         */
+        if ( act->pin && b->mfn != act->mfn )
+        {
+            printk(XENLOG_DEBUG "d1: grant %#x copy: pinned mfn %#lx, "
+                   "entry now names %#lx\n", ref, act->mfn, b->mfn);
+            page_put(mfn_to_page(b->mfn));
+            b->mfn = INVALID_PFN;
+            gnt_unpin_clear(status, act, ro);
+            return GNTST_general_error;
+        }
         if ( !act->pin )
         {
             act->domid = GNT_GUEST_DOMID;

@@ -8,13 +8,16 @@
  * them against an empty table.
  */
 #include "pv/grant/grant.h"
+#include "arch/x86/nospec.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
 #include "shim/frame.h"
 
+/* A handle the guest named, below maptrack_limit: clamped as well. */
 struct grant_mapping *maptrack_entry(grant_handle_t h)
 {
+    h = array_index_nospec(h, gt()->maptrack_limit);
     return &gt()->maptrack[h / MAPTRACK_PER_PAGE][h % MAPTRACK_PER_PAGE];
 }
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * HYPERVISOR_grant_table_op: the sub-op switch with Xen's argument checks
- * and continuations (do_grant_table_op()), and the small sub-ops:
- * swap_grant_ref and cache_flush.  Xen removed dump_table: -ENOSYS.
+ * and continuations (do_grant_table_op()), and the small sub-op
+ * swap_grant_ref.  Xen removed dump_table, and x86 Xen has no
+ * cache_flush since 4.21 (an x86 cache is coherent with DMA): both
+ * -ENOSYS.
  */
 #include "pv/grant/grant.h"
 #include "arch/x86/flush.h"
@@ -63,56 +65,6 @@ static long gnttab_swap_grant_ref(unsigned long uop, unsigned int count)
 }
 
 /*
- * Xen's cache_flush() on x86: a frame of the guest's own, by machine
- * address; "clean" writes the caches back, "invalidate" alone is not
- * supported.  No other domain's frames can be granted to the guest, so
- * Xen's search of the owner's active grants never happens.
- */
-static int cache_flush(const gnttab_cache_flush_t *c, unsigned int cur_ref)
-{
-    struct page_info *pg;
-
-    if ( c->offset >= PAGE_SIZE || c->length > PAGE_SIZE ||
-         c->offset + c->length > PAGE_SIZE ||
-         (c->op & ~(GNTTAB_CACHE_INVAL | GNTTAB_CACHE_CLEAN)) )
-        return -XEN_EINVAL;
-    if ( c->length == 0 || c->op == 0 )
-        return !cur_ref ? 0 : -XEN_EILSEQ;
-    /* Past RAM: no such frame.  I/O space is dom_io's: no grant table. */
-    pg = mfn_to_page(c->a.dev_bus_addr >> PAGE_SHIFT);
-    if ( !pg )
-        return -XEN_EINVAL;
-    if ( !page_get(pg, PGO_GUEST) )
-        return -XEN_EPERM;
-    page_put(pg);
-    if ( !(c->op & GNTTAB_CACHE_CLEAN) )
-        return -XEN_EOPNOTSUPP;
-    flush_area_local(0, FLUSH_CACHE);
-    return 0;
-}
-
-static long gnttab_cache_flush(unsigned long uop, unsigned int *cur_ref,
-                               unsigned int count)
-{
-    gnttab_cache_flush_t op;
-    unsigned int i;
-    int ret;
-
-    for ( i = 0; i < count; i++ )
-    {
-        if ( i && hypercall_preempt_check(i) )
-            return i;
-        if ( copy_from_guest_offset(&op, uop, i, sizeof(op)) )
-            return -XEN_EFAULT;
-        if ( (ret = cache_flush(&op, *cur_ref)) < 0 )
-            return ret;
-        *cur_ref = 0;
-    }
-    *cur_ref = 0;
-    return 0;
-}
-
-/*
  * The size of one element of each batched sub-op (0: not batched), in
  * the guest's layout: a 32-bit guest's transfer and copy differ.
  */
@@ -131,14 +83,12 @@ static always_inline size_t op_size(unsigned int cmd, bool compat)
         return compat ? COMPAT_SIZEOF(gnttab_copy)
                       : sizeof(struct gnttab_copy);
     case GNTTABOP_swap_grant_ref:   return sizeof(gnttab_swap_grant_ref_t);
-    case GNTTABOP_cache_flush:      return sizeof(gnttab_cache_flush_t);
     default:                        return 0;
     }
 }
 
 static always_inline long batched_op(unsigned int cmd, unsigned long uop,
-                                     unsigned int count,
-                                     unsigned int *opaque, bool compat)
+                                     unsigned int count, bool compat)
 {
     switch ( cmd )
     {
@@ -154,10 +104,8 @@ static always_inline long batched_op(unsigned int cmd, unsigned long uop,
     case GNTTABOP_copy:
         return compat ? compat_gnttab_copy(uop, count)
                       : gnttab_copy(uop, count);
-    case GNTTABOP_swap_grant_ref:
-        return gnttab_swap_grant_ref(uop, count);
     default:
-        return gnttab_cache_flush(uop, opaque, count);
+        return gnttab_swap_grant_ref(uop, count);
     }
 }
 
@@ -172,14 +120,19 @@ static always_inline long grant_table_op(unsigned long cmd_arg,
                                          bool compat)
 {
     unsigned int cmd = cmd_arg, count = count_arg;
-    unsigned int opaque_in = cmd & ~GNTTABOP_CMD_MASK, opaque_out = 0;
     size_t size;
     long rc;
 
     if ( (int)count < 0 )
         return -XEN_EINVAL;
-    if ( (cmd &= GNTTABOP_CMD_MASK) != GNTTABOP_cache_flush && opaque_in )
+    /*
+     * Only cache_flush ever took an argument above the sub-op (its
+     * continuation's); it reaches -ENOSYS below with one, as in Xen.
+     */
+    if ( (cmd & GNTTABOP_CMD_MASK) != GNTTABOP_cache_flush &&
+         (cmd & ~GNTTABOP_CMD_MASK) )
         return -XEN_EINVAL;
+    cmd &= GNTTABOP_CMD_MASK;
     gnttab_lazy_init();
 
     switch ( cmd )
@@ -203,23 +156,13 @@ static always_inline long grant_table_op(unsigned long cmd_arg,
         return -XEN_ENOSYS;
     if ( !gnt_handle_okay(uop, count, size) )
         return -XEN_EFAULT;
-    rc = batched_op(cmd, uop, count, &opaque_in, compat);
-    if ( cmd == GNTTABOP_cache_flush )
-        opaque_out = opaque_in;
+    rc = batched_op(cmd, uop, count, compat);
     if ( cmd == GNTTABOP_copy && rc > 0 )
         rc = count - rc;                /* gnttab_copy() counts what's left */
-    /*
-     * As Xen: a cache_flush error with a continuation argument continues
-     * too, with count - rc (so the guest spins until count overflows).
-     */
-    if ( rc > 0 || opaque_out )
-    {
-        if ( rc > 0 )
-            uop += rc * size;
-        rc = hypercall_create_continuation(__HYPERVISOR_grant_table_op,
-                                           opaque_out | cmd, uop,
+    if ( rc > 0 )
+        rc = hypercall_create_continuation(__HYPERVISOR_grant_table_op, cmd,
+                                           uop + rc * size,
                                            (unsigned int)(count - rc), 0);
-    }
     return rc;
 }
 

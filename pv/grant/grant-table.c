@@ -8,6 +8,7 @@
 #include "pv/grant/grant.h"
 #include "pv/grant/grant-rules.h"
 #include "arch/x86/flush.h"
+#include "arch/x86/nospec.h"
 #include "pv/build/build.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
@@ -24,14 +25,26 @@ unsigned int nr_grant_entries(const struct grant_table *t)
                                            : SHGNT_PER_PAGE_V1);
 }
 
+/*
+ * The entries of a ref the guest named, checked against
+ * nr_grant_entries() by the caller: clamped again, so that a mispredicted
+ * check can't read past the table (Spectre v1, as Xen's accessors).
+ */
+static grant_ref_t ref_nospec(const struct grant_table *t, grant_ref_t ref)
+{
+    return array_index_nospec(ref, nr_grant_entries(t));
+}
+
 grant_entry_v1_t *shared_entry_v1(struct grant_table *t, grant_ref_t ref)
 {
+    ref = ref_nospec(t, ref);
     return (grant_entry_v1_t *)t->shared[ref / SHGNT_PER_PAGE_V1] +
            ref % SHGNT_PER_PAGE_V1;
 }
 
 grant_entry_v2_t *shared_entry_v2(struct grant_table *t, grant_ref_t ref)
 {
+    ref = ref_nospec(t, ref);
     return (grant_entry_v2_t *)t->shared[ref / SHGNT_PER_PAGE_V2] +
            ref % SHGNT_PER_PAGE_V2;
 }
@@ -46,6 +59,7 @@ grant_entry_header_t *shared_entry_header(struct grant_table *t,
 
 grant_status_t *status_entry(struct grant_table *t, grant_ref_t ref)
 {
+    ref = ref_nospec(t, ref);
     return t->status[ref / STGNT_PER_PAGE] + ref % STGNT_PER_PAGE;
 }
 
@@ -58,6 +72,7 @@ uint16_t *grant_status_word(struct grant_table *t, grant_ref_t ref)
 struct active_grant_entry *active_entry(struct grant_table *t,
                                         grant_ref_t ref)
 {
+    ref = ref_nospec(t, ref);
     return t->active[ref / ACGNT_PER_PAGE] + ref % ACGNT_PER_PAGE;
 }
 
@@ -192,6 +207,26 @@ void gnttab_lazy_init(void)
     t->version = 1;
     t->maptrack_head = t->maptrack_tail = MAPTRACK_TAIL;
     gnttab_grow_table(0);
+}
+
+/*
+ * The frames the shim shares with the guest for its grant table stay
+ * the table's while it has them: memory_op may not take them away
+ * (pv/memory.c), or the allocator would hand out a frame the shim still
+ * writes grant entries and status into.
+ */
+bool gnttab_shares_frame(unsigned long mfn)
+{
+    const struct grant_table *t = gt();
+    unsigned int i;
+
+    for ( i = 0; i < t->nr_frames; i++ )
+        if ( va_to_mfn(t->shared[i]) == mfn )
+            return true;
+    for ( i = 0; i < t->nr_status_frames; i++ )
+        if ( va_to_mfn(t->status[i]) == mfn )
+            return true;
+    return false;
 }
 
 /*

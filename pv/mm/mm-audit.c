@@ -161,9 +161,11 @@ long pv_mm_audit(void)
     }
     for ( i = 0; i < dom.max_vcpus; i++ )
         count_vcpu(&dom.vcpu[i]);
+    /* ... shared_info's writable type, the shim's for good ... */
+    want_type[dom.shared_info_mfn]++;
     /* ... the backends' references on the rings ... */
-    want_count[dom.store_mfn]++;
-    want_count[dom.console_mfn]++;
+    count_root(dom.store_mfn);
+    count_root(dom.console_mfn);
     /* ... and the FIFO event array. */
     for ( i = 0; i < dom.fifo_num_evtchns / 1024; i++ )
         count_root(dom.fifo_array_mfn[i]);
@@ -178,6 +180,10 @@ long pv_mm_audit(void)
             if ( pg->count || pg->type_count )
                 bad += report(mfn, "references to a non-guest frame",
                               pg->count, 0);
+            /* Held by the shim (grant frames, vcpu_info...), yet freed. */
+            if ( want_count[mfn] || want_type[mfn] )
+                bad += report(mfn, "references held to a non-guest frame",
+                              want_count[mfn] + want_type[mfn], 0);
             continue;
         }
         if ( pg->count != want_count[mfn] )

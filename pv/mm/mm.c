@@ -189,11 +189,23 @@ void page_dying_released(struct page_info *pg)
     mm_dying_pending = true;
 }
 
+/*
+ * Only a frame no one references goes back to the allocator: a type
+ * reference left over (a shim bug) leaks the frame instead, and says so.
+ */
 static void free_dying(unsigned long mfn)
 {
     struct page_info *pg = &frame_table[mfn];
+    bool unused = pg->owner == PGO_DYING && !pg->count && !pg->type_count;
 
-    ASSERT(pg->owner == PGO_DYING && !pg->count && !pg->type_count);
+    ASSERT(unused);
+    if ( unlikely(!unused) )
+    {
+        printk(XENLOG_ERR "d1: mfn %#lx given back still in use (owner %u "
+               "count %u type %u/%u): not freed\n", mfn, pg->owner,
+               pg->count, pg->type, pg->type_count);
+        return;
+    }
     spin_lock(&dom.page_alloc_lock);
     *pg = (struct page_info){ .owner = PGO_NONE };
     dom.tot_pages--;
@@ -522,6 +534,9 @@ void put_page_and_type(unsigned long mfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
+    ASSERT(pg);
+    if ( unlikely(!pg) )
+        return;
     if ( page_put_type(pg) )
         release_table(pg, mfn);
     page_put(pg);
@@ -621,14 +636,44 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
     return rc;
 }
 
+/*
+ * Does entry @e of a table at @level hold the references validation
+ * took?  It always does, unless something wrote the table behind the
+ * MMU's back (as the grant copy of XSA-500 could): then releasing it
+ * must not fault on a frame past RAM nor drop references others hold.
+ */
+static bool entry_holds_refs(unsigned int level, uint64_t e,
+                             const struct page_info *pg)
+{
+    if ( !pg || (pg->owner != PGO_GUEST && pg->owner != PGO_DYING) ||
+         !pg->count )
+        return false;
+    if ( level == 1 )
+        return !(e & _PAGE_RW) ||
+               (pg->type == PGT_WRITABLE && pg->type_count);
+    return is_page_table_type(pg->type) && pg->type_count;
+}
+
 void put_page_from_entry(unsigned int level, uint64_t e,
                          unsigned long table_mfn)
 {
     unsigned long mfn = entry_mfn(e);
     struct page_info *pg = mfn_to_page(mfn);
+    bool held;
 
     if ( !(e & _PAGE_PRESENT) )
         return;
+    if ( level > 1 && mfn == table_mfn )
+        return;                         /* a table's linear self-entry */
+    held = entry_holds_refs(level, e, pg);
+    ASSERT(held);
+    if ( unlikely(!held) )
+    {
+        printk(XENLOG_ERR "d1: mfn %#lx: L%u entry %#lx holds no "
+               "reference: left alone\n", table_mfn, level,
+               (unsigned long)e);
+        return;
+    }
     if ( level == 1 )
     {
         if ( e & _PAGE_RW )
@@ -636,8 +681,6 @@ void put_page_from_entry(unsigned int level, uint64_t e,
         page_put(pg);
         return;
     }
-    if ( mfn == table_mfn )
-        return;                         /* a table's linear self-entry */
     if ( pg->type == PGT_L1 + level - 1 )
     {
         /* A linear entry: undo get_linear()'s counts. */

@@ -148,12 +148,10 @@ out:
 /*
  * After a change: UVMF_TLB_FLUSH or UVMF_INVLPG, on this vCPU
  * (UVMF_LOCAL), all of them (UVMF_ALL), or those in the guest's bitmap
- * at the rest of @flags (vCPU n runs on CPU n: the running ones).
- */
-/*
- * As Xen's __do_update_va_mapping(): flush type 3 is no flush at all, and
- * with a vCPU bitmap, reading it decides the result (even over the
- * update's own).  Returns 1 when the result is the update's.
+ * at the rest of @flags (vCPU n runs on CPU n: the running ones).  As
+ * Xen's __do_update_va_mapping(): flush type 3 is no flush at all, and
+ * with a vCPU bitmap, reading it decides the result of an update that
+ * succeeded.  Returns 1 when the result is the update's.
  */
 static long uvmf_flush(unsigned long va, unsigned long flags)
 {
@@ -189,7 +187,13 @@ long do_update_va_mapping(unsigned long va, unsigned long val,
     rc = guest_l1_slot(v, va, &l1, &idx);
     if ( !rc )
         rc = mod_entry(l1, 1, idx, val, false);
-    /* As Xen: the flush happens whatever the update's result. */
+    /*
+     * As Xen since XSA-279: an update that failed changed nothing, so
+     * there is nothing to flush, and its error is the result (a vCPU
+     * bitmap isn't even read).
+     */
+    if ( rc )
+        return rc;
     frc = uvmf_flush(va, flags);
     return frc == 1 ? rc : frc;
 }

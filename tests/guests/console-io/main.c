@@ -26,6 +26,8 @@ static void test_write(void)
     /* Nothing to copy: the buffer is never touched. */
     check_rc(hypercall_console_io(CONSOLEIO_write, 0, NULL), 0);
     check_rc(hypercall_console_io(CONSOLEIO_write, 0, BAD_UNMAPPED), 0);
+    check_rc(hypercall_console_io(CONSOLEIO_write, 0, BAD_NONCANONICAL), 0);
+    check_rc(hypercall_console_io(CONSOLEIO_write, 0, BAD_XEN), 0);
 }
 
 static void test_write_bad(void)

@@ -4,7 +4,9 @@
  * with DOMID_SELF) and grant refs as source and destination, v2 sub-page
  * bounds, read-only grants as destinations, transitive grants (leading
  * only back to the guest or to domain 0, so refused), page-crossing
- * copies, domains, and a batch long enough to be continued.
+ * copies, domains, a write into a grant pinned read-only whose entry
+ * names another frame now (Xen's XSA-500), and a batch long enough to be
+ * continued.
  */
 #include "grant.h"
 
@@ -127,6 +129,59 @@ static void test_grefs(unsigned int v)
     check_rc(gnt_status_bits(v, 53), 0);
 }
 
+/*
+ * Xen's XSA-500: a write copy into a grant already pinned read-only uses
+ * the frame pinned, so the shared entry naming another frame meanwhile
+ * is refused (GNTST_general_error), with no reference moved.  Frame A is
+ * a pinned page table, mapped read-only through ref 40 (any frame a
+ * guest can map read-only may be one); before the fix the copy took its
+ * writable type on frame B and wrote A, and the frame table's counts of
+ * both went wrong (mm-audit's panic, then a page fault in the shim when
+ * the written table was unpinned).
+ */
+static void test_copy_to_pinned(unsigned int v)
+{
+    unsigned long a = new_table(1, 7, pte_make(src_mfn, PTE_RO));
+    struct gnttab_map_grant_ref map;
+    struct gnttab_copy op = frames_op(0, 8, 16);
+    uint64_t before[8], after[8];
+
+    gnt_grant(v, 40, GNT_SELF_ID, a, GTF_readonly);
+    check_rc(gnt_map1(&map, GNT_SELF_ID, 40,
+                      GNTMAP_device_map | GNTMAP_readonly, 0), GNTST_okay);
+    frame_read(a, 0, before, sizeof(before));
+    gnt_grant(v, 40, GNT_SELF_ID, dst_mfn, 0);
+    op.flags = GNTCOPY_dest_gref;
+    op.dest.u.ref = 40;
+    op.dest.domid = DOMID_SELF;
+    check_rc(copy1(&op), GNTST_general_error);
+    frame_read(a, 0, after, sizeof(after));
+    if ( memcmp(before, after, sizeof(before)) )
+        test_fail("copy wrote the pinned table through grant 40");
+    /* Still pinned read-only: not writing. */
+    check_rc(gnt_status_bits(v, 40), GTF_reading);
+    /* A read from it still sees frame A, as pinned: its entry 7. */
+    op = frames_op(7 * 8, 0, 8);
+    op.flags = GNTCOPY_source_gref;
+    op.source.u.ref = 40;
+    check_rc(copy1(&op), GNTST_okay);
+    check_rc(*(volatile uint64_t *)dst, before[7]);
+    /* Back at A: the write is refused for the type, as any table's. */
+    gnt_grant(v, 40, GNT_SELF_ID, a, 0);
+    op = frames_op(0, 8, 16);
+    op.flags = GNTCOPY_dest_gref;
+    op.dest.u.ref = 40;
+    check_rc(copy1(&op), GNTST_general_error);
+
+    check_rc(gnt_unmap1(0, map.handle, map.dev_bus_addr), GNTST_okay);
+    check_rc(gnt_status_bits(v, 40), 0);
+    if ( v == 1 )
+        gnt_v1[40].flags = 0;
+    else
+        gnt_v2[40].hdr.flags = 0;
+    check_rc(unpin_table(a), 0);
+}
+
 static void test_v2_only(void)
 {
     struct gnttab_copy op = frames_op(0, 0, 32);
@@ -190,10 +245,12 @@ void test_main(void)
     test_frames();
     gnt_setup(1);
     test_grefs(1);
+    test_copy_to_pinned(1);
     gnt_unmap_all();
     check_rc(gnt_set_version(2), 0);
     gnt_setup(1);
     test_grefs(2);
+    test_copy_to_pinned(2);
     test_v2_only();
     test_batch();
     test_success();

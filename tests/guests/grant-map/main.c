@@ -317,6 +317,40 @@ static void test_unmap_and_replace(void)
     check_rc(remap_initial(WIN), 0);
 }
 
+/*
+ * XSA-224: one handle with both a device and a host mapping, undone in
+ * two unmaps, each dropping its own references (mm-audit counts them).
+ * XSA-234: a host mapping whose PTE the guest made read-only can't be
+ * unmapped as the writable grant it was (the PTE's references went with
+ * its old value); made writable again, it can.
+ */
+static void test_unmap_steps(void)
+{
+    struct gnttab_map_grant_ref op;
+    uint64_t l1e = pt_entry_maddr(WIN, 1);
+
+    grant_data(24, 0);
+    check_rc(gnt_map1(&op, GNT_SELF_ID, 24,
+                      GNTMAP_device_map | GNTMAP_host_map, WIN), GNTST_okay);
+    check_rc(gnt_unmap1(WIN, op.handle, 0), GNTST_okay);
+    check_rc(gnt_status_bits(1, 24), GTF_reading | GTF_writing);
+    check_rc(gnt_unmap1(WIN, op.handle, 0), GNTST_okay);    /* nothing */
+    check_rc(gnt_unmap1(0, op.handle, op.dev_bus_addr), GNTST_okay);
+    check_rc(gnt_status_bits(1, 24), 0);
+    check_rc(gnt_unmap1(0, op.handle, op.dev_bus_addr), GNTST_bad_handle);
+    check_rc(remap_initial(WIN), 0);
+
+    check_rc(gnt_map1(&op, GNT_SELF_ID, 24, GNTMAP_host_map, WIN),
+             GNTST_okay);
+    check_rc(mmu_update1(l1e, pte_make(data_mfn, PTE_RO)), 0);
+    check_rc(gnt_unmap1(WIN, op.handle, 0), GNTST_general_error);
+    check_rc(gnt_status_bits(1, 24), GTF_reading | GTF_writing);
+    check_rc(mmu_update1(l1e, pte_make(data_mfn, PTE_RW)), 0);
+    check_rc(gnt_unmap1(WIN, op.handle, 0), GNTST_okay);
+    check_rc(gnt_status_bits(1, 24), 0);
+    check_rc(remap_initial(WIN), 0);
+}
+
 void test_main(void)
 {
     data_mfn = virt_to_mfn(data);
@@ -328,5 +362,6 @@ void test_main(void)
     test_batch_fault();
     test_handles_and_changes();
     test_unmap_and_replace();
+    test_unmap_steps();
     test_success();
 }

@@ -38,6 +38,16 @@ static inline unsigned long exec_user(unsigned long (*fn)(unsigned long),
     return exec_user_flags(fn, arg, 0x202);
 }
 
+#ifndef __x86_64__
+/*
+ * A 32-bit guest's exec_user() to the ring its selectors @cs and @ss
+ * name (ring 2, with DPL-2 descriptors of the test's own GDT).
+ */
+unsigned long exec_user_sel(unsigned long (*fn)(unsigned long),
+                            unsigned long arg, unsigned int cs,
+                            unsigned int ss);
+#endif
+
 /* Enter user mode at @rip on @rsp; back through USER_RET_VECTOR or
  * user_fault_ret_entry, returning %rax (%eax). */
 unsigned long exec_user_raw(unsigned long rip, unsigned long rsp,

@@ -6,12 +6,12 @@
  * isn't the guest's stops the batch there and the count returned says
  * how far it got; a frame still mapped goes when its last mapping does;
  * a pinned table is unpinned first; the xenstore ring stays the
- * backend's; shared_info and frames not the guest's are refused; order 0 and larger extents, a preempted batch
+ * backend's; shared_info, the grant table's frames and frames not the
+ * guest's are refused; order 0 and larger extents, a preempted batch
  * (hypercall-batch=8 here) that continues where it stopped, and bad
  * arguments.
  */
-#include "guest.h"
-#include "mm.h"
+#include "grant.h"
 #include <xen/memory.h>
 
 const char test_title[] = "memory_op: decrease_reservation";
@@ -53,6 +53,65 @@ static void check_gone(unsigned long mfn)
     check_rc(map_frame_at((unsigned long)window, mfn, _PAGE_PRESENT),
              -XEN_EBUSY);
     remap_initial((unsigned long)window);
+}
+
+/* The first grant frame, or (@status) v2 status frame. */
+static unsigned long grant_frame(bool status)
+{
+    struct gnttab_setup_table st = { .dom = DOMID_SELF, .nr_frames = 1 };
+    struct gnttab_get_status_frames gs = { .dom = DOMID_SELF, .nr_frames = 1 };
+    xen_pfn_t frame = 0;
+    uint64_t sframe = 0;
+
+    if ( status )
+    {
+        set_xen_guest_handle(gs.frame_list, &sframe);
+        check_rc(gnttab_op(GNTTABOP_get_status_frames, &gs, 1), 0);
+        check_rc(gs.status, GNTST_okay);
+        return sframe;
+    }
+    set_xen_guest_handle(st.frame_list, &frame);
+    check_rc(gnttab_op(GNTTABOP_setup_table, &st, 1), 0);
+    check_rc(st.status, GNTST_okay);
+    return frame;
+}
+
+/*
+ * The grant table's frames, shared and (v2) status, mapped or not:
+ * refused, as the shim keeps writing grant entries and status there.
+ * (Xen lets the guest give them back and loses them to it, keeping the
+ * frames for the table.)  Before, an unmapped one went back to the
+ * allocator at once, and the next frame the guest got could be it: the
+ * guest could then make a page table of a frame the shim writes.
+ */
+static void test_grant_frames(long want)
+{
+    xen_pfn_t mfn[1];
+    unsigned int v;
+
+    for ( v = 1; v <= 2; v++ )
+    {
+        check_rc(gnt_set_version(v), 0);
+        gnt_setup(1);
+        mfn[0] = grant_frame(false);
+        check_rc(decrease(mfn, 1, 0, DOMID_SELF), 0);
+        if ( v == 2 )
+        {
+            mfn[0] = grant_frame(true);
+            check_rc(decrease(mfn, 1, 0, DOMID_SELF), 0);
+        }
+        gnt_unmap_all();
+        check_rc(decrease(mfn, 1, 0, DOMID_SELF), 0);
+        mfn[0] = grant_frame(false);
+        check_rc(decrease(mfn, 1, 0, DOMID_SELF), 0);
+        check_rc(reservation(), want);
+        /* Still the table's: mapped again, and its entries work. */
+        gnt_setup(1);
+        gnt_grant(v, 3, 1, alloc_frame(), GTF_readonly);
+        check_rc(gnt_status_bits(v, 3), 0);
+        gnt_unmap_all();
+    }
+    check_rc(gnt_set_version(1), 0);
 }
 
 void test_main(void)
@@ -101,6 +160,8 @@ void test_main(void)
             test_fail("frame %u (mfn %#lx) given back", i,
                       (unsigned long)mfns[i]);
     check_rc(reservation(), start - 22);
+
+    test_grant_frames(start - 22);
 
     /* A pinned L1 is unpinned and goes, as in Xen. */
     mfns[0] = alloc_frame();

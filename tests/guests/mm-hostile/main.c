@@ -14,10 +14,17 @@
  *    only the same level, no chains of them (XSA-240); a legal one reads
  *    our own tables;
  *  - the hypervisor's L4 slots 256-271 (mod_l4_entry(): -EINVAL);
- *  - NEW_BASEPTR to frames that don't validate as an L4.
+ *  - NEW_BASEPTR to frames that don't validate as an L4;
+ *  - frames the hypervisor writes itself (shared_info, the grant
+ *    table's frames, the xenstore and console rings) as page tables or
+ *    descriptor frames: their writable type is permanent, as Xen's
+ *    share_xen_page_with_guest() and the backends' writable foreign
+ *    mappings make it (-EINVAL).  A zeroed page validates as an L1, and
+ *    the shim's own writes would then make its entries.
  */
 #include "guest.h"
 #include "mm.h"
+#include <xen/grant_table.h>
 
 const char test_title[] =
     "PV MMU attacks: foreign frames, page tables, linear maps";
@@ -364,6 +371,48 @@ static void test_bad_baseptr(void)
     check_rc(mmuext1(MMUEXT_NEW_BASEPTR, pt_base_mfn()), 0);
 }
 
+static void test_shared_frames(void)
+{
+    struct gnttab_setup_table st = { .dom = DOMID_SELF, .nr_frames = 1 };
+    static const char *const what[] = {
+        "shared_info", "a grant frame", "the xenstore ring",
+        "the console ring",
+    };
+    xen_pfn_t gframe = 0;
+    unsigned long f[4], i, l2, va;
+    unsigned int level;
+
+    set_xen_guest_handle(st.frame_list, &gframe);
+    check_rc(HYPERCALL(__HYPERVISOR_grant_table_op, GNTTABOP_setup_table,
+                       &st, 1, 0, 0), 0);
+    check_rc(st.status, GNTST_okay);
+    f[0] = start_info->shared_info >> PAGE_SHIFT;
+    f[1] = gframe;
+    f[2] = start_info->store_mfn;
+    f[3] = start_info->console.domU.mfn;
+    for ( i = 0; i < ARRAY_SIZE(f); i++ )
+    {
+        /* The rings are mapped at start of day: not now. */
+        va = mfn_to_pfn(f[i]) << PAGE_SHIFT;
+        if ( i >= 2 )
+            check_rc(unmap_va(va), 0);
+        for ( level = 1; level <= PT_LEVELS; level++ )
+            if ( pin_table(level, f[i]) != -XEN_EINVAL )
+                test_fail("%s pinned as an L%u", what[i], level);
+        /* As the L1 an L2 entry names. */
+        l2 = alloc_frame();
+        frame_set_pte(l2, 0, pte_make(f[i], PTE_TABLE));
+        check_rc(pin_table(2, l2), -XEN_EINVAL);
+        check_rc(HYPERCALL(__HYPERVISOR_set_gdt, &f[i], 1, 0, 0, 0),
+                 -XEN_EINVAL);
+        /* Still writable: mapped so, and back. */
+        check_rc(map_frame_at(W(1), f[i], PTE_RW), 0);
+        check_rc(remap_initial(W(1)), 0);
+        if ( i >= 2 )
+            check_rc(remap_initial(va), 0);
+    }
+}
+
 void test_main(void)
 {
     boot_l4 = (const uint64_t *)start_info->pt_base;
@@ -377,6 +426,7 @@ void test_main(void)
     test_linear();
     test_reserved_slots();
     test_bad_baseptr();
+    test_shared_frames();
 
     test_success();
 }

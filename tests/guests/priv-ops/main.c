@@ -6,10 +6,13 @@
  * #GP(0)), wbinvd ignored, debug registers through the set_debugreg
  * rules; hlt, cli/sti, in/out, descriptor-table loads, invlpg keep their
  * #GP(0).  `int $n` reaches the trap table entry when its DPL allows,
- * else #GP with error code (n << 3) | 2.
+ * else #GP with error code (n << 3) | 2.  A 32-bit guest's kernel is
+ * ring 1 only: code it runs in ring 2 gets #GP(0) for all of them, as
+ * Xen's guest_kernel_mode() is ring_1().
  */
 #include "guest.h"
 #include "mm.h"
+#include "user.h"
 
 const char test_title[] = "Privileged instructions: emulated and refused";
 
@@ -260,6 +263,59 @@ static void test_swint(void)
     check_rc(trap_init(), 0);
 }
 
+#ifndef __x86_64__
+#define RING2_CS    ((1 << 3) | 2)
+#define RING2_SS    ((2 << 3) | 2)
+
+static exinfo_t try_rdmsr(uint32_t msr)
+{
+    exinfo_t ex = 0;
+    uint32_t hi;
+
+    asm volatile ( "1: rdmsr; mov $1, %%eax; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex), "=d" (hi) : "c" (msr) : "memory" );
+    return ex;
+}
+
+/*
+ * In ring 2: what a CR0 read, a CR3 write, rdmsr and clts raise (each
+ * leaves 1 if it ran).  Which one went wrong, or 0.
+ */
+static unsigned long ring2_ops(unsigned long cr3)
+{
+    exinfo_t ex[4] = {
+        TRY("mov %%cr0, %%eax; mov $1, %%eax", "i" (0)),
+        TRY("mov %1, %%cr3; mov $1, %%eax", "r" (cr3)),
+        try_rdmsr(0xc0000080),
+        TRY("clts; mov $1, %%eax", "i" (0)),
+    };
+    unsigned int i;
+
+    for ( i = 0; i < 4; i++ )
+        if ( ex[i] != EXINFO(X86_EXC_GP, 0) )
+            return i + 1;
+    return 0;
+}
+
+static void test_ring2(void)
+{
+    static const uint64_t code = 0x00cfda000000ffffULL;   /* DPL 2 */
+    static const uint64_t data = 0x00cfd2000000ffffULL;
+    unsigned long gdt = alloc_frame();
+
+    frame_set_pte(gdt, 1, code);
+    frame_set_pte(gdt, 2, data);
+    check_rc(HYPERCALL(__HYPERVISOR_set_gdt, &gdt, 3, 0, 0, 0), 0);
+    check_rc(user_init(), 0);
+    check_rc(exec_user_sel(ring2_ops, READ_CR(3), RING2_CS, RING2_SS), 0);
+    /* Back in ring 1, the kernel's: emulated again. */
+    check_rc(READ_CR(0) & X86_CR0_PG, X86_CR0_PG);
+    check_rc(trap_init(), 0);
+    check_rc(HYPERCALL(__HYPERVISOR_set_gdt, NULL, 0, 0, 0, 0), 0);
+}
+#endif
+
 void test_main(void)
 {
     test_cr_reads();
@@ -268,6 +324,9 @@ void test_main(void)
     test_debugregs();
     test_refused();
     test_swint();
+#ifndef __x86_64__
+    test_ring2();
+#endif
 
     test_success();
 }

@@ -210,6 +210,26 @@ static void test_syscall64(void)
     check_rc(exec_user(user_hypercall, __HYPERVISOR_iret), 0x600d);
     check_rc(user_syscall_rax, __HYPERVISOR_iret);
     check_rc(user_syscall_count, 4);
+
+    /*
+     * set_callbacks registers each of its three on its own and returns
+     * 0, as Xen's do_set_callbacks(): the syscall callback (now without
+     * CALLBACKF_mask_events) past non-canonical event and failsafe
+     * addresses, then left as it is by a non-canonical one of its own.
+     */
+    check_rc(HYPERCALL(__HYPERVISOR_set_callbacks,
+                       (unsigned long)BAD_NONCANONICAL,
+                       (unsigned long)BAD_NONCANONICAL,
+                       (unsigned long)user_syscall_entry, 0, 0), 0);
+    check_rc(exec_user(user_syscall, 5), 0x600d);
+    check_rc(user_syscall_mask, 0);
+    check_rc(HYPERCALL(__HYPERVISOR_set_callbacks,
+                       (unsigned long)BAD_NONCANONICAL,
+                       (unsigned long)BAD_NONCANONICAL,
+                       (unsigned long)BAD_NONCANONICAL, 0, 0), 0);
+    check_rc(exec_user(user_syscall, 6), 0x600d);
+    check_rc(user_syscall_rax, 6);
+    check_rc(user_syscall_count, 6);
 }
 
 static void test_syscall32(void)

@@ -84,6 +84,23 @@ static void test_flags(void)
                                          UVMF_INVLPG | (unsigned long)BAD_XEN),
              -XEN_EFAULT);
     check_rc(pte_mfn(*pt_entry(W(0), 1)), data[1]);
+
+    /*
+     * An update that fails: its error, with a vCPU bitmap too, readable
+     * or not (Xen since XSA-279 skips the flush; it returned 0, or the
+     * bitmap's -EFAULT, before).  The frame past RAM is -EPERM.
+     */
+    for ( unsigned int i = 0; i < 4; i++ )
+    {
+        unsigned long mask = i & 1 ? (unsigned long)&vcpu0
+                                   : (unsigned long)BAD_XEN;
+        unsigned long type = i & 2 ? UVMF_INVLPG : UVMF_TLB_FLUSH;
+
+        check_rc(hypercall_update_va_mapping(W(0),
+                     pte_make(maximum_ram_page() + 16, PTE_RO), type | mask),
+                 -XEN_EPERM);
+        check_rc(pte_mfn(*pt_entry(W(0), 1)), data[1]);
+    }
     check_rc(remap_initial(W(0)), 0);
 }
 

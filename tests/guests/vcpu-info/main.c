@@ -34,11 +34,19 @@ void test_main(void)
     if ( event_init() )
         return test_error("event_init failed");
 
-    check_rc(reg(mfn, PAGE_SIZE - sizeof(vcpu_info_t) + 1), -XEN_EINVAL);
+    /* Xen 4.19's errors: past the page, or a frame number too big ... */
+    check_rc(reg(mfn, PAGE_SIZE), -XEN_EINVAL);
     check_rc(reg(mfn, ~0u), -XEN_EINVAL);
-    check_rc(reg(pt_base_mfn(), 0), -XEN_EINVAL);
-    check_rc(reg(hypervisor_frame(), 0), -XEN_EINVAL);
     check_rc(reg(~0UL, 0), -XEN_EINVAL);
+    check_rc(reg(~0ULL >> 12, PAGE_SIZE - 1), -XEN_EINVAL);   /* ~0 */
+    /* ... across its end, or not aligned as an unsigned long (XSA-327) ... */
+    check_rc(reg(mfn, PAGE_SIZE - sizeof(vcpu_info_t) + 8), -XEN_ENXIO);
+    check_rc(reg(mfn, 66), -XEN_ENXIO);
+    check_rc(reg(mfn, 1), -XEN_ENXIO);
+    check_rc(reg(mfn, sizeof(long) == 8 ? 68 : 70), -XEN_ENXIO);
+    /* ... a frame not the guest's, and one that can't be writable. */
+    check_rc(reg(hypervisor_frame(), 0), -XEN_EINVAL);
+    check_rc(reg(pt_base_mfn(), 0), -XEN_EACCES);
     check_rc(vcpu_op(VCPUOP_register_vcpu_info, 0, BAD_XEN), -XEN_EFAULT);
     info.mfn = mfn;
     check_rc(vcpu_op(VCPUOP_register_vcpu_info, NO_VCPU, &info), -XEN_ENOENT);
@@ -55,8 +63,8 @@ void test_main(void)
         test_fail("vcpu_info time not carried over");
     if ( page[0] != 0xaa || page[64 + sizeof(vcpu_info_t)] != 0xaa )
         test_fail("bytes around the vcpu_info were written");
-    check_rc(reg(mfn, 64), -XEN_EINVAL);        /* once only */
-    check_rc(reg(mfn, 128), -XEN_EINVAL);
+    check_rc(reg(mfn, 64), -XEN_EBUSY);         /* once only */
+    check_rc(reg(mfn, 128), -XEN_EBUSY);
     if ( pin_table(1, mfn) == 0 )
         test_fail("the vcpu_info frame was pinned as an L1");
 

@@ -83,6 +83,29 @@ exec_user_raw:
         jmp     hypercall_page + __HYPERVISOR_iret * 32
         .size   exec_user_raw, . - exec_user_raw
 
+/*
+ * unsigned long exec_user_sel(fn, arg, cs, ss): exec_user() with the
+ * selectors given (a ring-2 code and stack segment of the test's own
+ * GDT, say), IF set.
+ */
+        .globl  exec_user_sel
+        .type   exec_user_sel, @function
+exec_user_sel:
+        mov     4(%esp), %ecx           /* fn */
+        mov     8(%esp), %edx           /* arg */
+        mov     %edx, user_stack + USER_STACK_SIZE - 4
+        mov     %ecx, user_stack + USER_STACK_SIZE - 8
+        mov     12(%esp), %ecx          /* cs */
+        mov     16(%esp), %edx          /* ss */
+        save_kernel_state
+        push    %edx
+        pushl   $user_stack + USER_STACK_SIZE - 8
+        pushl   $0x202
+        push    %ecx
+        pushl   $user_stub
+        jmp     hypercall_page + __HYPERVISOR_iret * 32
+        .size   exec_user_sel, . - exec_user_sel
+
 /* In user mode, %esp at fn with arg above it: fn(arg), then back. */
 user_stub:
         pop     %eax
