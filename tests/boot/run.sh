@@ -142,6 +142,29 @@ expect "global-pages: global-pages=maybe is rejected, default kept" 0 \
     "+global-pages: off \(AMD, running virtualized\)" "+$clean" \
     -- "$demo" --cpu EPYC --shim-cmdline "global-pages=maybe"
 
+# smep= and smap= (Xen's): on where the CPU has them (EPYC does), off by
+# option or as "hvm" (HVM guests only: none here), the guest's user-mode
+# and grant copies passing either way; a bad value keeps the default.
+smx='NX on, text RX, rodata RO, stack guard page'
+expect "smep/smap: on by default where the CPU has them" 0 \
+    "+$smx, SMEP on, SMAP on" "+$guest_ok" -- "$demo" --cpu EPYC
+for opts in "no-smep no-smap" "smep=hvm smap=hvm" "smep=0 smap=false"; do
+    for t in user-syscall grant-copy; do
+        expect "smep/smap: $opts: $t" 0 "+$smx" "-SMEP on" "-SMAP on" \
+            "+$guest_ok" -- build/guests/$t.elf --cpu EPYC \
+            --shim-cmdline "$opts"
+        expect "smep/smap: $opts: $t [pv32]" 0 "+$smx" "-SMEP on" \
+            "-SMAP on" "+$guest_ok" \
+            -- build/guests32/$t.elf --cpu EPYC --shim-cmdline "$opts"
+    done
+done
+expect "smep/smap: smep only" 0 "+$smx, SMEP on" "-SMAP on" "+$guest_ok" \
+    -- "$demo" --cpu EPYC --shim-cmdline "no-smap"
+expect "smep/smap: smep=maybe is rejected, default kept" 0 \
+    "+parameter \"smep\" has invalid value \"maybe\"" \
+    "+$smx, SMEP on, SMAP on" -- "$demo" --cpu EPYC \
+    --shim-cmdline "smep=maybe"
+
 # Speculation controls: Xen's PV defaults for what TCG offers (none of the
 # features, so the RSB overwrite, and Zen 1's DIV on EPYC), spec-ctrl=.
 expect "spec-ctrl: qemu64 -> RSB overwrite on entry" 0 \
