@@ -166,34 +166,38 @@ $(BUILD)/tools/%: tools/%.c
 include tests/guests/guests.mk
 include tests/fuzz/fuzz.mk
 
-# The fuzz guests over many seeds (make check runs one short seed of each;
-# make fuzz adds these to the libFuzzer runs): mm-fuzz with every MMU op
-# audited, hcall-fuzz for every other hypercall.  Each seed also picks its
-# own hypercall-batch, so continuations fall in different places.
+# The fuzz guests over many seeds and both widths (make check runs one
+# short seed of each; make fuzz adds these to the libFuzzer runs): mm-fuzz
+# for the MMU, hcall-fuzz for every hypercall (grants, MMU and memory_op
+# aimed at its own tables and grants), each with the frame table audited
+# after every call that moves references.  Each seed also picks its own
+# hypercall-batch, so continuations fall in different places.
 FUZZ_GUEST_SEEDS ?= 1 2 3 4 5 6 7 8
 FUZZ_GUEST_OPS   ?= 20000
-FUZZ_HCALL_OPS   ?= 2000000
+FUZZ_HCALL_OPS   ?= 200000
 
-# $(call fuzz_seeds,GUEST,OPS,SHIM-OPTIONS): one PASS/FAIL line a seed.
+# $(call fuzz_seeds,GUEST,OPS,SHIM-OPTIONS): one PASS/FAIL line a seed and
+# width; a shim fault, panic or failed audit fails it.
 define fuzz_seeds
 	@mkdir -p build/fuzz
-	$(Q)for s in $(FUZZ_GUEST_SEEDS); do \
-	    log=build/fuzz/$(1)-$$s.log; \
-	    if tools/pvshim-run build/guests/$(1).elf --memory 128M \
-	        --timeout 1800 --shim-cmdline "$(3) hypercall-batch=$$s" \
+	$(Q)for s in $(FUZZ_GUEST_SEEDS); do for w in 64 32; do \
+	    dir=build/guests$${w/64/}; log=build/fuzz/$(1)$${w/64/}-$$s.log; \
+	    if tools/pvshim-run $$dir/$(1).elf --memory 128M \
+	        --timeout 7200 --shim-cmdline "$(3) hypercall-batch=$$s" \
 	        --guest-cmdline "seed=$$s iterations=$(2)" \
 	        </dev/null >$$log 2>&1 && \
-	       grep -aq 'Test result: SUCCESS' $$log; \
-	    then echo "PASS: fuzz: $(1) seed $$s ($(2) ops)"; \
-	    else echo "FAIL: fuzz: $(1) seed $$s ($$log)"; \
-	    fi; done
+	       grep -aq 'Test result: SUCCESS' $$log && \
+	       ! grep -aqE 'Panic on CPU|FATAL TRAP|mm audit: FAILED' $$log; \
+	    then echo "PASS: fuzz: $(1) pv$$w seed $$s ($(2) ops)"; \
+	    else echo "FAIL: fuzz: $(1) pv$$w seed $$s ($$log)"; \
+	    fi; done; done
 endef
 
 .PHONY: fuzz-guest fuzz-hcall
 fuzz-guest: all guests
 	$(call fuzz_seeds,mm-fuzz,$(FUZZ_GUEST_OPS),mm-audit)
 fuzz-hcall: all guests
-	$(call fuzz_seeds,hcall-fuzz,$(FUZZ_HCALL_OPS),)
+	$(call fuzz_seeds,hcall-fuzz,$(FUZZ_HCALL_OPS),mm-audit)
 fuzz: fuzz-guest fuzz-hcall
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/unit/%,\

@@ -33,6 +33,8 @@ static inline void clear_page(void *p)
  * under each stack, and a directmap of the RAM in @m.
  */
 void paging_init(const struct memmap *m);
+/* CR4.SMEP for the shim: the CPU has it and smep= allows it. */
+bool paging_use_smep(void);
 /* This CPU onto those tables, with the CR4 and CR0.WP paging_init() chose. */
 void paging_init_cpu(void);
 

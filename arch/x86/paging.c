@@ -4,6 +4,7 @@
  * then shared by every address space (their L4 slots are copied into each
  * guest L4 later).  Intermediate tables are never user-accessible.
  */
+#include <xen/errno.h>
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/layout.h"
@@ -14,6 +15,7 @@
 #include "shim/frame.h"
 #include "shim/memmap.h"
 #include "shim/panic.h"
+#include "shim/param.h"
 
 #define L2_SIZE (1UL << 21)
 /* Page tables must be reachable through the boot directmap (< 4 GiB). */
@@ -26,6 +28,44 @@ static uint64_t *idle_l4;
 static unsigned long nx_bit, global_bit;
 static unsigned long nr_tables, nr_4k, nr_2m;
 static unsigned long paging_cr4;    /* PGE, SMEP, SMAP as chosen at boot */
+
+/*
+ * smep=<boolean> | hvm, smap=<boolean> | hvm, as Xen's: whether the shim
+ * runs with CR4.SMEP / CR4.SMAP where the CPU has them (default yes).
+ * "hvm" keeps them for HVM guests only, which a PV shim has none of: off.
+ * XenServer runs its shims with both off on large AMD guests (fewer CR4
+ * writes, no stac/clac around guest copies).
+ */
+static bool opt_smep = true, opt_smap = true;
+
+static int parse_smx(const char *s, bool *opt)
+{
+    int b = *s ? parse_bool(s, NULL) : 1;
+
+    if ( b < 0 && !strcmp(s, "hvm") )
+        b = 0;
+    if ( b < 0 )
+        return -XEN_EINVAL;
+    *opt = b;
+    return 0;
+}
+
+static int parse_smep(const char *s)
+{
+    return parse_smx(s, &opt_smep);
+}
+custom_param("smep", parse_smep);
+
+static int parse_smap(const char *s)
+{
+    return parse_smx(s, &opt_smap);
+}
+custom_param("smap", parse_smap);
+
+bool paging_use_smep(void)
+{
+    return opt_smep && cpu_has(X86_FEATURE_SMEP);
+}
 
 static uint64_t *pt_alloc(void)
 {
@@ -142,10 +182,10 @@ void paging_init(const struct memmap *m)
 
     if ( opt_global_pages )
         paging_cr4 |= X86_CR4_PGE;
-    if ( cpu_has(X86_FEATURE_SMEP) )
+    if ( paging_use_smep() )
         paging_cr4 |= X86_CR4_SMEP;
     /* The guest-memory copies open the window (stac/clac) as they go. */
-    if ( cpu_has(X86_FEATURE_SMAP) )
+    if ( opt_smap && cpu_has(X86_FEATURE_SMAP) )
     {
         paging_cr4 |= X86_CR4_SMAP;
         smap_enabled = true;

@@ -8,6 +8,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/page.h"
 #include "arch/x86/spec-ctrl.h"
 #include "arch/x86/spec-ctrl-bits.h"
 #include "arch/x86/uaccess.h"
@@ -76,7 +77,7 @@ static void detect(struct spec_ctrl_cpu *c)
     c->model = boot_cpu.model;
     c->stepping = boot_cpu.stepping;
     c->hypervisor = cpu_has(X86_FEATURE_HYPERVISOR);
-    c->smep = cpu_has(X86_FEATURE_SMEP);        /* paging_init() uses it */
+    c->smep = paging_use_smep();                /* as paging_init() will */
 
     if ( boot_cpu.max_leaf >= 7 )
         cpuid_count(7, 0, &max7, &tmp, &tmp, &c->cpuid_7d0);

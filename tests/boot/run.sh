@@ -239,6 +239,32 @@ section_global_pages() {
         -- "$demo" --cpu EPYC --shim-cmdline "global-pages=maybe"
 }
 
+# smep= and smap= (Xen's): on where the CPU has them (EPYC does), off by
+# option or as "hvm" (HVM guests only: none here), the guest's user-mode
+# and grant copies passing either way; a bad value keeps the default.
+section_smep_smap() {
+    local smx='NX on, text RX, rodata RO, stack guard page' opts t
+
+    expect "smep/smap: on by default where the CPU has them" 0 \
+        "+$smx, SMEP on, SMAP on" "+$guest_ok" -- "$demo" --cpu EPYC
+    for opts in "no-smep no-smap" "smep=hvm smap=hvm" "smep=0 smap=false"; do
+        for t in user-syscall grant-copy; do
+            expect "smep/smap: $opts: $t" 0 "+$smx" "-SMEP on" "-SMAP on" \
+                "+$guest_ok" -- build/guests/$t.elf --cpu EPYC \
+                --shim-cmdline "$opts"
+            expect "smep/smap: $opts: $t [pv32]" 0 "+$smx" "-SMEP on" \
+                "-SMAP on" "+$guest_ok" \
+                -- build/guests32/$t.elf --cpu EPYC --shim-cmdline "$opts"
+        done
+    done
+    expect "smep/smap: smep only" 0 "+$smx, SMEP on" "-SMAP on" "+$guest_ok" \
+        -- "$demo" --cpu EPYC --shim-cmdline "no-smap"
+    expect "smep/smap: smep=maybe is rejected, default kept" 0 \
+        "+parameter \"smep\" has invalid value \"maybe\"" \
+        "+$smx, SMEP on, SMAP on" -- "$demo" --cpu EPYC \
+        --shim-cmdline "smep=maybe"
+}
+
 # Speculation controls: Xen's PV defaults for what TCG offers (none of the
 # features, so the RSB overwrite, and Zen 1's DIV on EPYC), spec-ctrl=.
 section_spec_ctrl() {
@@ -477,8 +503,8 @@ section_console() {
         -- build/guests/console-ring-input.elf --guest-cmdline "wait=10"
 }
 
-sections=(entry bzimage config time global-pages spec-ctrl fault launcher
-          cmdline kernel guest-mem console-input keys console)
+sections=(entry bzimage config time global-pages smep-smap spec-ctrl fault
+          launcher cmdline kernel guest-mem console-input keys console)
 case "${1:-}" in
 --list) printf '%s\n' "${sections[@]}"; exit 0 ;;
 esac

@@ -1,25 +1,49 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A fuzz guest for every hypercall that isn't the PV MMU's (mm-fuzz has
- * those): random numbers, sub-ops and arguments from a fixed seed, with
- * full registers (64-bit ones: commands and counts carry junk above bit
- * 31),
- * pointers to scratch memory full of random bytes, to memory the guest
- * can't give (unmapped, non-canonical, the hypervisor's), and frame
- * numbers the shim may take into use (vcpu_info, runstate, FIFO control
- * blocks) pointing only at a zone kept for them.
+ * A fuzz guest for every hypercall: random numbers, sub-ops and
+ * arguments from a fixed seed, with full registers (64-bit ones:
+ * commands and counts carry junk above bit 31), pointers to scratch
+ * memory full of random bytes, to memory the guest can't give (unmapped,
+ * non-canonical, the hypervisor's), and frame numbers the shim may take
+ * into use (vcpu_info, runstate, FIFO control blocks) pointing only at a
+ * zone kept for them.
+ *
+ * About half the calls are aimed at state the test owns (owned.c,
+ * aimed.c): the PV MMU's on a pool of frames, some of them pinned page
+ * tables, and on windows it remaps; grant maps, unmaps, copies,
+ * transfers and swaps on its own grant table and the handles of its
+ * maps; frames given back (decrease_reservation) and taken again
+ * (populate_physmap, increase_reservation); and multicalls of all that,
+ * with the other calls' junk mixed in.
  *
  * What it leaves out ends or derails the guest by design, not by a bug:
  * shutdowns and shutdown codes, watchdogs, iret, blocking without a
- * timeout, callback and trap-table changes, descriptor writes, memory
- * reservation changes, NMIs, taking its own vCPU down.  Events stay masked, so no upcall is taken.
+ * timeout, callback and trap-table changes, descriptor writes, changes
+ * to what maps this kernel, NMIs, taking its own vCPU down.  Events stay
+ * masked, so no upcall is taken.
  *
- * Guest command line: seed=N iterations=N verbose.  Reaching
- * "hcall-fuzz: done" with the shim alive is the test; each result must
- * also be a valid return (an errno, or a non-negative value).
+ * Guest command line: seed=N iterations=N verbose (each call, and each
+ * aimed op with its grant entry, before it is made; then its result).
+ * The expect file runs it with the shim's mm-audit, which checks the
+ * frame table after every MMU, grant, memory, vCPU and event call:
+ * reaching "hcall-fuzz: done" with the shim alive is the test; each
+ * result must also be one Xen could give (an errno, a non-negative
+ * value; for aimed calls a GNTST_* status, a count within the batch).
+ * It runs with 64 MiB (the audit walks the whole frame table each time)
+ * and 15000 calls: 25-30 s for each width under TCG here, under a
+ * minute with other work beside it.
+ *
+ * What it found: with pv/grant/grant-copy.c as it was before commit
+ * 3c56265 (Xen's XSA-500), that run ends at call 337 on 64-bit and at
+ * call 275 on 32-bit, both a GNTTABOP_copy into a grant mapped read-only
+ * whose entry had been made to name another frame (the pattern
+ * aim_copy() makes now and then): mm-audit panicked after it, the frame
+ * the entry names holding a reference too many for each such copy, the
+ * frame the grant is pinned to one too few.
  */
 #include "guest.h"
 #include "fuzz.h"
+#include "grant.h"
 #include "mm.h"
 #include "user.h"
 #include <xen/event_channel.h>
@@ -69,7 +93,14 @@ static unsigned long any_ptr(void)
     case 1:
         return (unsigned long)BAD_NONCANONICAL;
     case 2:
-        return (unsigned long)BAD_XEN + rnd_below(1 << 20) * 8;
+        /*
+         * Within 8 MiB of it, never past the top of the address space: a
+         * 32-bit guest's BAD_XEN is 2 MiB below 4 GiB, and the sum came
+         * round to this kernel's image (seed=2, 30000 calls: xen_version
+         * wrote its compile info over our code).
+         */
+        return (unsigned long)BAD_XEN +
+               (rnd_below(1 << 20) * 8) % (0UL - (unsigned long)BAD_XEN);
     case 3:
         return 0;
     case 4:                             /* straddles the scratch's end */
@@ -110,16 +141,57 @@ static unsigned long any_gfn(bool fifo)
 
 static unsigned long any_value(void)
 {
+    unsigned long v;
+
     switch ( rnd_below(4) )
     {
     case 0:
-        return rnd();
+        /*
+         * Anything but an address in this kernel's start-of-day mapping:
+         * a 32-bit guest's random values land there now and then, and a
+         * call that writes through its argument (physdev_op's
+         * alloc_irq_vector) overwrote this kernel's code.
+         */
+        v = rnd();
+        return v < initial_mapping_end() ? ~v : v;
     case 1:
         return rnd_below(4096);
     case 2:
         return -(long)rnd_below(64);
     default:
         return rnd_below(16);
+    }
+}
+
+/*
+ * The frames of this kernel's start-of-day mapping (its code, data,
+ * stacks, page tables) lie between these two.
+ */
+static unsigned long kernel_mfn_lo = ~0UL, kernel_mfn_hi;
+
+/*
+ * any_value(), as a field that may be a frame number: never one of this
+ * kernel's, which the shim would take as vcpu_info or a FIFO control
+ * block or event array and write (any_value()'s small values are frame
+ * numbers of ours on both widths).
+ */
+static unsigned long any_value_not_ours(void)
+{
+    unsigned long v = any_value();
+
+    return v >= kernel_mfn_lo && v <= kernel_mfn_hi ? v + maximum_ram_page()
+                                                    : v;
+}
+
+static void find_kernel_frames(void)
+{
+    unsigned long pfn, mfn;
+
+    for ( pfn = 0; pfn < initial_mapping_end() >> PAGE_SHIFT; pfn++ )
+    {
+        mfn = pfn_to_mfn(pfn);
+        kernel_mfn_lo = mfn < kernel_mfn_lo ? mfn : kernel_mfn_lo;
+        kernel_mfn_hi = mfn > kernel_mfn_hi ? mfn : kernel_mfn_hi;
     }
 }
 
@@ -130,7 +202,7 @@ static unsigned long frames_arg(bool fifo)
     unsigned int i;
 
     for ( i = 0; i < 8; i++ )
-        s[i] = rnd_below(2) ? any_gfn(fifo) : any_value();
+        s[i] = rnd_below(2) ? any_gfn(fifo) : any_value_not_ours();
     return (unsigned long)s;
 }
 
@@ -216,6 +288,9 @@ static void junk_batch(unsigned long a[5])
     }
 }
 
+#include "owned.c"
+#include "aimed.c"
+
 /* One random call, or false if the pick is one this test leaves out. */
 static bool one_call(unsigned long *nr, unsigned long a[5])
 {
@@ -245,7 +320,7 @@ static bool one_call(unsigned long *nr, unsigned long a[5])
     for ( i = 0; i < 5; i++ )
         a[i] = rnd_below(2) ? any_ptr() : any_value();
 
-    switch ( rnd_below(14) )
+    switch ( rnd_below(26) )
     {
     case 0:
         *nr = __HYPERVISOR_console_io;
@@ -313,23 +388,45 @@ static bool one_call(unsigned long *nr, unsigned long a[5])
         /* Not implemented, or past the end of the table. */
         *nr = rnd_below(2) ? 37 + rnd_below(27) : rnd();
         return *nr != __HYPERVISOR_iret;
-    default:
-        /* A small batch of the above, with junk entries mixed in. */
+    case 13:
+        /*
+         * A small batch of the above, with junk entries mixed in; each
+         * entry its own slot for aimed calls' arguments.  Not nested.
+         */
+        if ( cur_slot != DIRECT )
+            return false;
         n = rnd_below(ARRAY_SIZE(batch) + 1);
         for ( i = 0; i < n; i++ )
         {
             unsigned long snr, sa[5];
 
+            cur_slot = i;
             if ( !one_call(&snr, sa) || snr == __HYPERVISOR_multicall )
+            {
                 snr = __HYPERVISOR_xen_version, sa[0] = XENVER_version;
+                aimed[i].what = AIM_NONE;
+            }
             batch[i].op = snr;
             memcpy(batch[i].args, sa, sizeof(sa));
+            batch[i].result = RESULT_NOT_RUN;
         }
+        cur_slot = DIRECT;
         *nr = __HYPERVISOR_multicall;
         a[0] = rnd_below(8) ? (unsigned long)batch : any_ptr();
         a[1] = n;
         junk_batch(a);
         return true;
+    case 14:
+        /* Frames given back, then grants mapped, in one multicall. */
+        if ( cur_slot == DIRECT && aim_ok && !rnd_below(3) )
+        {
+            owned_pattern(nr, a);
+            return true;
+        }
+        return owned_call(nr, a);
+    default:
+        /* A call aimed at what this test owns: MMU, grants, memory. */
+        return owned_call(nr, a);
     }
 }
 
@@ -404,8 +501,13 @@ static void user_call(unsigned long i)
         user_args[0] = SCHEDOP_shutdown;
         user_args[1] = (unsigned long)&user_poweroff;
     }
-    else if ( !one_call(&nr, user_args) )
-        nr = rnd();
+    else
+    {
+        aim_ok = false;
+        if ( !one_call(&nr, user_args) )
+            nr = rnd();
+    }
+    owned_user_prepare();
     /* A multicall list at NULL reads this kernel's page 0: zeros, that is
      * set_trap_table(NULL), which drops the way back from user mode. */
     if ( user_setup() )
@@ -434,19 +536,31 @@ void test_main(void)
 
     if ( user_setup() )
         return test_error("user mode setup failed");
+    find_kernel_frames();
+    owned_setup();
 
     for ( i = 0; i < iterations; i++ )
     {
+        owned_begin(i);
+        owned_tidy();
         if ( !rnd_below(64) )
         {
             user_call(i);
             continue;
         }
+        if ( !rnd_below(256) )
+        {
+            version_switch();
+            continue;
+        }
         if ( !one_call(&nr, a) )
             continue;
         if ( verbose )
+        {
             printf("call %lu: %lu(%#lx, %#lx, %#lx, %#lx, %#lx)\n", i, nr,
                    a[0], a[1], a[2], a[3], a[4]);
+            owned_describe();
+        }
         rc = issue(nr, a[0], a[1], a[2], a[3], a[4]);
         calls++;
         if ( rc < 0 )
@@ -454,7 +568,9 @@ void test_main(void)
         /* Anything negative must be an errno (get_debugreg: a value). */
         if ( rc < -4095 && nr != __HYPERVISOR_get_debugreg )
             test_fail("call %lu: hypercall %lu returned %ld", i, nr, rc);
+        owned_after(nr, a, rc);
     }
+    owned_finish();
     printf("\nhcall-fuzz: done: %lu calls, %lu refused\n", calls, errors);
     test_success();
 }
