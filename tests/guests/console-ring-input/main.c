@@ -35,6 +35,13 @@ void test_main(void)
     deadline = system_time() + cmdline_ulong("wait", 1) * 1000000000ULL;
     for ( ;; )
     {
+        /*
+         * Masked from here to SCHEDOP_block (which unmasks): input that
+         * arrives after the check leaves the port pending, and the block
+         * returns at once.  (Unmasked, its upcall would come and go
+         * before the block, which would then sleep until the deadline.)
+         */
+        events_disable();
         if ( (n = cons_ring_get(r, line + len, sizeof(line) - 1 - len)) )
         {
             len += n;
@@ -44,8 +51,6 @@ void test_main(void)
             break;
         if ( len == sizeof(line) - 1 || system_time() >= deadline )
             break;
-        /* Input arriving after the check leaves the port pending. */
-        events_disable();
         event_log_reset();
         check_rc(set_timer_op(deadline), 0);
         check_rc(hypercall_sched_op(SCHEDOP_block, NULL), 0);
