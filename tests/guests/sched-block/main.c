@@ -11,12 +11,21 @@
 
 const char test_title[] = "SCHEDOP_block: unmask, pending, timer wake-up";
 
+/*
+ * Before a timer is set: masked, so that its tick stays pending until
+ * block_until()'s SCHEDOP_block, however long the host keeps this vCPU
+ * off its CPU in between; and the log reset.
+ */
+static void arm(void)
+{
+    events_disable();
+    event_log_reset();
+}
+
 static void block_until(long timer, uint64_t deadline, const char *what)
 {
     uint64_t t1;
 
-    event_log_reset();
-    events_disable();
     check_rc(hypercall_sched_op(SCHEDOP_block, NULL), 0);
     t1 = system_time();
     if ( event_seen(timer) != 1 )
@@ -49,14 +58,16 @@ void test_main(void)
                   event_vcpu_info->evtchn_upcall_mask, event_seen(ipi));
 
     /* A past timer: it fires at once. */
-    events_disable();
+    arm();
     check_rc(set_timer_op(1), 0);
     block_until(timer, 0, "past timer");
 
+    arm();
     t = system_time() + 20000000;
     check_rc(set_timer_op(t), 0);
     block_until(timer, t, "set_timer_op 20 ms");
 
+    arm();
     ss.timeout_abs_ns = system_time() + 30000000;
     ss.flags = VCPU_SSHOTTMR_future;
     check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 0, &ss), 0);
