@@ -253,6 +253,8 @@ run-demo: deps all guests
 	$(Q)tools/pvshim-run --shim-dir $(BUILD) build/guests/hello.elf \
 	    --guest-cmdline "console=hvc0 the demo's command line"
 
+# Every configuration built, then every test as jobs side by side: as
+# many as the host has cores, or -jN, or CHECK_JOBS=N (ci/check.sh).
 check: deps
 	$(Q)ci/check.sh
 

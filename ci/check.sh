@@ -1,133 +1,270 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make check: build every configuration, run the host unit tests, the
-# fuzzers, the guest and boot tests, every benchmark once and Debian's
-# Linux boot, and end with "N passed, N failed" (", N skipped" when
-# something could not run here).
+# make check: build every configuration, then run the host unit tests,
+# the fuzzers, the guest and boot tests, every benchmark once and Debian's
+# Linux boots as independent jobs, as many at once as the host has cores;
+# print the ten slowest and end with "N passed, N failed" (", N skipped"
+# when something could not run here).
+#
+# CHECK_JOBS=N (or make check -jN) runs N jobs at once; the default is
+# nproc.  A job is one command (a guest test in one pass, a boot script
+# or a section of one, a fuzzer, a unit test) whose output goes to its
+# own log, build/check/jobs/NAME.log; when it ends its result lines are
+# counted and printed together, so lines never interleave.  Jobs start
+# longest first, by the times of the last run (build/check/times, else
+# ci/check-times); CHECK_TIMEOUT bounds each (default 1800 s).
+# CHECK_ONLY=REGEX runs only the tests whose job names match (grep -E;
+# the builds always run), e.g. CHECK_ONLY='^guest (smp4|pv32) ' or
+# CHECK_ONLY='^(linux|boot keys)'.
 set -u
 cd "$(dirname "$0")/.."
 
+# How many at once: CHECK_JOBS, else make's -jN, else the cores.
+jobs=${CHECK_JOBS:-}
+if [ -z "$jobs" ] && [[ " ${MAKEFLAGS:-} " =~ \ -j([0-9]+)\  ]]; then
+    jobs=${BASH_REMATCH[1]}
+fi
+jobs=${jobs:-$(nproc)}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] ||
+    { echo "check.sh: CHECK_JOBS=$jobs is not a count" >&2; exit 2; }
+limit=${CHECK_TIMEOUT:-1800}
+# The makes below are this script's, not children of make check's
+# jobserver (whose descriptors they would look for).
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+log=build/check
+joblog=$log/jobs
+rm -rf "$joblog"
+mkdir -p "$joblog"
+t_start=$EPOCHREALTIME
+
 passed=0 failed=0 skipped=0
 failures=()
-log=build/check
-mkdir -p "$log"
-
 pass() { passed=$((passed + 1)); echo "PASS: $1"; }
 fail() { failed=$((failed + 1)); failures+=("$1"); echo "FAIL: $1"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP: $1"; }
 
-# Count a suite's "PASS: name" / "FAIL: ..." / "SKIP: ..." lines from
-# stdin, PREFIX before each name; any other line is shown as it is.
-tally() {       # prefix
-    local verdict rest
-    while read -r verdict rest; do
-        case "$verdict" in
-        PASS:) pass "$1$rest" ;;
-        FAIL:) fail "$1$rest" ;;
-        SKIP:) skip "$1$rest" ;;
-        *) echo "$verdict $rest" ;;
+# ---------------------------------------------------------------- jobs
+
+# Each job: a name (its log's and its time's key), a prefix put before
+# each result name it prints, and a command for bash -c.  A quiet job
+# (quiet_job) may print nothing: it says something only if it fails.
+j_name=() j_prefix=() j_cmd=() j_quiet=()
+only=
+job() {         # name, prefix, command
+    [ -z "$only" ] || [[ "$1" =~ $only ]] || return 0
+    j_name+=("$1") j_prefix+=("$2") j_cmd+=("$3") j_quiet+=("")
+}
+quiet_job() {   # name, command
+    job "$1" "" "$2"
+    j_quiet[-1]=1
+}
+
+# The last run's seconds per job, to start the longest first.
+declare -A t_last=() t_took=()
+times_file=$log/times
+[ -r "$times_file" ] || times_file=ci/check-times
+if [ -r "$times_file" ]; then
+    while IFS=$'\t' read -r secs name; do
+        [ -n "$name" ] && t_last[$name]=$secs
+    done < "$times_file"
+fi
+
+# A finished job: its result lines counted (with its prefix), the rest of
+# its output shown as it is.  A job that printed no result, or exited
+# non-zero without saying why, fails under its own name.
+finish() {      # index, exit status, seconds
+    local i=$1 rc=$2 f=$joblog/${j_name[$1]// /_}.log line n=0 nfail=0
+    while IFS= read -r line; do
+        case $line in
+        "PASS: "*) pass "${j_prefix[i]}${line#PASS: }"; n=$((n + 1)) ;;
+        "FAIL: "*) fail "${j_prefix[i]}${line#FAIL: }"; n=$((n + 1))
+                   nfail=$((nfail + 1)) ;;
+        "SKIP: "*) skip "${j_prefix[i]}${line#SKIP: }"; n=$((n + 1)) ;;
+        *) echo "$line" ;;
         esac
+    done < "$f"
+    if [ "$rc" = 124 ]; then
+        fail "${j_name[i]}: stopped after ${limit}s (log: $f)"
+    elif [ "$rc" != 0 ] && [ $nfail = 0 ]; then
+        fail "${j_name[i]}: exited $rc (log: $f)"
+    elif [ $n = 0 ] && [ -z "${j_quiet[i]}" ]; then
+        fail "${j_name[i]}: no result (log: $f)"
+    fi
+    t_took[${j_name[i]}]=$3
+}
+
+# Run the jobs from index $1 on, $jobs at once, longest first; each in a
+# session of its own (so that stopping it stops its QEMUs) under a
+# timeout, its input /dev/null.
+declare -A running=()
+stop_all() {
+    local pid
+    for pid in "${!running[@]}"; do kill -- -"$pid" 2>/dev/null; done
+    echo "check.sh: stopped" >&2
+    exit 130
+}
+trap stop_all INT TERM
+run_jobs() {    # first index
+    local order=() i pid rc next=0 us
+    local -A start=()
+    mapfile -t order < <(
+        for ((i = $1; i < ${#j_name[@]}; i++)); do
+            echo "${t_last[${j_name[i]}]:-1} $i"
+        done | sort -k1,1gr -k2,2n | cut -d' ' -f2)
+    while [ $next -lt ${#order[@]} ] || [ ${#running[@]} -gt 0 ]; do
+        while [ ${#running[@]} -lt "$jobs" ] && [ $next -lt ${#order[@]} ]
+        do
+            i=${order[next]}
+            next=$((next + 1))
+            setsid timeout -k 30 "$limit" bash -c "${j_cmd[i]}" \
+                </dev/null >"$joblog/${j_name[i]// /_}.log" 2>&1 &
+            running[$!]=$i
+            start[$!]=${EPOCHREALTIME/./}
+        done
+        wait -n -p pid
+        rc=$?
+        [ -n "${pid:-}" ] && [ -n "${running[$pid]+set}" ] || continue
+        i=${running[$pid]}
+        unset "running[$pid]"
+        us=$(( ${EPOCHREALTIME/./} - ${start[$pid]} ))
+        finish "$i" "$rc" "$((us / 1000000)).$((us / 100000 % 10))"
     done
 }
 
-# Every configuration must build without warnings (-Werror).
+# ---------------------------------------------------------------- builds
+
+# The default configuration first: it makes what the others share
+# (build/include).  Then the other configurations, the test kernels, the
+# unit tests and the fuzzers side by side, and the guests' downloads
+# (Debian's Linux, busybox, PV GRUB, GNU Mach: skipped tests if there is
+# no network, so quietly here).
+built() {       # what, log, make arguments...: a "build: what" line
+    local what=$1 out=$2
+    shift 2
+    if make -s "$@" >"$out" 2>&1; then
+        pass "build: $what"
+    else
+        cat "$out"
+        fail "build: $what"
+    fi
+}
+built default "$log/build-default.log" -j"$jobs" CONFIG=default
+per=$(( jobs > 4 ? jobs / 4 : 1 ))
 for c in configs/*.config; do
     c=$(basename "$c" .config)
-    if make -s CONFIG="$c" >"$log/build-$c.log" 2>&1; then
-        pass "build: $c"
-    else
-        cat "$log/build-$c.log"
-        fail "build: $c"
-    fi
+    [ "$c" != default ] || continue
+    job "build $c" "" "make -s -j$per CONFIG=$c >$log/build-$c.log 2>&1 &&
+        echo 'PASS: build: $c' ||
+        { cat $log/build-$c.log; echo 'FAIL: build: $c'; }"
 done
+quiet_job "build guests" "make -s -j$per guests >$log/guests-build.log 2>&1 ||
+    { cat $log/guests-build.log; echo 'FAIL: guests: build'; }"
+quiet_job "build unit" "make -s -j$per unit >$log/unit-build.log 2>&1 ||
+    { cat $log/unit-build.log; echo 'FAIL: unit: build'; }"
+quiet_job "build fuzz" "make -s -j$per fuzz-build >$log/fuzz-build.log 2>&1 ||
+    { cat $log/fuzz-build.log; echo 'FAIL: fuzz: build'; }"
+quiet_job "downloads" "{ tools/fetch-linux && tools/make-initramfs
+                        tools/fetch-pvgrub; tools/fetch-gnumach
+                        tools/make-pvgrub-linux; } >$log/downloads.log 2>&1
+                      true"
+run_jobs 0
+built_ok() {    # what: the failure line its build would have given
+    local f
+    for f in "${failures[@]}"; do [ "$f" != "$1" ] || return 1; done
+}
+
+# ---------------------------------------------------------------- tests
+first=${#j_name[@]}
+only=${CHECK_ONLY:-}
 
 # The PV MMU's hot paths make no indirect call, even with retpolines.
-tally "" < <(ci/check-thunks.sh build/default)
+job thunks "" "ci/check-thunks.sh build/default"
 
 # Host unit tests, under ASan and UBSan: one line per case.
-if make -s unit >"$log/unit-build.log" 2>&1; then
+if built_ok "unit: build"; then
     for t in build/unit/test-*; do
         [ -x "$t" ] || continue
         name=$(basename "$t")
-        "$t" >"$log/$name.log" 2>&1
-        rc=$?
-        tally "unit: $name: " < "$log/$name.log"
-        if [ $rc != 0 ] && ! grep -q '^FAIL:' "$log/$name.log"; then
-            cat "$log/$name.log"
-            fail "unit: $name exited $rc"
-        fi
+        job "unit $name" "unit: $name: " "$t"
     done
-else
-    cat "$log/unit-build.log"
-    fail "unit: build"
 fi
 
-# The fuzzers, a bounded and seeded run each.
-tally "" < <(make -s fuzz-check 2>&1 | tee "$log/fuzz.log")
-
-# PV test kernels, each booted on the shim.
-if make -s guests >"$log/guests-build.log" 2>&1; then
-    tally "" < <({ tests/guests/run.sh
-                 # SMEP/SMAP and an AMD vendor; an Intel vendor, so PGE on.
-                 GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
-                 GUEST_CPU=qemu64,vendor=GenuineIntel tests/guests/run.sh
-                 # Multi-threaded TCG (a second, idle vCPU), frame table
-                 # audited after every MMU hypercall.
-                 GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit tests/guests/run.sh
-                 # Four vCPUs, every contended wait halting at once (lost
-                 # wake-ups would hang: arch/x86/smp.h).
-                 GUEST_VCPUS=4 GUEST_SHIM_CMDLINE=spin-halt-us=0 \
-                     tests/guests/run.sh
-                 # Four vCPUs taking turns on one host thread.
-                 GUEST_VCPUS=4 GUEST_TCG_THREADS=single tests/guests/run.sh
-                 # The same tests as 32-bit PAE guests (the compat ABI):
-                 # audited, on a CPU with SMEP/SMAP, and on two vCPUs.
-                 GUEST_WIDTH=32 GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit \
-                     tests/guests/run.sh
-                 GUEST_WIDTH=32 GUEST_VCPUS=2 tests/guests/run.sh
-                 # Real hardware virtualization, where this host has it.
-                 if [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]
-                 then
-                     GUEST_ACCEL=kvm tests/guests/run.sh
-                 fi
-               } 2>&1 | tee "$log/guests.log")
-else
-    cat "$log/guests-build.log"
-    fail "guests: build"
+# The fuzzers: each corpus, then a short seeded run.
+if built_ok "fuzz: build"; then
+    for f in tests/fuzz/fuzz-*.c; do
+        n=$(basename "$f" .c)
+        n=${n#fuzz-}
+        job "fuzz $n" "" "make -s fuzz-check-$n"
+    done
 fi
 
-# Every benchmark once, short (figures in build/bench/results.txt), so a
+# PV test kernels, each booted on the shim in each pass it asks for
+# (tests/guests/README.md): one job a test and pass.
+if built_ok "guests: build"; then
+    pairs=$(tests/guests/run.sh --jobs 2>"$log/guests-jobs.log") ||
+        fail "guests: an expect file names no pass ($log/guests-jobs.log)"
+    while read -r p t; do
+        [ -z "$t" ] || job "guest $p $t" "" "GUEST_PASS=$p tests/guests/run.sh $t"
+    done <<< "$pairs"
+fi
+
+# Every benchmark once, short (figures in build/bench/short/), so a
 # benchmark can't break unnoticed.
-tally "" < <(BENCH_SHORT=1 tests/bench/run.sh 2>&1 | tee "$log/bench.log")
+job "bench core" "" "BENCH_SHORT=1 BENCH_PARTS=core tests/bench/run.sh"
+job "bench flush-lock" "" "BENCH_SHORT=1 tests/bench/flush-lock.sh"
+job "bench linux" "" "BENCH_SHORT=1 tests/bench/linux.sh"
 
-# Boot tests under QEMU TCG.
-tally "boot: " < <(tests/boot/run.sh 2>&1 | tee "$log/boot.log")
-
-# Every CPU brought up, under TCG single- and multi-threaded, up to 64.
-tally "boot: " < <(tests/boot/smp.sh 2>&1 | tee "$log/smp.log")
+# Boot tests under QEMU TCG, a job a section; every CPU brought up, under
+# TCG single- and multi-threaded, up to 64.
+for s in $(tests/boot/run.sh --list); do
+    job "boot $s" "boot: " "tests/boot/run.sh $s"
+done
+job "boot smp" "boot: " "tests/boot/smp.sh"
 
 # PV GRUB (Debian's grub-x86_64-xen.bin): prompt, a command, halt;
-# skipped when the package can't be fetched.
-tally "" < <(tests/boot/pvgrub.sh 2>&1 | tee "$log/pvgrub.log")
 # PV GRUB of both widths (grub-mkimage, Debian's grub-xen-bin) starting
-# our test kernels, which must pass as when the shim builds them.
-tally "" < <(tests/boot/pvgrub-guests.sh 2>&1 | tee "$log/pvgrub-guests.log")
-tally "" < <(tests/boot/gnumach.sh 2>&1 | tee "$log/gnumach.log")
+# our test kernels, which must pass as when the shim builds them; GNU
+# Mach.  Each skipped when its package can't be fetched.
+job pvgrub "" "tests/boot/pvgrub.sh"
+job pvgrub-guests "" "tests/boot/pvgrub-guests.sh"
+job gnumach "" "tests/boot/gnumach.sh"
 
-# Debian's Linux PV kernel, as far as the shim takes it today; skipped
-# when the package can't be fetched (no network).
-tally "" < <(tests/boot/linux.sh 2>&1 | tee "$log/linux-check.log")
-# ... and on 4 vCPUs, twice this host's cores (the halting waits at work).
-if [ -e build/linux/vmlinux ]; then
-    tally "" < <(LINUX_VCPUS=4 LINUX_KERNEL=build/linux/vmlinux \
-                 LINUX_LOG=build/check/linux-smp4.log \
-                 LINUX_LABEL="linux: 4 vCPUs" tests/boot/linux.sh 2>&1 |
-                 tee -a "$log/linux-check.log")
+# Debian's Linux PV kernel, as far as the shim takes it today (skipped
+# when the package can't be fetched: no network); its bzImage through the
+# shim's decompressor; on 4 vCPUs, twice this host's cores (the halting
+# waits at work); and loaded by PV GRUB (Debian's grub-xen-bin made into
+# an image whose memdisk holds that Linux).
+job linux "" "LINUX_IMAGE=elf tests/boot/linux.sh"
+if [ -r build/linux/vmlinuz ]; then
+    job "linux bzImage" "" "LINUX_IMAGE=bzimage tests/boot/linux.sh"
 fi
-# PV GRUB, as Xen users boot their kernels: Debian's grub-xen-bin made
-# into an image (grub-mkimage) whose memdisk holds that Linux, which it
-# loads and starts to the same milestones; skipped without the packages.
-tally "" < <(tests/boot/pvgrub-linux.sh 2>&1 | tee "$log/pvgrub-linux.log")
+if [ -e build/linux/vmlinux ]; then
+    job "linux 4 vCPUs" "" "LINUX_VCPUS=4 LINUX_KERNEL=build/linux/vmlinux \
+        LINUX_LOG=$log/linux-smp4.log LINUX_LABEL='linux: 4 vCPUs' \
+        tests/boot/linux.sh"
+fi
+job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
+
+run_jobs "$first"
+
+# ---------------------------------------------------------------- summary
+
+# Every job's time, for the next run's order (with the last run's for
+# jobs this one left out); the ten slowest of this run.
+for n in "${!t_took[@]}"; do t_last[$n]=${t_took[$n]}; done
+for n in "${!t_last[@]}"; do
+    printf '%s\t%s\n' "${t_last[$n]}" "$n"
+done | sort -t $'\t' -k1,1gr -k2 > "$log/times"
+us=$(( ${EPOCHREALTIME/./} - ${t_start/./} ))
+echo
+echo "Slowest of ${#j_name[@]} jobs, $jobs at once, $((us / 60000000))m$((us / 1000000 % 60))s in all:"
+for n in "${!t_took[@]}"; do
+    printf '%s\t%s\n' "${t_took[$n]}" "$n"
+done | sort -t $'\t' -k1,1gr -k2 | head -n 10 |
+while IFS=$'\t' read -r secs name; do
+    printf '  %6.1f s  %s\n' "$secs" "$name"
+done
 
 if [ $failed != 0 ]; then
     echo

@@ -40,7 +40,7 @@ work=${short:+20:16:2}
 work=${work:-200:128:2}
 limit=${LINUX_BENCH_TIMEOUT:-${short:+240}}
 limit=${limit:-600}
-quiet=${LINUX_BENCH_QUIET:-${short:+10}}
+quiet=${LINUX_BENCH_QUIET:-${short:+30}}
 quiet=${quiet:-20}
 qboot=/usr/share/qemu/qboot.rom
 

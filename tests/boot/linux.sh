@@ -13,24 +13,38 @@
 #
 # LINUX_EXPECT is the milestone the shim must reach: raise it as the shim
 # learns more (the last one, poweroff, is the whole issue-8 workload).
-# Until the shell is up, the boot stops when the console has been quiet
-# for LINUX_QUIET seconds; each shell step gets LINUX_STEP seconds; all
-# of it LINUX_TIMEOUT.  LINUX_KERNEL boots another kernel (ELF or
+# Until the shell is up, the boot stops when it has stalled: its console
+# quiet for LINUX_QUIET seconds (default 30) while the guest sat idle
+# (its QEMU used less than a tenth of a host CPU meanwhile: every vCPU
+# blocked, as in a lost wake-up), or quiet for LINUX_QUIET_BUSY seconds
+# (default 240) however busy.  A guest that is only slow, on a loaded
+# host, keeps using the CPU it gets and is never stopped for that.  Each
+# shell step gets LINUX_STEP seconds (default 300: the balloon step
+# sleeps in a loop for up to 90 s of its own); all of it LINUX_TIMEOUT
+# (default 900).  LINUX_KERNEL boots another kernel (ELF or
 # bzImage) instead; LINUX_DIR is where tools/fetch-linux keeps Debian's
 # (build/linux).  Without busybox-static (no network) the kernel boots
 # without an initrd; LINUX_INITRD=none boots it without one on purpose
 # (a boot loader that brings its own: tests/boot/pvgrub-linux.sh).
 # Debian's own bzImage is booted second, through the shim's decompressor,
 # and must reach the same milestone ("linux: bzImage", console in
-# build/check/linux-bzimage.log).
+# build/check/linux-bzimage.log); LINUX_IMAGE=elf or =bzimage boots only
+# that one (make check runs them side by side).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 LINUX_EXPECT=${LINUX_EXPECT:-poweroff}
-timeout=${LINUX_TIMEOUT:-300}
-quiet=${LINUX_QUIET:-20}
-step_limit=${LINUX_STEP:-120}
+timeout=${LINUX_TIMEOUT:-900}
+quiet=${LINUX_QUIET:-30}
+quiet_busy=${LINUX_QUIET_BUSY:-240}
+step_limit=${LINUX_STEP:-300}
 cmdline=${LINUX_CMDLINE:-console=hvc0 earlyprintk=xen}
+image=${LINUX_IMAGE:-both}
+case $image in
+elf|bzimage|both) ;;
+*) echo "FAIL: ${LINUX_LABEL:-linux}: LINUX_IMAGE=$image is none of elf, bzimage, both"
+   exit 1 ;;
+esac
 
 # The milestones, in boot order: name, then what its console line matches.
 # Early lines come through console_io as "(d1) ..."; once hvc0 takes over
@@ -95,6 +109,11 @@ shell_steps=(
     poweroff  "$shutdown_cmd"
 )
 
+# The bzImage alone: its own label and console.
+if [ -z "${LINUX_KERNEL:-}" ] && [ "$image" = bzimage ]; then
+    : "${LINUX_LOG:=build/check/linux-bzimage.log}"
+    : "${LINUX_LABEL:=linux: bzImage}"
+fi
 log=${LINUX_LOG:-build/check/linux.log}
 label=${LINUX_LABEL:-linux}
 mkdir -p "$(dirname "$log")"
@@ -114,24 +133,24 @@ fi
 
 kernel=${LINUX_KERNEL:-}
 if [ -z "$kernel" ]; then
-    kernel=$(tools/fetch-linux "${LINUX_DIR:-build/linux}" \
-             2>build/check/linux-fetch.log)
+    fetch_log=${log%.log}-fetch.log
+    kernel=$(tools/fetch-linux "${LINUX_DIR:-build/linux}" 2>"$fetch_log")
     case $? in
     0) ;;
-    2) echo "SKIP: $label: no kernel ($(tail -n1 build/check/linux-fetch.log))"
+    2) echo "SKIP: $label: no kernel ($(tail -n1 "$fetch_log"))"
        exit 0 ;;
-    *) echo "FAIL: $label: tools/fetch-linux failed" \
-            "(build/check/linux-fetch.log)"
+    *) echo "FAIL: $label: tools/fetch-linux failed ($fetch_log)"
        exit 1 ;;
     esac
+    [ "$image" != bzimage ] || kernel=$(dirname "$kernel")/vmlinuz
 fi
 initrd=() initrd_note=
 if [ "${LINUX_INITRD:-}" = none ]; then
     :
-elif initramfs=$(tools/make-initramfs 2>build/check/linux-initramfs.log); then
+elif initramfs=$(tools/make-initramfs 2>"${log%.log}-initramfs.log"); then
     initrd=(--initrd "$initramfs")
 else
-    initrd_note="; no initramfs: $(tail -n1 build/check/linux-initramfs.log)"
+    initrd_note="; no initramfs: $(tail -n1 "${log%.log}-initramfs.log")"
 fi
 
 # The furthest milestone the log shows: its index, or -1.
@@ -143,12 +162,18 @@ furthest() {
     echo $best
 }
 
+# The host CPU seconds the boot's processes (its session) have used.
+cpu_seconds() {
+    ps -s "$1" -o times= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
+}
+
 # The serial console's input is a FIFO the script keeps open (fd 3), so
 # QEMU sees no end of input between commands.  A second QEMU monitor on a
 # pipe pair (QEMU opens both ends read-write: no blocking) presses the
-# power button; a step starting with @ goes there.
-fifo=build/check/linux.in
-mon=build/check/linux-monitor
+# power button; a step starting with @ goes there.  Both are named after
+# the console's log, so that boots may run side by side.
+fifo=${log%.log}.in
+mon=${log%.log}-monitor
 rm -f "$fifo" "$mon.in" "$mon.out"
 mkfifo "$fifo" "$mon.in" "$mon.out" || exit 1
 # Boot in a process group of its own, so that stopping it stops QEMU too.
@@ -160,17 +185,31 @@ setsid tools/pvshim-run "$kernel" "${initrd[@]}" --memory 512M \
     -- -chardev "pipe,id=linuxcheck,path=$mon" -mon chardev=linuxcheck \
     <"$fifo" >"$log" 2>&1 &
 pid=$!
+# Whatever stops this script stops the boot too.
+trap 'kill -- -$pid 2>/dev/null' EXIT
+trap 'exit 1' INT TERM
 exec 3>"$fifo"
-size=-1 idle=0 stopped= step=0 sent_at=
+size=-1 quiet_since=$SECONDS cpu_then=0 stopped= step=0 sent_at=
 while kill -0 $pid 2>/dev/null; do
     sleep 1
     now=$(stat -c %s "$log")
-    if [ "$now" = "$size" ]; then idle=$((idle + 1)); else idle=0; fi
+    if [ "$now" != "$size" ]; then
+        quiet_since=$SECONDS cpu_then=$(cpu_seconds $pid)
+    fi
     size=$now
+    idle=$((SECONDS - quiet_since))
     got=$(furthest)
     if [ "$got" -lt "$shell_at" ]; then
         [ $idle -ge "$quiet" ] || continue
-        stopped="quiet for ${quiet}s"
+        # Stalled: quiet, and no CPU used (under a tenth of one).
+        used=$(( $(cpu_seconds $pid) - cpu_then ))
+        if [ $((used * 10)) -lt $idle ]; then
+            stopped="stalled: quiet for ${idle}s, ${used}s of CPU meanwhile"
+        elif [ $idle -ge "$quiet_busy" ]; then
+            stopped="quiet for ${idle}s, busy (${used}s of CPU)"
+        else
+            continue
+        fi
     elif [ $step -lt ${#shell_steps[@]} ]; then
         # One command at a time; the next once its milestone shows.
         name=${shell_steps[step]}
@@ -200,6 +239,7 @@ while kill -0 $pid 2>/dev/null; do
 done
 wait $pid 2>/dev/null
 rc=$?
+trap - EXIT
 exec 3>&-
 rm -f "$fifo" "$mon.in" "$mon.out"
 if [ -z "$stopped" ]; then
@@ -232,7 +272,8 @@ fi
 
 # Then the same kernel as Debian ships it: the bzImage, decompressed by
 # the shim (tools/fetch-linux leaves it next to the ELF).
-if [ -z "${LINUX_KERNEL:-}" ] && [ -r "$(dirname "$kernel")/vmlinuz" ]; then
+if [ -z "${LINUX_KERNEL:-}" ] && [ "$image" = both ] &&
+   [ -r "$(dirname "$kernel")/vmlinuz" ]; then
     LINUX_KERNEL=$(dirname "$kernel")/vmlinuz \
         LINUX_LOG=build/check/linux-bzimage.log \
         LINUX_LABEL="linux: bzImage" exec "$0"

@@ -14,6 +14,7 @@
 #   log REGEX         a console line that must appear (may repeat)
 #   memory SIZE       the VM's memory (default 128M)
 #   min-vcpus N       run on at least N CPUs (--vcpus), whatever GUEST_VCPUS
+#   passes WORD...    the passes besides pv64 and pv32 that run it (below)
 #   pv64-only WHY     no 32-bit kernel (guests.mk builds none): its subject
 #                     exists for 64-bit guests only
 #   pv64: KEY VAL     a setting for the 64-bit kernel only
@@ -28,14 +29,129 @@
 # adds shim options to every test (with mm-audit, a failed audit fails it);
 # GUEST_SHIM_DIR=DIR boots the shim built there (default build/default);
 # GUEST_VCPUS=N runs on N CPUs (TCG thread=multi, unless
-# GUEST_TCG_THREADS=single runs them all on one host thread).
+# GUEST_TCG_THREADS=single runs them all on one host thread);
+# GUEST_TIMEOUT bounds each boot (default 300 s: the slowest test takes
+# a minute alone, and make check runs as many as the host has cores).
 # Arguments, if any, name the tests to run (default: all).
+#
+# Passes: make check runs each test in a few named configurations, the
+# pv64 and pv32 ones always and the others only for tests whose expect
+# file asks for them with a `passes` line (tests/guests/README.md):
+#
+#   pv64         64-bit kernels, qemu64 (an AMD vendor: global pages off)
+#   pv32         32-bit PAE kernels, qemu64
+#   epyc         64-bit, EPYC (SMEP, SMAP, Zen's DIV on exit), mm-audit
+#   intel        64-bit, qemu64 with an Intel vendor (global pages on)
+#   smp2         64-bit, 2 CPUs (TCG thread=multi), mm-audit
+#   smp4         64-bit, 4 CPUs, spin-halt-us=0 (every contended wait halts)
+#   smp4-single  64-bit, 4 CPUs on one TCG thread, taking turns
+#   pv32-epyc    32-bit, EPYC, mm-audit
+#   pv32-smp2    32-bit, 2 CPUs
+#   kvm          64-bit under KVM, only where the host has it (every test)
+#
+# and the groups a `passes` line may name instead: cpu-models (epyc intel
+# pv32-epyc), smp (smp2 smp4 smp4-single pv32-smp2), mm-audit (the
+# audited ones: epyc smp2 pv32-epyc), all.  GUEST_PASS=NAME runs that
+# pass: its settings (instead of the GUEST_* above), the tests that ask
+# for it (or those named), logs in build/check/guests/NAME/.
+#   run.sh --passes          the passes this host runs, one a line
+#   run.sh --jobs            "PASS TEST" for each test in each pass
+#                            (make check's list); non-zero status if an
+#                            expect file names an unknown pass
 set -u
 cd "$(dirname "$0")/../.."
 
-logdir=build/check/guests
+# The passes: NAME and its settings.
+declare -A pass_env=(
+    [pv64]=""
+    [pv32]="GUEST_WIDTH=32"
+    [epyc]="GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit"
+    [intel]="GUEST_CPU=qemu64,vendor=GenuineIntel"
+    [smp2]="GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit"
+    [smp4]="GUEST_VCPUS=4 GUEST_SHIM_CMDLINE=spin-halt-us=0"
+    [smp4-single]="GUEST_VCPUS=4 GUEST_TCG_THREADS=single"
+    [pv32-epyc]="GUEST_WIDTH=32 GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit"
+    [pv32-smp2]="GUEST_WIDTH=32 GUEST_VCPUS=2"
+    [kvm]="GUEST_ACCEL=kvm"
+)
+pass_order="pv64 pv32 epyc intel smp2 smp4 smp4-single pv32-epyc pv32-smp2 kvm"
+# Every test runs in these; a `passes` line adds others.
+pass_default="pv64 pv32 kvm"
+declare -A pass_group=(
+    [cpu-models]="epyc intel pv32-epyc"
+    [smp]="smp2 smp4 smp4-single pv32-smp2"
+    [mm-audit]="epyc smp2 pv32-epyc"
+    [all]="$pass_order"
+)
+
+# KVM only where it is hardware virtualization (as tools/pvshim-run).
+have_kvm() {
+    [ -c /dev/kvm ] && [ -w /dev/kvm ] &&
+        { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd ]; }
+}
+
+# test_passes NAME: the passes its expect file puts it in, one a line;
+# status 1 (and a message) if it names a pass or group that doesn't exist.
+test_passes() {
+    local exp=tests/guests/$1/expect w p bad=0
+    local -A on=()
+    for p in $pass_default; do on[$p]=1; done
+    if [ -r "$exp" ]; then
+        for w in $(awk '$1 == "passes" { $1 = ""; print }' "$exp"); do
+            if [ -n "${pass_group[$w]:-}" ]; then
+                for p in ${pass_group[$w]}; do on[$p]=1; done
+            elif [ -n "${pass_env[$w]+set}" ]; then
+                on[$w]=1
+            else
+                echo "run.sh: $exp: no pass or group '$w'" >&2
+                bad=1
+            fi
+        done
+    fi
+    for p in $pass_order; do [ -z "${on[$p]:-}" ] || echo "$p"; done
+    return $bad
+}
+
+# The passes this host runs.
+host_passes() {
+    local p
+    for p in $pass_order; do
+        [ "$p" != kvm ] || have_kvm || continue
+        echo "$p"
+    done
+}
+
+case "${1:-}" in
+--passes) host_passes; exit 0 ;;
+--jobs)
+    status=0
+    declare -A here=()
+    for p in $(host_passes); do here[$p]=1; done
+    for d in tests/guests/*/main.c; do
+        name=$(basename "$(dirname "$d")")
+        [ "$name" != lib ] || continue
+        ps=$(test_passes "$name") || status=1
+        for p in $ps; do [ -z "${here[$p]:-}" ] || echo "$p $name"; done
+    done
+    exit $status ;;
+esac
+
+# GUEST_PASS: that pass's settings replace the GUEST_* variables (but
+# the timeout and the shim's directory).
+pass=${GUEST_PASS:-}
+if [ -n "$pass" ]; then
+    [ -n "${pass_env[$pass]+set}" ] ||
+        { echo "run.sh: GUEST_PASS: no pass '$pass'" >&2; exit 2; }
+    unset GUEST_WIDTH GUEST_CPU GUEST_SHIM_CMDLINE GUEST_VCPUS \
+          GUEST_TCG_THREADS GUEST_ACCEL
+    for kv in ${pass_env[$pass]}; do
+        export "${kv%%=*}=${kv#*=}"
+    done
+fi
+
+logdir=build/check/guests${pass:+/$pass}
 mkdir -p "$logdir"
-timeout=${GUEST_TIMEOUT:-120}
+timeout=${GUEST_TIMEOUT:-300}
 width=${GUEST_WIDTH:-64}
 case "$width" in
 64) elfdir=build/guests; tag= ;;
@@ -68,7 +184,11 @@ run_one() {
     local status=0 result= status_set= cmdline= logs=() why= rc key val
     local memory=128M
     local extra=()
-    local log=$logdir/$name${width/64/}${GUEST_CPU:+-${GUEST_CPU%%,*}}${GUEST_VCPUS:+-smp$GUEST_VCPUS}${GUEST_ACCEL:+-$GUEST_ACCEL}.log
+    local log=$logdir/$name.log
+
+    # Outside a pass, one log per configuration.
+    [ -n "$pass" ] ||
+        log=$logdir/$name${width/64/}${GUEST_CPU:+-${GUEST_CPU%%,*}}${GUEST_VCPUS:+-smp$GUEST_VCPUS}${GUEST_TCG_THREADS:+-$GUEST_TCG_THREADS}${GUEST_ACCEL:+-$GUEST_ACCEL}.log
 
     if [ -r "$exp" ]; then
         while read -r key val; do
@@ -132,26 +252,47 @@ run_one() {
     fi
 }
 
-# only NAME: run it (no argument: run every test).
-only() {
-    [ $# -eq 1 ] && return 0
-    local want=$1; shift
+# selected NAME: run it: named, or no name given and (in a pass) the
+# test asks for that pass.
+selected() {
+    local want=$1 n
+    shift
+    if [ $# -eq 0 ]; then
+        [ -z "$pass" ] || test_passes "$want" 2>/dev/null | grep -qx -- "$pass"
+        return
+    fi
     for n; do [ "$n" = "$want" ] && return 0; done
     return 1
 }
-for elf in "$elfdir"/*.elf; do
+# The kernels built (of those named), then the tests guests.mk builds no
+# 32-bit kernel of, and why.
+if [ $# -gt 0 ]; then
+    elfs=("${@/#/$elfdir/}")
+    elfs=("${elfs[@]/%/.elf}")
+    exps=("${@/#/tests/guests/}")
+    exps=("${exps[@]/%//expect}")
+else
+    elfs=("$elfdir"/*.elf)
+    exps=(tests/guests/*/expect)
+fi
+for elf in "${elfs[@]}"; do
     [ -e "$elf" ] || continue
-    name=$(basename "$elf" .elf)
-    only "$name" "$@" || continue
-    [ -d "tests/guests/$name" ] && run_one "$name"
+    name=${elf##*/}
+    name=${name%.elf}
+    [ -d "tests/guests/$name" ] || continue
+    selected "$name" "$@" && run_one "$name"
 done
-# The tests guests.mk builds no 32-bit kernel of, and why.
 if [ "$width" = 32 ]; then
-    for exp in tests/guests/*/expect; do
-        why=$(awk '$1=="pv64-only"{$1=""; sub(/^ /, ""); print; exit}' "$exp")
+    for exp in "${exps[@]}"; do
+        [ -r "$exp" ] || continue
+        why=
+        while read -r key val; do
+            [ "$key" != pv64-only ] || { why=$val; break; }
+        done < "$exp"
         [ -n "$why" ] || continue
-        name=$(basename "$(dirname "$exp")")
-        only "$name" "$@" || continue
+        name=${exp%/expect}
+        name=${name##*/}
+        selected "$name" "$@" || continue
         echo "SKIP: guest: $name$tag: pv64-only: $why"
     done
 fi
