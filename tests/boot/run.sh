@@ -247,18 +247,19 @@ section_smep_smap() {
 
     expect "smep/smap: on by default where the CPU has them" 0 \
         "+$smx, SMEP on, SMAP on" "+$guest_ok" -- "$demo" --cpu EPYC
-    for opts in "no-smep no-smap" "smep=hvm smap=hvm" "smep=0 smap=false"; do
+    for opts in "no-smep no-smap" "smep=hvm smap=hvm" "smep=0 smap=false"
+    do
         for t in user-syscall grant-copy; do
-            expect "smep/smap: $opts: $t" 0 "+$smx" "-SMEP on" "-SMAP on" \
-                "+$guest_ok" -- build/guests/$t.elf --cpu EPYC \
+            expect "smep/smap: $opts: $t" 0 "+$smx" "-SMEP on" \
+                "-SMAP on" "+$guest_ok" -- build/guests/$t.elf --cpu EPYC \
                 --shim-cmdline "$opts"
             expect "smep/smap: $opts: $t [pv32]" 0 "+$smx" "-SMEP on" \
                 "-SMAP on" "+$guest_ok" \
                 -- build/guests32/$t.elf --cpu EPYC --shim-cmdline "$opts"
         done
     done
-    expect "smep/smap: smep only" 0 "+$smx, SMEP on" "-SMAP on" "+$guest_ok" \
-        -- "$demo" --cpu EPYC --shim-cmdline "no-smap"
+    expect "smep/smap: smep only" 0 "+$smx, SMEP on" "-SMAP on" \
+        "+$guest_ok" -- "$demo" --cpu EPYC --shim-cmdline "no-smap"
     expect "smep/smap: smep=maybe is rejected, default kept" 0 \
         "+parameter \"smep\" has invalid value \"maybe\"" \
         "+$smx, SMEP on, SMAP on" -- "$demo" --cpu EPYC \
