@@ -13,7 +13,7 @@
 #include "pv/domain.h"
 #include "pv/emul/cr.h"
 #include "pv/entry.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
 #include "pv/traps.h"

@@ -143,7 +143,7 @@ struct vcpu {
     bool nmi_pending;                   /* VCPUOP_send_nmi */
     bool nmi_masked;                    /* in the NMI callback, until iret */
 
-    /* Time: vcpu_time_info and the guest's timers (pv/time.c). */
+    /* Time: vcpu_time_info and the guest's timers (pv/vcpu/time.c). */
     struct timer singleshot_timer, periodic_timer;
     struct timer time_update_timer;     /* refreshes the copies each second */
     uint64_t periodic_period, periodic_last_event;
@@ -152,8 +152,8 @@ struct vcpu {
     bool time_update_pending;           /* copy failed in user mode */
 
     /*
-     * Bringing it up and down (VCPUOP_initialise, _up, _down; pv/vcpu.c,
-     * pv/smp.c), all under the domain lock: initialised once, with the
+     * Bringing it up and down (VCPUOP_initialise, _up, _down; pv/vcpu/vcpu.c,
+     * pv/vcpu/smp.c), all under the domain lock: initialised once, with the
      * registers it starts from in start_regs; down as Xen's _VPF_down
      * (an uninitialised vCPU is down); running while its CPU runs it
      * (from entering it until that CPU is back in its idle loop).
@@ -216,7 +216,7 @@ struct domain {
     event_word_t *fifo_array[EVTCHN_FIFO_MAX_ARRAY_PAGES];
     unsigned long fifo_array_mfn[EVTCHN_FIFO_MAX_ARRAY_PAGES];
 
-    /* Time: wallclock base (pv/time.c). */
+    /* Time: wallclock base (pv/vcpu/time.c). */
     uint64_t time_tsc0, time_ns0;       /* the guest clock's origin */
     uint32_t time_mul;                  /* Xen's set_time_scale() */
     int8_t time_shift;
@@ -232,7 +232,7 @@ struct domain {
     spinlock_t page_alloc_lock;
     spinlock_t event_lock;
     /*
-     * The interim big lock (pv/smp.c, docs/architecture.md): held from
+     * The interim big lock (pv/vcpu/smp.c, docs/architecture.md): held from
      * every entry from the guest to the return to it, and by an idle CPU
      * looking at its vCPU or running softirqs; taken with interrupts on
      * while waiting, so IPIs are answered.
@@ -249,7 +249,7 @@ struct domain {
 };
 
 extern struct domain dom;
-extern vcpu_info_t dummy_vcpu_info;     /* pv/vcpu.c */
+extern vcpu_info_t dummy_vcpu_info;     /* pv/vcpu/vcpu.c */
 
 /* The vCPU this CPU runs: its cpu_info says (pv_domain_init(), SMP). */
 #ifndef SHIM_HOST_TEST
@@ -290,7 +290,7 @@ void pv_domain_locks_init(struct domain *d);
 void pv_keyhandler_init(void);
 
 /*
- * pv/smp.c: the domain lock around the shim's work for the guest; the
+ * pv/vcpu/smp.c: the domain lock around the shim's work for the guest; the
  * CPUs running a vCPU of the domain (every one of them must flush for
  * the MMU); an idle CPU's look at its vCPU (never returns if it is up).
  */

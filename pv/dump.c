@@ -8,7 +8,7 @@
 #include "shim/keyhandler.h"
 #include "shim/timer.h"
 #include "pv/domain.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 
 #define PV_DOMID    1
 #define VPF_blocked 1                   /* Xen's pause_flags bit 0 */

@@ -10,7 +10,7 @@
 #include "arch/x86/regs.h"
 #include "arch/x86/layout.h"
 #include "pv/domain.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "shim/softirq.h"
 
 extern const char lstar_stubs[];

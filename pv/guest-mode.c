@@ -15,8 +15,8 @@
 #include "arch/x86/percpu.h"
 #include "pv/domain.h"
 #include "pv/entry.h"
-#include "pv/event.h"
-#include "pv/time.h"
+#include "pv/event/event.h"
+#include "pv/vcpu/time.h"
 #include "pv/traps.h"
 #include "pv/compat/layout.h"
 

@@ -8,7 +8,7 @@
 #include <xen/xen.h>
 #include "pv/domain.h"
 #include "pv/entry.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"

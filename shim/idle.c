@@ -28,7 +28,7 @@ noreturn void idle_loop(void)
          * vCPU up (pinned to CPU n as with sched=null), leaving here for
          * it for good; the CPU comes back on a fresh stack when the vCPU
          * goes down.  A vCPU that blocks halts the CPU in its own loop
-         * (pv/sched.c), not here.
+         * (pv/vcpu/sched.c), not here.
          */
         if ( (work = __atomic_load_n(&idle_work, __ATOMIC_ACQUIRE)) )
             work();

@@ -14,7 +14,7 @@
 #include <xen/xen.h>
 #include <xen/io/console.h>
 #include "pv/event-channel.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "shim/console.h"
 #include "shim/console-input.h"
 #include "shim/shutdown.h"

@@ -8,7 +8,7 @@
 #include "backends/xenstore/xs.h"
 #include "arch/x86/layout.h"
 #include "shim/frame.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "pv/event-channel.h"
 #include "shim/console.h"
 #include "shim/softirq.h"

@@ -11,7 +11,7 @@
 #include "shim/lib.h"
 #include <xen/event_channel.h>
 #include "pv/domain.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "arch/x86/nospec.h"
 
 /* The guest is domain 1; its backends (console, xenstore) are "dom0". */

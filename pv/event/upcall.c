@@ -6,7 +6,7 @@
  * Xen's vcpu_mark_events_pending() and entry.S's test_guest_events.
  */
 #include "pv/event/private.h"
-#include "pv/time.h"
+#include "pv/vcpu/time.h"
 #include "pv/traps.h"
 
 void vcpu_mark_events_pending(struct vcpu *v)

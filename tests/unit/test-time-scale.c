@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of pv/time-scale.h: Xen's set_time_scale() for TSC rates
+ * Host tests of pv/vcpu/time-scale.h: Xen's set_time_scale() for TSC rates
  * from 1 MHz to 20 GHz gives a scale whose second is a second (to within
  * the 32-bit fraction's precision), whose conversion never goes back, and
  * whose shifted rate lands in (1e9, 2e9] ticks as Xen's does.
  */
 #include "tests/unit/unit.h"
-#include "pv/time-scale.h"
+#include "pv/vcpu/time-scale.h"
 
 static const uint64_t rates[] = {
     1000000ULL, 14318180ULL, 1000000000ULL, 1000000001ULL, 1018856000ULL,

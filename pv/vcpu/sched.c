@@ -10,7 +10,7 @@
 #include <xen/sched.h>
 #include "arch/x86/apic.h"
 #include "pv/domain.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/compat/layout.h"

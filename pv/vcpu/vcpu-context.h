@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * VCPUOP_initialise's struct vcpu_guest_context: the checks that need no
- * guest memory, kept apart so host tests can drive them (pv/vcpu-context.c).
+ * guest memory, kept apart so host tests can drive them (pv/vcpu/vcpu-context.c).
  */
 #ifndef PV_VCPU_CONTEXT_H
 #define PV_VCPU_CONTEXT_H

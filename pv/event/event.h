@@ -65,14 +65,14 @@ static always_inline void pv_deliver_events(struct cpu_regs *regs)
 void pv_async_exception_cleanup(struct vcpu *v);
 
 /*
- * pv/sched.c: wake @v from SCHEDOP_block or SCHEDOP_poll (an event, a
+ * pv/vcpu/sched.c: wake @v from SCHEDOP_block or SCHEDOP_poll (an event, a
  * polled port, the poll timeout); no effect on a running vCPU.
  */
 void vcpu_unblock(struct vcpu *v);
 void pv_sched_init(struct vcpu *v);
 
 /*
- * pv/vcpu.c: the runstate (running, blocked) changes, and the guest's
+ * pv/vcpu/vcpu.c: the runstate (running, blocked) changes, and the guest's
  * registered copy of it is rewritten (XEN_RUNSTATE_UPDATE around the
  * write if it asked); a copy that faults in user mode is retried when the
  * guest next enters its kernel (pv_toggle_guest_mode()).

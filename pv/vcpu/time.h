@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The guest's time (pv/time.c): vcpu_time_info kept current with the
+ * The guest's time (pv/vcpu/time.c): vcpu_time_info kept current with the
  * version protocol, the wallclock in shared_info, and the guest's timers
  * (set_timer_op, VCPUOP singleshot and periodic) raising VIRQ_TIMER.
  */
@@ -17,7 +17,7 @@ void pv_time_init(struct domain *d);
 /* @v starts running on its CPU (vCPU 0: from pv_time_init()). */
 void pv_time_vcpu_start(struct vcpu *v);
 
-/* The VCPUOPs' timers (pv/vcpu.c checks the vCPU and copies arguments). */
+/* The VCPUOPs' timers (pv/vcpu/vcpu.c checks the vCPU and copies arguments). */
 long pv_set_singleshot_timer(struct vcpu *v, uint64_t timeout, bool future);
 void pv_stop_singleshot_timer(struct vcpu *v);
 long pv_set_periodic_timer(struct vcpu *v, uint64_t period_ns);

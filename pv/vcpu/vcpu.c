@@ -2,9 +2,9 @@
 /*
  * HYPERVISOR_vcpu_op (xen/common/domain.c's do_vcpu_op and x86's
  * arch_do_vcpu_op): moving vcpu_info into a guest frame, the runstate
- * and its guest copy, the vCPU's timers (pv/time.c), and initialising a
+ * and its guest copy, the vCPU's timers (pv/vcpu/time.c), and initialising a
  * vCPU and bringing it up and down (it then runs on its own CPU,
- * pv/smp.c).  A 32-bit guest's arguments are its own layout where it
+ * pv/vcpu/smp.c).  A 32-bit guest's arguments are its own layout where it
  * differs, as Xen's compat_vcpu_op() takes them.
  */
 #include "shim/lib.h"
@@ -12,13 +12,13 @@
 #include <xen/sched.h>
 #include "arch/x86/layout.h"
 #include "pv/domain.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
-#include "pv/time.h"
+#include "pv/vcpu/time.h"
 #include "pv/traps.h"
-#include "pv/vcpu-context.h"
+#include "pv/vcpu/vcpu-context.h"
 #include "pv/emul/cr.h"
 #include "pv/descriptor-tables.h"
 #include "pv/compat/handle.h"
@@ -248,7 +248,7 @@ static unsigned long desc_base(uint64_t d)
 
 /*
  * A 32-bit vCPU starts with its context's ds, es, fs and gs loaded
- * (pv/smp.c's load_segments(), as Xen's), from ring 0: each must load
+ * (pv/vcpu/smp.c's load_segments(), as Xen's), from ring 0: each must load
  * without a fault from the GDT it starts with.  Xen would bounce the
  * vCPU to its failsafe callback when it first ran; the shim, which loads
  * them with no fix-up, refuses the context instead (-EINVAL).  The fs and

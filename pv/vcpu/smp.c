@@ -15,11 +15,11 @@
 #include "pv/descriptor-tables.h"
 #include "pv/domain.h"
 #include "pv/emul/cr.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
 #include "arch/x86/uaccess.h"
-#include "pv/time.h"
+#include "pv/vcpu/time.h"
 #include "shim/idle.h"
 #include "shim/softirq.h"
 

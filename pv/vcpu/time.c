@@ -17,12 +17,12 @@
 #include <xen/errno.h>
 #include "arch/x86/rtc.h"
 #include "pv/domain.h"
-#include "pv/event.h"
+#include "pv/event/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
-#include "pv/time.h"
+#include "pv/vcpu/time.h"
 #include "pv/compat/layout.h"
-#include "pv/time-scale.h"
+#include "pv/vcpu/time-scale.h"
 
 /* x86 does not reorder stores with stores: the compiler must not either. */
 #define smp_wmb()       asm volatile ( "" ::: "memory" )

@@ -4,7 +4,7 @@
  * (xen/arch/x86/domain.c) checks a 64-bit or a 32-bit PV vCPU's.  See
  * vcpu-context.h.
  */
-#include "pv/vcpu-context.h"
+#include "pv/vcpu/vcpu-context.h"
 #include <xen/errno.h>
 #include "shim/frame.h"
 #include "pv/guest-addr.h"
