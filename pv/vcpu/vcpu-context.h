@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * VCPUOP_initialise's struct vcpu_guest_context: the checks that need no
- * guest memory, kept apart so host tests can drive them (pv/vcpu/vcpu-context.c).
+ * guest memory, kept apart so host tests can drive them
+ * (pv/vcpu/vcpu-context-check.c), and the operation itself
+ * (pv/vcpu/vcpu-context.c).
  */
 #ifndef PV_VCPU_CONTEXT_H
 #define PV_VCPU_CONTEXT_H
@@ -47,5 +49,15 @@ bool pv_data_selector_loadable(uint16_t sel, uint64_t desc);
 void pv_vcpu_context_fpu(struct vcpu_guest_context *c);
 /* The MXCSR bits FXRSTOR accepts (arch/x86/setup.c). */
 extern uint32_t mxcsr_mask;
+
+/*
+ * pv/vcpu/vcpu-context.c: VCPUOP_initialise of @v from the context at
+ * guest address @arg (a 32-bit guest's layout if @compat), as Xen's
+ * default_initialise_vcpu(): 0, with @v initialised (and up if the
+ * context says VGCF_online: the caller lets its CPU know), or an error
+ * with @v as it was.
+ */
+struct vcpu;
+long pv_vcpu_initialise(struct vcpu *v, unsigned long arg, bool compat);
 
 #endif /* PV_VCPU_CONTEXT_H */

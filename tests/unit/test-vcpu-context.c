@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of pv/vcpu/vcpu-context.c: VCPUOP_initialise's context checks,
+ * Host tests of pv/vcpu/vcpu-context-check.c: VCPUOP_initialise's context checks,
  * each rule of Xen's arch_set_info_guest() for a 64-bit PV vCPU broken
  * on its own, and the normalisation of what passes; the 32-bit (compat)
  * rules, and which data selectors a 32-bit vCPU may start with.
  */
 #include "tests/unit/unit.h"
-#include "pv/vcpu/vcpu-context.c"
+#include "pv/vcpu/vcpu-context-check.c"
 
 #define BAD_VA      0x0000800000000000UL    /* first non-canonical */
 
