@@ -3,7 +3,6 @@
 #include "backends/backends.h"
 #include "backends/console/console.h"
 #include "backends/xenstore.h"
-#include "pv/domain.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
 
@@ -26,7 +25,7 @@ static void power_button_softirq(void)
 void backends_init(void)
 {
     console_backend_init();
-    xenstore_init(&dom);
+    xenstore_init();
     open_softirq(XENSTORE_SOFTIRQ, xenstore_softirq);
     open_softirq(POWER_BUTTON_SOFTIRQ, power_button_softirq);
 }

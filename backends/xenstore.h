@@ -7,10 +7,10 @@
 #ifndef BACKENDS_XENSTORE_H
 #define BACKENDS_XENSTORE_H
 
-#include "pv/domain.h"
+#include "shim/lib.h"
 
 /* Once the guest is built: seed the store and attach to its ring page. */
-void xenstore_init(struct domain *d);
+void xenstore_init(void);
 
 /* XENSTORE_SOFTIRQ: serve the ring (bounded; re-raised if more waits). */
 void xenstore_ring_work(void);

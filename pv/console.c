@@ -10,7 +10,6 @@
 #include <xen/xen.h>
 #include <xen/io/console.h>
 #include "pv/domain.h"
-#include "pv/event-channel.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "shim/console.h"
@@ -111,10 +110,4 @@ long do_console_io(unsigned long cmd, unsigned long count,
     default:
         return -XEN_ENOSYS;
     }
-}
-
-/* The console page the builder set up (the backend's shared ring). */
-struct xencons_interface *pv_console_ring(void)
-{
-    return dom.console;
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The one PV domain pvshim runs, and its vCPU: everything the guest has
+ * The one PV domain pvshim runs, and its vCPUs: everything the guest has
  * told us (trap table, callbacks, stacks, segment bases) and everything we
- * built for it (memory, page tables, shared_info, console ring).
+ * built for it (memory, page tables, shared_info, console ring).  The
+ * structures only: each part's functions are in its own header (the
+ * domain's life cycle in pv/lifecycle.h, the domain lock and the vCPUs'
+ * CPUs in pv/vcpu/smp.h, ...; toward the rest of the shim, pv/pv.h).
  */
 #ifndef PV_DOMAIN_H
 #define PV_DOMAIN_H
@@ -18,8 +21,6 @@
 #include "arch/x86/regs.h"
 #include "shim/spinlock.h"
 #include "shim/timer.h"
-
-struct boot_info;
 
 /*
  * Event channels (pv/event/): one port's state, as Xen's struct evtchn.
@@ -265,56 +266,5 @@ static inline struct vcpu *current_vcpu(void)
     return host_current_vcpu;
 }
 #endif
-
-/* Before anything else of the domain: its vCPUs' identities. */
-void pv_domain_init(unsigned int max_vcpus);
-/* The command line's max-vcpus, bounded by the CPUs up. */
-unsigned int pv_max_vcpus(void);
-
-/* pv/build/domain-build.c: build the guest from the boot modules. */
-void pv_domain_build(struct boot_info *bi);
-
-/* pv/grant/grant-table.c: grant references outside page tables, for
- * pv/mm/mm-audit.c to count. */
-void gnttab_audit(uint32_t *want_count, uint32_t *want_type);
-/* Is @mfn one of the grant table's shared or status frames? */
-bool gnttab_shares_frame(unsigned long mfn);
-
-/* pv/entry.S: enter the guest with the frame in cpu_info; no return. */
-noreturn void pv_enter_guest(void);
-
-/* pv/lockprof.c: the domain's locks, listed for the lock profile. */
-void pv_domain_locks_init(struct domain *d);
-
-/* pv/dump.c: the debug keys 'q' (domain and vCPUs), 'e', 'r'. */
-void pv_keyhandler_init(void);
-
-/*
- * pv/vcpu/smp.c: the domain lock around the shim's work for the guest; the
- * CPUs running a vCPU of the domain (every one of them must flush for
- * the MMU); an idle CPU's look at its vCPU (never returns if it is up).
- */
-void pv_domain_lock(void);
-void pv_domain_unlock(void);
-/* Does this CPU hold it?  (Only the holder writes its own id there.) */
-static inline bool pv_domain_locked(void)
-{
-    return ACCESS_ONCE(dom.domain_lock.cpu) == smp_processor_id();
-}
-unsigned long pv_domain_cpumask(void);
-void pv_idle_work(void);
-void vcpu_kick(struct vcpu *v);
-void pv_vcpu_check_down(struct cpu_regs *regs);
-noreturn void pv_start_guest(void);
-
-/* pv/domain.c */
-noreturn void domain_crash(const char *fmt, ...) __printf(1, 2);
-noreturn void domain_shutdown(unsigned int reason);
-void pv_cpu_init(void);
-
-/* pv/guest-mode.c: this CPU's cstar and sysenter entries; the switch
- * between guest kernel and guest user mode (page tables, %gs bases). */
-void pv_user_cpu_init(void);
-void pv_toggle_guest_mode(struct vcpu *v);
 
 #endif /* PV_DOMAIN_H */

@@ -7,6 +7,7 @@
 #include "shim/console.h"
 #include "shim/keyhandler.h"
 #include "shim/timer.h"
+#include "pv/pv.h"
 #include "pv/domain.h"
 #include "pv/event/event.h"
 

@@ -18,6 +18,9 @@ extern const char cstar_stubs[];
 extern const char sysenter_entry[];
 extern unsigned long lstar_stack[NR_CPUS];
 
+/* pv/entry.S: enter the guest with the frame in cpu_info; no return. */
+noreturn void pv_enter_guest(void);
+
 void pv_syscall(struct cpu_regs *regs);
 void pv_cstar_syscall(struct cpu_regs *regs);
 void pv_exception(struct cpu_regs *regs);

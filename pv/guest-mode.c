@@ -19,6 +19,9 @@
 #include "pv/vcpu/time.h"
 #include "pv/traps.h"
 #include "pv/compat/layout.h"
+#include "pv/guest-mode.h"
+#include "pv/lifecycle.h"
+#include "pv/vcpu/smp.h"
 
 #define X86_EFLAGS_IF       0x00000200
 #define X86_EFLAGS_DF       0x00000400

@@ -17,6 +17,7 @@
 #include "shim/param.h"
 #include "shim/panic.h"
 #include "pv/mm/mm.h"
+#include "pv/vcpu/smp.h"
 #include "shim/console.h"
 #include "arch/x86/spec-ctrl.h"
 

@@ -12,6 +12,8 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"
+#include "pv/guest-mode.h"
+#include "pv/lifecycle.h"
 
 #define X86_EFLAGS_IF   0x00000200
 #define X86_EFLAGS_IOPL 0x00003000

@@ -5,7 +5,11 @@
 
 #include "shim/lib.h"
 
+struct domain;
 struct xen_sysctl_lockprof_op;
+
+/* The domain's locks, listed for the lock profile ("Domain 1 <name>"). */
+void pv_domain_locks_init(struct domain *d);
 
 /* lock-profile-guest: the guest may read and reset the lock profile. */
 extern bool opt_lock_profile_guest;

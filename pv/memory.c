@@ -24,6 +24,7 @@
 #include "pv/compat/handle.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
+#include "pv/grant/grant.h"
 #include "shim/console.h"
 #include "shim/frame.h"
 

@@ -19,6 +19,9 @@
 #include "pv/traps.h"
 #include "pv/compat/layout.h"
 #include "pv/descriptor-tables.h"
+#include "pv/guest-mode.h"
+#include "pv/lifecycle.h"
+#include "pv/vcpu/smp.h"
 #include "shim/console.h"
 
 #define X86_EFLAGS_TF   0x00000100

@@ -22,9 +22,7 @@
 #include "shim/timer.h"
 #include "shim/version.h"
 #include "backends/backends.h"
-#include "pv/build/build.h"
-#include "pv/domain.h"
-#include "pv/mm/mm.h"
+#include "pv/pv.h"
 
 /* test-fault=<pf|gp|ud|de|bp|df>: take that fault once boot is done. */
 static char opt_test_fault[8];

@@ -13,8 +13,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/io/console.h>
-#include "pv/event-channel.h"
-#include "pv/event/event.h"
+#include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/console-input.h"
 #include "shim/shutdown.h"

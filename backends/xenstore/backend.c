@@ -1,25 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The xenstore backend's place in the shim: the ring page through the
- * directmap, the guest's event channel, the softirqs and the power
+ * The xenstore backend's place in the shim: the guest's ring page and
+ * event channel (pv/pv.h), the softirqs and the power
  * button.  Everything else in backends/xenstore/ runs on the host too.
  */
 #include "backends/xenstore.h"
 #include "backends/xenstore/xs.h"
-#include "arch/x86/layout.h"
-#include "shim/frame.h"
-#include "pv/event/event.h"
-#include "pv/event-channel.h"
+#include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
 
-void xenstore_init(struct domain *d)
+void xenstore_init(void)
 {
-    struct xs_seed_info info = {
-        .nr_pages = d->nr_pages,
-        .store_mfn = d->store_mfn,
-        .console_mfn = d->console_mfn,
-        .vcpus = d->max_vcpus,
+    struct pv_guest_info g;
+    struct xs_seed_info info;
+
+    pv_guest_info(&g);
+    info = (struct xs_seed_info){
+        .nr_pages = g.nr_pages,
+        .store_mfn = g.store_mfn,
+        .console_mfn = g.console_mfn,
+        .vcpus = g.max_vcpus,
         .store_port = EVTCHN_STORE_PORT,
         .console_port = EVTCHN_CONSOLE_PORT,
         .name = "pvshim-guest",
@@ -27,7 +28,7 @@ void xenstore_init(struct domain *d)
     };
 
     xs_seed(&info);
-    xs_ring_attach(__va(d->store_mfn << PAGE_SHIFT));
+    xs_ring_attach(pv_store_ring());
 }
 
 void xenstore_ring_work(void)

@@ -18,7 +18,7 @@
 #include "pv/mm/mm.h"
 #include "pv/domain.h"
 #include "pv/event/event.h"
-#include "pv/event-channel.h"
+#include "pv/pv.h"
 #include "pv/hypercall.h"
 #include "pv/vcpu/time.h"
 #include "shim/boot-info.h"

@@ -9,7 +9,7 @@
  */
 #include "pv/event/private.h"
 #include <xen/errno.h>
-#include "pv/event-channel.h"
+#include "pv/pv.h"
 #include "shim/softirq.h"
 
 #define MAX_EVTCHN_PORT     (EVTCHN_MAX_PORTS - 1)

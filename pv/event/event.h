@@ -14,14 +14,6 @@
 /* Builder: port 0 reserved, xenstore and console ports bound to us. */
 void pv_evtchn_init(struct domain *d);
 
-/*
- * A backend in the shim ("domain 0") notifies the guest port bound to its
- * end @backend_port (EVTCHN_STORE_PORT, EVTCHN_CONSOLE_PORT): the event
- * is raised as if sent from the remote end; nothing if the guest closed
- * its end.
- */
-void pv_evtchn_notify_guest(unsigned int backend_port);
-
 /* Raise @virq (VIRQ_TIMER, ...) on @v, if the guest bound it there. */
 void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq);
 /* A global VIRQ (VIRQ_CONSOLE, ...): on the vCPU it is bound to. */

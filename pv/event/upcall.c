@@ -8,6 +8,7 @@
 #include "pv/event/private.h"
 #include "pv/vcpu/time.h"
 #include "pv/traps.h"
+#include "pv/lifecycle.h"
 
 void vcpu_mark_events_pending(struct vcpu *v)
 {

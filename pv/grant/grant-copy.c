@@ -7,7 +7,7 @@
  * a v2 transitive grant can only lead back to the guest (refused as
  * self-referential) or to domain 0.
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
 #include "pv/guest-access.h"

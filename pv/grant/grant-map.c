@@ -7,7 +7,7 @@
  * itself: domain 0 grants nothing, so its refs fail as Xen's checks fail
  * them against an empty table.
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "arch/x86/nospec.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"

@@ -6,7 +6,7 @@
  * cache_flush since 4.21 (an x86 cache is coherent with DMA): both
  * -ENOSYS.
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "arch/x86/flush.h"
 #include "pv/build/build.h"
 #include "pv/guest-access.h"

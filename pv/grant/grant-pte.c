@@ -6,7 +6,7 @@
  * the entry itself.  The entry holds the references map_grant_ref took,
  * so writing it takes none; the entry it replaces drops its own.
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "pv/grant/grant-rules.h"
 #include "arch/x86/page.h"
 #include "pv/guest-access.h"

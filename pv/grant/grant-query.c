@@ -5,7 +5,7 @@
  * for the guest only (Xen's XSM_TARGET: domain 0's are refused).  A
  * 32-bit guest's setup_table and get_status_frames are its own layout.
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "pv/guest-access.h"
 #include "pv/compat/handle.h"
 #include "pv/compat/xlat.h"

@@ -5,7 +5,7 @@
  * itself, updated with cmpxchg against a guest racing us, or the v2
  * status frame), and clear them again.  Xen's _set_status_v1/_v2().
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "pv/grant/grant-rules.h"
 #include "pv/mm/mm.h"
 

@@ -5,13 +5,14 @@
  * share_xen_page_with_guest(SHARE_rw) does, the active entries and
  * growth.  After Xen's common/grant_table.c.
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "pv/grant/grant-rules.h"
 #include "arch/x86/flush.h"
 #include "arch/x86/nospec.h"
 #include "pv/build/build.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
+#include "pv/grant/grant.h"
 #include "shim/frame.h"
 
 unsigned int grant_to_status_frames(unsigned int grant_frames)

@@ -7,7 +7,7 @@
  * accepts nothing, and a frame stolen for a failed transfer is lost to
  * the guest, as in Xen, where it is freed.
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
 #include "arch/x86/flush.h"

@@ -4,7 +4,7 @@
  * its handle, in batches of 32 with one TLB flush before the frame
  * references go, as Xen's unmap_common() / unmap_common_complete().
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "arch/x86/flush.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"

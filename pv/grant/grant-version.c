@@ -7,7 +7,7 @@
  * reserved entries to fit v1 (-ERANGE); every shared frame is cleared,
  * but for the reserved entries, which are carried across.
  */
-#include "pv/grant/grant.h"
+#include "pv/grant/private.h"
 #include "pv/guest-access.h"
 
 /* v2 reserved entries that v1 can't hold: transitive, or 64-bit frames. */

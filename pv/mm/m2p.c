@@ -8,6 +8,7 @@
 #include <xen/xen.h>
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
+#include "pv/pv.h"
 #include "pv/build/build.h"
 #include "pv/compat/layout.h"
 #include "shim/console.h"

@@ -12,6 +12,7 @@
 #include "arch/x86/page.h"
 #include "pv/build/build.h"
 #include "pv/mm/mm.h"
+#include "pv/grant/grant.h"
 #include "shim/console.h"
 #include "shim/frame.h"
 #include "shim/panic.h"

@@ -22,9 +22,8 @@ static inline struct page_info *mfn_to_page(unsigned long mfn)
     return mfn < frame_table_nr ? &frame_table[mfn] : NULL;
 }
 
-/* Boot: the table, then the builder hands frames to the guest. */
-struct memmap;
-void pv_mm_init(const struct memmap *m);
+/* Boot: the table (pv_mm_init(), pv/pv.h), then the builder hands
+ * frames to the guest. */
 void pv_mm_give_frame(unsigned long mfn);
 void pv_mm_give_frames(unsigned long mfn, unsigned long nr);
 /*

@@ -15,6 +15,7 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
+#include "pv/vcpu/smp.h"
 
 /* Our guest's own domain id, as a toolstack would number a first domU. */
 #define SELF_DOMID 1

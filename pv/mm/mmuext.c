@@ -16,6 +16,7 @@
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
 #include "pv/mm/mm.h"
+#include "pv/vcpu/smp.h"
 #include "shim/console.h"
 
 /* pv/mm/mmu-hypercalls.c: whose frames; the guest's bitmap of vCPUs. */

@@ -15,6 +15,8 @@
 #include "pv/hypercall.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
+#include "pv/lifecycle.h"
+#include "pv/vcpu/smp.h"
 #include "shim/softirq.h"
 
 /* do_poll()'s "fairly arbitrary limit" on the port list. */

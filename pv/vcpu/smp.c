@@ -12,6 +12,7 @@
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
+#include "pv/pv.h"
 #include "pv/descriptor-tables.h"
 #include "pv/domain.h"
 #include "pv/emul/cr.h"
@@ -20,6 +21,9 @@
 #include "pv/mm/mm.h"
 #include "arch/x86/uaccess.h"
 #include "pv/vcpu/time.h"
+#include "pv/entry.h"
+#include "pv/lifecycle.h"
+#include "pv/vcpu/smp.h"
 #include "shim/idle.h"
 #include "shim/softirq.h"
 

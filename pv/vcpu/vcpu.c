@@ -20,6 +20,8 @@
 #include "pv/vcpu/vcpu-context.h"
 #include "pv/compat/handle.h"
 #include "pv/compat/xlat.h"
+#include "pv/lifecycle.h"
+#include "pv/vcpu/smp.h"
 #include "arch/x86/nospec.h"
 #include "arch/x86/page.h"
 #include "arch/x86/apic.h"

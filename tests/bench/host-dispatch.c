@@ -18,6 +18,7 @@
 
 #include "../../pv/hypercall.c"
 #include "../../pv/version.c"
+#include "pv/vcpu/smp.h"
 
 struct domain dom;
 struct vcpu *host_current_vcpu = &dom.vcpu[0];

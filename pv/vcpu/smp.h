@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vCPUs on their CPUs (pv/vcpu/smp.c): vCPU n runs on CPU n.  The domain
+ * lock around the shim's work for the guest (docs/architecture.md,
+ * "Locks"); the CPUs running a vCPU of the domain (every one of them
+ * must flush for the MMU); waking a vCPU's CPU; an idle CPU's look at its
+ * vCPU, and a vCPU's leaving its CPU when it goes down.
+ */
+#ifndef PV_VCPU_SMP_H
+#define PV_VCPU_SMP_H
+
+#include "shim/lib.h"
+#include "arch/x86/percpu.h"
+#include "pv/domain.h"
+
+struct cpu_regs;
+
+void pv_domain_lock(void);
+void pv_domain_unlock(void);
+/* Does this CPU hold it?  (Only the holder writes its own id there.) */
+static inline bool pv_domain_locked(void)
+{
+    return ACCESS_ONCE(dom.domain_lock.cpu) == smp_processor_id();
+}
+
+unsigned long pv_domain_cpumask(void);
+/* Make @v's CPU look at it again (an event, a wake-up, work to do). */
+void vcpu_kick(struct vcpu *v);
+/* The idle loop's work once the guest exists (never returns if up). */
+void pv_idle_work(void);
+/* At the exit to the guest: a vCPU gone down leaves its CPU. */
+void pv_vcpu_check_down(struct cpu_regs *regs);
+
+#endif /* PV_VCPU_SMP_H */
