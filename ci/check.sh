@@ -181,6 +181,9 @@ only=${CHECK_ONLY:-}
 # The PV MMU's hot paths make no indirect call, even with retpolines.
 job thunks "" "ci/check-thunks.sh build/default"
 
+# The house's rules on includes and CPU definitions (docs/architecture.md).
+job layout "" "ci/check-layout.sh"
+
 # Host unit tests, under ASan and UBSan: one line per case.
 if built_ok "unit: build"; then
     for t in build/unit/test-*; do

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The house's rules (docs/architecture.md, "Source layout"), checked on
+# the sources' #include lines, one "PASS: layout: <rule>" or
+# "FAIL: layout: <rule>: <file:line>..." line a rule:
+#
+#   - shim/ and backends/ see pv/ through pv/pv.h only;
+#   - arch/x86/ and drivers/ include nothing of pv/ or backends/, and
+#     drivers/ nothing of Xen's interface either;
+#   - pv/ includes nothing of backends/;
+#   - CPU definitions (EFLAGS, CR, DR and MSR bits and numbers) are
+#     arch/x86/'s: no other folder defines its own.
+set -u
+cd "$(dirname "$0")/.."
+
+rule() {        # name, offending lines (file:line:text, one a line)
+    if [ -z "$2" ]; then
+        echo "PASS: layout: $1"
+    else
+        echo "FAIL: layout: $1:"
+        echo "$2" | sed 's/^/    /'
+    fi
+}
+
+src() {         # folders...: their C and assembly sources and headers
+    local d
+    for d in "$@"; do
+        [ -d "$d" ] || continue
+        find "$d" -name '*.[chS]' -print
+    done | sort
+}
+
+incl() {        # ERE of included paths, folders...
+    local re=$1
+    shift
+    src "$@" | xargs -r grep -nE "^#[[:space:]]*include[[:space:]]+[<\"]($re)" \
+        /dev/null
+}
+
+rule "shim/ and backends/ include pv/pv.h alone of pv/" \
+    "$(incl 'pv/' shim backends | grep -v '"pv/pv\.h"')"
+rule "arch/x86/ includes nothing of pv/, backends/ or drivers/" \
+    "$(incl 'pv/|backends/|drivers/' arch)"
+rule "drivers/ includes nothing of pv/, backends/ or Xen's interface" \
+    "$(incl 'pv/|backends/|xen/' drivers)"
+rule "pv/ includes nothing of backends/" \
+    "$(incl 'backends/' pv)"
+rule "CPU definitions (X86_EFLAGS_, X86_CR, X86_DR, MSR_) only in arch/x86/" \
+    "$(src pv shim backends drivers boot | xargs -r grep -nE \
+        '^#[[:space:]]*define[[:space:]]+(X86_(EFLAGS|CR[0-9]|DR[0-9])_|MSR_)' \
+        /dev/null)"
