@@ -10,6 +10,7 @@
 #include <xen/xen.h>
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/eflags.h"
 #include "arch/x86/page.h"
 #include "shim/frame.h"
 #include "arch/x86/percpu.h"
@@ -19,9 +20,6 @@
 #include "pv/time.h"
 #include "pv/traps.h"
 #include "pv/compat/layout.h"
-
-#define X86_EFLAGS_IF       0x00000200
-#define X86_EFLAGS_DF       0x00000400
 
 /*
  * syscall from a 32-bit code segment (MSR_CSTAR) and sysenter land on

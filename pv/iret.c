@@ -6,16 +6,13 @@
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
+#include "arch/x86/eflags.h"
 #include "pv/domain.h"
 #include "pv/entry.h"
 #include "pv/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"
-
-#define X86_EFLAGS_IF   0x00000200
-#define X86_EFLAGS_IOPL 0x00003000
-#define X86_EFLAGS_VM   0x00020000
 
 /*
  * Xen's do_iret(): to user mode (CS RPL 3) through a switch of page

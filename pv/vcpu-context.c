@@ -6,13 +6,12 @@
  */
 #include "pv/vcpu-context.h"
 #include <xen/errno.h>
+#include "arch/x86/cr.h"
+#include "arch/x86/eflags.h"
 #include "shim/frame.h"
 #include "pv/guest-addr.h"
 #include "pv/descriptor-tables.h"
 
-#define X86_EFLAGS_IF       0x00000200UL
-#define X86_EFLAGS_IOPL     0x00003000UL
-#define X86_CR0_TS          0x00000008UL
 #define LDT_MAX_ENTS        8192
 #define FCW_DEFAULT         0x037f      /* Xen's, fninit's */
 #define MXCSR_DEFAULT       0x1f80

@@ -9,6 +9,7 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include "arch/x86/cr.h"
+#include "arch/x86/exception.h"
 #include "arch/x86/time.h"
 #include "pv/emul/cr.h"
 #include "pv/emul/emulate.h"
@@ -17,8 +18,6 @@
 #include "pv/traps.h"
 #include "shim/console.h"
 
-#define X86_XEC_EXT     (1u << 0)       /* #GP error code: external event */
-#define X86_XEC_IDT     (1u << 1)       /* #GP error code: an IDT gate */
 #define LAR_L           (1u << 21)      /* lar: 64-bit code segment */
 #define MAX_INSN_LEN    15
 
