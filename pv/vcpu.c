@@ -10,6 +10,8 @@
 #include "shim/lib.h"
 #include <xen/errno.h>
 #include <xen/sched.h>
+#include "arch/x86/barrier.h"
+#include "arch/x86/cr.h"
 #include "arch/x86/layout.h"
 #include "pv/domain.h"
 #include "pv/event.h"
@@ -30,8 +32,6 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/smp.h"
 
-#define smp_wmb()   asm volatile ( "" ::: "memory" )
-#define X86_CR0_TS  0x8UL
 #define DESCS_PER_PAGE  (PAGE_SIZE / sizeof(uint64_t))
 
 /*

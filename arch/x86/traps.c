@@ -6,6 +6,7 @@
  */
 #include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
+#include "arch/x86/irq.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/uaccess.h"
 #include "shim/console.h"
@@ -160,7 +161,7 @@ void do_trap(struct cpu_regs *regs)
         return;
     }
 
-    arch_disable_irqs();
+    local_irq_disable();
     show_registers(regs);
     printk(XENLOG_ERR "Xen call trace:\n");
     print_symbol("   ", regs->rip);
