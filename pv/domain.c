@@ -9,6 +9,7 @@
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/eflags.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/traps.h"
 #include "pv/domain.h"

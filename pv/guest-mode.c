@@ -11,6 +11,7 @@
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/eflags.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/page.h"
 #include "shim/frame.h"
 #include "arch/x86/percpu.h"

@@ -8,6 +8,7 @@
 #include <xen/errno.h>
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/uaccess.h"
 #include "pv/domain.h"
 #include "pv/guest-addr.h"

@@ -13,6 +13,7 @@
 #include "arch/x86/irq.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/mtrr.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"

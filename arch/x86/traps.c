@@ -7,6 +7,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/irq.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/uaccess.h"
 #include "shim/console.h"

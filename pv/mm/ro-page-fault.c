@@ -10,10 +10,10 @@
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
-#include "arch/x86/cr.h"
 #include "arch/x86/eflags.h"
 #include "arch/x86/exception.h"
 #include "arch/x86/layout.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/page.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
