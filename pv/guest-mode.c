@@ -13,6 +13,7 @@
 #include "arch/x86/eflags.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/page.h"
+#include "arch/x86/segment.h"
 #include "shim/frame.h"
 #include "arch/x86/percpu.h"
 #include "pv/domain.h"
@@ -49,7 +50,7 @@ void pv_user_cpu_init(void)
  */
 void pv_toggle_guest_mode(struct vcpu *v)
 {
-    asm volatile ( "swapgs" );
+    swapgs();
     v->kernel_mode = !v->kernel_mode;
     write_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
               << PAGE_SHIFT);

@@ -13,6 +13,7 @@
 #include "arch/x86/cr.h"
 #include "arch/x86/eflags.h"
 #include "arch/x86/exception.h"
+#include "arch/x86/fpu.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/traps.h"
 #include "pv/domain.h"
@@ -298,7 +299,7 @@ void pv_exception(struct cpu_regs *regs)
         if ( v->ctrlreg0_ts )
         {
             v->ctrlreg0_ts = 0;
-            asm volatile ( "clts" );
+            clts();
         }
         break;
     }
