@@ -10,7 +10,13 @@
 #     drivers/ nothing of Xen's interface either;
 #   - pv/ includes nothing of backends/;
 #   - CPU definitions (EFLAGS, CR, DR and MSR bits and numbers) are
-#     arch/x86/'s: no other folder defines its own.
+#     arch/x86/'s: no other folder defines its own (MSR_XEN_*, Xen's own
+#     MSRs, are the PV ABI's), and no other folder runs an instruction
+#     through inline asm of its own but for three that are no CPU
+#     accessor: pv/mm/ro-page-fault.c's cmp_flags() (the flags an
+#     emulated CMPXCHG leaves, worked out by the CPU), and the assembler
+#     directives of pv/compat/layout-gen.c (data for the build) and
+#     pv/emul/emul-inv-op.c (the #UD emulator's byte pattern).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -49,4 +55,9 @@ rule "pv/ includes nothing of backends/" \
 rule "CPU definitions (X86_EFLAGS_, X86_CR, X86_DR, MSR_) only in arch/x86/" \
     "$(src pv shim backends drivers boot | xargs -r grep -nE \
         '^#[[:space:]]*define[[:space:]]+(X86_(EFLAGS|CR[0-9]|DR[0-9])_|MSR_)' \
+        /dev/null | grep -v 'define[[:space:]]*MSR_XEN_')"
+rule "inline asm only in arch/x86/" \
+    "$(src pv shim backends drivers | grep -v '^shim/lib/' |
+        grep -vxE 'pv/mm/ro-page-fault.c|pv/compat/layout-gen.c|pv/emul/emul-inv-op.c' |
+        xargs -r grep -nE '(^|[^_[:alnum:]])(asm|__asm__)[[:space:]]*(volatile|__volatile__)?[[:space:]]*\(' \
         /dev/null)"

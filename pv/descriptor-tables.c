@@ -24,6 +24,7 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/segment.h"
 #include "pv/build/build.h"
 #include "pv/compat/handle.h"
 #include "pv/descriptor-tables.h"
@@ -290,14 +291,11 @@ static void load_ldt(struct vcpu *v)
 
     if ( !ents )
     {
-        asm volatile ( "lldt %w0" :: "r" (0) );
+        lldt(0);
         return;
     }
-    /* A 16-byte system descriptor, type 2 (LDT), present, DPL 0. */
-    g[0] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x82ULL << 40) |
-           (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
-    g[1] = base >> 32;
-    asm volatile ( "lldt %w0" :: "r" (LDT_SEL) );
+    set_tssldt_desc(g, base, limit, SYS_DESC_ldt);
+    lldt(LDT_SEL);
 }
 
 /* Unmap the LDT's pages and release their frames (Xen's pv_destroy_ldt). */

@@ -8,22 +8,7 @@
 #define PV_DESCRIPTOR_TABLES_H
 
 #include "shim/lib.h"
-
-/* Bits of a descriptor's high 32 bits. */
-#define _SEGMENT_TYPE       (15u << 8)
-#define _SEGMENT_S          (1u << 12)  /* code or data (clear: system) */
-#define _SEGMENT_DPL        (3u << 13)
-#define _SEGMENT_P          (1u << 15)
-#define _SEGMENT_L          (1u << 21)  /* 64-bit code */
-#define _SEGMENT_G          (1u << 23)  /* limit in pages */
-
-/* System descriptor types in long mode (SDM vol. 3A, table 3-2). */
-#define SYS_DESC_ldt        2
-#define SYS_DESC_tss_avail  9
-#define SYS_DESC_tss_busy   11
-#define SYS_DESC_call_gate  12
-#define SYS_DESC_irq_gate   14
-#define SYS_DESC_trap_gate  15
+#include "arch/x86/segment.h"   /* _SEGMENT_*, SYS_DESC_* */
 
 /* A 64-bit PV guest's kernel runs in ring 3 (Xen's GUEST_KERNEL_RPL). */
 #define GUEST_KERNEL_RPL    3

@@ -8,6 +8,8 @@
 #include <xen/sched.h>
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/eflags.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/traps.h"
 #include "pv/domain.h"
@@ -29,17 +31,14 @@
 
 struct domain dom;
 
-#define X86_EFLAGS_IF       0x200
-#define X86_EFLAGS_IOPL     0x3000
-#define X86_EFLAGS_VM       0x20000
-#define X86_EFLAGS_RF       0x10000
-
 /*
  * Flags syscall clears on entry (MSR_SFMASK): AC NT IOPL DF IF TF.  Xen's
  * XEN_SYSCALL_MASK names VM and RF instead of IOPL; SYSCALL clears RF
  * itself and a 64-bit guest can't set VM, and IOPL is the shim's (0).
  */
-#define SYSCALL_MASK        0x47700
+#define SYSCALL_MASK        (X86_EFLAGS_AC | X86_EFLAGS_NT |                \
+                             X86_EFLAGS_IOPL | X86_EFLAGS_DF |              \
+                             X86_EFLAGS_IF | X86_EFLAGS_TF)
 
 BUILD_BUG_ON(HYPERVISOR_VIRT_START != SHIM_AREA_START);
 BUILD_BUG_ON(HYPERVISOR_VIRT_END != SHIM_AREA_END);

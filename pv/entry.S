@@ -16,14 +16,10 @@
 #include "asm-offsets.h"
 #include "arch/x86/asm-macros.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/eflags.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/spec-ctrl-asm.h"
 #include "pv/entry.h"
-
-#define X86_EFLAGS_TF   0x00000100
-#define X86_EFLAGS_DF   0x00000400
-#define X86_EFLAGS_NT   0x00004000
-#define X86_EFLAGS_AC   0x00040000
 
         .section .text.entry, "ax", @progbits
 

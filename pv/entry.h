@@ -7,6 +7,7 @@
 #define ENTRY_SYSCALL 0x100
 
 #ifndef __ASSEMBLER__
+#include "arch/x86/irq.h"
 #include "arch/x86/regs.h"
 #include "arch/x86/layout.h"
 #include "pv/domain.h"
@@ -50,7 +51,7 @@ static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
 {
     const struct vcpu *v = current_vcpu();
 
-    asm volatile ( "cli" ::: "memory" );
+    local_irq_disable();
     if ( locked || softirq_pending() || v->down || v->nmi_pending ||
          vcpu_event_pending(v) )
         pv_exit_work(regs);

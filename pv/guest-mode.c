@@ -10,7 +10,10 @@
 #include <xen/xen.h>
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/eflags.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/page.h"
+#include "arch/x86/segment.h"
 #include "shim/frame.h"
 #include "arch/x86/percpu.h"
 #include "pv/domain.h"
@@ -22,9 +25,6 @@
 #include "pv/guest-mode.h"
 #include "pv/lifecycle.h"
 #include "pv/vcpu/smp.h"
-
-#define X86_EFLAGS_IF       0x00000200
-#define X86_EFLAGS_DF       0x00000400
 
 /*
  * syscall from a 32-bit code segment (MSR_CSTAR) and sysenter land on
@@ -53,7 +53,7 @@ void pv_user_cpu_init(void)
  */
 void pv_toggle_guest_mode(struct vcpu *v)
 {
-    asm volatile ( "swapgs" );
+    swapgs();
     v->kernel_mode = !v->kernel_mode;
     write_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
               << PAGE_SHIFT);

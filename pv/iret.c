@@ -6,6 +6,7 @@
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
+#include "arch/x86/eflags.h"
 #include "pv/domain.h"
 #include "pv/entry.h"
 #include "pv/event/event.h"
@@ -14,10 +15,6 @@
 #include "pv/traps.h"
 #include "pv/guest-mode.h"
 #include "pv/lifecycle.h"
-
-#define X86_EFLAGS_IF   0x00000200
-#define X86_EFLAGS_IOPL 0x00003000
-#define X86_EFLAGS_VM   0x00020000
 
 /*
  * Xen's do_iret(): to user mode (CS RPL 3) through a switch of page

@@ -8,29 +8,13 @@
 #include <xen/errno.h>
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
-#include "arch/x86/uaccess.h"
+#include "arch/x86/debugreg.h"
+#include "arch/x86/fpu.h"
+#include "arch/x86/msr.h"
+#include "arch/x86/segment.h"
 #include "pv/domain.h"
 #include "pv/guest-addr.h"
 #include "pv/hypercall.h"
-
-/* Debug registers (SDM vol. 3B, 18.2), named as Xen's asm/x86-defns.h. */
-#define X86_DR6_RTM         (1UL << 16)     /* inverted polarity */
-#define X86_DR6_KNOWN_MASK  0x0001e80fUL    /* B0-3 BLD BD BS BT RTM */
-#define X86_DR6_ZEROS       0x00001000UL    /* forced to 0 */
-#define X86_DR6_DEFAULT     0xffff0ff0UL
-#define X86_DR7_ACTIVE_MASK 0xffUL          /* L0-3, G0-3 */
-#define X86_DR7_RTM         (1UL << 11)
-#define X86_DR7_GD          (1UL << 13)
-#define X86_DR7_ZEROS       0x0000d000UL    /* forced to 0 */
-#define X86_DR7_DEFAULT     0x00000400UL
-#define DR_CONTROL_SHIFT    16              /* R/W0 LEN0, R/W1 LEN1, ... */
-#define DR_CONTROL_SIZE     4
-#define DR_RW_IO            2               /* I/O breakpoint, needs CR4.DE */
-
-#define X86_FEATURE_RTM     X86_FEATURE(7_EBX, 11)
-
-/* Access rights from `lar` (SDM vol. 2A, LAR): the present bit. */
-#define LAR_PRESENT         (1u << 15)
 
 /*
  * The kernel stack a switch from guest user mode lands on.  Xen checks
@@ -61,12 +45,12 @@ long do_fpu_taskswitch(unsigned long set)
     if ( (int)set )
     {
         v->ctrlreg0_ts = X86_CR0_TS;
-        write_cr0(read_cr0() | X86_CR0_TS);
+        stts();
     }
     else
     {
         v->ctrlreg0_ts = 0;
-        asm volatile ( "clts" );
+        clts();
     }
     return 0;
 }
@@ -98,27 +82,6 @@ static unsigned long adj_dr7_rsvd(unsigned long dr7)
     if ( !cpu_has(X86_FEATURE_RTM) )
         zeros |= X86_DR7_RTM;
     return (dr7 & ~zeros) | X86_DR7_DEFAULT;
-}
-
-static unsigned long read_dr6(void)
-{
-    unsigned long v;
-
-    asm volatile ( "mov %%db6, %0" : "=r" (v) );
-    return v;
-}
-
-static void write_dr(unsigned int reg, unsigned long v)
-{
-    switch ( reg )
-    {
-    case 0: asm volatile ( "mov %0, %%db0" :: "r" (v) ); break;
-    case 1: asm volatile ( "mov %0, %%db1" :: "r" (v) ); break;
-    case 2: asm volatile ( "mov %0, %%db2" :: "r" (v) ); break;
-    case 3: asm volatile ( "mov %0, %%db3" :: "r" (v) ); break;
-    case 6: asm volatile ( "mov %0, %%db6" :: "r" (v) ); break;
-    case 7: asm volatile ( "mov %0, %%db7" :: "r" (v) ); break;
-    }
 }
 
 /*
@@ -276,12 +239,7 @@ unsigned long do_get_debugreg(unsigned long reg)
  */
 static bool selector_loadable(unsigned int sel)
 {
-    unsigned int ar = 0;
-    bool ok;
-
-    asm ( "lar %[sel], %[ar]"
-          : [ar] "+r" (ar), "=@ccz" (ok) : [sel] "r" (sel) );
-    return ok && (ar & LAR_PRESENT);
+    return lar(sel) & _SEGMENT_P;
 }
 
 /*
@@ -297,7 +255,7 @@ static bool selector_loadable(unsigned int sel)
  */
 static void load_user_gs_sel(struct vcpu *v, unsigned int sel)
 {
-    asm volatile ( "swapgs" );
+    swapgs();
 
     if ( sel > 3 )
         sel |= 3;
@@ -306,19 +264,11 @@ static void load_user_gs_sel(struct vcpu *v, unsigned int sel)
     /* On AMD a NUL load keeps the old base: load a flat one first. */
     if ( sel <= 3 && (boot_cpu.vendor == VENDOR_AMD ||
                       boot_cpu.vendor == VENDOR_HYGON) )
-        asm volatile ( "mov %0, %%gs" :: "r" (FLAT_USER_DS32) );
-
-    asm volatile ( "1: mov %k[sel], %%gs\n\t"
-                   "   jmp 3f\n\t"
-                   "2: mov %k[flat], %%gs\n\t"
-                   "   xor %k[sel], %k[sel]\n\t"
-                   "   jmp 1b\n\t"
-                   "3:\n\t"
-                   _ASM_EXTABLE(1b, 2b)
-                   : [sel] "+r" (sel) : [flat] "r" (FLAT_USER_DS32) );
+        write_sreg(gs, FLAT_USER_DS32);
+    load_gs_or_nul(sel, FLAT_USER_DS32);
 
     v->gs_base_user = rdmsr(MSR_GS_BASE);
-    asm volatile ( "swapgs" );
+    swapgs();
 }
 
 /*

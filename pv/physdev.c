@@ -10,6 +10,7 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include <xen/physdev.h>
+#include "arch/x86/eflags.h"
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
@@ -17,7 +18,6 @@
 #include "pv/compat/xlat.h"
 #include "pv/mm/mm.h"
 
-#define X86_EFLAGS_IOPL_SHIFT   12
 #define IOBMP_BYTES             8192    /* a bit for each of 65536 ports */
 
 /* The largest argument any sub-op reads, for the refused ones. */

@@ -11,6 +11,9 @@
 #include <xen/xen.h>
 #include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
+#include "arch/x86/eflags.h"
+#include "arch/x86/exception.h"
+#include "arch/x86/fpu.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/traps.h"
 #include "pv/domain.h"
@@ -23,16 +26,6 @@
 #include "pv/lifecycle.h"
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
-
-#define X86_EFLAGS_TF   0x00000100
-#define X86_EFLAGS_IF   0x00000200
-#define X86_EFLAGS_IOPL 0x00003000
-#define X86_EFLAGS_NT   0x00004000
-#define X86_EFLAGS_RF   0x00010000
-#define X86_EFLAGS_VM   0x00020000
-#define X86_EFLAGS_AC   0x00040000
-
-#define PFEC_USER       (1u << 2)
 
 /* trap_info.flags bit 2: the handler runs with events masked. */
 #define TI_CLEAR_EVENTS 4
@@ -299,7 +292,7 @@ void pv_exception(struct cpu_regs *regs)
         /* The kernel runs in ring 3: show it the fault as its own; one
          * from user mode keeps its U bit. */
         if ( v->kernel_mode )
-            regs->error_code &= ~PFEC_USER;
+            regs->error_code &= ~PFEC_user_mode;
         break;
     case X86_EXC_DB:
         pv_debug_trap_dr6(v);
@@ -309,7 +302,7 @@ void pv_exception(struct cpu_regs *regs)
         if ( v->ctrlreg0_ts )
         {
             v->ctrlreg0_ts = 0;
-            asm volatile ( "clts" );
+            clts();
         }
         break;
     }

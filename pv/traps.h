@@ -3,18 +3,10 @@
 #ifndef PV_TRAPS_H
 #define PV_TRAPS_H
 
+#include "arch/x86/exception.h"
 #include "arch/x86/regs.h"
 #include "pv/compat/layout.h"
 #include "pv/domain.h"
-
-/* Architectural exception vectors (SDM vol. 3A, table 6-1). */
-enum {
-    X86_EXC_DE = 0, X86_EXC_DB = 1, X86_EXC_NMI = 2, X86_EXC_BP = 3,
-    X86_EXC_OF = 4, X86_EXC_BR = 5, X86_EXC_UD = 6, X86_EXC_NM = 7,
-    X86_EXC_DF = 8, X86_EXC_TS = 10, X86_EXC_NP = 11, X86_EXC_SS = 12,
-    X86_EXC_GP = 13, X86_EXC_PF = 14, X86_EXC_MF = 16, X86_EXC_AC = 17,
-    X86_EXC_MC = 18, X86_EXC_XM = 19, X86_EXC_VE = 20, X86_EXC_CP = 21,
-};
 
 /*
  * Bounce the guest to its kernel at @eip on Xen's frame

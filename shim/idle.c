@@ -5,7 +5,7 @@
  * everywhere in the shim; whatever an interrupt or an IPI raised runs as
  * a softirq on the way round.
  */
-#include "arch/x86/apic.h"
+#include "arch/x86/irq.h"
 #include "shim/idle.h"
 #include "shim/softirq.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* panic(): the one way the shim gives up, printed as Xen prints it. */
+#include "arch/x86/irq.h"
 #include "arch/x86/traps.h"
 #include "shim/console.h"
 #include "shim/panic.h"
@@ -10,7 +11,7 @@ noreturn void panic(const char *fmt, ...)
     char msg[512];
     va_list args;
 
-    arch_disable_irqs();
+    local_irq_disable();
     if ( in_panic )
         machine_halt(SHIM_EXIT_PANIC);
     in_panic = true;

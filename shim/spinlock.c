@@ -8,6 +8,8 @@
 #include "shim/spinlock.h"
 #include <xen/xen.h>
 #include <xen/sysctl.h>
+#include "arch/x86/barrier.h"
+#include "arch/x86/irq.h"
 #include "shim/console.h"
 #include "shim/param.h"
 #include "shim/timer.h"
@@ -25,13 +27,6 @@ __thread unsigned int spin_test_cpu;    /* the host tests' "CPU" */
 /* lock-profile: count every profiled lock's use (off by default). */
 bool opt_lock_profile;
 boolean_param("lock-profile", opt_lock_profile);
-
-#ifdef SHIM_HOST_TEST
-static inline void cpu_relax(void)
-{
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-#endif
 
 /*
  * Xen's LOCK_PROFILE_* steps, each behind the one test of lock->profile
@@ -92,13 +87,9 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
         if ( unlikely(lock->profile) && !block )
             block = NOW() ? : 1;
 #ifndef SHIM_HOST_TEST
-        /*
-         * The window is "sti; nop": the nop ends sti's one-instruction
-         * shadow.  Not "sti; pause": QEMU's TCG leaves the shadow in
-         * force across a pause, so the window would never open there.
-         */
+        /* Interrupts in for a moment: "sti; nop", see irq.h. */
         if ( irq_on )
-            asm volatile ( "sti; nop; cli" ::: "memory" );
+            local_irq_window();
         /*
          * A long wait, where an interrupt can end a halt: halt until the
          * unlock that makes this ticket the head kicks this CPU.

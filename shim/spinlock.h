@@ -12,6 +12,7 @@
 #define SHIM_SPINLOCK_H
 
 #include "shim/lib.h"
+#include "arch/x86/irq.h"
 
 /*
  * The tickets: head is the ticket being served, tail the next one handed
@@ -129,16 +130,6 @@ void _spin_lock_irq_on_wait(spinlock_t *lock);
 #define spin_is_locked(l)       _spin_is_locked(l)
 
 /* Interrupts: the shim runs with them off, but a lock must not care. */
-#ifdef SHIM_HOST_TEST
-#define local_irq_save(f)       ((f) = 0)
-#define local_irq_restore(f)    ((void)(f))
-#else
-#define local_irq_save(f) \
-    asm volatile ( "pushf; pop %0; cli" : "=r" (f) :: "memory" )
-#define local_irq_restore(f) \
-    asm volatile ( "push %0; popf" :: "g" (f) : "memory", "cc" )
-#endif
-
 #define spin_lock_irqsave(l, f) do {                                        \
     BUILD_BUG_ON(sizeof(f) != sizeof(unsigned long));                       \
     local_irq_save(f);                                                      \

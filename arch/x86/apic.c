@@ -7,9 +7,9 @@
  */
 #include "arch/x86/apic.h"
 #include "arch/x86/cpu.h"
-#include "arch/x86/cr.h"
 #include "arch/x86/flush.h"
 #include "arch/x86/layout.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"

@@ -64,10 +64,4 @@ uint32_t lapic_error_status(void);
  */
 void do_IRQ(struct cpu_regs *regs);
 
-/* Let interrupts in while this CPU waits for one ("sti; hlt"), then cli. */
-static inline void cpu_wait_for_interrupt(void)
-{
-    asm volatile ( "sti; hlt; cli" ::: "memory" );
-}
-
 #endif /* ARCH_X86_APIC_H */

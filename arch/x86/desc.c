@@ -6,6 +6,7 @@
  */
 #include "arch/x86/desc.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/segment.h"
 
 struct idt_entry {
     uint16_t off0;
@@ -85,17 +86,6 @@ static void idt_init(void)
     idt[1].ist = IST_DB;
 }
 
-static void set_tss_desc(uint64_t *gdt, const struct tss64 *tss)
-{
-    uint64_t base = (uint64_t)tss, limit = sizeof(*tss) - 1;
-
-    /* 16-byte system descriptor, type 9 (available 64-bit TSS). */
-    gdt[0] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
-             (0x89ULL << 40) | (((limit >> 16) & 0xf) << 48) |
-             (((base >> 24) & 0xff) << 56);
-    gdt[1] = base >> 32;
-}
-
 void desc_init_cpu(struct percpu *pc)
 {
     uint64_t *g = pc->gdt + GDT_RESERVED_ENTRY;
@@ -107,7 +97,9 @@ void desc_init_cpu(struct percpu *pc)
     memcpy(g, reserved_gdt_template, sizeof(reserved_gdt_template));
     if ( use_compat_gdt )
         memcpy(&g[3], compat_gdt_template, sizeof(compat_gdt_template));
-    set_tss_desc(&g[(TSS_SEL >> 3) - GDT_RESERVED_ENTRY], &pc->tss);
+    set_tssldt_desc(&g[(TSS_SEL >> 3) - GDT_RESERVED_ENTRY],
+                    (uint64_t)&pc->tss, sizeof(pc->tss) - 1,
+                    SYS_DESC_tss_avail);
     /* A data segment whose limit is the CPU number: `lsl` reads it. */
     g[(PER_CPU_SEL >> 3) - GDT_RESERVED_ENTRY] =
         0x0000910000000000ULL | pc->cpu_id;
@@ -137,13 +129,13 @@ void desc_init_cpu(struct percpu *pc)
                    "mov %[ds], %%es\n\t"
                    : : [cs] "i" (SHIM_CS), [ds] "r" (SHIM_DS)
                    : "rax", "memory" );
-    asm volatile ( "ltr %w0" :: "r" (TSS_SEL) );
+    ltr(TSS_SEL);
     /*
      * No LDT until one is installed: firmware may leave LDTR's hidden base
      * at 0 (its reset value), which is guest memory once a guest runs,
      * where a forged call gate would lead to ring 0.
      */
-    asm volatile ( "lldt %w0" :: "r" (0) );
+    lldt(0);
 }
 
 /*

@@ -8,6 +8,7 @@
  */
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/mtrr.h"
 
 #define MSR_MTRRCAP         0x000000fe
@@ -37,7 +38,7 @@ void mtrr_save_boot(void)
 
     boot.pat = cpu_has(X86_FEATURE_PAT);
     if ( boot.pat )
-        boot.pat_val = rdmsr(MSR_PAT);
+        boot.pat_val = rdmsr(MSR_IA32_CR_PAT);
     if ( !cpu_has(X86_FEATURE_MTRR) )
         return;
     cap = rdmsr(MSR_MTRRCAP);
@@ -77,7 +78,7 @@ void mtrr_load(void)
     unsigned int i;
 
     if ( boot.pat )
-        wrmsr(MSR_PAT, boot.pat_val);
+        wrmsr(MSR_IA32_CR_PAT, boot.pat_val);
     if ( !boot.mtrr || !mtrr_differ() )
         return;
     write_cr0((cr0 | X86_CR0_CD) & ~X86_CR0_NW);

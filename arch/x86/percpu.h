@@ -73,6 +73,17 @@ static inline unsigned long cpu_info_rsp0(struct cpu_info *ci)
     return (unsigned long)(&ci->guest_regs + 1);
 }
 
+/*
+ * Drop everything on this CPU's primary stack and call @fn (a function
+ * name; it must not return) on a fresh one: %rsp just below guest_regs,
+ * as Xen's reset_stack_and_jump().  A macro, for a direct call.
+ */
+#define reset_stack_and_call(fn) ({                                     \
+    asm volatile ( "lea -8(%0), %%rsp; call " #fn                       \
+                   :: "r" (&get_cpu_info()->guest_regs) : "memory" );   \
+    __builtin_unreachable();                                            \
+})
+
 extern struct percpu *percpu_area[NR_CPUS];
 
 /*

@@ -5,6 +5,7 @@
  */
 #include "arch/x86/acpi.h"
 #include "arch/x86/io.h"
+#include "arch/x86/irq.h"
 #include "arch/x86/time.h"
 #include "shim/console.h"
 #include "shim/panic.h"
@@ -22,7 +23,7 @@
 
 noreturn void machine_halt(int status)
 {
-    asm volatile ( "cli" ::: "memory" );
+    local_irq_disable();
     printk("Shutting down the VM, exit status %d\n", status);
 
     outl(status + DEBUG_EXIT_BIAS, DEBUG_EXIT_PORT);

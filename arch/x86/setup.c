@@ -3,6 +3,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/fpu.h"
 #include "arch/x86/io.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/setup.h"
@@ -50,7 +51,7 @@ uint32_t mxcsr_mask;
 
 void fpu_init(void)
 {
-    static uint8_t fx[512] __aligned(16);   /* FXSAVE's, 16-aligned */
+    static uint8_t fx[FXSAVE_SIZE] __aligned(16);
     uint32_t a, b, c, d;
 
     if ( cpu_has(X86_FEATURE_XSAVE) )
@@ -62,8 +63,8 @@ void fpu_init(void)
     fpu_init_cpu();
     /* SDM vol. 1, 11.6.6: 0 in the image means the default, 0xffbf. */
     memset(fx, 0, sizeof(fx));
-    asm volatile ( "fxsave64 %0" : "=m" (fx) );
-    memcpy(&mxcsr_mask, &fx[28], sizeof(mxcsr_mask));
+    fxsave(fx);
+    memcpy(&mxcsr_mask, &fx[FXSAVE_MXCSR_MASK], sizeof(mxcsr_mask));
     if ( !mxcsr_mask )
         mxcsr_mask = 0xffbf;
 }
@@ -78,5 +79,5 @@ void fpu_init_cpu(void)
         write_cr4(read_cr4() | X86_CR4_OSXSAVE);
         xsetbv(xfeature_mask);
     }
-    asm volatile ( "fninit" );
+    fninit();
 }

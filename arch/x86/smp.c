@@ -5,6 +5,7 @@
  * target, so x2APIC IDs above 255 are reached as any other.
  */
 #include "arch/x86/apic.h"
+#include "arch/x86/irq.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
 #include "shim/param.h"
@@ -130,9 +131,9 @@ void halt_kick_waiters(const void *addr, unsigned long tag)
             mask |= 1UL << cpu;
     if ( !mask )
         return;
-    asm volatile ( "pushf; pop %0; cli" : "=r" (flags) :: "memory" );
+    local_irq_save(flags);
     send_IPI_mask(mask, EVENT_CHECK_VECTOR);
-    asm volatile ( "push %0; popf" :: "g" (flags) : "memory", "cc" );
+    local_irq_restore(flags);
 }
 
 void send_IPI_mask(unsigned long mask, unsigned int vector)

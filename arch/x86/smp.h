@@ -8,6 +8,8 @@
 #define ARCH_X86_SMP_H
 
 #include "shim/lib.h"
+#include "arch/x86/barrier.h"
+#include "arch/x86/irq.h"
 #include "arch/x86/layout.h"
 
 BUILD_BUG_ON(NR_CPUS > 8 * sizeof(unsigned long));
@@ -30,20 +32,6 @@ static inline unsigned int num_online_cpus(void)
     for ( n = 0; m; m &= m - 1 )
         n++;
     return n;
-}
-
-/* In a spin-wait loop: let the sibling thread (or the host) run. */
-static inline void cpu_relax(void)
-{
-    asm volatile ( "pause" ::: "memory" );
-}
-
-static inline bool irqs_enabled(void)
-{
-    unsigned long f;
-
-    asm volatile ( "pushf; pop %0" : "=r" (f) );
-    return f & 0x200;                   /* X86_EFLAGS_IF */
 }
 
 /*
@@ -81,12 +69,12 @@ static inline void halt_kick(const void *addr, unsigned long tag)
 #define halt_wait_once(cond, addr, tag) do {                                \
     unsigned long flags_;                                                   \
                                                                             \
-    asm volatile ( "pushf; pop %0; cli" : "=r" (flags_) :: "memory" );     \
+    local_irq_save(flags_);                                                 \
     halt_wait_begin(addr, tag);                                             \
     if ( !(cond) )                                                          \
-        asm volatile ( "sti; hlt; cli" ::: "memory" );                      \
+        cpu_wait_for_interrupt();                                           \
     halt_wait_end();                                                        \
-    asm volatile ( "push %0; popf" :: "g" (flags_) : "memory", "cc" );     \
+    local_irq_restore(flags_);                                              \
 } while ( 0 )
 
 #define halt_wait_until(cond, addr, tag) do {                               \

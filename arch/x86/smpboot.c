@@ -10,8 +10,10 @@
 #include "arch/x86/acpi.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/flush.h"
+#include "arch/x86/irq.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/mtrr.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
@@ -241,7 +243,7 @@ static unsigned long smp_check_ipis(void)
     send_IPI_self(EVENT_CHECK_VECTOR);
     while ( seen != online && now_ns() < end )
     {
-        asm volatile ( "sti; nop; cli" ::: "memory" );
+        local_irq_window();
         for ( cpu = 0; cpu < NR_CPUS; cpu++ )
             if ( cpu_online(cpu) &&
                  ACCESS_ONCE(percpu_area[cpu]->nr_irqs) != before[cpu] )
@@ -268,9 +270,9 @@ static void smp_check_flush(unsigned long cpus)
 
     for ( cpu = 1; cpu < NR_CPUS; cpu++ )
         before[cpu] = flush_ipis_taken(cpu);
-    asm volatile ( "sti" ::: "memory" );
+    local_irq_enable();
     flush_area_mask(cpus, 0, FLUSH_TLB);
-    asm volatile ( "cli" ::: "memory" );
+    local_irq_disable();
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
     {
         n += (cpus >> cpu) & 1;

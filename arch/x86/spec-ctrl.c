@@ -6,12 +6,11 @@
  */
 #include <xen/errno.h>
 #include "arch/x86/cpu.h"
-#include "arch/x86/cr.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/page.h"
 #include "arch/x86/spec-ctrl.h"
 #include "arch/x86/spec-ctrl-bits.h"
-#include "arch/x86/uaccess.h"
 #include "shim/console.h"
 #include "shim/param.h"
 
@@ -39,20 +38,6 @@ static int parse_spec_ctrl(const char *s)
     return spec_ctrl_parse(&opts, s);
 }
 custom_param("spec-ctrl", parse_spec_ctrl);
-
-static bool wrmsr_safe(uint32_t msr, uint64_t val)
-{
-    uint32_t ok = 0;
-
-    asm volatile ( "1: wrmsr\n\t"
-                   "   mov $1, %[ok]\n"
-                   "2:\n"
-                   _ASM_EXTABLE(1b, 2b)
-                   : [ok] "+r" (ok)
-                   : "c" (msr), "a" ((uint32_t)val),
-                     "d" ((uint32_t)(val >> 32)) );
-    return ok;
-}
 
 /* Intel's microcode revision: write 0, CPUID, read (SDM vol. 3A, 10.11.7). */
 static uint32_t intel_ucode_rev(void)

@@ -7,19 +7,7 @@
 #ifndef ARCH_X86_SPEC_CTRL_H
 #define ARCH_X86_SPEC_CTRL_H
 
-/* MSRs and their bits (Intel SDM vol. 4; AMD APM vol. 2). */
-#define MSR_SPEC_CTRL           0x00000048
-#define MSR_PRED_CMD            0x00000049
-#define MSR_ARCH_CAPABILITIES   0x0000010a
-#define MSR_IA32_UCODE_REV      0x0000008b
-
-#define SPEC_CTRL_IBRS          (1 << 0)
-#define SPEC_CTRL_STIBP         (1 << 1)
-#define SPEC_CTRL_SSBD          (1 << 2)
-#define SPEC_CTRL_PSFD          (1 << 7)
-#define SPEC_CTRL_BHI_DIS_S     (1 << 10)
-#define PRED_CMD_IBPB           (1 << 0)
-#define PRED_CMD_SBPB           (1 << 7)
+#include "arch/x86/msr.h"     /* MSR_SPEC_CTRL, MSR_PRED_CMD, ... */
 
 /*
  * spec_ctrl_flags: one byte, written once at boot, read by the entry and

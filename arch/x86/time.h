@@ -13,6 +13,15 @@ static inline uint64_t rdtsc(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
+/* The TSC, and TSC_AUX in *@aux (a CPU with rdtscp). */
+static inline uint64_t rdtscp(uint32_t *aux)
+{
+    uint32_t lo, hi;
+
+    asm volatile ( "rdtscp" : "=a" (lo), "=d" (hi), "=c" (*aux) );
+    return ((uint64_t)hi << 32) | lo;
+}
+
 /* Measure the TSC against the PIT; until then, time reads as 0. */
 void time_init(void);
 /* After acpi_init(): without a PIT, calibrate against the ACPI PM timer. */

@@ -6,25 +6,13 @@
  */
 #include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
+#include "arch/x86/debugreg.h"
+#include "arch/x86/irq.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/uaccess.h"
 #include "shim/console.h"
 #include "shim/panic.h"
-
-#define X86_DR6_BS      (1UL << 14)
-
-static unsigned long read_dr6(void)
-{
-    unsigned long v;
-
-    asm volatile ( "mov %%db6, %0" : "=r" (v) );
-    return v;
-}
-
-static void write_dr6(unsigned long v)
-{
-    asm volatile ( "mov %0, %%db6" :: "r" (v) );
-}
 
 static const char *const vector_names[32] = {
     "divide error", "debug", "nmi", "breakpoint", "overflow", "bounds",
@@ -160,7 +148,7 @@ void do_trap(struct cpu_regs *regs)
         return;
     }
 
-    arch_disable_irqs();
+    local_irq_disable();
     show_registers(regs);
     printk(XENLOG_ERR "Xen call trace:\n");
     print_symbol("   ", regs->rip);

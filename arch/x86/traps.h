@@ -6,11 +6,6 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/regs.h"
 
-static inline void arch_disable_irqs(void)
-{
-    asm volatile ( "cli" ::: "memory" );
-}
-
 void do_trap(struct cpu_regs *regs);
 
 /* The general-purpose registers of a frame, in Xen's dump layout. */

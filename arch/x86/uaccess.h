@@ -33,18 +33,4 @@ unsigned long search_exception_table(unsigned long rip);
     "    .long (" #to ") - .\n"                         \
     "    .popsection\n"
 
-/* rdmsr of an MSR that may not exist: false (and *@val 0) if it #GPs. */
-static inline bool rdmsr_safe(uint32_t msr, uint64_t *val)
-{
-    uint32_t lo = 0, hi = 0, ok = 0;
-
-    asm volatile ( "1: rdmsr\n\t"
-                   "   mov $1, %[ok]\n"
-                   "2:\n"
-                   _ASM_EXTABLE(1b, 2b)
-                   : "+a" (lo), "+d" (hi), [ok] "+r" (ok) : "c" (msr) );
-    *val = ((uint64_t)hi << 32) | lo;
-    return ok;
-}
-
 #endif /* ARCH_X86_UACCESS_H */

@@ -11,6 +11,7 @@
  */
 #include "backends/console/console.h"
 #include "shim/lib.h"
+#include "arch/x86/barrier.h"
 #include <xen/xen.h>
 #include <xen/io/console.h>
 #include "pv/pv.h"
@@ -42,12 +43,12 @@ static bool ring_output(struct xencons_interface *intf)
 
     cons = ACCESS_ONCE(intf->out_cons);
     prod = ACCESS_ONCE(intf->out_prod);
-    asm volatile ( "" ::: "memory" );   /* x86: loads are not reordered */
+    smp_rmb();                          /* indexes, then the text */
     if ( prod - cons > sizeof(intf->out) )
         cons = prod - sizeof(intf->out);
     while ( cons != prod )
         out[n++] = ACCESS_ONCE(intf->out[MASK_XENCONS_IDX(cons++, intf->out)]);
-    asm volatile ( "" ::: "memory" );
+    barrier();                          /* the text read, then out_cons */
     if ( ACCESS_ONCE(intf->out_cons) == cons )
         return false;
     ACCESS_ONCE(intf->out_cons) = cons;
@@ -76,7 +77,7 @@ static bool ring_input(struct xencons_interface *intf)
 
     cons = ACCESS_ONCE(intf->in_cons);
     prod = ACCESS_ONCE(intf->in_prod);
-    asm volatile ( "" ::: "memory" );
+    barrier();                          /* indexes, then the text */
     if ( prod - cons > sizeof(intf->in) )
         return false;
     while ( prod - cons < sizeof(intf->in) &&
@@ -85,7 +86,7 @@ static bool ring_input(struct xencons_interface *intf)
         intf->in[MASK_XENCONS_IDX(prod++, intf->in)] = c;
         wrote = true;
     }
-    asm volatile ( "" ::: "memory" );   /* x86: stores are not reordered */
+    smp_wmb();                          /* the text, then in_prod */
     ACCESS_ONCE(intf->in_prod) = prod;
     return wrote || console_input_pending();
 }

@@ -10,6 +10,7 @@
  * guest asks for a reconnection.
  */
 #include "backends/xenstore/xs.h"
+#include "arch/x86/barrier.h"
 
 #define MSG_MAX         (sizeof(struct xsd_sockmsg) + XENSTORE_PAYLOAD_MAX)
 #define OUTQ_SIZE       (64u << 10)
@@ -87,7 +88,7 @@ static bool flush(void)
     while ( outq_head != outq_tail )
     {
         cons = ACCESS_ONCE(intf->rsp_cons);
-        asm volatile ( "" ::: "memory" );
+        barrier();                      /* rsp_cons, then the replies */
         /* The guest owns rsp_cons: a bogus one just limits what we send. */
         if ( prod - cons >= XENSTORE_RING_SIZE )
             break;
@@ -98,9 +99,9 @@ static bool flush(void)
                 outq[outq_head++ % OUTQ_SIZE];
             moved = true;
         }
-        asm volatile ( "" ::: "memory" );
+        smp_wmb();                      /* the replies, then rsp_prod */
         ACCESS_ONCE(intf->rsp_prod) = prod;
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        smp_mb();
     }
     return moved;
 }
@@ -131,7 +132,7 @@ static bool read_message(bool *consumed)
     for ( ;; )
     {
         prod = ACCESS_ONCE(intf->req_prod);
-        asm volatile ( "" ::: "memory" );
+        smp_rmb();                      /* req_prod, then the requests */
         if ( prod - cons > XENSTORE_RING_SIZE )
         {
             fail(XENSTORE_ERROR_RINGIDX);
@@ -153,9 +154,9 @@ static bool read_message(bool *consumed)
                 break;
             }
         }
-        asm volatile ( "" ::: "memory" );
+        barrier();                      /* the requests read, then req_cons */
         ACCESS_ONCE(intf->req_cons) = cons;
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        smp_mb();
         if ( ignored || (in_used >= sizeof(*hdr) &&
                          in_used == sizeof(*hdr) + hdr->len) )
             break;
@@ -216,7 +217,7 @@ void xs_conn_reset(void)
     intf->req_cons = intf->req_prod = 0;
     intf->rsp_cons = intf->rsp_prod = 0;
     intf->error = XENSTORE_ERROR_NONE;
-    asm volatile ( "" ::: "memory" );
+    smp_wmb();
     ACCESS_ONCE(intf->connection) = XENSTORE_CONNECTED;
 }
 

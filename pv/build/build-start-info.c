@@ -8,6 +8,7 @@
 #include <xen/xen.h>
 #include <xen/io/console.h>
 #include "arch/x86/cr.h"
+#include "arch/x86/eflags.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
@@ -216,7 +217,7 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     regs->rsi = l->start_info;
     regs->cs = d->compat ? COMPAT_FLAT_KERNEL_CS : FLAT_KERNEL_CS64;
     regs->ss = d->compat ? COMPAT_FLAT_KERNEL_SS : FLAT_KERNEL_SS;
-    regs->rflags = 0x202;
+    regs->rflags = X86_EFLAGS_IF | X86_EFLAGS_MBS;
     /* Xen's new-vCPU data selectors for a 32-bit guest: its flat DS. */
     for ( i = 0; i < ARRAY_SIZE(v->compat_data_sel); i++ )
         v->compat_data_sel[i] = d->compat ? COMPAT_FLAT_KERNEL_DS : 0;

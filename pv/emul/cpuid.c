@@ -16,8 +16,6 @@
 #include "pv/hypercall.h"
 #include "shim/frame.h"
 
-#define X86_FEATURE_RDTSCP  X86_FEATURE(E1_EDX, 27)
-
 /* Bits needed for the highest machine address, as Xen's flsl() + 12. */
 static unsigned int maddr_bits(void)
 {

@@ -12,11 +12,6 @@
 #include "pv/emul/cr.h"
 #include "pv/domain.h"
 
-/* CR4 bits arch/x86/cr.h doesn't name (SDM vol. 3A, 2.5). */
-#define X86_CR4_TSD         (1UL << 2)
-#define X86_CR4_FSGSBASE    (1UL << 16)
-#define X86_CR4_PCIDE       (1UL << 17)
-
 /*
  * Xen starts from its own CR4 less PCIDE, PGE and TSD; adds PGE unless it
  * uses PCID or XPTI (we use neither), TSD if the guest set it (its TSC is

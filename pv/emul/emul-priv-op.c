@@ -9,6 +9,8 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include "arch/x86/cr.h"
+#include "arch/x86/exception.h"
+#include "arch/x86/segment.h"
 #include "arch/x86/time.h"
 #include "pv/emul/cr.h"
 #include "pv/emul/emulate.h"
@@ -17,9 +19,6 @@
 #include "pv/traps.h"
 #include "shim/console.h"
 
-#define X86_XEC_EXT     (1u << 0)       /* #GP error code: external event */
-#define X86_XEC_IDT     (1u << 1)       /* #GP error code: an IDT gate */
-#define LAR_L           (1u << 21)      /* lar: 64-bit code segment */
 #define MAX_INSN_LEN    15
 
 /* The bytes at the guest's rip, and how far decoding has got. */
@@ -114,12 +113,7 @@ static uint64_t *gpr(struct cpu_regs *r, unsigned int n)
 /* Is @sel a 64-bit code segment?  Asked of the descriptor the CPU used. */
 static bool cs_is_64bit(unsigned long sel)
 {
-    unsigned int ar = 0;
-    bool ok;
-
-    asm ( "lar %[sel], %[ar]"
-          : [ar] "+r" (ar), "=@ccz" (ok) : [sel] "r" ((unsigned int)sel) );
-    return ok && (ar & LAR_L);
+    return lar(sel) & _SEGMENT_L;
 }
 
 /* Past the decoded instruction. */
@@ -250,7 +244,7 @@ static void set_edx_eax(struct cpu_regs *regs, uint64_t val)
  */
 static bool emulate_0f01(struct cpu_regs *regs, struct insn *in)
 {
-    uint32_t lo, hi, aux;
+    uint32_t aux;
 
     switch ( insn_byte(in) )
     {
@@ -265,8 +259,7 @@ static bool emulate_0f01(struct cpu_regs *regs, struct insn *in)
             return false;
         return emul_done(regs, in);
     case 0xf9:                          /* rdtscp: only a CPU with it #GPs */
-        asm volatile ( "rdtscp" : "=a" (lo), "=d" (hi), "=c" (aux) );
-        set_edx_eax(regs, ((uint64_t)hi << 32) | lo);
+        set_edx_eax(regs, rdtscp(&aux));
         regs->rcx = aux;
         return emul_done(regs, in);
     default:

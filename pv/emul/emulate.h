@@ -6,14 +6,12 @@
 #ifndef PV_EMULATE_H
 #define PV_EMULATE_H
 
+#include "arch/x86/debugreg.h"
+#include "arch/x86/eflags.h"
 #include "arch/x86/regs.h"
 #include "pv/domain.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"
-
-#define X86_EFLAGS_TF   0x00000100
-#define X86_EFLAGS_RF   0x00010000
-#define X86_DR6_BS      (1UL << 14)     /* single step */
 
 /*
  * Past an emulated instruction of @len bytes, as Xen's

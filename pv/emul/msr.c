@@ -8,10 +8,9 @@
 #include "shim/lib.h"
 #include <xen/arch-x86/cpuid.h>
 #include "arch/x86/cpu.h"
-#include "arch/x86/cr.h"
 #include "arch/x86/layout.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/time.h"
-#include "arch/x86/uaccess.h"
 #include "pv/emul/cpuid.h"
 #include "pv/emul/cr.h"
 #include "pv/guest-addr.h"
@@ -20,30 +19,6 @@
 #include "pv/mm/mm.h"
 #include "shim/console.h"
 
-/* MSRs arch/x86/cr.h doesn't name (SDM vol. 4; AMD APM vol. 2). */
-#define MSR_IA32_TSC                0x00000010
-#define MSR_IA32_PLATFORM_ID        0x00000017
-#define MSR_IA32_FEATURE_CONTROL    0x0000003a
-#define MSR_PRED_CMD                0x00000049
-#define MSR_IA32_UCODE_REV          0x0000008b
-#define MSR_INTEL_PLATFORM_INFO     0x000000ce
-#define MSR_IA32_MPERF              0x000000e7
-#define MSR_IA32_APERF              0x000000e8
-#define MSR_INTEL_MISC_FEATURES     0x00000140
-#define MSR_IA32_CR_PAT             0x00000277
-#define MSR_IA32_PERF_STATUS        0x00000198
-#define MSR_IA32_PERF_CTL           0x00000199
-#define MSR_IA32_THERM_CONTROL      0x0000019a
-#define MSR_IA32_THERM_STATUS       0x0000019c
-#define MSR_IA32_MISC_ENABLE        0x000001a0
-#define MSR_IA32_ENERGY_PERF_BIAS   0x000001b0
-#define MSR_TSC_AUX                 0xc0000103
-#define MSR_K8_HWCR                 0xc0010015
-#define MSR_K7_FID_VID_CTL          0xc0010041
-#define MSR_K7_FID_VID_STATUS       0xc0010042
-#define MSR_K8_PSTATE_LIMIT         0xc0010061  /* ... to PSTATE7 */
-#define MSR_K8_PSTATE7              0xc001006b
-#define MSR_AMD64_DE_CFG            0xc0011029
 /*
  * Xen's fixed PAT (XEN_MSR_PAT), part of the PV ABI: WB, WT, UC-, UC, WC,
  * WP, UC, UC.  PV guests read it; Linux builds its cache modes from it.
@@ -52,15 +27,9 @@
 /* Xen's own: the hypercall-page MSR, at the base CPUID 0x40000002 gives. */
 #define MSR_XEN_HYPERCALL_PAGE      XEN_CPUID_FIRST_LEAF
 
-#define EFER_GUEST_MASK     0x4d01UL    /* SCE LME LMA NXE FFXSE, no SVME */
-#define FEATURE_CONTROL_LOCK        (1UL << 0)
-#define PRED_CMD_IBPB               (1UL << 0)
-#define DE_CFG_LFENCE_SERIALISE     (1UL << 1)
-#define MISC_ENABLE_PERF_AVAIL      (1UL << 7)
-#define MISC_ENABLE_BTS_UNAVAIL     (1UL << 11)
-#define MISC_ENABLE_PEBS_UNAVAIL    (1UL << 12)
-#define MISC_ENABLE_MONITOR_ENABLE  (1UL << 18)
-#define MISC_ENABLE_XTPR_DISABLE    (1UL << 23)
+/* The EFER bits a guest sees: not SVME. */
+#define EFER_GUEST_MASK     (EFER_SCE | EFER_LME | EFER_LMA | EFER_NXE | \
+                             EFER_FFXSE)
 
 
 /*
@@ -99,9 +68,11 @@ static bool guest_has_tsc_aux(void)
 
 static uint64_t guest_misc_enable(uint64_t val)
 {
-    val &= ~(MISC_ENABLE_PERF_AVAIL | MISC_ENABLE_MONITOR_ENABLE);
-    return val | MISC_ENABLE_BTS_UNAVAIL | MISC_ENABLE_PEBS_UNAVAIL |
-           MISC_ENABLE_XTPR_DISABLE;
+    val &= ~(MSR_IA32_MISC_ENABLE_PERF_AVAIL |
+             MSR_IA32_MISC_ENABLE_MONITOR_ENABLE);
+    return val | MSR_IA32_MISC_ENABLE_BTS_UNAVAIL |
+           MSR_IA32_MISC_ENABLE_PEBS_UNAVAIL |
+           MSR_IA32_MISC_ENABLE_XTPR_DISABLE;
 }
 
 static bool intel(void)
@@ -197,7 +168,7 @@ static bool read_msr(uint32_t msr, uint64_t *val)
         return intel() && rdmsr_safe(msr, val);
     case MSR_IA32_FEATURE_CONTROL:
         /* Locked, with no VMX or LMCE: Linux reads it unguarded. */
-        *val = FEATURE_CONTROL_LOCK;
+        *val = IA32_FEATURE_CONTROL_LOCK;
         return intel();
     case MSR_IA32_CR_PAT:
         *val = XEN_MSR_PAT;
@@ -235,7 +206,7 @@ static bool read_msr(uint32_t msr, uint64_t *val)
         *val = 0;
         return amd_like();
     case MSR_AMD64_DE_CFG:
-        *val = DE_CFG_LFENCE_SERIALISE;
+        *val = AMD64_DE_CFG_LFENCE_SERIALISE;
         return amd_like();
     case MSR_XEN_HYPERCALL_PAGE:
         *val = 0;                       /* write-only: reads as zero */

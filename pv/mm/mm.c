@@ -11,6 +11,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include "arch/x86/flush.h"
+#include "arch/x86/irq.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
@@ -261,9 +262,9 @@ void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags)
 
     if ( mask & ~self )
     {
-        asm volatile ( "sti" ::: "memory" );
+        local_irq_enable();
         flush_area_mask(mask, va, flags);
-        asm volatile ( "cli" ::: "memory" );
+        local_irq_disable();
     }
     else if ( mask & self )
         flush_area_local(va, flags);
@@ -296,10 +297,10 @@ void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
         return;
     }
     pv_domain_unlock();
-    asm volatile ( "sti" ::: "memory" );
+    local_irq_enable();
     flush_area_mask(mask, va, flags);
     pv_domain_lock();                   /* waits with interrupts on */
-    asm volatile ( "cli" ::: "memory" );
+    local_irq_disable();
     if ( tlbflush_may_advance(clock, stamps) )
         pv_note_flush(mask, flags);
 }

@@ -6,14 +6,8 @@
  * instructions.  SDM vol. 2A/2B, the pages of each instruction.
  */
 #include "shim/lib.h"
+#include "arch/x86/eflags.h"
 #include "pv/mm/ptwr-decode.h"
-
-#define X86_EFLAGS_CF   0x001
-#define X86_EFLAGS_PF   0x004
-#define X86_EFLAGS_AF   0x010
-#define X86_EFLAGS_ZF   0x040
-#define X86_EFLAGS_SF   0x080
-#define X86_EFLAGS_OF   0x800
 
 /* PF: set when the result's low byte has an even number of ones. */
 static bool parity_even(uint8_t v)

@@ -10,8 +10,10 @@
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
-#include "arch/x86/cr.h"
+#include "arch/x86/eflags.h"
+#include "arch/x86/exception.h"
 #include "arch/x86/layout.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/page.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"
@@ -19,12 +21,6 @@
 #include "pv/traps.h"
 #include "shim/console.h"
 #include "shim/param.h"
-
-#define PFEC_PRESENT    (1u << 0)
-#define PFEC_WRITE      (1u << 1)
-#define PFEC_RSVD       (1u << 3)
-#define PFEC_INSN       (1u << 4)
-#define X86_EFLAGS_ARITH 0x8d5          /* CF PF AF ZF SF OF */
 
 /* The guest's GPRs in x86 encoding order (rax, rcx, rdx, rbx, rsp...). */
 static uint64_t *gpr_slot(struct cpu_regs *r, int n)
@@ -74,7 +70,7 @@ static uint64_t cmp_flags(uint64_t a, uint64_t b, unsigned int size)
     else
         asm ( "cmp %k2, %k1; pushf; pop %0" : "=r" (f) : "r" (a), "r" (b)
               : "cc" );
-    return f & X86_EFLAGS_ARITH;
+    return f & X86_EFLAGS_ARITH_MASK;
 }
 
 /*
@@ -129,7 +125,7 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
               : *gpr_slot(regs, in->cmp_reg);
         if ( in->size == 4 )
             cmp = (uint32_t)cmp;
-        regs->rflags = (regs->rflags & ~X86_EFLAGS_ARITH) |
+        regs->rflags = (regs->rflags & ~X86_EFLAGS_ARITH_MASK) |
                        cmp_flags(cmp, cur, in->size);
         store = cmp == cur;
     }
@@ -216,8 +212,8 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
     int i;
 
     if ( !v->kernel_mode ||
-         (ec & (PFEC_PRESENT | PFEC_WRITE | PFEC_RSVD | PFEC_INSN)) !=
-         (PFEC_PRESENT | PFEC_WRITE) )
+         (ec & (PFEC_page_present | PFEC_write_access | PFEC_reserved_bit |
+                PFEC_insn_fetch)) != (PFEC_page_present | PFEC_write_access) )
         return false;
 
     /* The faulting address must be a read-only mapping of an L1 table. */

@@ -8,7 +8,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/sched.h>
-#include "arch/x86/apic.h"
+#include "arch/x86/irq.h"
 #include "pv/domain.h"
 #include "pv/event/event.h"
 #include "pv/guest-access.h"

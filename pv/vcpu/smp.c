@@ -9,8 +9,11 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/flush.h"
+#include "arch/x86/fpu.h"
+#include "arch/x86/msr.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/segment.h"
 #include "arch/x86/smp.h"
 #include "pv/pv.h"
 #include "pv/descriptor-tables.h"
@@ -74,40 +77,25 @@ void vcpu_kick(struct vcpu *v)
 }
 
 /*
- * Xen's loadsegment(): a selector the guest chose may name a descriptor
- * it has since made not present or removed (update_descriptor before
- * VCPUOP_up): the load faults in the shim, and the register is left
- * null instead, as Xen's fix-up does.
+ * Segment bases and selectors as @v had them (none yet loaded here).  A
+ * selector the guest chose may name a descriptor it has since made not
+ * present or removed (update_descriptor before VCPUOP_up): the load
+ * faults in the shim, and the register is left null instead, as Xen's
+ * loadsegment() fix-up does.
  */
-#define LOAD_SEG(seg, sel) ({                                            \
-    unsigned int s_ = (sel);                                            \
-                                                                        \
-    asm volatile ( "1: mov %k0, %%" seg "\n"                            \
-                   "2:\n"                                               \
-                   "   .pushsection .text.fixup, \"ax\"\n"              \
-                   "3: xor %k0, %k0\n"                                  \
-                   "   mov %k0, %%" seg "\n"                            \
-                   "   jmp 2b\n"                                        \
-                   "   .popsection\n"                                   \
-                   _ASM_EXTABLE(1b, 3b)                                 \
-                   : "+r" (s_) : : "memory" );                          \
-})
-
-/* Segment bases and selectors as @v had them (none yet loaded here). */
 static void load_segments(struct vcpu *v)
 {
     const uint16_t *sel = v->compat_data_sel;
 
     if ( dom.compat )
     {
-        LOAD_SEG("ds", sel[0]);
-        LOAD_SEG("es", sel[1]);
-        LOAD_SEG("fs", sel[2]);
-        LOAD_SEG("gs", sel[3]);
+        loadsegment(ds, sel[0]);
+        loadsegment(es, sel[1]);
+        loadsegment(fs, sel[2]);
+        loadsegment(gs, sel[3]);
     }
     else
-        asm volatile ( "mov %0, %%ds; mov %0, %%es; mov %0, %%fs; "
-                       "mov %0, %%gs" :: "r" (0) : "memory" );
+        load_nul_data_segments();
     wrmsr(MSR_FS_BASE, v->fs_base);
     wrmsr(MSR_GS_BASE, v->kernel_mode ? v->gs_base_kernel : v->gs_base_user);
     wrmsr(MSR_SHADOW_GS_BASE,
@@ -128,7 +116,8 @@ static noreturn void vcpu_start(struct vcpu *v)
     if ( !v->started )
     {
         pv_cr_init(v);                  /* XCR0 as a new Xen vCPU's */
-        asm volatile ( "clts; fxrstor64 %0" :: "m" (v->fpu_start) );
+        clts();
+        fxrstor(v->fpu_start);
     }
     v->started = true;
     pv_cpu_init();
@@ -139,9 +128,9 @@ static noreturn void vcpu_start(struct vcpu *v)
     load_segments(v);
     pv_load_debugregs(v);
     if ( v->ctrlreg0_ts )
-        write_cr0(read_cr0() | X86_CR0_TS);
+        stts();
     else
-        asm volatile ( "clts" );
+        clts();
     ci->guest_regs = v->start_regs;
     pv_time_vcpu_start(v);
     vcpu_runstate_change(v, RUNSTATE_running);
@@ -163,9 +152,7 @@ static noreturn void vcpu_stop(struct vcpu *v, const struct cpu_regs *regs)
     switch_cr3(__pa(shim_l4()));
     v->running = false;
     pv_domain_unlock();
-    asm volatile ( "lea -8(%0), %%rsp; call idle_loop"
-                   :: "r" (&get_cpu_info()->guest_regs) : "memory" );
-    __builtin_unreachable();
+    reset_stack_and_call(idle_loop);
 }
 
 /* On the way out to the guest, lock held: has this vCPU gone down? */

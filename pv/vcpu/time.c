@@ -15,6 +15,7 @@
  */
 #include "shim/lib.h"
 #include <xen/errno.h>
+#include "arch/x86/barrier.h"
 #include "arch/x86/rtc.h"
 #include "pv/domain.h"
 #include "pv/event/event.h"
@@ -23,9 +24,6 @@
 #include "pv/vcpu/time.h"
 #include "pv/compat/layout.h"
 #include "pv/vcpu/time-scale.h"
-
-/* x86 does not reorder stores with stores: the compiler must not either. */
-#define smp_wmb()       asm volatile ( "" ::: "memory" )
 
 #define NS_PER_SEC      1000000000ULL
 #define MILLISECS(ms)   ((uint64_t)(ms) * 1000000ULL)

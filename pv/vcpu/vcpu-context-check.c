@@ -6,16 +6,14 @@
  */
 #include "pv/vcpu/vcpu-context.h"
 #include <xen/errno.h>
+#include "arch/x86/cr.h"
+#include "arch/x86/eflags.h"
+#include "arch/x86/fpu.h"
 #include "shim/frame.h"
 #include "pv/guest-addr.h"
 #include "pv/descriptor-tables.h"
 
-#define X86_EFLAGS_IF       0x00000200UL
-#define X86_EFLAGS_IOPL     0x00003000UL
-#define X86_CR0_TS          0x00000008UL
 #define LDT_MAX_ENTS        8192
-#define FCW_DEFAULT         0x037f      /* Xen's, fninit's */
-#define MXCSR_DEFAULT       0x1f80
 
 
 /* Xen's fixup_guest_{stack,code}_selector(): RPL at least the kernel's. */
@@ -134,12 +132,12 @@ void pv_vcpu_context_fpu(struct vcpu_guest_context *c)
     if ( !(c->flags & VGCF_i387_valid) )
     {
         memset(fx, 0, sizeof(c->fpu_ctxt));
-        memcpy(&fx[0], &fcw, sizeof(fcw));
+        memcpy(&fx[FXSAVE_FCW], &fcw, sizeof(fcw));
         mxcsr = MXCSR_DEFAULT;
-        memcpy(&fx[24], &mxcsr, sizeof(mxcsr));
+        memcpy(&fx[FXSAVE_MXCSR], &mxcsr, sizeof(mxcsr));
         return;
     }
-    memcpy(&mxcsr, &fx[24], sizeof(mxcsr));
+    memcpy(&mxcsr, &fx[FXSAVE_MXCSR], sizeof(mxcsr));
     if ( mxcsr & ~mxcsr_mask )
         memset(fx, 0, sizeof(c->fpu_ctxt));
 }

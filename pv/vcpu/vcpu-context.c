@@ -8,6 +8,7 @@
  */
 #include "shim/lib.h"
 #include <xen/errno.h>
+#include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
@@ -23,7 +24,6 @@
 #include "pv/vcpu/vcpu-context.h"
 #include "shim/console.h"
 
-#define X86_CR0_TS  0x8UL
 #define DESCS_PER_PAGE  (PAGE_SIZE / sizeof(uint64_t))
 
 /*

@@ -10,6 +10,7 @@
 #include "shim/lib.h"
 #include <xen/errno.h>
 #include <xen/sched.h>
+#include "arch/x86/barrier.h"
 #include "arch/x86/layout.h"
 #include "pv/domain.h"
 #include "pv/event/event.h"
@@ -27,7 +28,6 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/smp.h"
 
-#define smp_wmb()   asm volatile ( "" ::: "memory" )
 
 /*
  * Xen's dummy_vcpu_info: where a vCPU beyond the legacy 32 points before

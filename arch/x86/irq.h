@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * This CPU's interrupt flag: interrupts off and on, saved and restored,
+ * let in for a moment, or waited for in a halt.  Each is a compiler
+ * barrier too, so memory accesses don't move across it.  Host unit tests
+ * run shim code as a process, with no interrupts to mask: there
+ * local_irq_save() and local_irq_restore() do nothing.
+ */
+#ifndef ARCH_X86_IRQ_H
+#define ARCH_X86_IRQ_H
+
+#include "shim/lib.h"
+#include "arch/x86/eflags.h"
+
+#ifdef SHIM_HOST_TEST
+#define local_irq_save(f)       ((f) = 0)
+#define local_irq_restore(f)    ((void)(f))
+#else
+#define local_irq_save(f) \
+    asm volatile ( "pushf; pop %0; cli" : "=r" (f) :: "memory" )
+#define local_irq_restore(f) \
+    asm volatile ( "push %0; popf" :: "g" (f) : "memory", "cc" )
+
+static inline void local_irq_disable(void)
+{
+    asm volatile ( "cli" ::: "memory" );
+}
+
+static inline void local_irq_enable(void)
+{
+    asm volatile ( "sti" ::: "memory" );
+}
+
+static inline bool irqs_enabled(void)
+{
+    unsigned long f;
+
+    asm volatile ( "pushf; pop %0" : "=r" (f) );
+    return f & X86_EFLAGS_IF;
+}
+
+/*
+ * With interrupts off, take any that are pending, then off again.  The
+ * window is "sti; nop": the nop ends sti's one-instruction shadow.  Not
+ * "sti; pause": QEMU's TCG leaves the shadow in force across a pause, so
+ * the window would never open there.
+ */
+static inline void local_irq_window(void)
+{
+    asm volatile ( "sti; nop; cli" ::: "memory" );
+}
+
+/*
+ * Let interrupts in while this CPU waits for one, then off again: hlt
+ * sits in sti's shadow, so one that arrives before it ends the halt.
+ */
+static inline void cpu_wait_for_interrupt(void)
+{
+    asm volatile ( "sti; hlt; cli" ::: "memory" );
+}
+#endif /* SHIM_HOST_TEST */
+
+#endif /* ARCH_X86_IRQ_H */
