@@ -4,7 +4,6 @@
  * until bound to a device vector (arch/x86/vector.h) on one CPU.
  */
 #include "arch/x86/smp.h"
-#include "drivers/barrier.h"
 #include "drivers/ioremap.h"
 #include "drivers/pci.h"
 #include "shim/console.h"

@@ -225,7 +225,8 @@ static bool bar_overlaps(uint64_t addr, uint64_t size)
                  addr < bar->addr + bar->size && bar->addr < addr + size )
                 return true;
         }
-    return ecam && addr < ecam->base + (ecam->bus_end + 1UL) * ECAM_BUS_SIZE &&
+    return ecam &&
+           addr < ecam->base + (ecam->bus_end + 1UL) * ECAM_BUS_SIZE &&
            ecam->base < addr + size;
 }
 
@@ -260,7 +261,8 @@ bool pci_assign_bars(struct pci_dev *d)
             return false;
         }
         pci_conf_write32(d, PCI_BAR0 + 4 * i,
-                         (uint32_t)addr | (b->prefetch ? PCI_BAR_PREFETCH : 0) |
+                         (uint32_t)addr |
+                         (b->prefetch ? PCI_BAR_PREFETCH : 0) |
                          (b->is64 ? PCI_BAR_MEM_64 : 0));
         if ( b->is64 )
             pci_conf_write32(d, PCI_BAR0 + 4 * i + 4, addr >> 32);
@@ -298,7 +300,7 @@ void pci_init(void)
     char name[8];
 
     for ( i = 0; i < acpi_mcfg.nr; i++ )
-        if ( acpi_mcfg.ecam[i].segment == 0 && acpi_mcfg.ecam[i].bus_start == 0 )
+        if ( !acpi_mcfg.ecam[i].segment && !acpi_mcfg.ecam[i].bus_start )
             ecam = &acpi_mcfg.ecam[i];
     scan_bus(0);
     printk("PCI: %u functions, configuration through %s\n", pci_nr_devs,

@@ -77,7 +77,6 @@ struct pci_dev {
     /* MSI-X: its capability (0: none), table size and mapping. */
     unsigned int msix_cap, msix_size;
     volatile uint8_t *msix_table;
-    const char *driver;     /* who took it, for the log */
 };
 
 /* Capability walking and BAR decoding on a snapshot (drivers/pci-cap.c). */

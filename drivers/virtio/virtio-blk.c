@@ -122,6 +122,8 @@ static unsigned int build(struct vblk_queue *q, struct vblk_slot *s,
 {
     unsigned int n = 0, i;
 
+    /* blk_submit() kept nr_segs within max_segs, two under the array. */
+    ASSERT(req->nr_segs + 2 <= ARRAY_SIZE(q->bufs));
     s->hdr.type = op_type(req->op);
     s->hdr.ioprio = 0;
     s->hdr.sector = req->op == BLK_OP_FLUSH ? 0 : req->sector;
@@ -251,8 +253,8 @@ static void read_config(struct vblk *vb)
          (v = virtio_cfg_read(vd, VBLK_CFG_BLK_SIZE, 4)) >= BLK_SECTOR_SIZE &&
          !(v & (v - 1)) && v <= 65536 )
         b->sector_size = v;
-    /* Header and status take two of an indirect table's descriptors. */
-    b->max_segs = vq_max_bufs(&vb->q[0].vq) - 2;
+    /* Header and status take two of a request's buffers (q->bufs). */
+    b->max_segs = MIN(vq_max_bufs(&vb->q[0].vq), VQ_INDIRECT_MAX) - 2;
     if ( virtio_has(vd, VIRTIO_BLK_F_SEG_MAX) &&
          (v = virtio_cfg_read(vd, VBLK_CFG_SEG_MAX, 4)) )
         b->max_segs = MIN(b->max_segs, v);
@@ -320,7 +322,8 @@ static void log_device(struct vblk *vb)
     printk(", %u queue entries%s%s\n", vb->q[0].vq.size,
            virtio_has(&vb->vd, VIRTIO_F_RING_INDIRECT_DESC)
            ? ", indirect descriptors" : "",
-           virtio_has(&vb->vd, VIRTIO_F_RING_EVENT_IDX) ? ", event index" : "");
+           virtio_has(&vb->vd, VIRTIO_F_RING_EVENT_IDX)
+           ? ", event index" : "");
 }
 
 bool virtio_blk_probe(struct pci_dev *d)
@@ -330,9 +333,9 @@ bool virtio_blk_probe(struct pci_dev *d)
 
     if ( d->vendor != VIRTIO_PCI_VENDOR ||
          (d->device != VIRTIO_PCI_MODERN_BASE + VIRTIO_ID_BLOCK &&
-          !(d->device == 0x1001 && d->subsys == VIRTIO_ID_BLOCK)) )
+          !(d->device == VIRTIO_PCI_TRANS_BLOCK &&
+            d->subsys == VIRTIO_ID_BLOCK)) )
         return false;
-    d->driver = "virtio-blk";
     if ( nr_vblks == VBLK_MAX_DEVS )
     {
         printk(XENLOG_WARNING "virtio-blk: more than %u disks: the rest "

@@ -13,6 +13,8 @@
 
 #define VIRTIO_PCI_VENDOR       0x1af4
 #define VIRTIO_PCI_MODERN_BASE  0x1040  /* + the virtio device id (4.1.2.1) */
+/* Transitional (4.1.2.3): its subsystem id is the virtio device id. */
+#define VIRTIO_PCI_TRANS_BLOCK  0x1001
 #define VIRTIO_ID_BLOCK         2
 
 /* Feature bits (6). */
