@@ -42,6 +42,13 @@ struct test_io {
 };
 
 static uint8_t *buf;                /* 4 pages of dma_alloc() memory */
+/*
+ * One request at a time, never on the stack: one that timed out is still
+ * the device's, which may complete it (into io and buf) at any time
+ * later, so the test stops (stuck) rather than reuse either.
+ */
+static struct test_io io;
+static bool stuck;
 static struct timer wake;
 
 static void io_done(struct blk_request *req, enum blk_status status)
@@ -96,6 +103,7 @@ static bool run(struct blk_dev *dev, struct test_io *io, const char *what)
 
     if ( s == BLK_OK && !wait_io(io) )
     {
+        stuck = true;
         printk(XENLOG_ERR "blk-selftest: %s: %s: FAILED: no completion in "
                "%llu s\n", dev->name, what, TIMEOUT_NS / 1000000000ULL);
         return false;
@@ -135,7 +143,6 @@ static uint8_t pattern(unsigned int i)
 /* Sector 0 whole, then sectors 1-16 through three uneven segments. */
 static bool test_reads(struct blk_dev *dev)
 {
-    struct test_io io;
     unsigned int i;
     bool ok = true;
 
@@ -179,7 +186,6 @@ static bool test_reads(struct blk_dev *dev)
 /* Sector WRITE_SECTOR written, read back, flushed. */
 static bool test_write(struct blk_dev *dev)
 {
-    struct test_io io;
     unsigned int i;
 
     for ( i = 0; i < BLK_SECTOR_SIZE; i++ )
@@ -210,7 +216,6 @@ static bool test_write(struct blk_dev *dev)
 /* Write-zeroes and discard, where the device has them. */
 static bool test_ranges(struct blk_dev *dev)
 {
-    struct test_io io;
     unsigned int i;
 
     if ( dev->features & BLK_F_WRITE_ZEROES )
@@ -257,7 +262,6 @@ static void submit_here(const struct cpu_regs *regs, void *data)
 /* A read on each queue from its CPU, completed on that CPU. */
 static bool test_queues(struct blk_dev *dev)
 {
-    static struct test_io io;           /* the other CPU's too */
     unsigned int q;
     char what[32];
 
@@ -270,6 +274,7 @@ static bool test_queues(struct blk_dev *dev)
         if ( !smp_call_function_single(q, submit_here, &io) ||
              !wait_io(&io) )
         {
+            stuck = true;
             printk(XENLOG_ERR "blk-selftest: %s: %s: FAILED: no "
                    "completion\n", dev->name, what);
             return false;
@@ -296,7 +301,7 @@ void blk_selftest(void)
     init_timer(&wake, nothing, NULL, smp_processor_id());
     if ( !(buf = dma_alloc(4 * PAGE_SIZE)) )
         return;
-    for ( i = 0; i < blk_count(); i++ )
+    for ( i = 0; i < blk_count() && !stuck; i++ )
     {
         struct blk_dev *dev = blk_get(i);
 
@@ -310,4 +315,7 @@ void blk_selftest(void)
              test_queues(dev) )
             printk("blk-selftest: %s: passed\n", dev->name);
     }
+    if ( stuck )
+        printk(XENLOG_ERR "blk-selftest: stopped: a request is still the "
+               "device's\n");
 }

@@ -75,41 +75,48 @@ static void set_status(struct virtio_dev *vd, uint8_t bits)
 
 bool virtio_pci_init(struct virtio_dev *vd, struct pci_dev *d)
 {
-    unsigned int cap = 0;
+    unsigned int cap = 0, at[VIRTIO_PCI_CAP_DEVICE + 1] = { 0 };
     uint64_t start;
     char name[8];
 
     memset(vd, 0, sizeof(*vd));
     vd->pci = d;
-    if ( !pci_assign_bars(d) )
-        return false;
-    /* The first capability of each type that we can use (4.1.4.1). */
+    /* The first capability of each type (4.1.4.1), from the snapshot. */
     while ( (cap = pci_cap_find(d->cfg, cap, PCI_CAP_ID_VNDR)) )
     {
-        uint8_t type;
+        uint8_t type = d->cfg[cap + VIRTIO_CAP_CFG_TYPE];
 
-        if ( d->cfg[cap + 2] < 16 || cap + 16 > PCI_CFG_SIZE )
+        if ( cap + 16 > PCI_CFG_SIZE || d->cfg[cap + 2] < 16 ||
+             type > VIRTIO_PCI_CAP_DEVICE || at[type] )
             continue;
-        type = d->cfg[cap + VIRTIO_CAP_CFG_TYPE];
-        if ( type == VIRTIO_PCI_CAP_COMMON && !vd->common )
-            vd->common = map_cap(vd, cap, VC_SIZE, NULL);
-        else if ( type == VIRTIO_PCI_CAP_NOTIFY && !vd->notify &&
-                  d->cfg[cap + 2] >= 20 && cap + 20 <= PCI_CFG_SIZE )
-        {
-            memcpy(&vd->notify_mult, &d->cfg[cap + VIRTIO_CAP_NOTIFY_MULT],
-                   4);
-            vd->notify = map_cap(vd, cap, 2, &vd->notify_len);
-        }
-        else if ( type == VIRTIO_PCI_CAP_ISR && !vd->isr )
-            vd->isr = map_cap(vd, cap, 1, NULL);
-        else if ( type == VIRTIO_PCI_CAP_DEVICE && !vd->device_cfg )
-            vd->device_cfg = map_cap(vd, cap, 1, &vd->device_cfg_len);
+        if ( type == VIRTIO_PCI_CAP_NOTIFY &&
+             (cap + 20 > PCI_CFG_SIZE || d->cfg[cap + 2] < 20) )
+            continue;
+        at[type] = cap;
     }
-    if ( !vd->common || !vd->notify || !vd->isr )
+    if ( !at[VIRTIO_PCI_CAP_COMMON] || !at[VIRTIO_PCI_CAP_NOTIFY] ||
+         !at[VIRTIO_PCI_CAP_ISR] )
     {
         printk(XENLOG_WARNING "virtio: %s %04x:%04x has no virtio 1.x "
                "(modern) interface: legacy-only devices are not used\n",
                name_of(vd, name), d->vendor, d->device);
+        return false;
+    }
+
+    if ( !pci_assign_bars(d) )
+        return false;
+    vd->common = map_cap(vd, at[VIRTIO_PCI_CAP_COMMON], VC_SIZE, NULL);
+    memcpy(&vd->notify_mult,
+           &d->cfg[at[VIRTIO_PCI_CAP_NOTIFY] + VIRTIO_CAP_NOTIFY_MULT], 4);
+    vd->notify = map_cap(vd, at[VIRTIO_PCI_CAP_NOTIFY], 2, &vd->notify_len);
+    vd->isr = map_cap(vd, at[VIRTIO_PCI_CAP_ISR], 1, NULL);
+    if ( at[VIRTIO_PCI_CAP_DEVICE] )
+        vd->device_cfg = map_cap(vd, at[VIRTIO_PCI_CAP_DEVICE], 1,
+                                 &vd->device_cfg_len);
+    if ( !vd->common || !vd->notify || !vd->isr )
+    {
+        printk(XENLOG_WARNING "virtio: %s: a virtio structure lies outside "
+               "its BAR: not used\n", name_of(vd, name));
         return false;
     }
 

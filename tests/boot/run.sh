@@ -569,7 +569,8 @@ blk_case() {
 # port I/O (pc) and ECAM (q35), read, written, flushed, zeroed and
 # discarded at boot by blk-selftest, the bytes then checked in the file;
 # several queues, each completing on its own CPU; no MSI-X (polled); a
-# legacy-only device refused; probing off.  The guest boots every time.
+# legacy-only device refused; probing off; a failing device and a stuck
+# one.  The guest boots every time.
 section_virtio_blk() {
     local passed='blk-selftest: virtio-blk0: passed'
 
@@ -610,6 +611,25 @@ section_virtio_blk() {
         "-virtio-blk," "+blk-selftest: no block device" \
         -- --memory 256M --shim-cmdline "loglvl=all blk-selftest pci-probe=0"
     disk_case "virtio-blk: pci-probe=0, the file is untouched" blk-off no
+
+    # A device that fails reads (QEMU's blkdebug), and one that holds a
+    # request 11 s (null-co's latency): each reported, the boot goes on.
+    printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\n' \
+        >"$logdir/blk-eio.cfg"
+    make_disk "$logdir/blk-eio.img"
+    expect "virtio-blk: an I/O error is reported" 0 \
+        "+blk-selftest: virtio-blk0: read sector 0: FAILED: I/O error" \
+        "-$passed" "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M --shim-cmdline "blk-selftest" \
+        -- -drive "file=blkdebug:$logdir/blk-eio.cfg:$logdir/blk-eio.img,if=none,id=disk0,format=raw" \
+        -device virtio-blk-pci,drive=disk0,disable-legacy=on
+    expect "virtio-blk: a request that never completes times out" 0 \
+        "+blk-selftest: virtio-blk0: read sector 0: FAILED: no completion in 10 s" \
+        "+blk-selftest: stopped: a request is still the device's" \
+        "-$passed" "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M --shim-cmdline "blk-selftest" \
+        -- -drive driver=null-co,size=1M,latency-ns=11000000000,if=none,id=disk0 \
+        -device virtio-blk-pci,drive=disk0,disable-legacy=on
 }
 
 sections=(entry bzimage config time global-pages smep-smap spec-ctrl fault
