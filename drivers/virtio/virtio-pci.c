@@ -244,9 +244,15 @@ bool virtio_queue_setup(struct virtio_dev *vd, struct virtqueue *vq,
         if ( mmio_read16(c + VC_Q_MSIX_VECTOR) != vec )
             vec = VIRTIO_MSI_NO_VECTOR;
     }
-    if ( vec == VIRTIO_MSI_NO_VECTOR )
-        printk(XENLOG_WARNING "virtio: %s queue %u: no interrupt, "
-               "completions polled\n", name_of(vd, name), index);
+    if ( vd->msix && vec == VIRTIO_MSI_NO_VECTOR )
+    {
+        printk(XENLOG_WARNING "virtio: %s queue %u: the device takes no "
+               "MSI-X vector\n", name_of(vd, name), index);
+        return false;
+    }
+    if ( !vd->msix )
+        printk(XENLOG_WARNING "virtio: %s queue %u: no MSI-X, completions "
+               "polled\n", name_of(vd, name), index);
     vq->notify_off = mmio_read16(c + VC_Q_NOTIFY_OFF);
     if ( (uint64_t)vq->notify_off * vd->notify_mult + 2 > vd->notify_len )
     {

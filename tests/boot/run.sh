@@ -595,7 +595,7 @@ section_virtio_blk() {
 
     blk_case "virtio-blk: no MSI-X, completions polled" blk-polled \
         disable-legacy=on,vectors=0 \
-        "+queue 0: no interrupt, completions polled" "+1 queue, polled" \
+        "+queue 0: no MSI-X, completions polled" "+1 queue, polled" \
         "+$passed" -- --memory 256M
     disk_case "virtio-blk: polled, the written bytes are in the file" \
         blk-polled yes
