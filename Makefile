@@ -52,6 +52,7 @@ SRCS += $(filter-out arch/x86/indirect-thunk.S,$(wildcard arch/x86/*.S))
 SRCS += $(wildcard shim/*.c shim/lib/*.c shim/decompress/*.c)
 SRCS += $(filter-out pv/compat/layout-gen.c,$(wildcard pv/*.c pv/*/*.c pv/*.S))
 SRCS += $(wildcard backends/*.c backends/*/*.c)
+SRCS += $(wildcard drivers/*.c drivers/*/*.c)
 ifeq ($(CONFIG_INDIRECT_THUNK),y)
 SRCS += arch/x86/indirect-thunk.S
 endif

@@ -22,6 +22,7 @@
 #include "shim/timer.h"
 #include "shim/version.h"
 #include "backends/backends.h"
+#include "drivers/drivers.h"
 #include "pv/pv.h"
 
 /* test-fault=<pf|gp|ud|de|bp|df>: take that fault once boot is done. */
@@ -109,6 +110,8 @@ noreturn void start_shim(struct boot_info *bi)
     keyhandler_set_smp(&(struct keyhandler_smp){
         .nr_cpus = num_online_cpus(), .call = key_call });
     print_modules(bi);
+    drivers_init();
+    blk_selftest();
 
     run_test_fault();
     pv_m2p_init();

@@ -17,6 +17,7 @@ enum {
     XENSTORE_SOFTIRQ,       /* the guest notified the xenstore backend */
     POWER_BUTTON_SOFTIRQ,   /* the VM's power button was pressed */
     KEYPRESS_SOFTIRQ,       /* debug keys typed (shim/keyhandler.c) */
+    BLOCK_SOFTIRQ,          /* block queues completed I/O (drivers/) */
     NR_SOFTIRQS
 };
 

@@ -182,6 +182,8 @@ bool acpi_init(uint64_t rsdp_hint)
            (unsigned long)(xsdt ? xsdt : rsdt));
     if ( (h = map_table(acpi_find_table("APIC"))) )
         acpi_madt_parse(h, h->length);
+    if ( (h = map_table(acpi_find_table("MCFG"))) )
+        acpi_mcfg_parse(h, h->length);
 
     if ( !(fadt = map_table(acpi_find_table("FACP"))) ||
          fadt->length < FADT_PM1B_CNT + 4 )

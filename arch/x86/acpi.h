@@ -67,6 +67,19 @@ void acpi_madt_parse(const void *table, uint32_t length);
 bool acpi_isa_irq_to_gsi(unsigned int isa_irq, uint32_t *gsi,
                          uint16_t *flags);
 
+/* What the MCFG says about PCI configuration space (arch/x86/acpi-mcfg.c). */
+struct acpi_ecam {
+    uint64_t base;          /* bus 0's place: 1 MiB a bus, 4 KiB a function */
+    uint16_t segment;
+    uint8_t bus_start, bus_end;
+};
+struct acpi_mcfg {
+    unsigned int nr;
+    struct acpi_ecam ecam[4];
+};
+extern struct acpi_mcfg acpi_mcfg;
+void acpi_mcfg_parse(const void *table, uint32_t length);
+
 /*
  * The fixed-feature power button (arch/x86/acpi-sci.c, ACPI 6.4 4.8.2.2):
  * acpi_sci_capture() keeps what the FADT says about the SCI and PM1 event

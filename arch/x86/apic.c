@@ -14,6 +14,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
 #include "arch/x86/time.h"
+#include "arch/x86/vector.h"
 #include "arch/x86/acpi.h"
 #include "shim/console.h"
 #include "shim/console-input.h"
@@ -263,6 +264,8 @@ void do_IRQ(struct cpu_regs *regs)
         acpi_sci_interrupt();           /* level: status cleared first */
         break;
     default:
+        if ( vector_dispatch(regs->entry_vector) )
+            break;                      /* a device's (vector.c) */
         printk(XENLOG_WARNING "APIC: unexpected interrupt vector %#x\n",
                regs->entry_vector);
         break;

@@ -7,6 +7,7 @@
  *   slot 256  0xffff800000000000  M2P, read-only to the guest (MACH2PHYS_*)
  *   slot 260  0xffff820000000000  pages mapped on demand (a guest's LDT)
  *             0xffff820040000000  the APs' per-CPU areas
+ *             0xffff820080000000  device MMIO, uncached (drivers/ioremap.c)
  *   slot 261  0xffff82d080000000  the shim image (as Xen places its own)
  *   slot 262+ 0xffff830000000000  directmap of RAM (as Xen's DIRECTMAP)
  */
@@ -39,6 +40,13 @@
  */
 #define PERCPU_VIRT_START    _AC(0xffff820040000000, UL)
 #define PERCPU_VIRT_SIZE     (2 * STACK_SIZE)
+
+/*
+ * Slot 260 too: the container's device registers (PCI BARs, ECAM), mapped
+ * uncached as drivers find them, from the bottom up, never unmapped.
+ */
+#define DEVMMIO_VIRT_START   _AC(0xffff820080000000, UL)
+#define DEVMMIO_VIRT_SIZE    _AC(0x40000000, UL)    /* 1 GiB */
 
 #define DIRECTMAP_VIRT_START _AC(0xffff830000000000, UL)
 #define DIRECTMAP_VIRT_END   _AC(0xffff880000000000, UL)

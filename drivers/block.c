@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The block devices (block.h): the registry, the checks every request
+ * passes whatever the device, the queue a CPU submits on, and the softirq
+ * that runs completions where the queues' interrupts arrive.
+ */
+#include "arch/x86/percpu.h"
+#include "drivers/block.h"
+#include "shim/softirq.h"
+
+static struct blk_dev *blk_devs[8];
+static unsigned int nr_blk_devs;
+
+static void block_softirq(void)
+{
+    unsigned int cpu = smp_processor_id(), i, q;
+
+    for ( i = 0; i < ACCESS_ONCE(nr_blk_devs); i++ )
+    {
+        struct blk_dev *dev = blk_devs[i];
+        unsigned long pend = __atomic_exchange_n(&dev->pending[cpu], 0,
+                                                 __ATOMIC_ACQ_REL);
+
+        for ( q = 0; pend; q++, pend >>= 1 )
+            if ( pend & 1 )
+                dev->ops->complete(dev, q);
+    }
+}
+
+bool blk_register(struct blk_dev *dev)
+{
+    if ( nr_blk_devs == ARRAY_SIZE(blk_devs) )
+        return false;
+    if ( !nr_blk_devs )
+        open_softirq(BLOCK_SOFTIRQ, block_softirq);
+    blk_devs[nr_blk_devs] = dev;
+    __atomic_store_n(&nr_blk_devs, nr_blk_devs + 1, __ATOMIC_RELEASE);
+    return true;
+}
+
+unsigned int blk_count(void)
+{
+    return nr_blk_devs;
+}
+
+struct blk_dev *blk_get(unsigned int index)
+{
+    return index < nr_blk_devs ? blk_devs[index] : NULL;
+}
+
+void blk_queue_interrupt(struct blk_dev *dev, unsigned int q)
+{
+    __atomic_or_fetch(&dev->pending[smp_processor_id()], 1UL << q,
+                      __ATOMIC_RELEASE);
+    raise_softirq(BLOCK_SOFTIRQ);
+}
+
+/* Whether [sector, sector + nr) lies on the disk, in whole blocks. */
+static bool range_ok(const struct blk_dev *dev, uint64_t sector, uint64_t nr)
+{
+    uint64_t per_block = dev->sector_size >> BLK_SECTOR_SHIFT;
+
+    return nr && sector < dev->nr_sectors && nr <= dev->nr_sectors - sector &&
+           !(sector % per_block) && !(nr % per_block);
+}
+
+static enum blk_status check(const struct blk_dev *dev,
+                             const struct blk_request *req)
+{
+    uint64_t bytes = 0;
+    unsigned int i;
+
+    switch ( req->op )
+    {
+    case BLK_OP_READ:
+    case BLK_OP_WRITE:
+        if ( req->op == BLK_OP_WRITE && (dev->features & BLK_F_RO) )
+            return BLK_EROFS;
+        if ( !req->nr_segs || req->nr_segs > dev->max_segs )
+            return BLK_EINVAL;
+        for ( i = 0; i < req->nr_segs; i++ )
+        {
+            if ( !req->seg[i].len || req->seg[i].len % BLK_SECTOR_SIZE ||
+                 req->seg[i].len > dev->max_seg_size )
+                return BLK_EINVAL;
+            bytes += req->seg[i].len;
+        }
+        return range_ok(dev, req->sector, bytes >> BLK_SECTOR_SHIFT)
+               ? BLK_OK : BLK_EINVAL;
+    case BLK_OP_FLUSH:
+        return dev->features & BLK_F_FLUSH ? BLK_OK : BLK_EUNSUPP;
+    case BLK_OP_DISCARD:
+        if ( !(dev->features & BLK_F_DISCARD) )
+            return BLK_EUNSUPP;
+        if ( dev->features & BLK_F_RO )
+            return BLK_EROFS;
+        return range_ok(dev, req->sector, req->nr_sectors) &&
+               req->nr_sectors <= dev->max_discard_sectors
+               ? BLK_OK : BLK_EINVAL;
+    case BLK_OP_WRITE_ZEROES:
+        if ( !(dev->features & BLK_F_WRITE_ZEROES) )
+            return BLK_EUNSUPP;
+        if ( dev->features & BLK_F_RO )
+            return BLK_EROFS;
+        return range_ok(dev, req->sector, req->nr_sectors) &&
+               req->nr_sectors <= dev->max_write_zeroes_sectors
+               ? BLK_OK : BLK_EINVAL;
+    }
+    return BLK_EINVAL;
+}
+
+enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req)
+{
+    enum blk_status s = check(dev, req);
+
+    if ( s != BLK_OK )
+        return s;
+    return dev->ops->submit(dev, smp_processor_id() % dev->nr_queues, req);
+}
+
+const char *blk_status_name(enum blk_status s)
+{
+    switch ( s )
+    {
+    case BLK_OK:        return "ok";
+    case BLK_EIO:       return "I/O error";
+    case BLK_EUNSUPP:   return "unsupported";
+    case BLK_EINVAL:    return "invalid request";
+    case BLK_EBUSY:     return "queue full";
+    case BLK_EROFS:     return "read-only device";
+    }
+    return "?";
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The block-device interface between the container's disks (virtio-blk
+ * today, NVMe later) and their users (the Xen block backend): a
+ * registered device with its geometry, features, limits and queues, and
+ * asynchronous requests over physical addresses, completed by a callback.
+ */
+#ifndef DRIVERS_BLOCK_H
+#define DRIVERS_BLOCK_H
+
+#include "shim/lib.h"
+#include "arch/x86/layout.h"
+
+/* Sectors are 512 bytes in requests and capacities, whatever the device. */
+#define BLK_SECTOR_SHIFT    9
+#define BLK_SECTOR_SIZE     (1u << BLK_SECTOR_SHIFT)
+
+enum blk_op {
+    BLK_OP_READ,
+    BLK_OP_WRITE,
+    BLK_OP_FLUSH,           /* what was written so far, to stable storage */
+    BLK_OP_DISCARD,         /* the device may forget those sectors */
+    BLK_OP_WRITE_ZEROES,    /* the sectors read as zeroes afterwards */
+};
+
+/* A request's completion status. */
+enum blk_status {
+    BLK_OK,
+    BLK_EIO,                /* the device failed it */
+    BLK_EUNSUPP,            /* the device does not do that operation */
+    BLK_EINVAL,             /* past the end, misaligned, too many segments */
+    BLK_EBUSY,              /* the queue is full: submit again later */
+    BLK_EROFS,              /* a write to a read-only device */
+};
+
+/* Device features (blk_dev.features). */
+#define BLK_F_FLUSH         (1u << 0)   /* takes BLK_OP_FLUSH */
+#define BLK_F_DISCARD       (1u << 1)
+#define BLK_F_WRITE_ZEROES  (1u << 2)
+#define BLK_F_RO            (1u << 3)
+
+/* A piece of memory a request reads or writes: physical, not mapped. */
+struct blk_seg {
+    uint64_t addr;
+    uint32_t len;           /* a multiple of 512 bytes */
+};
+
+struct blk_request {
+    enum blk_op op;
+    uint64_t sector;        /* first 512-byte sector */
+    /* Read and write: the data, nr_segs pieces in order (the caller's). */
+    unsigned int nr_segs;
+    const struct blk_seg *seg;
+    /* Discard and write-zeroes: how many sectors from @sector. */
+    uint32_t nr_sectors;
+    /*
+     * Called once, on the CPU that takes the queue's interrupt, from its
+     * softirq, with the result; the request is the caller's again then.
+     */
+    void (*done)(struct blk_request *req, enum blk_status status);
+    void *data;             /* the caller's */
+};
+
+struct blk_dev;
+struct blk_dev_ops {
+    /* Queue @req on queue @q; BLK_OK once queued, else why not. */
+    enum blk_status (*submit)(struct blk_dev *dev, unsigned int q,
+                              struct blk_request *req);
+    /* Run the completions queue @q has (its interrupt said so). */
+    void (*complete)(struct blk_dev *dev, unsigned int q);
+};
+
+#define BLK_MAX_QUEUES      16
+
+struct blk_dev {
+    char name[16];              /* "virtio-blk0" */
+    uint64_t nr_sectors;        /* capacity, in 512-byte sectors */
+    unsigned int sector_size;   /* logical block size: 512, 4096... */
+    unsigned int features;      /* BLK_F_* */
+    unsigned int nr_queues;     /* 1..BLK_MAX_QUEUES */
+    /* Limits a request must keep. */
+    unsigned int max_segs;      /* segments in one read or write */
+    uint32_t max_seg_size;      /* bytes in one segment */
+    uint32_t max_discard_sectors, max_write_zeroes_sectors;
+    uint32_t discard_granularity;   /* sectors */
+    const struct blk_dev_ops *ops;
+    void *priv;
+    /* Per CPU: the queues whose interrupts came there, not yet run. */
+    unsigned long pending[NR_CPUS];
+};
+
+/* Add @dev to the registry, as the next index; false if full. */
+bool blk_register(struct blk_dev *dev);
+unsigned int blk_count(void);
+struct blk_dev *blk_get(unsigned int index);
+
+/*
+ * Check @req against @dev (range, alignment, segments, features), then
+ * queue it on the queue of the submitting CPU (its number modulo the
+ * queues).  BLK_OK: @req->done will be called.  Anything else: it won't.
+ */
+enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req);
+
+/*
+ * From a queue's interrupt: run its completions soon, from BLOCK_SOFTIRQ
+ * on this CPU.
+ */
+void blk_queue_interrupt(struct blk_dev *dev, unsigned int q);
+
+/* "ok", "I/O error"... */
+const char *blk_status_name(enum blk_status s);
+
+#endif /* DRIVERS_BLOCK_H */

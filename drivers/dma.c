@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* dma_alloc(): device-reachable memory from the frame allocator (dma.h). */
+#include "drivers/dma.h"
+#include "shim/frame.h"
+
+void *dma_alloc(unsigned long bytes)
+{
+    unsigned long nr = ROUNDUP(bytes, PAGE_SIZE) >> PAGE_SHIFT;
+    unsigned long pfn = frames_alloc(nr, 0, 0);
+    void *p;
+
+    if ( !nr || pfn == INVALID_PFN )
+        return NULL;
+    p = __va(pfn << PAGE_SHIFT);
+    memset(p, 0, nr << PAGE_SHIFT);
+    return p;
+}

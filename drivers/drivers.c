@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * drivers_init(): the PCI scan and which driver takes which function.
+ * Devices nobody drives are left as firmware set them up.
+ */
+#include "drivers/drivers.h"
+#include "drivers/pci.h"
+#include "shim/console.h"
+#include "shim/param.h"
+
+/*
+ * pci-probe=<boolean>: look for PCI devices at boot and drive those we
+ * know (default on).  Off, the shim touches no PCI device: the guest gets
+ * no disk from them.
+ */
+static bool opt_pci_probe = true;
+boolean_param("pci-probe", opt_pci_probe);
+
+void drivers_init(void)
+{
+    if ( !opt_pci_probe )
+    {
+        printk("PCI: device probing off (pci-probe=0)\n");
+        return;
+    }
+    pci_init();
+}
+
+void drivers_probe(struct pci_dev *d)
+{
+    if ( virtio_blk_probe(d) )
+        return;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The container's devices (drivers/): found and started at boot, before
+ * the guest exists; what they offer is registered with the block
+ * interface (drivers/block.h) for the backends.
+ */
+#ifndef DRIVERS_DRIVERS_H
+#define DRIVERS_DRIVERS_H
+
+#include "shim/lib.h"
+
+struct pci_dev;
+
+/* Enumerate PCI (unless pci-probe=0) and start a driver on each device. */
+void drivers_init(void);
+/* Offer one PCI function to each driver in turn (from pci_init()). */
+void drivers_probe(struct pci_dev *d);
+
+/* The drivers' probes: true if the function is theirs and now running. */
+bool virtio_blk_probe(struct pci_dev *d);
+
+/* blk-selftest: I/O on every block device at boot, logged (a test aid). */
+void blk_selftest(void);
+
+#endif /* DRIVERS_DRIVERS_H */

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * PCI configuration space and enumeration: ECAM (PCIe 4.0 7.2.2) for the
+ * buses the MCFG covers, else configuration mechanism #1 (PCI 3.0 3.2.2.3.2:
+ * the address at 0xcf8, the data at 0xcfc); every bus reached from bus 0
+ * through bridges, as firmware numbered them; BARs sized, never moved.
+ */
+#include "arch/x86/acpi.h"
+#include "arch/x86/io.h"
+#include "drivers/drivers.h"
+#include "drivers/ioremap.h"
+#include "drivers/pci.h"
+#include "shim/console.h"
+#include "shim/spinlock.h"
+
+#define PCI_CONF_ADDR       0xcf8
+#define PCI_CONF_DATA       0xcfc
+#define  PCI_CONF_ENABLE    0x80000000u
+#define PCI_MAX_DEVS        64
+#define ECAM_BUS_SIZE       (1UL << 20)
+#define ECAM_FN_SHIFT       12
+/*
+ * Where BARs that firmware left unassigned (qboot assigns none) go: above
+ * any RAM QEMU puts below 4 GiB (pc at most 0xe0000000; q35 0xb0000000,
+ * its ECAM next) and below the I/O APIC.
+ */
+#define PCI_MMIO_WINDOW_START 0xe0000000UL
+#define PCI_MMIO_WINDOW_END   0xfec00000UL
+
+struct pci_dev pci_devs[PCI_MAX_DEVS];
+unsigned int pci_nr_devs;
+
+/* Bus @n's ECAM, mapped as the scan reaches it (NULL: port I/O). */
+static volatile uint8_t *ecam_bus[256];
+static const struct acpi_ecam *ecam;    /* segment 0's MCFG entry */
+static DEFINE_SPINLOCK(pci_conf_lock);  /* the 0xcf8/0xcfc pair */
+
+static volatile uint8_t *ecam_addr(const struct pci_dev *d, unsigned int reg)
+{
+    volatile uint8_t *b = ecam_bus[d->bus];
+
+    if ( !b )
+        return NULL;
+    return b + ((d->dev * 8u + d->fn) << ECAM_FN_SHIFT) + reg;
+}
+
+static void conf_select(const struct pci_dev *d, unsigned int reg)
+{
+    outl(PCI_CONF_ENABLE | d->bus << 16 | d->dev << 11 | d->fn << 8 |
+         (reg & 0xfc), PCI_CONF_ADDR);
+}
+
+uint32_t pci_conf_read32(const struct pci_dev *d, unsigned int reg)
+{
+    volatile uint8_t *p = ecam_addr(d, reg);
+    unsigned long flags;
+    uint32_t v;
+
+    if ( p )
+        return mmio_read32(p);
+    spin_lock_irqsave(&pci_conf_lock, flags);
+    conf_select(d, reg);
+    v = inl(PCI_CONF_DATA);
+    spin_unlock_irqrestore(&pci_conf_lock, flags);
+    return v;
+}
+
+uint16_t pci_conf_read16(const struct pci_dev *d, unsigned int reg)
+{
+    return pci_conf_read32(d, reg & ~3u) >> (8 * (reg & 2));
+}
+
+uint8_t pci_conf_read8(const struct pci_dev *d, unsigned int reg)
+{
+    return pci_conf_read32(d, reg & ~3u) >> (8 * (reg & 3));
+}
+
+void pci_conf_write32(const struct pci_dev *d, unsigned int reg, uint32_t v)
+{
+    volatile uint8_t *p = ecam_addr(d, reg);
+    unsigned long flags;
+
+    if ( p )
+    {
+        mmio_write32(p, v);
+        return;
+    }
+    spin_lock_irqsave(&pci_conf_lock, flags);
+    conf_select(d, reg);
+    outl(v, PCI_CONF_DATA);
+    spin_unlock_irqrestore(&pci_conf_lock, flags);
+}
+
+void pci_conf_write16(const struct pci_dev *d, unsigned int reg, uint16_t v)
+{
+    volatile uint8_t *p = ecam_addr(d, reg);
+    unsigned long flags;
+
+    if ( p )
+    {
+        mmio_write16(p, v);
+        return;
+    }
+    spin_lock_irqsave(&pci_conf_lock, flags);
+    conf_select(d, reg);
+    outw(v, PCI_CONF_DATA + (reg & 2));
+    spin_unlock_irqrestore(&pci_conf_lock, flags);
+}
+
+const char *pci_name(const struct pci_dev *d, char *buf)
+{
+    snprintf(buf, 8, "%02x:%02x.%u", d->bus, d->dev, d->fn);
+    return buf;
+}
+
+/* Size every BAR of a type 0 function, decoding off meanwhile. */
+static void size_bars(struct pci_dev *d)
+{
+    uint16_t cmd = pci_conf_read16(d, PCI_COMMAND);
+    unsigned int i, reg;
+
+    pci_conf_write16(d, PCI_COMMAND,
+                     cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
+    for ( i = 0; i < PCI_NUM_BARS; )
+    {
+        uint32_t lo, hi = 0, lo_ones, hi_ones = 0;
+        bool is64;
+
+        reg = PCI_BAR0 + 4 * i;
+        lo = pci_conf_read32(d, reg);
+        is64 = !(lo & PCI_BAR_IO) &&
+               (lo & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_64 &&
+               i + 1 < PCI_NUM_BARS;
+        pci_conf_write32(d, reg, ~0u);
+        lo_ones = pci_conf_read32(d, reg);
+        pci_conf_write32(d, reg, lo);
+        if ( is64 )
+        {
+            hi = pci_conf_read32(d, reg + 4);
+            pci_conf_write32(d, reg + 4, ~0u);
+            hi_ones = pci_conf_read32(d, reg + 4);
+            pci_conf_write32(d, reg + 4, hi);
+        }
+        i += pci_bar_decode(lo, hi, lo_ones, hi_ones, &d->bar[i]);
+    }
+    pci_conf_write16(d, PCI_COMMAND, cmd);
+}
+
+static void scan_bus(unsigned int bus);
+
+static void add_function(unsigned int bus, unsigned int dev, unsigned int fn)
+{
+    struct pci_dev *d;
+    unsigned int i;
+
+    if ( pci_nr_devs == PCI_MAX_DEVS )
+    {
+        printk(XENLOG_WARNING "PCI: more than %u functions; %02x:%02x.%u "
+               "and later ones ignored\n", PCI_MAX_DEVS, bus, dev, fn);
+        return;
+    }
+    d = &pci_devs[pci_nr_devs++];
+    d->bus = bus;
+    d->dev = dev;
+    d->fn = fn;
+    for ( i = 0; i < PCI_CFG_SIZE; i += 4 )
+    {
+        uint32_t v = pci_conf_read32(d, i);
+
+        memcpy(&d->cfg[i], &v, 4);
+    }
+    memcpy(&d->vendor, &d->cfg[PCI_VENDOR_ID], 2);
+    memcpy(&d->device, &d->cfg[PCI_DEVICE_ID], 2);
+    memcpy(&d->subsys, &d->cfg[PCI_SUBSYS_ID], 2);
+    d->revision = d->cfg[PCI_REVISION];
+    d->class = d->cfg[PCI_CLASS_DEVICE + 1] << 16 |
+               d->cfg[PCI_CLASS_DEVICE] << 8 | d->cfg[PCI_CLASS_PROG];
+    d->header_type = d->cfg[PCI_HEADER_TYPE] & PCI_HEADER_TYPE_MASK;
+    d->irq_line = d->cfg[PCI_INTERRUPT_LINE];
+    d->irq_pin = d->cfg[PCI_INTERRUPT_PIN];
+    if ( d->header_type == 0 )
+        size_bars(d);
+    else if ( d->header_type == PCI_HEADER_BRIDGE &&
+              d->cfg[PCI_SECONDARY_BUS] > bus )
+        scan_bus(d->cfg[PCI_SECONDARY_BUS]);    /* numbers only grow */
+}
+
+static void scan_bus(unsigned int bus)
+{
+    struct pci_dev probe = { .bus = bus };
+    unsigned int dev, fn, nr_fn;
+
+    if ( ecam && bus >= ecam->bus_start && bus <= ecam->bus_end &&
+         !ecam_bus[bus] )
+        ecam_bus[bus] = ioremap(ecam->base + bus * ECAM_BUS_SIZE,
+                                ECAM_BUS_SIZE);
+    for ( dev = 0; dev < 32; dev++ )
+    {
+        probe.dev = dev;
+        probe.fn = 0;
+        if ( pci_conf_read16(&probe, PCI_VENDOR_ID) == 0xffff )
+            continue;
+        nr_fn = pci_conf_read8(&probe, PCI_HEADER_TYPE) &
+                PCI_HEADER_MULTI_FN ? 8 : 1;
+        for ( fn = 0; fn < nr_fn; fn++ )
+        {
+            probe.fn = fn;
+            if ( pci_conf_read16(&probe, PCI_VENDOR_ID) != 0xffff )
+                add_function(bus, dev, fn);
+        }
+    }
+}
+
+/* Whether [addr, addr + size) overlaps a BAR firmware or we assigned. */
+static bool bar_overlaps(uint64_t addr, uint64_t size)
+{
+    unsigned int i, b;
+
+    for ( i = 0; i < pci_nr_devs; i++ )
+        for ( b = 0; b < PCI_NUM_BARS; b++ )
+        {
+            const struct pci_bar *bar = &pci_devs[i].bar[b];
+
+            if ( !bar->io && bar->addr && bar->size &&
+                 addr < bar->addr + bar->size && bar->addr < addr + size )
+                return true;
+        }
+    return ecam &&
+           addr < ecam->base + (ecam->bus_end + 1UL) * ECAM_BUS_SIZE &&
+           ecam->base < addr + size;
+}
+
+bool pci_assign_bars(struct pci_dev *d)
+{
+    static uint64_t next = PCI_MMIO_WINDOW_START;
+    unsigned int i;
+    char name[8];
+
+    for ( i = 0; i < PCI_NUM_BARS; i++ )
+    {
+        struct pci_bar *b = &d->bar[i];
+        uint64_t addr;
+
+        if ( b->io || b->addr || !b->size )
+            continue;
+        if ( d->bus )
+        {
+            printk(XENLOG_WARNING "PCI: %s BAR %u unassigned behind a "
+                   "bridge\n", pci_name(d, name), i);
+            return false;
+        }
+        for ( addr = ROUNDUP(next, b->size);
+              addr + b->size <= PCI_MMIO_WINDOW_END &&
+              bar_overlaps(addr, b->size);
+              addr += b->size )
+            ;
+        if ( addr + b->size > PCI_MMIO_WINDOW_END )
+        {
+            printk(XENLOG_WARNING "PCI: %s BAR %u: no room for %#lx bytes\n",
+                   pci_name(d, name), i, (unsigned long)b->size);
+            return false;
+        }
+        pci_conf_write32(d, PCI_BAR0 + 4 * i,
+                         (uint32_t)addr |
+                         (b->prefetch ? PCI_BAR_PREFETCH : 0) |
+                         (b->is64 ? PCI_BAR_MEM_64 : 0));
+        if ( b->is64 )
+            pci_conf_write32(d, PCI_BAR0 + 4 * i + 4, addr >> 32);
+        b->addr = addr;
+        next = addr + b->size;
+        printk(XENLOG_DEBUG "PCI: %s BAR %u at %#lx, %#lx bytes\n",
+               pci_name(d, name), i, (unsigned long)addr,
+               (unsigned long)b->size);
+    }
+    return true;
+}
+
+volatile void *pci_map_bar(struct pci_dev *d, unsigned int i)
+{
+    struct pci_bar *b = &d->bar[i];
+
+    if ( i >= PCI_NUM_BARS || b->io || !b->addr || !b->size )
+        return NULL;
+    return ioremap(b->addr, b->size);
+}
+
+void pci_enable(struct pci_dev *d, bool msix)
+{
+    uint16_t cmd = pci_conf_read16(d, PCI_COMMAND);
+
+    cmd |= PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER;
+    if ( msix )
+        cmd |= PCI_COMMAND_INTX_OFF;
+    pci_conf_write16(d, PCI_COMMAND, cmd);
+}
+
+void pci_init(void)
+{
+    unsigned int i;
+    char name[8];
+
+    for ( i = 0; i < acpi_mcfg.nr; i++ )
+        if ( !acpi_mcfg.ecam[i].segment && !acpi_mcfg.ecam[i].bus_start )
+            ecam = &acpi_mcfg.ecam[i];
+    scan_bus(0);
+    printk("PCI: %u functions, configuration through %s\n", pci_nr_devs,
+           ecam ? "ECAM (MCFG)" : "ports 0xcf8/0xcfc");
+    if ( ecam )
+        printk("PCI: ECAM at %#lx, buses %02x-%02x\n",
+               (unsigned long)ecam->base, ecam->bus_start, ecam->bus_end);
+    for ( i = 0; i < pci_nr_devs; i++ )
+    {
+        struct pci_dev *d = &pci_devs[i];
+
+        printk(XENLOG_DEBUG "PCI: %s %04x:%04x class %06x\n",
+               pci_name(d, name), d->vendor, d->device, d->class);
+        drivers_probe(d);
+    }
+}

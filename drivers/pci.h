@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The container's PCI devices (PCI Local Bus 3.0, PCI Express Base 4.0
+ * ch. 7): configuration space through ECAM where the MCFG gives it, else
+ * port I/O 0xcf8/0xcfc; every function found at boot, its BARs sized;
+ * MSI-X, or INTx where a function has no MSI-X.
+ */
+#ifndef DRIVERS_PCI_H
+#define DRIVERS_PCI_H
+
+#include "shim/lib.h"
+#include "arch/x86/vector.h"
+
+/* Configuration space header (type 0 and 1), PCI 3.0 6.1. */
+#define PCI_VENDOR_ID           0x00
+#define PCI_DEVICE_ID           0x02
+#define PCI_COMMAND             0x04
+#define  PCI_COMMAND_IO         (1u << 0)
+#define  PCI_COMMAND_MEMORY     (1u << 1)
+#define  PCI_COMMAND_MASTER     (1u << 2)
+#define  PCI_COMMAND_INTX_OFF   (1u << 10)
+#define PCI_STATUS              0x06
+#define  PCI_STATUS_CAP_LIST    (1u << 4)
+#define PCI_REVISION            0x08
+#define PCI_CLASS_PROG          0x09
+#define PCI_CLASS_DEVICE        0x0a
+#define PCI_HEADER_TYPE         0x0e
+#define  PCI_HEADER_MULTI_FN    0x80
+#define  PCI_HEADER_TYPE_MASK   0x7f
+#define  PCI_HEADER_BRIDGE      1
+#define PCI_BAR0                0x10
+#define  PCI_BAR_IO             (1u << 0)
+#define  PCI_BAR_MEM_TYPE_MASK  (3u << 1)
+#define  PCI_BAR_MEM_64         (2u << 1)
+#define  PCI_BAR_PREFETCH       (1u << 3)
+#define PCI_SECONDARY_BUS       0x19    /* type 1 */
+#define PCI_SUBSYS_ID           0x2e    /* type 0 */
+#define PCI_CAP_PTR             0x34
+#define PCI_INTERRUPT_LINE      0x3c
+#define PCI_INTERRUPT_PIN       0x3d
+
+/* Capabilities (PCI 3.0 6.7, appendix H). */
+#define PCI_CAP_ID_MSIX         0x11
+#define PCI_CAP_ID_VNDR         0x09
+#define PCI_MSIX_FLAGS          2
+#define  PCI_MSIX_FLAGS_QSIZE   0x7ffu
+#define  PCI_MSIX_FLAGS_MASKALL (1u << 14)
+#define  PCI_MSIX_FLAGS_ENABLE  (1u << 15)
+#define PCI_MSIX_TABLE          4
+#define PCI_MSIX_PBA            8
+#define  PCI_MSIX_BIR_MASK      7u
+#define PCI_MSIX_ENTRY_SIZE     16
+#define  PCI_MSIX_ENTRY_ADDR_LO 0
+#define  PCI_MSIX_ENTRY_ADDR_HI 4
+#define  PCI_MSIX_ENTRY_DATA    8
+#define  PCI_MSIX_ENTRY_CTRL    12
+#define   PCI_MSIX_ENTRY_MASKED 1u
+
+#define PCI_NUM_BARS            6
+#define PCI_CFG_SIZE            256     /* the part every function has */
+
+struct pci_bar {
+    uint64_t addr;          /* 0: not implemented, or not assigned */
+    uint64_t size;
+    bool io, is64, prefetch;
+};
+
+struct pci_dev {
+    uint8_t bus, dev, fn;
+    uint16_t vendor, device, subsys;
+    uint8_t revision, header_type;
+    uint32_t class;         /* base class, sub-class, prog-if */
+    uint8_t irq_line, irq_pin;
+    struct pci_bar bar[PCI_NUM_BARS];
+    /* Snapshot of the first 256 bytes, for walking capabilities. */
+    uint8_t cfg[PCI_CFG_SIZE];
+    /* MSI-X: its capability (0: none), table size and mapping. */
+    unsigned int msix_cap, msix_size;
+    volatile uint8_t *msix_table;
+};
+
+/* Capability walking and BAR decoding on a snapshot (drivers/pci-cap.c). */
+/*
+ * The offset of the first capability with id @id after the one at @from
+ * (0: from the list's start) in the 256-byte image @cfg; 0 if none.
+ * Bounded: pointers below 0x40 end the walk, and at most 48 are followed.
+ */
+unsigned int pci_cap_find(const uint8_t *cfg, unsigned int from, uint8_t id);
+/*
+ * BAR @i from its value (@lo, and @hi for the upper half of a 64-bit one)
+ * and what reads back after writing all ones (@lo_ones, @hi_ones).
+ * Returns how many registers it takes (2 for a 64-bit memory BAR).
+ */
+unsigned int pci_bar_decode(uint32_t lo, uint32_t hi, uint32_t lo_ones,
+                            uint32_t hi_ones, struct pci_bar *bar);
+
+/* Configuration space reads and writes; @reg aligned to the width. */
+uint32_t pci_conf_read32(const struct pci_dev *d, unsigned int reg);
+uint16_t pci_conf_read16(const struct pci_dev *d, unsigned int reg);
+uint8_t pci_conf_read8(const struct pci_dev *d, unsigned int reg);
+void pci_conf_write32(const struct pci_dev *d, unsigned int reg, uint32_t v);
+void pci_conf_write16(const struct pci_dev *d, unsigned int reg, uint16_t v);
+
+/*
+ * Find every function on every bus (following bridges from bus 0), and
+ * offer each to the drivers (drivers/drivers.c).  At boot.
+ */
+void pci_init(void);
+/* The functions found, in bus order. */
+extern struct pci_dev pci_devs[];
+extern unsigned int pci_nr_devs;
+
+/*
+ * Give the memory BARs firmware left at 0 a place in the PCI hole below
+ * 4 GiB (only on bus 0, whose window is the whole hole); false (logged)
+ * if one can't be placed.
+ */
+bool pci_assign_bars(struct pci_dev *d);
+/* BAR @i mapped uncached (the whole BAR), or NULL. */
+volatile void *pci_map_bar(struct pci_dev *d, unsigned int i);
+/* Memory decoding and bus mastering on (and INTx off if @msix). */
+void pci_enable(struct pci_dev *d, bool msix);
+
+/*
+ * MSI-X (PCI 3.0 6.8.2): map the table, every entry masked, the function
+ * enabled; false if it has no MSI-X.  Then entry @entry to a new vector
+ * whose interrupts call @fn(@data) on CPU @cpu: the vector, 0 on failure.
+ */
+bool pci_msix_init(struct pci_dev *d);
+unsigned int pci_msix_bind(struct pci_dev *d, unsigned int entry,
+                           unsigned int cpu, vector_handler_t *fn,
+                           void *data);
+
+/* "00:04.0" into @buf (at least 8 bytes), for log lines. */
+const char *pci_name(const struct pci_dev *d, char *buf);
+
+#endif /* DRIVERS_PCI_H */
