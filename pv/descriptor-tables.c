@@ -24,7 +24,6 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
-#include "pv/build/build.h"
 #include "pv/compat/handle.h"
 #include "pv/descriptor-tables.h"
 #include "pv/guest-access.h"

@@ -22,8 +22,8 @@
 #include "shim/timer.h"
 #include "shim/version.h"
 #include "backends/backends.h"
-#include "pv/build/build.h"
 #include "pv/domain.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 
 /* test-fault=<pf|gp|ud|de|bp|df>: take that fault once boot is done. */

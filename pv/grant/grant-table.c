@@ -9,8 +9,8 @@
 #include "pv/grant/grant-rules.h"
 #include "arch/x86/flush.h"
 #include "arch/x86/nospec.h"
-#include "pv/build/build.h"
 #include "pv/guest-access.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "shim/frame.h"
 

@@ -8,8 +8,8 @@
 #include <xen/xen.h>
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
-#include "pv/build/build.h"
 #include "pv/compat/layout.h"
+#include "pv/mm/m2p.h"
 #include "shim/console.h"
 #include "shim/frame.h"
 #include "shim/panic.h"
