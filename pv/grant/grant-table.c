@@ -212,7 +212,7 @@ void gnttab_lazy_init(void)
 /*
  * The frames the shim shares with the guest for its grant table stay
  * the table's while it has them: memory_op may not take them away
- * (pv/memory.c), or the allocator would hand out a frame the shim still
+ * (pv/mm/memory.c), or the allocator would hand out a frame the shim still
  * writes grant entries and status into.
  */
 bool gnttab_shares_frame(unsigned long mfn)
