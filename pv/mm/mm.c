@@ -180,7 +180,7 @@ static unsigned int nr_dying;
 static bool dying_overflow;
 bool mm_dying_pending;
 
-void page_dying_released(struct page_info *pg)
+void pv_mm_queue_dying(struct page_info *pg)
 {
     if ( nr_dying < ARRAY_SIZE(dying) )
         dying[nr_dying++] = pg - frame_table;

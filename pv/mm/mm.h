@@ -156,6 +156,18 @@ int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
  */
 extern bool mm_dying_pending;
 void pv_mm_free_dying(void);
+/* The last reference of a given-back frame went: free it then. */
+void pv_mm_queue_dying(struct page_info *pg);
+
+/*
+ * Drop a general reference (page_unref()); a frame the guest gave back
+ * goes to pv_mm_free_dying() with its last one.
+ */
+static inline void page_put(struct page_info *pg)
+{
+    if ( page_unref(pg) )
+        pv_mm_queue_dying(pg);
+}
 
 /* For tests and debug keys: recount every reference; 0 if consistent. */
 long pv_mm_audit(void);

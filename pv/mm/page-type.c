@@ -110,13 +110,12 @@ bool page_get(struct page_info *pg, enum page_owner owner)
     return true;
 }
 
-void page_put(struct page_info *pg)
+bool page_unref(struct page_info *pg)
 {
     ASSERT(pg->count != 0);
     if ( unlikely(pg->count == 0) )
-        return;
-    if ( !--pg->count && pg->owner == PGO_DYING )
-        page_dying_released(pg);
+        return false;
+    return !--pg->count && pg->owner == PGO_DYING;
 }
 
 int page_get_type(struct page_info *pg, enum page_type type)

@@ -81,14 +81,14 @@ static inline bool is_page_table_type(unsigned int t)
  * 0: whoever assigns a frame sets its owner and first reference), and a
  * count that would overflow.  A guest frame holds one reference for being
  * allocated, so its count never reaches 0 while the guest has it.
+ *
+ * page_unref() drops one.  It returns true when that was the last
+ * reference of a PGO_DYING frame: the frame died, and the caller must
+ * hand it to the MM to be freed (the MM's page_put(), pv/mm/mm.h, does).
  */
 bool page_get(struct page_info *pg, enum page_owner owner);
-void page_put(struct page_info *pg);
-/*
- * page_put() took the last reference of a PGO_DYING frame: the MM frees
- * it (pv/mm/mm.c, after a flush; a stub in the host tests).
- */
-void page_dying_released(struct page_info *pg);
+bool __attribute__((__warn_unused_result__))
+page_unref(struct page_info *pg);
 
 /*
  * Type references.  page_get_type() raises the type count if the frame
