@@ -84,7 +84,7 @@ static inline bool is_page_table_type(unsigned int t)
  *
  * page_unref() drops one.  It returns true when that was the last
  * reference of a PGO_DYING frame: the frame died, and the caller must
- * hand it to the MM to be freed (the MM's page_put(), pv/mm/mm.h, does).
+ * hand it to the MM to be freed (pv/mm/frame-table.h: page_put() does).
  */
 bool page_get(struct page_info *pg, enum page_owner owner);
 bool __attribute__((__warn_unused_result__))
