@@ -2,7 +2,7 @@
 /*
  * The PV MMU: the rule that every entry of every page table the guest
  * uses was validated, holding a reference on what it maps (validation
- * and pinning, pv/mm/mm.c; xen/arch/x86/mm.c in spirit), and the
+ * and pinning, pv/mm/validate.c; xen/arch/x86/mm.c in spirit), and the
  * changes the guest makes to its tables (pv/mm/mm-update.c).  With it,
  * the frame table (pv/mm/frame-table.h) and the guest's TLB flushes
  * (pv/mm/guest-flush.h).
