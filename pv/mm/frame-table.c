@@ -133,8 +133,11 @@ static unsigned int nr_dying;
 static bool dying_overflow;
 bool mm_dying_pending;
 
-void pv_mm_queue_dying(struct page_info *pg)
+/* Xen's put_page(): the state machine says when a frame died. */
+void page_put(struct page_info *pg)
 {
+    if ( !page_unref(pg) )
+        return;
     if ( nr_dying < ARRAY_SIZE(dying) )
         dying[nr_dying++] = pg - frame_table;
     else

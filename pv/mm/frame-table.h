@@ -35,17 +35,11 @@ bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr);
  */
 extern bool mm_dying_pending;
 void pv_mm_free_dying(void);
-/* The last reference of a given-back frame went: free it then. */
-void pv_mm_queue_dying(struct page_info *pg);
 
 /*
  * Drop a general reference (page_unref()); a frame the guest gave back
  * goes to pv_mm_free_dying() with its last one.
  */
-static inline void page_put(struct page_info *pg)
-{
-    if ( page_unref(pg) )
-        pv_mm_queue_dying(pg);
-}
+void page_put(struct page_info *pg);
 
 #endif /* PV_MM_FRAME_TABLE_H */

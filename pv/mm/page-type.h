@@ -84,14 +84,24 @@ static inline bool is_page_table_type(unsigned int t)
  * 0: whoever assigns a frame sets its owner and first reference), and a
  * count that would overflow.  A guest frame holds one reference for being
  * allocated, so its count never reaches 0 while the guest has it.
- *
- * page_unref() drops one.  It returns true when that was the last
- * reference of a PGO_DYING frame: the frame died, and the caller must
- * hand it to the MM to be freed (pv/mm/frame-table.h: page_put() does).
  */
 bool page_get(struct page_info *pg, enum page_owner owner);
-bool __attribute__((__warn_unused_result__))
-page_unref(struct page_info *pg);
+
+/*
+ * page_unref() drops one.  It returns true when that was the last
+ * reference of a PGO_DYING frame: the frame died, and the caller must
+ * hand it to the MM to be freed (pv/mm/frame-table.c: page_put() does).
+ * Inline, so that page_put() does it all in one call, as the hot paths
+ * of mmu_update and unpinning need.
+ */
+static inline bool __attribute__((__warn_unused_result__))
+page_unref(struct page_info *pg)
+{
+    ASSERT(pg->count != 0);
+    if ( unlikely(pg->count == 0) )
+        return false;
+    return !--pg->count && pg->owner == PGO_DYING;
+}
 
 /*
  * Type references.  page_get_type() raises the type count if the frame
