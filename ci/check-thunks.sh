@@ -11,7 +11,8 @@ set -u
 cd "$(dirname "$0")/.."
 
 build=${1:-build/default}
-for o in pv/mm/mm.o pv/mm/mm-update.o pv/mm/page-type.o pv/mm/mmu-hypercalls.o \
+for o in pv/mm/validate.o pv/mm/frame-table.o pv/mm/guest-flush.o \
+         pv/mm/mm-update.o pv/mm/page-type.o pv/mm/mmu-hypercalls.o \
          pv/mm/mmuext.o; do
     obj=$build/$o
     if [ ! -e "$obj" ]; then

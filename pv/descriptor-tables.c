@@ -25,7 +25,6 @@
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/segment.h"
-#include "pv/build/build.h"
 #include "pv/compat/handle.h"
 #include "pv/descriptor-tables.h"
 #include "pv/guest-access.h"

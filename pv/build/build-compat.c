@@ -8,6 +8,7 @@
 #include "arch/x86/desc.h"
 #include "pv/build/build.h"
 #include "pv/domain.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "shim/console.h"
 

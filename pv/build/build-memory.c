@@ -10,6 +10,7 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "pv/build/build.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -228,8 +229,8 @@ static always_inline uint64_t *pt_walk(struct pt_alloc *a, uint64_t *t,
 /*
  * The bootstrap tables: an L4 with the shim's slots for a 64-bit guest;
  * for a 32-bit one an L3 (PAE), with an L2 at slot 3 whatever it maps
- * (pv/mm/mm.c gives it the shim's slots), and its own mappings without
- * _PAGE_USER: its kernel runs in ring 1 (Xen's COMPAT_L1_PROT).
+ * (pv/mm/validate.c gives it the shim's slots), and its own mappings
+ * without _PAGE_USER: its kernel runs in ring 1 (Xen's COMPAT_L1_PROT).
  */
 void pv_build_page_tables(struct domain *d, const struct pv_layout *l)
 {

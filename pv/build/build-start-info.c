@@ -16,6 +16,7 @@
 #include "pv/emul/cr.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "pv/domain.h"
 #include "pv/event/event.h"

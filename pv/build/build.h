@@ -34,20 +34,6 @@ struct pv_layout {
     unsigned long p2m_tables;           /* L3/L2/L1 frames after them */
 };
 
-/* pv/mm/m2p.c: the machine-to-physical table, read-only to the guest. */
-unsigned long pv_m2p_pages(void);
-void pv_m2p_init(void);
-void pv_m2p_set(unsigned long mfn, unsigned long pfn);
-/* M2P entries for @nr frames from @mfn up (@step 1) or down (-1). */
-void pv_m2p_set_run(unsigned long mfn, unsigned long pfn, unsigned long nr,
-                    long step);
-unsigned long pv_m2p_get(unsigned long mfn);
-/* A 32-bit guest's M2P, beside the native one from now on. */
-void pv_m2p_compat_init(void);
-unsigned int pv_m2p_compat_first_slot(void);
-void pv_m2p_compat_fill_l2(uint64_t *l2);
-unsigned long pv_m2p_compat_bytes(void);
-
 /* pv/build/build-kernel.c: module 0 as an ELF, a bzImage decompressed. */
 struct pv_image {
     const uint8_t *data;

@@ -8,7 +8,6 @@
  */
 #include "pv/grant/private.h"
 #include "arch/x86/flush.h"
-#include "pv/build/build.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"

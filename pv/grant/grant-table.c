@@ -9,8 +9,8 @@
 #include "pv/grant/grant-rules.h"
 #include "arch/x86/flush.h"
 #include "arch/x86/nospec.h"
-#include "pv/build/build.h"
 #include "pv/guest-access.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "pv/grant/grant.h"
 #include "shim/frame.h"
@@ -213,7 +213,7 @@ void gnttab_lazy_init(void)
 /*
  * The frames the shim shares with the guest for its grant table stay
  * the table's while it has them: memory_op may not take them away
- * (pv/memory.c), or the allocator would hand out a frame the shim still
+ * (pv/mm/memory.c), or the allocator would hand out a frame the shim still
  * writes grant entries and status into.
  */
 bool gnttab_shares_frame(unsigned long mfn)

@@ -11,9 +11,9 @@
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
 #include "arch/x86/flush.h"
-#include "pv/build/build.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "shim/frame.h"
 

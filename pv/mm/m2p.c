@@ -9,8 +9,8 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "pv/pv.h"
-#include "pv/build/build.h"
 #include "pv/compat/layout.h"
+#include "pv/mm/m2p.h"
 #include "shim/console.h"
 #include "shim/frame.h"
 #include "shim/panic.h"
@@ -21,8 +21,8 @@ static unsigned long *m2p;
  * A 32-bit guest's M2P (Xen's compat_machine_to_phys_mapping): 4-byte
  * entries, kept beside the native one once the guest is known to be
  * 32-bit, and mapped read-only at MACH2PHYS_VIRT_START of xen-x86_32.h
- * (0xF5800000) through slots of the guest's top L2 (pv/mm/mm.c copies
- * compat_m2p_l2e[] into every PGT_L2_XEN table).
+ * (0xF5800000) through slots of the guest's top L2 (pv/mm/validate.c
+ * copies compat_m2p_l2e[] into every PGT_L2_XEN table).
  */
 static uint32_t *m2p_compat;
 #define COMPAT_M2P_SLOT0    ((COMPAT_MACH2PHYS_VIRT_START >> 21) & 511)

@@ -10,7 +10,7 @@
 #include <xen/xen.h>
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
-#include "pv/build/build.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "pv/grant/grant.h"
 #include "shim/console.h"

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The PV MMU (pv/mm/mm.c): the frame table, and the rule that every entry of
- * every page table the guest uses was validated, holding a reference on
- * what it maps (xen/arch/x86/mm.c in spirit).
+ * The PV MMU: the rule that every entry of every page table the guest
+ * uses was validated, holding a reference on what it maps (validation
+ * and pinning, pv/mm/validate.c; xen/arch/x86/mm.c in spirit), and the
+ * changes the guest makes to its tables (pv/mm/mm-update.c).  With it,
+ * the frame table (pv/mm/frame-table.h) and the guest's TLB flushes
+ * (pv/mm/guest-flush.h).
  */
 #ifndef PV_MM_H
 #define PV_MM_H
@@ -10,27 +13,13 @@
 #include "shim/lib.h"
 #include <xen/errno.h>
 #include "pv/domain.h"
+#include "pv/mm/frame-table.h"
+#include "pv/mm/guest-flush.h"
 #include "pv/mm/page-type.h"
 #include "shim/frame.h"
 
-extern struct page_info *frame_table;
-extern unsigned long frame_table_nr;
-
-/* The frame's page_info, or NULL if @mfn is beyond the table. */
-static inline struct page_info *mfn_to_page(unsigned long mfn)
-{
-    return mfn < frame_table_nr ? &frame_table[mfn] : NULL;
-}
-
-/* Boot: the table (pv_mm_init(), pv/pv.h), then the builder hands
- * frames to the guest. */
-void pv_mm_give_frame(unsigned long mfn);
-void pv_mm_give_frames(unsigned long mfn, unsigned long nr);
-/*
- * Later, frames the guest asks for: false, and nothing done, if they
- * would take it past its maximum reservation (Xen's assign_pages()).
- */
-bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr);
+/* Boot: the frame table (pv_mm_init(), pv/pv.h), then the rules
+ * entries are checked against. */
 
 /*
  * Validate, type and pin the bootstrap L4 the builder made, and make it
@@ -120,41 +109,10 @@ void pv_compat_set_l3(struct vcpu *v, unsigned long l3);
 int new_guest_cr3(struct vcpu *v, unsigned long mfn);
 int new_guest_user_cr3(struct vcpu *v, unsigned long mfn);
 
-/*
- * The guest's TLB flushes, and those the MMU needs itself: each full
- * flush advances the flush clock page types are stamped with.
- */
-void pv_flush_local(unsigned long va, unsigned int flags);
-/* Every CPU running a vCPU of the domain (and this one): for the MMU's
- * own correctness, and the guest's _ALL flushes. */
-void pv_flush_domain(unsigned long va, unsigned int flags);
-/* The CPUs in @mask (a bitmap of CPU numbers); interrupts off, lock held. */
-void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags);
-/*
- * A flush the guest asked for (MMUEXT_*_ALL/_MULTI, UVMF_ALL/_MULTI):
- * one that reaches other CPUs runs without the domain lock, so vCPUs
- * flushing at once meet at flush_lock (or not at all, no-flush-lock)
- * rather than at the domain lock.  Nothing the caller holds may depend
- * on the lock across the call.
- */
-void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags);
-/* A flush of @mask happened elsewhere (a CR3 switch): the clock's view. */
-void pv_note_flush(unsigned long mask, unsigned int flags);
-/* A CR3 write happened: it counts as a full flush only without PGE. */
-void pv_note_cr3_reload(void);
-
 /* The L1 entry that maps guest address @va in @v's current tables: its
  * table's mfn and index, or -XEN_EINVAL if no L1 maps it. */
 int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
                   unsigned int *idx);
-
-/*
- * Frames the guest gave back (decrease_reservation) that nothing holds
- * any more: free them, after one flush.  Domain lock held; the exit to
- * the guest calls it when mm_dying_pending says there are some.
- */
-extern bool mm_dying_pending;
-void pv_mm_free_dying(void);
 
 /* For tests and debug keys: recount every reference; 0 if consistent. */
 long pv_mm_audit(void);

@@ -11,9 +11,9 @@
 #include "arch/x86/flush.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
-#include "pv/build/build.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "pv/vcpu/smp.h"
 

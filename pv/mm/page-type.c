@@ -110,15 +110,6 @@ bool page_get(struct page_info *pg, enum page_owner owner)
     return true;
 }
 
-void page_put(struct page_info *pg)
-{
-    ASSERT(pg->count != 0);
-    if ( unlikely(pg->count == 0) )
-        return;
-    if ( !--pg->count && pg->owner == PGO_DYING )
-        page_dying_released(pg);
-}
-
 int page_get_type(struct page_info *pg, enum page_type type)
 {
     bool known = type > PGT_NONE && type < PGT_NR;

@@ -4,8 +4,9 @@
  * describes them ("Reference counting of pages"): a general reference
  * count, and a type with its own count.  A frame's type changes only when
  * its type count is zero, so a frame used as a page table can never also
- * be mapped writable.  Pure logic: pv/mm/mm.c does the validation these
- * functions ask for; tests/unit/test-page-type.c checks every transition.
+ * be mapped writable.  Pure logic: pv/mm/validate.c does the validation
+ * these functions ask for; tests/unit/test-page-type.c checks every
+ * transition.
  */
 #ifndef PV_PAGE_TYPE_H
 #define PV_PAGE_TYPE_H
@@ -53,15 +54,17 @@ struct page_info {
     uint8_t owner;              /* enum page_owner */
     uint8_t flags;              /* PGF_* */
     /*
-     * pv/mm/mm.c's: a page-table type ended and no full flush has happened
-     * since, so a paging-structure cache may still walk through the frame.
+     * pv/mm/validate.c's: a page-table type ended and no full flush has
+     * happened since, so a paging-structure cache may still walk through
+     * the frame.
      */
     uint8_t stale_table;
     uint32_t flush_stamp;       /* flush clock when its last type ended */
     /*
      * Linear (recursive) page tables, as Xen's linear_pt_count: > 0, how
      * many linear entries this table holds; < 0, how many linear entries
-     * point at it.  A table can't be both (XSA-240).  pv/mm/mm.c's business.
+     * point at it.  A table can't be both (XSA-240).  pv/mm/validate.c's
+     * business.
      */
     int16_t linear_pt_count;
 };
@@ -83,12 +86,22 @@ static inline bool is_page_table_type(unsigned int t)
  * allocated, so its count never reaches 0 while the guest has it.
  */
 bool page_get(struct page_info *pg, enum page_owner owner);
-void page_put(struct page_info *pg);
+
 /*
- * page_put() took the last reference of a PGO_DYING frame: the MM frees
- * it (pv/mm/mm.c, after a flush; a stub in the host tests).
+ * page_unref() drops one.  It returns true when that was the last
+ * reference of a PGO_DYING frame: the frame died, and the caller must
+ * hand it to the MM to be freed (pv/mm/frame-table.c: page_put() does).
+ * Inline, so that page_put() does it all in one call, as the hot paths
+ * of mmu_update and unpinning need.
  */
-void page_dying_released(struct page_info *pg);
+static inline bool __attribute__((__warn_unused_result__))
+page_unref(struct page_info *pg)
+{
+    ASSERT(pg->count != 0);
+    if ( unlikely(pg->count == 0) )
+        return false;
+    return !--pg->count && pg->owner == PGO_DYING;
+}
 
 /*
  * Type references.  page_get_type() raises the type count if the frame

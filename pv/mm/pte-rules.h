@@ -39,7 +39,7 @@ struct pte_policy {
  * unchanged and *@why naming the rule (a static string; *@why is left
  * alone on success).  A non-present entry is accepted unchanged, whatever
  * its other bits, as Xen does.  Neither the owner nor the type of the
- * frame the entry points to is checked here: pv/mm/mm.c does that.
+ * frame the entry points to is checked here: pv/mm/validate.c does that.
  */
 int pte_check(unsigned int level, uint64_t *e, const struct pte_policy *p,
               const char **why);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of pv/memop-bits.h: the mem_flags Xen refuses an
+ * Host tests of pv/mm/memop-bits.h: the mem_flags Xen refuses an
  * unprivileged guest, the address bits it keeps (none once they cover
  * every frame), a 32-bit guest's bound by its compat M2P, and the frame
  * limit the allocator gets from both.
  */
 #include "tests/unit/unit.h"
-#include "pv/memop-bits.h"
+#include "pv/mm/memop-bits.h"
 
 static void order_from_pages(void)
 {

@@ -32,14 +32,6 @@ static void unit_assert(bool ok)
 
 #include "../../pv/mm/page-type.c"
 
-/* The MM's side of a given-back frame's last reference: counted here. */
-static unsigned int dying_released;
-void page_dying_released(struct page_info *pg)
-{
-    (void)pg;
-    dying_released++;
-}
-
 #define MAX32 UINT32_MAX
 
 /* ------------------------------------------------------ reference model */
@@ -64,7 +56,7 @@ static enum cls classify(const struct st *s)
     unsigned int pin = s->flags & PGF_PINNED;
     unsigned int v = s->flags & ~PGF_PINNED;
 
-    if ( s->type >= PGT_NR || s->owner > PGO_SHIM || s->flags > 7 )
+    if ( s->type >= PGT_NR || s->owner > PGO_DYING || s->flags > 7 )
         return BAD;
     if ( s->type == PGT_NONE )
         return s->tc == 0 && s->flags == 0 ? FREE : BAD;
@@ -145,8 +137,8 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
     switch ( op )
     {
     case OP_GET:
-        if ( arg == PGO_NONE || arg != s->owner || s->count == 0 ||
-             s->count == MAX32 )
+        if ( arg == PGO_NONE || arg == PGO_DYING || arg != s->owner ||
+             s->count == 0 || s->count == MAX32 )
             return ok(0);
         s->count++;
         return ok(1);
@@ -154,7 +146,7 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
         if ( s->count == 0 )
             return bug(0);
         s->count--;
-        return ok(0);
+        return ok(s->count == 0 && s->owner == PGO_DYING);
     case OP_GET_TYPE:
         if ( arg == PGT_NONE || arg >= PGT_NR )
             return bug(-XEN_EINVAL);
@@ -253,7 +245,7 @@ static int run_op(struct page_info *pg, enum op op, unsigned int arg)
     switch ( op )
     {
     case OP_GET:          return page_get(pg, arg);
-    case OP_PUT:          page_put(pg); return 0;
+    case OP_PUT:          return page_unref(pg);
     case OP_GET_TYPE:     return page_get_type(pg, arg);
     case OP_VALIDATED:    page_type_validated(pg); return 0;
     case OP_INVALID:      page_type_invalid(pg); return 0;
@@ -344,7 +336,7 @@ static unsigned int nr_args(enum op op)
 {
     switch ( op )
     {
-    case OP_GET:        return PGO_SHIM + 2;
+    case OP_GET:        return PGO_DYING + 2;
     case OP_GET_TYPE:
     case OP_PIN:        return PGT_NR + 1;
     default:            return 1;
@@ -353,7 +345,7 @@ static unsigned int nr_args(enum op op)
 
 static void exhaustive(void)
 {
-    unsigned long i, nr = PGT_NR * ARRAY_SIZE(counts) * 8 * (PGO_SHIM + 1) *
+    unsigned long i, nr = PGT_NR * ARRAY_SIZE(counts) * 8 * (PGO_DYING + 1) *
                           ARRAY_SIZE(counts) * 3;
     unsigned int op, arg;
     struct st s;
@@ -367,7 +359,7 @@ static void exhaustive(void)
         s.type = x % PGT_NR;                    x /= PGT_NR;
         s.tc = counts[x % ARRAY_SIZE(counts)];  x /= ARRAY_SIZE(counts);
         s.flags = x % 8;                        x /= 8;
-        s.owner = x % (PGO_SHIM + 1);           x /= PGO_SHIM + 1;
+        s.owner = x % (PGO_DYING + 1);          x /= PGO_DYING + 1;
         s.count = counts[x % ARRAY_SIZE(counts)]; x /= ARRAY_SIZE(counts);
         /* Stamped now, one flush ago, or 2^32 - 1 flushes ago. */
         s.stamp = tlbflush_clock - 1 + x;
@@ -405,8 +397,8 @@ static void owner_and_count(void)
     pg.owner = PGO_NONE;
     CHECK(!page_get(&pg, PGO_NONE));
     pg.owner = PGO_GUEST;
-    page_put(&pg);
-    page_put(&pg);
+    CHECK(!page_unref(&pg));
+    CHECK(!page_unref(&pg));
     CHECK_EQ(pg.count, 0);
     /* A frame whose last reference went can't be brought back. */
     CHECK(!page_get(&pg, PGO_GUEST));
@@ -585,18 +577,15 @@ static void dying_frame(void)
 
     CHECK(page_get(&pg, PGO_GUEST));        /* a mapping */
     pg.owner = PGO_DYING;                   /* decrease_reservation */
-    dying_released = 0;
     CHECK(!page_get(&pg, PGO_GUEST));       /* nothing new */
     CHECK(!page_get(&pg, PGO_DYING));
-    page_put(&pg);                          /* the allocation's */
-    CHECK_EQ(dying_released, 0);
-    page_put(&pg);                          /* the mapping's: the last */
-    CHECK_EQ(dying_released, 1);
+    CHECK(!page_unref(&pg));                /* the allocation's */
+    CHECK(page_unref(&pg));                 /* the mapping's: it died */
+    CHECK_EQ(pg.count, 0);
 
-    /* A guest frame's last reference going is no release. */
+    /* A guest frame's last reference going is no death. */
     pg = guest_frame();
-    page_put(&pg);
-    CHECK_EQ(dying_released, 1);
+    CHECK(!page_unref(&pg));
 }
 
 static void ceilings(void)

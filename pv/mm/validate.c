@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The PV MMU's core: every frame's state in the frame table, and the
- * validation that makes a guest frame a page table.  Validating a table
- * takes a reference for each present entry (and a type reference on each
- * lower-level table, recursively), so what a validated table maps is
- * always the guest's, and a page table is never writable.  Modelled on
- * xen/arch/x86/mm.c; the rules for one entry are pv/mm/pte-rules.c's, the
- * count rules pv/mm/page-type.c's.
+ * The PV MMU's core: the validation that makes a guest frame a page
+ * table, and pinning.  Validating a table takes a reference for each
+ * present entry (and a type reference on each lower-level table,
+ * recursively), so what a validated table maps is always the guest's,
+ * and a page table is never writable; its last type reference (or its
+ * pin) going drops them again.  Modelled on xen/arch/x86/mm.c; the rules
+ * for one entry are pv/mm/pte-rules.c's, the count rules
+ * pv/mm/page-type.c's, the frames pv/mm/frame-table.c's.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -16,18 +17,13 @@
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "pv/pv.h"
-#include "pv/build/build.h"
 #include "pv/descriptor-tables.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
+#include "pv/mm/private.h"
 #include "pv/mm/pte-rules.h"
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
-#include "shim/frame.h"
-#include "shim/memmap.h"
-#include "shim/panic.h"
-
-struct page_info *frame_table;
-unsigned long frame_table_nr;
 
 static struct pte_policy policy;
 
@@ -56,56 +52,15 @@ static unsigned long entry_mfn(uint64_t e)
     return (e & PADDR_MASK) >> PAGE_SHIFT;
 }
 
-static bool owned_type(uint32_t type)
-{
-    return type == MEMMAP_RAM || type == MEMMAP_SHIM ||
-           type == MEMMAP_MODULE || type == MEMMAP_ALLOC;
-}
-
-static void mark_io_range(unsigned long mfn, unsigned long end)
-{
-    for ( end = MIN(end, frame_table_nr); mfn < end; mfn++ )
-        frame_table[mfn].owner = PGO_IO;
-}
-
 /*
- * Frames the memory map doesn't call RAM are I/O space, as Xen's dom_io;
- * the table starts zeroed (PGO_NONE), so only the holes are written.  The
- * map is sorted and its ranges don't overlap (memmap_sanitise()).  A frame
- * a range starts inside is the range's, one it ends inside is not.
+ * Boot: the frame table, the LDT window's page tables (before any guest
+ * L4 is validated: its copy of the shim's slots must see them), and the
+ * rules every guest entry is checked against.
  */
-static void mark_io(const struct memmap *m)
-{
-    unsigned long next = 0;             /* first frame not yet decided */
-    unsigned int i;
-
-    for ( i = 0; i < m->nr; i++ )
-    {
-        const struct memmap_entry *e = &m->map[i];
-        unsigned long first = e->addr >> PAGE_SHIFT;
-        unsigned long last = (e->addr + e->size) >> PAGE_SHIFT;
-
-        if ( !owned_type(e->type) || last <= first )
-            continue;
-        mark_io_range(next, first);
-        next = MAX(next, last);
-    }
-    mark_io_range(next, frame_table_nr);
-}
-
 void pv_mm_init(const struct memmap *m)
 {
-    unsigned long bytes, pfn;
-
-    frame_table_nr = frames_max_pfn();
-    bytes = ROUNDUP(frame_table_nr * sizeof(*frame_table), PAGE_SIZE);
-    pfn = frames_alloc(bytes >> PAGE_SHIFT, 0, 0);
-    if ( pfn == INVALID_PFN )
-        panic("no room for a %lu KiB frame table", bytes >> 10);
-    frame_table = __va(pfn << PAGE_SHIFT);
+    frame_table_init(m);
     pv_ldt_init();
-    memset(frame_table, 0, bytes);
-    mark_io(m);
 
     policy.nx = page_nx_bit();
     policy.global_pages = opt_global_pages;
@@ -114,207 +69,11 @@ void pv_mm_init(const struct memmap *m)
      * mfn_valid() test), so the rule only needs the architecture's limit.
      */
     policy.paddr_bits = 52;
-    printk("Frame table: %lu frames, %lu KiB\n", frame_table_nr,
-           bytes >> 10);
 }
 
 void pv_mm_set_compat(void)
 {
     policy.compat = true;
-}
-
-void pv_mm_give_frame(unsigned long mfn)
-{
-    pv_mm_give_frames(mfn, 1);
-}
-
-/* Frames no one owns become the guest's.  page_alloc_lock held. */
-static void give_locked(unsigned long mfn, unsigned long nr)
-{
-    struct page_info *pg = mfn_to_page(mfn), *end = pg + nr;
-
-    ASSERT(pg && nr <= frame_table_nr - mfn);
-    for ( ; pg < end; pg++ )
-    {
-        ASSERT(pg->owner == PGO_NONE && !pg->count && !pg->type_count);
-        pg->owner = PGO_GUEST;
-        pg->count = 1;                  /* the allocation's reference */
-    }
-}
-
-/* The guest's memory, a run at a time when it is built. */
-void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
-{
-    spin_lock(&dom.page_alloc_lock);
-    give_locked(mfn, nr);
-    spin_unlock(&dom.page_alloc_lock);
-}
-
-/*
- * Frames the guest asked for (increase_reservation, populate_physmap),
- * as Xen's assign_pages(): counted in tot_pages, which may not pass the
- * domain's maximum (nr_pages, what it was built with).  That bounds what
- * a guest can take from the allocator to what it gave back, so the
- * shim's own reserve stays the shim's.
- */
-bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr)
-{
-    bool ok;
-
-    spin_lock(&dom.page_alloc_lock);
-    ok = dom.tot_pages <= dom.nr_pages && nr <= dom.nr_pages - dom.tot_pages;
-    if ( ok )
-    {
-        give_locked(mfn, nr);
-        dom.tot_pages += nr;
-    }
-    spin_unlock(&dom.page_alloc_lock);
-    return ok;
-}
-
-/*
- * Frames the guest gave back whose last reference is gone (PGO_DYING,
- * count 0), waiting for pv_mm_free_dying(): a TLB may still translate to
- * one, so they return to the allocator only after a flush.  Past the
- * queue's size, a scan of the frame table finds the rest.
- */
-static unsigned long dying[64];
-static unsigned int nr_dying;
-static bool dying_overflow;
-bool mm_dying_pending;
-
-void page_dying_released(struct page_info *pg)
-{
-    if ( nr_dying < ARRAY_SIZE(dying) )
-        dying[nr_dying++] = pg - frame_table;
-    else
-        dying_overflow = true;
-    mm_dying_pending = true;
-}
-
-/*
- * Only a frame no one references goes back to the allocator: a type
- * reference left over (a shim bug) leaks the frame instead, and says so.
- */
-static void free_dying(unsigned long mfn)
-{
-    struct page_info *pg = &frame_table[mfn];
-    bool unused = pg->owner == PGO_DYING && !pg->count && !pg->type_count;
-
-    ASSERT(unused);
-    if ( unlikely(!unused) )
-    {
-        printk(XENLOG_ERR "d1: mfn %#lx given back still in use (owner %u "
-               "count %u type %u/%u): not freed\n", mfn, pg->owner,
-               pg->count, pg->type, pg->type_count);
-        return;
-    }
-    spin_lock(&dom.page_alloc_lock);
-    *pg = (struct page_info){ .owner = PGO_NONE };
-    dom.tot_pages--;
-    spin_unlock(&dom.page_alloc_lock);
-    frames_free(mfn, 1);                /* M2P entry: gone when given back */
-}
-
-/* Under the domain lock: one flush, then every released frame is free. */
-void pv_mm_free_dying(void)
-{
-    unsigned long mfn;
-
-    if ( !mm_dying_pending )
-        return;
-    pv_flush_domain(0, FLUSH_TLB_GLOBAL);
-    while ( nr_dying )
-        free_dying(dying[--nr_dying]);
-    if ( dying_overflow )
-        for ( mfn = 0; mfn < frame_table_nr; mfn++ )
-            if ( frame_table[mfn].owner == PGO_DYING &&
-                 !frame_table[mfn].count )
-                free_dying(mfn);
-    dying_overflow = false;
-    mm_dying_pending = false;
-}
-
-/*
- * Only a flush that leaves no translation at all advances the clock that
- * type stamps are compared to.  With global pages on, a CR3 reload keeps
- * the global entries (guest user mappings are global then), so it
- * doesn't count: a stale global writable entry would otherwise outlive
- * its frame becoming a page table.
- */
-void pv_note_cr3_reload(void)
-{
-    if ( !opt_global_pages )
-        tlbflush_clock++;
-}
-
-/*
- * A flush of the CPUs in @mask: this one at once, the others by IPI,
- * waited for with interrupts on (flush_area_mask()'s rule: every CPU
- * spinning for the domain lock or for flush_lock answers meanwhile).
- * Only a flush that reached every CPU holding the guest's translations
- * (pv_domain_cpumask()) moves the flush clock: a frame's type may then
- * change without another.
- */
-void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags)
-{
-    unsigned long self = 1UL << smp_processor_id();
-
-    if ( mask & ~self )
-    {
-        local_irq_enable();
-        flush_area_mask(mask, va, flags);
-        local_irq_disable();
-    }
-    else if ( mask & self )
-        flush_area_local(va, flags);
-    pv_note_flush(mask, flags);
-}
-
-void pv_note_flush(unsigned long mask, unsigned int flags)
-{
-    if ( pv_domain_cpumask() & ~mask )
-        return;
-    if ( flags & FLUSH_TLB_GLOBAL )
-        tlbflush_clock++;
-    else if ( flags & FLUSH_TLB )
-        pv_note_cr3_reload();
-}
-
-/*
- * The domain lock is dropped around the remote part only: the flush
- * clock and the stamps are read before, under it, and the clock moves
- * afterwards, under it again, only if tlbflush_may_advance() says no
- * frame's type ended meanwhile (page-type.c).
- */
-void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
-{
-    uint32_t clock = tlbflush_clock, stamps = tlbflush_stamps;
-
-    if ( !(mask & ~(1UL << smp_processor_id())) )
-    {
-        pv_flush_mask(mask, va, flags);
-        return;
-    }
-    pv_domain_unlock();
-    local_irq_enable();
-    flush_area_mask(mask, va, flags);
-    pv_domain_lock();                   /* waits with interrupts on */
-    local_irq_disable();
-    if ( tlbflush_may_advance(clock, stamps) )
-        pv_note_flush(mask, flags);
-}
-
-void pv_flush_local(unsigned long va, unsigned int flags)
-{
-    pv_flush_mask(1UL << smp_processor_id(), va, flags);
-}
-
-/* Every CPU that may hold a translation of the guest's (and this one). */
-void pv_flush_domain(unsigned long va, unsigned int flags)
-{
-    pv_flush_mask(pv_domain_cpumask() | (1UL << smp_processor_id()), va,
-                  flags);
 }
 
 /*

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The frame table: one struct page_info per machine frame (its counts
+ * and type are pv/mm/page-type.c's rules), who owns each frame, the
+ * frames the guest is given and takes, and those it gave back, which
+ * wait, dying, for a flush before they return to the allocator.
+ */
+#include "shim/lib.h"
+#include "arch/x86/flush.h"
+#include "arch/x86/page.h"
+#include "pv/domain.h"
+#include "pv/mm/frame-table.h"
+#include "pv/mm/guest-flush.h"
+#include "pv/mm/private.h"
+#include "shim/console.h"
+#include "shim/frame.h"
+#include "shim/memmap.h"
+#include "shim/panic.h"
+
+struct page_info *frame_table;
+unsigned long frame_table_nr;
+
+static bool owned_type(uint32_t type)
+{
+    return type == MEMMAP_RAM || type == MEMMAP_SHIM ||
+           type == MEMMAP_MODULE || type == MEMMAP_ALLOC;
+}
+
+static void mark_io_range(unsigned long mfn, unsigned long end)
+{
+    for ( end = MIN(end, frame_table_nr); mfn < end; mfn++ )
+        frame_table[mfn].owner = PGO_IO;
+}
+
+/*
+ * Frames the memory map doesn't call RAM are I/O space, as Xen's dom_io;
+ * the table starts zeroed (PGO_NONE), so only the holes are written.  The
+ * map is sorted and its ranges don't overlap (memmap_sanitise()).  A frame
+ * a range starts inside is the range's, one it ends inside is not.
+ */
+static void mark_io(const struct memmap *m)
+{
+    unsigned long next = 0;             /* first frame not yet decided */
+    unsigned int i;
+
+    for ( i = 0; i < m->nr; i++ )
+    {
+        const struct memmap_entry *e = &m->map[i];
+        unsigned long first = e->addr >> PAGE_SHIFT;
+        unsigned long last = (e->addr + e->size) >> PAGE_SHIFT;
+
+        if ( !owned_type(e->type) || last <= first )
+            continue;
+        mark_io_range(next, first);
+        next = MAX(next, last);
+    }
+    mark_io_range(next, frame_table_nr);
+}
+
+void frame_table_init(const struct memmap *m)
+{
+    unsigned long bytes, pfn;
+
+    frame_table_nr = frames_max_pfn();
+    bytes = ROUNDUP(frame_table_nr * sizeof(*frame_table), PAGE_SIZE);
+    pfn = frames_alloc(bytes >> PAGE_SHIFT, 0, 0);
+    if ( pfn == INVALID_PFN )
+        panic("no room for a %lu KiB frame table", bytes >> 10);
+    frame_table = __va(pfn << PAGE_SHIFT);
+    memset(frame_table, 0, bytes);
+    mark_io(m);
+    printk("Frame table: %lu frames, %lu KiB\n", frame_table_nr,
+           bytes >> 10);
+}
+
+void pv_mm_give_frame(unsigned long mfn)
+{
+    pv_mm_give_frames(mfn, 1);
+}
+
+/* Frames no one owns become the guest's.  page_alloc_lock held. */
+static void give_locked(unsigned long mfn, unsigned long nr)
+{
+    struct page_info *pg = mfn_to_page(mfn), *end = pg + nr;
+
+    ASSERT(pg && nr <= frame_table_nr - mfn);
+    for ( ; pg < end; pg++ )
+    {
+        ASSERT(pg->owner == PGO_NONE && !pg->count && !pg->type_count);
+        pg->owner = PGO_GUEST;
+        pg->count = 1;                  /* the allocation's reference */
+    }
+}
+
+/* The guest's memory, a run at a time when it is built. */
+void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
+{
+    spin_lock(&dom.page_alloc_lock);
+    give_locked(mfn, nr);
+    spin_unlock(&dom.page_alloc_lock);
+}
+
+/*
+ * Frames the guest asked for (increase_reservation, populate_physmap),
+ * as Xen's assign_pages(): counted in tot_pages, which may not pass the
+ * domain's maximum (nr_pages, what it was built with).  That bounds what
+ * a guest can take from the allocator to what it gave back, so the
+ * shim's own reserve stays the shim's.
+ */
+bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr)
+{
+    bool ok;
+
+    spin_lock(&dom.page_alloc_lock);
+    ok = dom.tot_pages <= dom.nr_pages && nr <= dom.nr_pages - dom.tot_pages;
+    if ( ok )
+    {
+        give_locked(mfn, nr);
+        dom.tot_pages += nr;
+    }
+    spin_unlock(&dom.page_alloc_lock);
+    return ok;
+}
+
+/*
+ * Frames the guest gave back whose last reference is gone (PGO_DYING,
+ * count 0), waiting for pv_mm_free_dying(): a TLB may still translate to
+ * one, so they return to the allocator only after a flush.  Past the
+ * queue's size, a scan of the frame table finds the rest.
+ */
+static unsigned long dying[64];
+static unsigned int nr_dying;
+static bool dying_overflow;
+bool mm_dying_pending;
+
+/* Xen's put_page(): the state machine says when a frame died. */
+void page_put(struct page_info *pg)
+{
+    if ( !page_unref(pg) )
+        return;
+    if ( nr_dying < ARRAY_SIZE(dying) )
+        dying[nr_dying++] = pg - frame_table;
+    else
+        dying_overflow = true;
+    mm_dying_pending = true;
+}
+
+/*
+ * Only a frame no one references goes back to the allocator: a type
+ * reference left over (a shim bug) leaks the frame instead, and says so.
+ */
+static void free_dying(unsigned long mfn)
+{
+    struct page_info *pg = &frame_table[mfn];
+    bool unused = pg->owner == PGO_DYING && !pg->count && !pg->type_count;
+
+    ASSERT(unused);
+    if ( unlikely(!unused) )
+    {
+        printk(XENLOG_ERR "d1: mfn %#lx given back still in use (owner %u "
+               "count %u type %u/%u): not freed\n", mfn, pg->owner,
+               pg->count, pg->type, pg->type_count);
+        return;
+    }
+    spin_lock(&dom.page_alloc_lock);
+    *pg = (struct page_info){ .owner = PGO_NONE };
+    dom.tot_pages--;
+    spin_unlock(&dom.page_alloc_lock);
+    frames_free(mfn, 1);                /* M2P entry: gone when given back */
+}
+
+/* Under the domain lock: one flush, then every released frame is free. */
+void pv_mm_free_dying(void)
+{
+    unsigned long mfn;
+
+    if ( !mm_dying_pending )
+        return;
+    pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+    while ( nr_dying )
+        free_dying(dying[--nr_dying]);
+    if ( dying_overflow )
+        for ( mfn = 0; mfn < frame_table_nr; mfn++ )
+            if ( frame_table[mfn].owner == PGO_DYING &&
+                 !frame_table[mfn].count )
+                free_dying(mfn);
+    dying_overflow = false;
+    mm_dying_pending = false;
+}

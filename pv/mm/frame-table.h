@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The frame table (pv/mm/frame-table.c): each machine frame's page_info,
+ * the frames the guest is given and takes, and the general reference
+ * that frees a frame the guest gave back when it is the last one.
+ */
+#ifndef PV_MM_FRAME_TABLE_H
+#define PV_MM_FRAME_TABLE_H
+
+#include "shim/lib.h"
+#include "pv/mm/page-type.h"
+
+extern struct page_info *frame_table;
+extern unsigned long frame_table_nr;
+
+/* The frame's page_info, or NULL if @mfn is beyond the table. */
+static inline struct page_info *mfn_to_page(unsigned long mfn)
+{
+    return mfn < frame_table_nr ? &frame_table[mfn] : NULL;
+}
+
+/* Boot: the builder hands frames to the guest. */
+void pv_mm_give_frame(unsigned long mfn);
+void pv_mm_give_frames(unsigned long mfn, unsigned long nr);
+/*
+ * Later, frames the guest asks for: false, and nothing done, if they
+ * would take it past its maximum reservation (Xen's assign_pages()).
+ */
+bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr);
+
+/*
+ * Frames the guest gave back (decrease_reservation) that nothing holds
+ * any more: free them, after one flush.  Domain lock held; the exit to
+ * the guest calls it when mm_dying_pending says there are some.
+ */
+extern bool mm_dying_pending;
+void pv_mm_free_dying(void);
+
+/*
+ * Drop a general reference (page_unref()); a frame the guest gave back
+ * goes to pv_mm_free_dying() with its last one.
+ */
+void page_put(struct page_info *pg);
+
+#endif /* PV_MM_FRAME_TABLE_H */
