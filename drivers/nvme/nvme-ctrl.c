@@ -56,6 +56,9 @@ static bool give_up(struct nvme_ctrl *c, const char *why)
 {
     char name[8];
 
+    if ( c->dead )
+        return false;               /* said once */
+    c->dead = true;
     set_reg32(c, NVME_REG_CC, 0);
     printk(XENLOG_WARNING "nvme%u: %s %s: not used\n", c->index,
            pci_name(c->pci, name), why);
@@ -75,6 +78,8 @@ static bool admin(struct nvme_ctrl *c, struct nvme_sqe *cmd,
     uint64_t start = now_ns();
     struct nvme_cqe cqe;
 
+    if ( c->dead )
+        return false;
     cmd->cid = next_cid++;
     nvme_sq_submit(q, cmd);
     for ( ;; )

@@ -70,6 +70,7 @@ struct nvme_ctrl {
     struct nvme_queue io[BLK_MAX_QUEUES];
     unsigned int nr_io;
     bool msix;
+    bool dead;                  /* given up, disabled: said once */
     struct nvme_ns ns[NVME_MAX_NS];
     unsigned int nr_ns;
     struct timer poll;          /* for polled I/O queues */
