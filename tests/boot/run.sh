@@ -654,7 +654,7 @@ nvme_case() {
 # express refused), written, flushed, zeroed and discarded by
 # blk-selftest, the bytes then checked in the file; an I/O queue pair
 # per vCPU, each completing on its own CPU; two namespaces; one MSI-X
-# vector (I/O queues polled); MDTS; a failing read.  The guest boots every time.
+# vector (I/O queues polled) or two for two pairs; MDTS; a failing read.  The guest boots every time.
 section_nvme() {
     local passed='blk-selftest: nvme0n1: passed'
     local ctrl='PCI: 00:0[0-9a-f]\.0 1b36:0010 NVMe "QEMU NVMe Ctrl" serial "pvshim0"'
@@ -708,6 +708,15 @@ section_nvme() {
         "+$passed" -- --memory 256M
     disk_case "nvme: polled, the written bytes are in the file" \
         nvme-polled yes
+
+    # Two vectors on 2 vCPUs: pair 1's interrupt on CPU 0, pair 2 polled
+    # from the boot CPU's timer, so CPU 1's read completes on CPU 0.
+    nvme_case "nvme: two MSI-X vectors on 2 vCPUs, the second pair polled" \
+        nvme-mixed msix_qsize=2 \
+        "+nvme0: I/O queue 2: no MSI-X vector, completions polled" \
+        "+$ctrl, 2 I/O queue pairs of 64, MSI-X" \
+        "+queue 1: read from CPU 1, completed on CPU 0" "+$passed" \
+        -- --vcpus 2 --memory 256M -- -M q35
 
     # MDTS 1: two 4 KiB pages a transfer; a longer read is refused.
     nvme_case "nvme: MDTS bounds a transfer" nvme-mdts mdts=1 \
