@@ -4,8 +4,9 @@
  * and logs each step, for tests/boot to check against the disk image it
  * made: sector n holds the 64-bit little-endian n in each of its 8-byte
  * words.  It reads sectors (through unaligned and page-crossing
- * segments), writes sector 20 with a pattern, flushes, zeroes sectors 24-25
- * and discards 32-39 where the device offers it, and reads on each queue
+ * segments, checking the device's transfer and segment limits), writes
+ * sector 20 with a pattern, flushes, zeroes sectors 24-25 and discards
+ * 32-39 where the device offers it, and reads on each queue
  * from the CPU that owns it.  A request that doesn't complete in time
  * fails the test, never hangs the boot.
  */
@@ -140,6 +141,72 @@ static uint8_t pattern(unsigned int i)
     return i * 7 + 1;
 }
 
+/* Sectors @first.. into @off.. of buf (as one segment), checked. */
+static bool read_one_seg(struct blk_dev *dev, const char *what,
+                         uint64_t first, unsigned int off, unsigned int nr)
+{
+    unsigned int i;
+    bool ok;
+
+    memset(buf, 0xee, 4 * PAGE_SIZE);
+    io_prep(&io, BLK_OP_READ, first);
+    io_seg(&io, off, nr * BLK_SECTOR_SIZE);
+    if ( !run(dev, &io, what) )
+        return false;
+    ok = buf[off - 1] == 0xee && buf[off + nr * BLK_SECTOR_SIZE] == 0xee;
+    for ( i = 0; i < nr; i++ )
+        ok &= is_sector(buf + off + i * BLK_SECTOR_SIZE, first + i);
+    return check(dev, what, ok);
+}
+
+/*
+ * Segments over page boundaries: one across two pages, one over four (an
+ * NVMe PRP list), unless over the device's transfer limit, which must
+ * refuse it; and two segments, the first ending mid-page, which a device
+ * with a segment boundary (NVMe's PRPs) must refuse.
+ */
+static bool test_crossing_reads(struct blk_dev *dev)
+{
+    if ( !read_one_seg(dev, "read sectors 2-9 across a page", 2,
+                       PAGE_SIZE - 1024, 8) )
+        return false;
+    if ( !dev->max_sectors || dev->max_sectors >= 24 )
+    {
+        if ( !read_one_seg(dev, "read sectors 0-23 over 4 pages", 0, 512,
+                           24) )
+            return false;
+    }
+    else
+    {
+        io_prep(&io, BLK_OP_READ, 0);
+        io_seg(&io, 512, 24 * BLK_SECTOR_SIZE);
+        if ( blk_submit(dev, &io.req) != BLK_EINVAL )
+            return check(dev, "a read over the transfer limit is refused",
+                         false);
+        printk("blk-selftest: %s: a read of 24 sectors, over its limit of "
+               "%u, is refused\n", dev->name, dev->max_sectors);
+    }
+
+    io_prep(&io, BLK_OP_READ, 1);
+    io_seg(&io, 512, 512);
+    io_seg(&io, PAGE_SIZE, 512);
+    if ( dev->seg_boundary )
+    {
+        if ( blk_submit(dev, &io.req) != BLK_EINVAL )
+            return check(dev, "a segment off its boundary is refused",
+                         false);
+        printk("blk-selftest: %s: a segment ending mid-page is refused\n",
+               dev->name);
+        return true;
+    }
+    memset(buf, 0xee, 2 * PAGE_SIZE);
+    if ( !run(dev, &io, "read sectors 1-2, the first ending mid-page") )
+        return false;
+    return check(dev, "read sectors 1-2, the first ending mid-page",
+                 is_sector(buf + 512, 1) && is_sector(buf + PAGE_SIZE, 2) &&
+                 buf[1024] == 0xee);
+}
+
 /* Sector 0 whole, then sectors 1-16 through three uneven segments. */
 static bool test_reads(struct blk_dev *dev)
 {
@@ -156,16 +223,18 @@ static bool test_reads(struct blk_dev *dev)
     io_prep(&io, BLK_OP_READ, 1);
     io_seg(&io, PAGE_SIZE - 512, 512);              /* sector 1 */
     io_seg(&io, PAGE_SIZE, PAGE_SIZE);              /* 2-9 */
-    io_seg(&io, 2 * PAGE_SIZE + 512, PAGE_SIZE - 512); /* 10-16 */
+    io_seg(&io, 2 * PAGE_SIZE, PAGE_SIZE - 512);    /* 10-16 */
     if ( !run(dev, &io, "read sectors 1-16 in 3 segments") )
         return false;
     ok = is_sector(buf + PAGE_SIZE - 512, 1);
     for ( i = 0; i < 8; i++ )
         ok &= is_sector(buf + PAGE_SIZE + i * 512, 2 + i);
     for ( i = 0; i < 7; i++ )
-        ok &= is_sector(buf + 2 * PAGE_SIZE + 512 + i * 512, 10 + i);
-    ok &= buf[2 * PAGE_SIZE] == 0xee;               /* nothing else */
-    if ( !check(dev, "read sectors 1-16 in 3 segments", ok) )
+        ok &= is_sector(buf + 2 * PAGE_SIZE + i * 512, 10 + i);
+    /* Nothing else. */
+    ok &= buf[PAGE_SIZE - 513] == 0xee && buf[3 * PAGE_SIZE - 512] == 0xee;
+    if ( !check(dev, "read sectors 1-16 in 3 segments", ok) ||
+         !test_crossing_reads(dev) )
         return false;
 
     io_prep(&io, BLK_OP_READ, dev->nr_sectors - 1);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The block devices (block.h): the registry, the checks every request
- * passes whatever the device, the queue a CPU submits on, and the softirq
- * that runs completions where the queues' interrupts arrive.
+ * passes against its device's limits, the queue a CPU submits on, and
+ * the softirq that runs completions where the queues' interrupts arrive.
  */
 #include "arch/x86/percpu.h"
 #include "drivers/block.h"
@@ -64,6 +64,21 @@ static bool range_ok(const struct blk_dev *dev, uint64_t sector, uint64_t nr)
            !(sector % per_block) && !(nr % per_block);
 }
 
+/* Segment @i's address against the device's alignment and boundary. */
+static bool seg_placed(const struct blk_dev *dev,
+                       const struct blk_request *req, unsigned int i)
+{
+    const struct blk_seg *s = &req->seg[i];
+    uint64_t b = dev->seg_boundary;
+
+    if ( dev->dma_align && (s->addr & (dev->dma_align - 1)) )
+        return false;
+    if ( !b )
+        return true;
+    return (!i || !(s->addr & (b - 1))) &&
+           (i + 1 == req->nr_segs || !((s->addr + s->len) & (b - 1)));
+}
+
 static enum blk_status check(const struct blk_dev *dev,
                              const struct blk_request *req)
 {
@@ -81,10 +96,14 @@ static enum blk_status check(const struct blk_dev *dev,
         for ( i = 0; i < req->nr_segs; i++ )
         {
             if ( !req->seg[i].len || req->seg[i].len % BLK_SECTOR_SIZE ||
-                 req->seg[i].len > dev->max_seg_size )
+                 req->seg[i].len > dev->max_seg_size ||
+                 !seg_placed(dev, req, i) )
                 return BLK_EINVAL;
             bytes += req->seg[i].len;
         }
+        if ( dev->max_sectors &&
+             bytes > (uint64_t)dev->max_sectors << BLK_SECTOR_SHIFT )
+            return BLK_EINVAL;
         return range_ok(dev, req->sector, bytes >> BLK_SECTOR_SHIFT)
                ? BLK_OK : BLK_EINVAL;
     case BLK_OP_FLUSH:

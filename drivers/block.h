@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The block-device interface between the container's disks (virtio-blk
- * today, NVMe later) and their users (the Xen block backend): a
+ * The block-device interface between the container's disks (virtio-blk,
+ * NVMe) and their users (the Xen block backend): a
  * registered device with its geometry, features, limits and queues, and
  * asynchronous requests over physical addresses, completed by a callback.
  */
@@ -81,6 +81,14 @@ struct blk_dev {
     /* Limits a request must keep. */
     unsigned int max_segs;      /* segments in one read or write */
     uint32_t max_seg_size;      /* bytes in one segment */
+    uint32_t max_sectors;       /* in one read or write; 0: no limit */
+    /*
+     * 0, or a power of two that every segment but the first starts on
+     * and every segment but the last ends on (NVMe's PRPs: the page), so
+     * the segments join into whole units with no gap.
+     */
+    uint32_t seg_boundary;
+    uint32_t dma_align;         /* each segment's address: 0, or a multiple */
     uint32_t max_discard_sectors, max_write_zeroes_sectors;
     uint32_t discard_granularity;   /* sectors */
     const struct blk_dev_ops *ops;

@@ -30,4 +30,6 @@ void drivers_probe(struct pci_dev *d)
 {
     if ( virtio_blk_probe(d) )
         return;
+    if ( nvme_probe(d) )
+        return;
 }

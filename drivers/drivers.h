@@ -18,6 +18,7 @@ void drivers_probe(struct pci_dev *d);
 
 /* The drivers' probes: true if the function is theirs and now running. */
 bool virtio_blk_probe(struct pci_dev *d);
+bool nvme_probe(struct pci_dev *d);
 
 /* blk-selftest: I/O on every block device at boot, logged (a test aid). */
 void blk_selftest(void);

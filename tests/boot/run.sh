@@ -632,9 +632,116 @@ section_virtio_blk() {
         -device virtio-blk-pci,drive=disk0,disable-legacy=on
 }
 
+# nvme_case NAME DISK DEVICE-OPTIONS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
+# [-- QEMU-ARGS]: the demo guest with blk-selftest, over a fresh disk as
+# the namespace of an NVMe controller with DEVICE-OPTIONS.
+nvme_case() {
+    local name=$1 disk=$2 dev=$3 pats=() run=()
+    shift 3
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
+    shift
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do run+=("$1"); shift; done
+    [ $# -eq 0 ] || shift
+    make_disk "$logdir/$disk.img"
+    expect "$name" 0 "${pats[@]}" "+$guest_ok" "+$clean" \
+        -- "$demo" --shim-cmdline "loglvl=all blk-selftest" "${run[@]}" \
+        -- -drive "file=$logdir/$disk.img,if=none,id=disk0,format=raw,discard=unmap" \
+        -device "nvme,serial=pvshim0,drive=disk0${dev:+,$dev}" "$@"
+}
+
+# NVMe (drivers/nvme/): QEMU's controller found through port I/O (pc)
+# and ECAM (q35), read (PRP entries, PRP lists, a segment PRPs can't
+# express refused), written, flushed, zeroed and discarded by
+# blk-selftest, the bytes then checked in the file; an I/O queue pair
+# per vCPU, each completing on its own CPU; two namespaces; one MSI-X
+# vector (I/O queues polled) or two for two pairs; MDTS; a failing read.  The guest boots every time.
+section_nvme() {
+    local passed='blk-selftest: nvme0n1: passed'
+    local ctrl='PCI: 00:0[0-9a-f]\.0 1b36:0010 NVMe "QEMU NVMe Ctrl" serial "pvshim0"'
+
+    nvme_case "nvme: pc, port I/O configuration" nvme-pc "" \
+        "+PCI: [0-9]+ functions, configuration through ports 0xcf8/0xcfc" \
+        "+$ctrl, 1 I/O queue pair of 64, MSI-X" \
+        "+nvme0n1: 2048 blocks of 512 bytes, flush, discard, write-zeroes, up to 1024 sectors a transfer" \
+        "+blk-selftest: nvme0n1: a segment ending mid-page is refused" \
+        "+blk-selftest: nvme0n1: reads ok" \
+        "+blk-selftest: nvme0n1: wrote sector 20, read it back" \
+        "+nvme0n1: flushed" "+nvme0n1: zeroed sectors 24-25" \
+        "+nvme0n1: discarded sectors 32-39" "+$passed" \
+        -- --memory 256M -- -M pc
+    disk_case "nvme: pc, the written bytes are in the file" nvme-pc yes
+
+    nvme_case "nvme: q35, ECAM, 2 queue pairs on 2 vCPUs" nvme-q35 "" \
+        "+PCI: [0-9]+ functions, configuration through ECAM \(MCFG\)" \
+        "+$ctrl, 2 I/O queue pairs of 64, MSI-X" \
+        "+queue 1: read from CPU 1, completed on CPU 1" "+$passed" \
+        -- --vcpus 2 --memory 256M -- -M q35
+    disk_case "nvme: q35, the written bytes are in the file" nvme-q35 yes
+
+    # Two namespaces on one controller: two block devices, sharing its
+    # queues, each tested.
+    make_disk "$logdir/nvme-ns1.img"
+    make_disk "$logdir/nvme-ns2.img"
+    expect "nvme: two namespaces, two block devices" 0 \
+        "+nvme0n1: 2048 blocks of 512 bytes" \
+        "+nvme0n2: 2048 blocks of 512 bytes" \
+        "+blk-selftest: nvme0n1: passed" "+blk-selftest: nvme0n2: passed" \
+        "+nvme0n2: queue 1: read from CPU 1, completed on CPU 1" \
+        "+$guest_ok" "+$clean" \
+        -- "$demo" --vcpus 2 --memory 256M \
+        --shim-cmdline "loglvl=all blk-selftest" \
+        -- -M q35 \
+        -drive "file=$logdir/nvme-ns1.img,if=none,id=disk1,format=raw,discard=unmap" \
+        -drive "file=$logdir/nvme-ns2.img,if=none,id=disk2,format=raw,discard=unmap" \
+        -device nvme,id=nvme0,serial=pvshim0 \
+        -device nvme-ns,drive=disk1,bus=nvme0,nsid=1 \
+        -device nvme-ns,drive=disk2,bus=nvme0,nsid=2
+    disk_case "nvme: namespace 1, the written bytes are in the file" \
+        nvme-ns1 yes
+    disk_case "nvme: namespace 2, the written bytes are in the file" \
+        nvme-ns2 yes
+
+    # One MSI-X vector (the admin queue's): the I/O queues are polled.
+    nvme_case "nvme: one MSI-X vector, I/O queues polled" nvme-polled \
+        msix_qsize=1 \
+        "+nvme0: I/O queue 1: no MSI-X vector, completions polled" \
+        "+$passed" -- --memory 256M
+    disk_case "nvme: polled, the written bytes are in the file" \
+        nvme-polled yes
+
+    # Two vectors on 2 vCPUs: pair 1's interrupt on CPU 0, pair 2 polled
+    # from the boot CPU's timer, so CPU 1's read completes on CPU 0.
+    nvme_case "nvme: two MSI-X vectors on 2 vCPUs, the second pair polled" \
+        nvme-mixed msix_qsize=2 \
+        "+nvme0: I/O queue 2: no MSI-X vector, completions polled" \
+        "+$ctrl, 2 I/O queue pairs of 64, MSI-X" \
+        "+queue 1: read from CPU 1, completed on CPU 0" "+$passed" \
+        -- --vcpus 2 --memory 256M -- -M q35
+
+    # MDTS 1: two 4 KiB pages a transfer; a longer read is refused.
+    nvme_case "nvme: MDTS bounds a transfer" nvme-mdts mdts=1 \
+        "+nvme0n1: .*, up to 16 sectors a transfer" \
+        "+blk-selftest: nvme0n1: a read of 24 sectors, over its limit of 16, is refused" \
+        "+$passed" -- --memory 256M
+    disk_case "nvme: MDTS 1, the written bytes are in the file" \
+        nvme-mdts yes
+
+    # A controller whose reads fail (QEMU's blkdebug): reported, the boot
+    # goes on.
+    printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\n' \
+        >"$logdir/nvme-eio.cfg"
+    make_disk "$logdir/nvme-eio.img"
+    expect "nvme: an I/O error is reported" 0 \
+        "+blk-selftest: nvme0n1: read sector 0: FAILED: I/O error" \
+        "-$passed" "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M --shim-cmdline "blk-selftest" \
+        -- -drive "file=blkdebug:$logdir/nvme-eio.cfg:$logdir/nvme-eio.img,if=none,id=disk0,format=raw" \
+        -device nvme,serial=pvshim0,drive=disk0
+}
+
 sections=(entry bzimage config time global-pages smep-smap spec-ctrl fault
           launcher cmdline kernel guest-mem console-input keys console
-          virtio-blk)
+          virtio-blk nvme)
 case "${1:-}" in
 --list) printf '%s\n' "${sections[@]}"; exit 0 ;;
 esac
