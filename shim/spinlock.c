@@ -166,6 +166,11 @@ bool _spin_is_locked(const spinlock_t *lock)
     return t.head != t.tail;
 }
 
+bool _spin_is_locked_by_me(const spinlock_t *lock)
+{
+    return ACCESS_ONCE(lock->cpu) == spin_cpu();
+}
+
 void _rspin_lock(rspinlock_t *lock)
 {
     unsigned int cpu = spin_cpu();

@@ -129,6 +129,17 @@ void _spin_lock_irq_on_wait(spinlock_t *lock);
 #define spin_trylock(l)         _spin_trylock(l)
 #define spin_is_locked(l)       _spin_is_locked(l)
 
+/*
+ * For ASSERT()s: does this CPU hold @l (taken with spin_lock(),
+ * spin_trylock() or rspin_lock(), any depth)?  Exact for the asking CPU:
+ * only a holder writes its own number into lock->cpu, and it clears it
+ * before it lets the lock go.  The list of locks and who must hold
+ * which: docs/architecture.md, "Locks".
+ */
+bool _spin_is_locked_by_me(const spinlock_t *lock);
+#define spin_is_locked_by_me(l) _spin_is_locked_by_me(l)
+#define rspin_is_locked_by_me(l) _spin_is_locked_by_me(l)
+
 /* Interrupts: the shim runs with them off, but a lock must not care. */
 #define spin_lock_irqsave(l, f) do {                                        \
     BUILD_BUG_ON(sizeof(f) != sizeof(unsigned long));                       \

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Host tests of shim/spinlock.c: the ticket arithmetic (wrap-around,
- * trylock, recursion), mutual exclusion between threads, Xen's lock
+ * trylock, recursion), mutual exclusion between threads, the holder
+ * check behind the debug build's held-lock assertions, Xen's lock
  * profile counters on a fake clock, and the 'l'/'L' printout, character
  * for character.
  */
 #include "tests/unit/unit.h"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "../../shim/spinlock.c"
 
@@ -95,6 +98,75 @@ static void recursive(void)
     rspin_unlock(&l);
     CHECK(!spin_is_locked(&l));
     CHECK_EQ(l.recurse_cpu, SPINLOCK_NO_CPU);
+}
+
+/* A function that relies on @l, as the shim's say so. */
+static void needs_lock(const spinlock_t *l)
+{
+    ASSERT(spin_is_locked_by_me(l));
+}
+
+/*
+ * needs_lock() on CPU @cpu while CPU @holder (SPINLOCK_NO_CPU: none)
+ * holds the lock, in a child: did its assertion stop it?
+ */
+static bool needs_lock_dies(unsigned int holder, unsigned int cpu)
+{
+    spinlock_t l = SPIN_LOCK_UNLOCKED;
+    pid_t pid = fork();
+    int status;
+
+    if ( pid == 0 )
+    {
+        if ( !freopen("/dev/null", "w", stderr) )   /* its message */
+            _exit(1);
+        if ( holder != SPINLOCK_NO_CPU )
+        {
+            spin_test_cpu = holder;
+            spin_lock(&l);
+        }
+        spin_test_cpu = cpu;
+        needs_lock(&l);
+        _exit(0);
+    }
+    if ( pid < 0 || waitpid(pid, &status, 0) != pid )
+        return false;
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+/* Only the CPU that holds a lock, at any depth, is its holder. */
+static void held_by_me(void)
+{
+    spinlock_t l = SPIN_LOCK_UNLOCKED;
+    rspinlock_t r = RSPIN_LOCK_UNLOCKED;
+
+    CHECK(!spin_is_locked_by_me(&l));
+    spin_lock(&l);
+    CHECK(spin_is_locked_by_me(&l));
+    spin_test_cpu = 1;                  /* another CPU asks */
+    CHECK(!spin_is_locked_by_me(&l));
+    CHECK(spin_is_locked(&l));
+    spin_test_cpu = 0;
+    spin_unlock(&l);
+    CHECK(!spin_is_locked_by_me(&l));
+    CHECK(spin_trylock(&l));
+    CHECK(spin_is_locked_by_me(&l));
+    spin_unlock(&l);
+
+    rspin_lock(&r);
+    rspin_lock(&r);
+    CHECK(rspin_is_locked_by_me(&r));
+    rspin_unlock(&r);
+    CHECK(rspin_is_locked_by_me(&r));   /* still one deep */
+    spin_test_cpu = 1;
+    CHECK(!rspin_is_locked_by_me(&r));
+    spin_test_cpu = 0;
+    rspin_unlock(&r);
+    CHECK(!rspin_is_locked_by_me(&r));
+
+    CHECK(!needs_lock_dies(0, 0));
+    CHECK(needs_lock_dies(SPINLOCK_NO_CPU, 0));
+    CHECK(needs_lock_dies(1, 0));       /* held, but not by this CPU */
 }
 
 /* Threads as CPUs: a counter bumped non-atomically under the lock. */
@@ -292,6 +364,7 @@ int main(void)
     RUN(tickets);
     RUN(tickets_wrap);
     RUN(recursive);
+    RUN(held_by_me);
     RUN(exclusion);
     RUN(profile_off);
     RUN(profile_counts);
