@@ -138,6 +138,7 @@ long pv_set_gdt(struct vcpu *v, const unsigned long *frames,
                                 DESCS_PER_FRAME;
     unsigned long taken[FIRST_RESERVED_GDT_PAGE];
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( entries > FIRST_RESERVED_GDT_ENTRY )
         return -XEN_EINVAL;
 
@@ -368,6 +369,7 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
     unsigned int page = off / PAGE_SIZE, idx;
     uint64_t e;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( addr < LDT_VIRT(v) || off >= (unsigned long)v->ldt_ents * 8 ||
          v->ldt_frames[page] )
         return false;                   /* not ours, or mapped already */

@@ -233,10 +233,10 @@ struct domain {
     spinlock_t page_alloc_lock;
     spinlock_t event_lock;
     /*
-     * The interim big lock (pv/vcpu/smp.c, docs/architecture.md): held from
-     * every entry from the guest to the return to it, and by an idle CPU
-     * looking at its vCPU or running softirqs; taken with interrupts on
-     * while waiting, so IPIs are answered.
+     * The interim big lock (pv_domain_lock()): held from every entry
+     * from the guest to the return to it, and by an idle CPU looking at
+     * its vCPU or running softirqs.  Every lock's rules and nesting:
+     * docs/architecture.md, "Locks".
      */
     spinlock_t domain_lock;
     struct lock_profile_qhead profile_head;

@@ -29,6 +29,7 @@ long do_iret(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     struct iret_context ctx;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( copy_from_guest(&ctx, regs->rsp, sizeof(ctx)) )
         domain_crash("iret: frame at %#lx unreadable", regs->rsp);
 
@@ -84,6 +85,7 @@ long compat_iret(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     uint32_t f[6], sp = regs->rsp;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( copy_from_guest(f, sp, 4 * sizeof(f[0])) )
         domain_crash("iret: frame at %#x unreadable", sp);
     if ( f[3] & X86_EFLAGS_VM )

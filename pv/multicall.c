@@ -39,6 +39,7 @@ static always_inline long multicall(unsigned long call_list,
     const void *res;
     unsigned long i, entry;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( nr_calls >= ~0UL / size || !guest_range_ok(call_list, 1) )
         return -XEN_EFAULT;
 

@@ -133,6 +133,7 @@ void pv_bounce_to(struct cpu_regs *regs, unsigned int handler_cs, unsigned long 
     unsigned long frame[8], sp, cs = regs->cs, rflags;
     unsigned int n = 0;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !eip )
         domain_crash("bounce to a null handler (flags %#x, error code %#x)",
                      flags, error_code);

@@ -58,6 +58,7 @@ static int get_free_port(struct domain *d)
     unsigned int port;
     int rc;
 
+    ASSERT(spin_is_locked_by_me(&d->event_lock));
     for ( port = 0; port <= MAX_EVTCHN_PORT; port++ )
     {
         rc = allocate_port(d, port);
@@ -210,6 +211,7 @@ int evtchn_close(struct domain *d, unsigned int port)
     unsigned int i;
     int b;
 
+    ASSERT(spin_is_locked_by_me(&d->event_lock));
     if ( !port_is_valid(d, port) )
         return -XEN_EINVAL;
     chn = evtchn_from_port(d, port);
@@ -292,6 +294,7 @@ void pv_evtchn_notify_guest(unsigned int backend_port)
     int b = backend_index(backend_port);
     struct evtchn *chn;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( b < 0 || !backend_ports[b].guest_port )
         return;                         /* the guest closed its end */
     chn = evtchn_from_port(&dom, backend_ports[b].guest_port);

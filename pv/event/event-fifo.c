@@ -243,6 +243,7 @@ long evtchn_fifo_init_control(struct evtchn_init_control *init)
     void *page;
     int rc;
 
+    ASSERT(spin_is_locked_by_me(&d->event_lock));
     init->link_bits = EVTCHN_FIFO_LINK_BITS;
     if ( init->vcpu >= d->max_vcpus )
         return -XEN_ENOENT;
@@ -271,6 +272,7 @@ long evtchn_fifo_expand_array(const struct evtchn_expand_array *expand)
     void *page;
     int rc;
 
+    ASSERT(spin_is_locked_by_me(&d->event_lock));
     if ( !d->evtchn_fifo )
         return -XEN_EOPNOTSUPP;
     if ( slot >= EVTCHN_FIFO_MAX_ARRAY_PAGES )

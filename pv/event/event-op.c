@@ -223,6 +223,7 @@ long do_event_channel_op(unsigned long cmd, unsigned long arg)
     struct domain *d = &dom;
     long rc;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( cmd == EVTCHNOP_send || cmd == EVTCHNOP_unmask )
         return event_channel_op(cmd, arg);
     spin_lock(&d->event_lock);

@@ -121,6 +121,7 @@ static inline void evtchn_port_set_pending(struct domain *d,
 {
     struct vcpu *v = &d->vcpu[vcpu_id];
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( d->evtchn_fifo )
         evtchn_fifo_set_pending(v, chn);
     else

@@ -122,6 +122,7 @@ static always_inline long grant_table_op(unsigned long cmd_arg,
     size_t size;
     long rc;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( (int)count < 0 )
         return -XEN_EINVAL;
     /*

@@ -78,11 +78,12 @@ void pv_mm_give_frame(unsigned long mfn)
     pv_mm_give_frames(mfn, 1);
 }
 
-/* Frames no one owns become the guest's.  page_alloc_lock held. */
+/* Frames no one owns become the guest's. */
 static void give_locked(unsigned long mfn, unsigned long nr)
 {
     struct page_info *pg = mfn_to_page(mfn), *end = pg + nr;
 
+    ASSERT(spin_is_locked_by_me(&dom.page_alloc_lock));
     ASSERT(pg && nr <= frame_table_nr - mfn);
     for ( ; pg < end; pg++ )
     {
@@ -138,6 +139,7 @@ void page_put(struct page_info *pg)
 {
     if ( !page_unref(pg) )
         return;
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( nr_dying < ARRAY_SIZE(dying) )
         dying[nr_dying++] = pg - frame_table;
     else
@@ -169,11 +171,12 @@ static void free_dying(unsigned long mfn)
     frames_free(mfn, 1);                /* M2P entry: gone when given back */
 }
 
-/* Under the domain lock: one flush, then every released frame is free. */
+/* One flush, then every released frame is free. */
 void pv_mm_free_dying(void)
 {
     unsigned long mfn;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !mm_dying_pending )
         return;
     pv_flush_domain(0, FLUSH_TLB_GLOBAL);

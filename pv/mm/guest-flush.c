@@ -72,6 +72,7 @@ void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
 {
     uint32_t clock = tlbflush_clock, stamps = tlbflush_stamps;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !(mask & ~(1UL << smp_processor_id())) )
     {
         pv_flush_mask(mask, va, flags);

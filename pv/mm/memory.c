@@ -459,6 +459,7 @@ static always_inline long memory_op(unsigned long cmd, unsigned long arg,
     unsigned long start_extent = cmd >> MEMOP_EXTENT_SHIFT;
     unsigned int op = cmd & MEMOP_CMD_MASK;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     switch ( op )
     {
     case XENMEM_maximum_ram_page:

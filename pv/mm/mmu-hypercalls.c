@@ -90,6 +90,7 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
     unsigned long i;
     long rc = 0;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
     done = batch_begin(&count, pdone);
@@ -183,6 +184,7 @@ long do_update_va_mapping(unsigned long va, unsigned long val,
     unsigned int idx;
     long rc, frc;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !guest_range_ok(va, 1) )
         return -XEN_EINVAL;
     rc = guest_l1_slot(v, va, &l1, &idx);

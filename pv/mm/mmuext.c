@@ -140,6 +140,7 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
     unsigned long i;
     long rc;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
     done = batch_begin(&count, pdone);

@@ -35,6 +35,7 @@ void vcpu_unblock(struct vcpu *v)
  */
 static void vcpu_sleep(struct vcpu *v)
 {
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     vcpu_runstate_change(v, RUNSTATE_blocked);
     for ( ;; )
     {
@@ -139,6 +140,7 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
     struct sched_shutdown s;
     struct sched_poll poll;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     switch ( cmd )
     {
     case SCHEDOP_yield:

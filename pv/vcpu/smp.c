@@ -31,14 +31,10 @@
 #include "shim/softirq.h"
 
 /*
- * The domain lock: every entry from the guest that looks at or changes
- * the domain takes it (pv_syscall() for all but the lock-free
- * hypercalls, pv_sysenter(), pv_cstar_syscall(), pv_exception() for the
- * rest, after an interrupt's handler ran) and the exit path drops it
- * (pv_exit_work()), so one CPU at a time does.  The exit takes it too
- * when it finds work pending after a lock-free entry.  Waiting for it
- * with interrupts on keeps this CPU answering the holder's TLB-flush
- * and call-function IPIs.
+ * The domain lock: who takes it, what it protects and what nests inside
+ * it are in docs/architecture.md, "Locks".  Waiting for it with
+ * interrupts on keeps this CPU answering the holder's TLB-flush and
+ * call-function IPIs.
  */
 void pv_domain_lock(void)
 {
@@ -112,6 +108,7 @@ static noreturn void vcpu_start(struct vcpu *v)
 {
     struct cpu_info *ci = get_cpu_info();
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     ASSERT(v->id == smp_processor_id());
     if ( !v->started )
     {
@@ -146,6 +143,7 @@ static noreturn void vcpu_start(struct vcpu *v)
  */
 static noreturn void vcpu_stop(struct vcpu *v, const struct cpu_regs *regs)
 {
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     v->start_regs = *regs;
     v->blocked = v->polling = false;    /* downed in SCHEDOP_block/poll */
     vcpu_runstate_change(v, RUNSTATE_offline);

@@ -156,6 +156,7 @@ static void periodic_work(struct vcpu *v)
 {
     uint64_t now = NOW(), next;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !v->periodic_period )
         return;
     next = v->periodic_last_event + v->periodic_period;
@@ -177,6 +178,7 @@ static void time_update_fn(void *data)
 {
     struct vcpu *v = data;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     pv_update_vcpu_system_time(v);
     set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
 }
@@ -255,6 +257,7 @@ long do_set_timer_op(uint64_t timeout)
     struct vcpu *v = current_vcpu();
     int64_t offset = timeout - NOW();
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !timeout )
         stop_timer(&v->singleshot_timer);
     else if ( (int64_t)timeout < 0 ||

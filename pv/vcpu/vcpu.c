@@ -286,6 +286,7 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
     unsigned long va;
     long rc;
 
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( vcpuid >= dom.max_vcpus )
         return -XEN_ENOENT;
     v = &dom.vcpu[array_index_nospec(vcpuid, dom.max_vcpus)];
