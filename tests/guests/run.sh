@@ -42,7 +42,8 @@
 #   pv32         32-bit PAE kernels, qemu64
 #   epyc         64-bit, EPYC (SMEP, SMAP, Zen's DIV on exit), mm-audit
 #   intel        64-bit, qemu64 with an Intel vendor (global pages on)
-#   smp2         64-bit, 2 CPUs (TCG thread=multi), mm-audit
+#   smp2         64-bit, 2 CPUs (TCG thread=multi), mm-audit, the debug
+#                build (build/debug: its ASSERT()s checked, loglvl=all)
 #   smp4         64-bit, 4 CPUs, spin-halt-us=0 (every contended wait halts)
 #   smp4-single  64-bit, 4 CPUs on one TCG thread, taking turns
 #   pv32-epyc    32-bit, EPYC, mm-audit
@@ -52,8 +53,9 @@
 # and the groups a `passes` line may name instead: cpu-models (epyc intel
 # pv32-epyc), smp (smp2 smp4 smp4-single pv32-smp2), mm-audit (the
 # audited ones: epyc smp2 pv32-epyc), all.  GUEST_PASS=NAME runs that
-# pass: its settings (instead of the GUEST_* above), the tests that ask
-# for it (or those named), logs in build/check/guests/NAME/.
+# pass: its settings (instead of the GUEST_* above, but a GUEST_SHIM_DIR
+# given wins over the pass's), the tests that ask for it (or those
+# named), logs in build/check/guests/NAME/.
 #   run.sh --passes          the passes this host runs, one a line
 #   run.sh --jobs            "PASS TEST" for each test in each pass
 #                            (make check's list); non-zero status if an
@@ -67,7 +69,7 @@ declare -A pass_env=(
     [pv32]="GUEST_WIDTH=32"
     [epyc]="GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit"
     [intel]="GUEST_CPU=qemu64,vendor=GenuineIntel"
-    [smp2]="GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit"
+    [smp2]="GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit GUEST_SHIM_DIR=build/debug"
     [smp4]="GUEST_VCPUS=4 GUEST_SHIM_CMDLINE=spin-halt-us=0"
     [smp4-single]="GUEST_VCPUS=4 GUEST_TCG_THREADS=single"
     [pv32-epyc]="GUEST_WIDTH=32 GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit"
@@ -137,7 +139,7 @@ case "${1:-}" in
 esac
 
 # GUEST_PASS: that pass's settings replace the GUEST_* variables (but
-# the timeout and the shim's directory).
+# the timeout, and the shim's directory if one is given).
 pass=${GUEST_PASS:-}
 if [ -n "$pass" ]; then
     [ -n "${pass_env[$pass]+set}" ] ||
@@ -145,6 +147,8 @@ if [ -n "$pass" ]; then
     unset GUEST_WIDTH GUEST_CPU GUEST_SHIM_CMDLINE GUEST_VCPUS \
           GUEST_TCG_THREADS GUEST_ACCEL
     for kv in ${pass_env[$pass]}; do
+        [ "${kv%%=*}" != GUEST_SHIM_DIR ] || [ -z "${GUEST_SHIM_DIR:-}" ] ||
+            continue
         export "${kv%%=*}=${kv#*=}"
     done
 fi
