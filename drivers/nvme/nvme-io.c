@@ -132,7 +132,7 @@ static enum blk_status nvme_submit(struct blk_dev *dev, unsigned int qi,
     return BLK_OK;
 }
 
-/* Take up to BATCH completions off @q; locked.  How many. */
+/* Take up to BATCH completions off @q.  How many. */
 static unsigned int reap(struct nvme_ns *ns, struct nvme_queue *q,
                          struct blk_request **req, enum blk_status *st)
 {
@@ -140,6 +140,7 @@ static unsigned int reap(struct nvme_ns *ns, struct nvme_queue *q,
     struct nvme_slot *s;
     unsigned int n = 0;
 
+    ASSERT(spin_is_locked_by_me(&q->lock));
     while ( n < BATCH && nvme_cq_pop(&q->cq, &cqe) )
     {
         s = cqe.cid + 1 < q->depth ? &q->slots[cqe.cid] : NULL;
