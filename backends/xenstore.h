@@ -24,4 +24,30 @@ void xenstore_power_button(void);
  */
 int xs_shim_write(const char *path, const char *value);
 
+/*
+ * The shim as a backend's toolstack and xenstore client (domain 0, which
+ * may read and write every node).  Paths are absolute; each returns 0
+ * or a XEN_E* error number.
+ *
+ * xs_shim_read(): @path's value into @buf (nul-terminated; XEN_E2BIG if
+ * it doesn't fit).  xs_shim_mkdir(): create @path (and its parents)
+ * owned by domain @owner, readable by domain @reader, as libxl makes a
+ * device's backend and frontend directories; nodes written below
+ * inherit that.  xs_shim_rm(): remove @path and its subtree.
+ */
+int xs_shim_read(const char *path, char *buf, size_t size);
+int xs_shim_mkdir(const char *path, unsigned int owner, unsigned int reader);
+int xs_shim_rm(const char *path);
+
+/*
+ * Watch @path and its subtree: @fn(@path, @data) runs soon after it
+ * changes (once for many changes) and once after it is set, from the
+ * xenstore backend's softirq or after the shim's own write, never in
+ * the middle of a request; @fn must be static where it is registered
+ * (the image is PIE).  XEN_ENOSPC when the shim's watches are all taken.
+ */
+typedef void xs_shim_watch_fn(const char *path, void *data);
+int xs_shim_watch(const char *path, xs_shim_watch_fn *fn, void *data);
+void xs_shim_unwatch(const char *path, xs_shim_watch_fn *fn, void *data);
+
 #endif /* BACKENDS_XENSTORE_H */

@@ -54,10 +54,53 @@ void pv_evtchn_notify_guest(unsigned int backend_port);
 struct pv_guest_info {
     unsigned long nr_pages;             /* its memory, in 4 KiB pages */
     unsigned int max_vcpus;
+    bool compat;                        /* a 32-bit PAE guest */
     unsigned long store_mfn, console_mfn;   /* the rings' frames */
 };
 void pv_guest_info(struct pv_guest_info *info);
 struct xencons_interface *pv_console_ring(void);
 struct xenstore_domain_interface *pv_store_ring(void);
+
+/* ------------------------------------- backends of the guest's devices */
+
+/*
+ * The lock the backends' state is under, and their calls here need:
+ * today the domain lock, which their softirqs run under once the guest
+ * runs (docs/architecture.md, "Locks").  For ASSERT()s.
+ */
+bool pv_backend_locked(void);
+
+/*
+ * pv/event/event-backend.c: a backend binds to the port the guest
+ * allocated for it (EVTCHNOP_alloc_unbound with remote_dom 0), as a dom0
+ * backend's EVTCHNOP_bind_interdomain: the guest's port becomes
+ * interdomain, a send on it raises @softirq on CPU 0, and
+ * pv_evtchn_notify_guest() of the backend port returned (> 0) raises the
+ * guest's; -XEN_EINVAL if @guest_port is not unbound for domain 0,
+ * -XEN_ENOSPC if the shim's ports are all taken.  Unbinding puts the
+ * guest's port back to unbound; if the guest closed its end first, no
+ * notification reaches it (nor the port number it may reuse) meanwhile:
+ * pv_evtchn_backend_bound() says whether it is still bound.
+ */
+int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq);
+void pv_evtchn_unbind_backend(unsigned int backend_port);
+bool pv_evtchn_backend_bound(unsigned int backend_port);
+
+/*
+ * pv/grant/grant-backend.c: a backend's mapping of the guest's grant
+ * @ref for a device (domain 0's GNTTABOP_map_grant_ref with
+ * GNTMAP_device_map, and GNTMAP_readonly when the device only reads the
+ * frame): the entry must permit access to domain 0 (read-only grants
+ * only read-only maps), the grant stays pinned (GTF_reading, and
+ * GTF_writing unless @readonly: the guest's end of access fails) and the
+ * frame referenced (with a writable type unless @readonly: it can't
+ * become a page table or descriptor table) until the unmap, so a frame
+ * the guest gives back meanwhile is never reused.  GNTST_okay and
+ * *@handle, *@maddr the frame's machine address (the shim reaches it at
+ * __va(), a device at the address itself), or a GNTST_* error (< 0).
+ */
+int pv_grant_map_dev(uint32_t ref, bool readonly, unsigned int *handle,
+                     uint64_t *maddr);
+void pv_grant_unmap_dev(unsigned int handle);
 
 #endif /* PV_PV_H */

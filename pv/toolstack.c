@@ -9,11 +9,13 @@
 #include "shim/frame.h"
 #include "pv/domain.h"
 #include "pv/pv.h"
+#include "pv/vcpu/smp.h"
 
 void pv_guest_info(struct pv_guest_info *info)
 {
     info->nr_pages = dom.nr_pages;
     info->max_vcpus = dom.max_vcpus;
+    info->compat = dom.compat;
     info->store_mfn = dom.store_mfn;
     info->console_mfn = dom.console_mfn;
 }
@@ -26,4 +28,9 @@ struct xencons_interface *pv_console_ring(void)
 struct xenstore_domain_interface *pv_store_ring(void)
 {
     return dom.store_mfn ? __va(dom.store_mfn << PAGE_SHIFT) : NULL;
+}
+
+bool pv_backend_locked(void)
+{
+    return pv_domain_locked();
 }

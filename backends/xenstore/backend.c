@@ -39,6 +39,7 @@ void xenstore_ring_work(void)
         pv_evtchn_notify_guest(EVTCHN_STORE_PORT);
     if ( more )
         raise_softirq(XENSTORE_SOFTIRQ);
+    xs_shim_watches_run();
 }
 
 int xs_shim_write(const char *path, const char *value)

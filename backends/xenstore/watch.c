@@ -114,9 +114,93 @@ static void fire(const struct xs_watch *w, const char *path)
 }
 
 /*
+ * The shim's own watches (a backend on its frontend's state): no token,
+ * no event queue: a change marks the watch, and xs_shim_watches_run()
+ * calls it once for any number of changes, after the request that made
+ * them (Xen's watches fire once when set, too).
+ */
+#define XS_SHIM_WATCHES     16
+static struct xs_shim_watch {
+    char path[XENSTORE_ABS_PATH_MAX + 1];   /* "": free */
+    xs_shim_watch_fn *fn;
+    void *data;
+    bool pending;
+} shim_watches[XS_SHIM_WATCHES];
+
+int xs_shim_watch_add(const char *path, xs_shim_watch_fn *fn, void *data)
+{
+    unsigned int i;
+
+    if ( !xs_path_valid(path, false) || path[0] != '/' )
+        return XEN_EINVAL;
+    for ( i = 0; i < XS_SHIM_WATCHES; i++ )
+        if ( !shim_watches[i].path[0] )
+        {
+            strlcpy(shim_watches[i].path, path,
+                    sizeof(shim_watches[i].path));
+            shim_watches[i].fn = fn;
+            shim_watches[i].data = data;
+            shim_watches[i].pending = true;
+            return 0;
+        }
+    return XEN_ENOSPC;
+}
+
+void xs_shim_watch_remove(const char *path, xs_shim_watch_fn *fn, void *data)
+{
+    unsigned int i;
+
+    for ( i = 0; i < XS_SHIM_WATCHES; i++ )
+        if ( shim_watches[i].fn == fn && shim_watches[i].data == data &&
+             !strcmp(shim_watches[i].path, path) )
+            shim_watches[i].path[0] = '\0';
+}
+
+/* Call each marked watch; a watch's own writes may mark it again. */
+void xs_shim_watches_run(void)
+{
+    static bool running;
+    unsigned int i;
+    bool again = true;
+
+    if ( running )
+        return;                         /* the outer run sees the marks */
+    running = true;
+    while ( again )
+    {
+        again = false;
+        for ( i = 0; i < XS_SHIM_WATCHES; i++ )
+        {
+            struct xs_shim_watch *w = &shim_watches[i];
+
+            if ( !w->path[0] || !w->pending )
+                continue;
+            w->pending = false;
+            w->fn(w->path, w->data);
+            again = true;
+        }
+    }
+    running = false;
+}
+
+static void fire_shim(const char *path, bool recurse)
+{
+    unsigned int i;
+
+    for ( i = 0; i < XS_SHIM_WATCHES; i++ )
+    {
+        struct xs_shim_watch *w = &shim_watches[i];
+
+        if ( w->path[0] && (is_child(path, w->path) ||
+                            (recurse && is_child(w->path, path))) )
+            w->pending = true;
+    }
+}
+
+/*
  * @path (absolute, or "@..." special) changed in the main tree; for a
  * removal, call before the subtree goes, with @recurse.  The guest hears
- * only of nodes it may read, as xenstored checks.
+ * only of nodes it may read, as xenstored checks; the shim of all.
  */
 void xs_fire_watches(const char *path, bool recurse)
 {
@@ -124,6 +208,8 @@ void xs_fire_watches(const char *path, bool recurse)
                                              : NULL;
     const struct xs_watch *w;
 
+    if ( path[0] == '/' )
+        fire_shim(path, recurse);
     if ( n && !(xs_perm_for(XS_DOM_GUEST, n) & XS_PERM_READ) )
         return;
     for ( w = watches; w; w = w->next )

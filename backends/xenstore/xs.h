@@ -98,6 +98,12 @@ void xs_watch_reset(void);
 /* @path changed (@recurse: removed with its subtree): queue the events. */
 void xs_fire_watches(const char *path, bool recurse);
 void xs_fire_one(const char *path, const char *token);
+/* The shim's own watches (backends/xenstore.h's xs_shim_watch()). */
+typedef void xs_shim_watch_fn(const char *path, void *data);
+int xs_shim_watch_add(const char *path, xs_shim_watch_fn *fn, void *data);
+void xs_shim_watch_remove(const char *path, xs_shim_watch_fn *fn,
+                          void *data);
+void xs_shim_watches_run(void);
 
 /* ---- transaction.c */
 int xs_trans_start(uint32_t *id);

@@ -15,26 +15,22 @@
 #define MAX_EVTCHN_PORT     (EVTCHN_MAX_PORTS - 1)
 
 /*
- * The shim's own (backend) ends: the port number on "domain 0", and the
- * guest port bound to it (0: unbound, waiting for domain 1 to bind).
+ * The shim's own (backend) ends, "domain 0"'s port table: port n is
+ * entry n - 1.  The store's and console's are fixed; the others are
+ * taken by backends that bind to a port the guest allocated for them
+ * (pv/event/event-backend.c).
  */
-static struct {
-    uint16_t port;
-    uint16_t guest_port;
-    uint8_t softirq;        /* raised when the guest notifies this end */
-} backend_ports[] = {
-    { EVTCHN_STORE_PORT, 0, XENSTORE_SOFTIRQ },
-    { EVTCHN_CONSOLE_PORT, 0, CONSOLE_SOFTIRQ },
+struct backend_port backend_ports[NR_BACKEND_PORTS] = {
+    [EVTCHN_STORE_PORT - 1] = { true, 0, XENSTORE_SOFTIRQ },
+    [EVTCHN_CONSOLE_PORT - 1] = { true, 0, CONSOLE_SOFTIRQ },
 };
 
-static int backend_index(unsigned int port)
+int backend_index(unsigned int port)
 {
-    unsigned int i;
-
-    for ( i = 0; i < ARRAY_SIZE(backend_ports); i++ )
-        if ( backend_ports[i].port == port )
-            return i;
-    return -1;
+    if ( port < 1 || port > NR_BACKEND_PORTS ||
+         !backend_ports[port - 1].in_use )
+        return -1;
+    return port - 1;
 }
 
 /* Xen's evtchn_allocate_port(): grow by a bucket, or say why not. */
@@ -308,13 +304,13 @@ void pv_evtchn_init(struct domain *d)
 
     d->valid_evtchns = EVTCHNS_PER_BUCKET;
     d->evtchn[0].state = ECS_RESERVED;
-    for ( i = 0; i < ARRAY_SIZE(backend_ports); i++ )
+    for ( i = EVTCHN_STORE_PORT; i <= EVTCHN_CONSOLE_PORT; i++ )
     {
-        struct evtchn *chn = evtchn_from_port(d, backend_ports[i].port);
+        struct evtchn *chn = evtchn_from_port(d, i);
 
         chn->state = ECS_INTERDOMAIN;
         chn->remote_dom = BACKEND_DOMID;
-        chn->remote_port = backend_ports[i].port;
-        backend_ports[i].guest_port = backend_ports[i].port;
+        chn->remote_port = i;
+        backend_ports[i - 1].guest_port = i;
     }
 }

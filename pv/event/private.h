@@ -162,6 +162,21 @@ static inline bool evtchn_port_is_busy(const struct domain *d,
 void vcpu_mark_events_pending(struct vcpu *v);
 void evtchn_check_pollers(struct domain *d, unsigned int port);
 
+/*
+ * The shim's ends of interdomain channels ("domain 0"'s ports 1 to
+ * NR_BACKEND_PORTS, entry port - 1): the guest port bound to it (0:
+ * none), and the softirq a send from the guest raises on CPU 0.
+ */
+#define NR_BACKEND_PORTS    16
+struct backend_port {
+    bool in_use;
+    uint16_t guest_port;
+    uint8_t softirq;
+};
+extern struct backend_port backend_ports[NR_BACKEND_PORTS];
+/* The entry of backend port @port in use, or -1. */
+int backend_index(unsigned int port);
+
 /* event-channel.c */
 int evtchn_close(struct domain *d, unsigned int port);
 long evtchn_alloc_unbound(evtchn_alloc_unbound_t *alloc);

@@ -255,4 +255,5 @@ void gnttab_audit(uint32_t *want_count, uint32_t *want_type)
         if ( !(m->flags & GNTMAP_readonly) )
             want_type[active_entry(t, m->ref)->mfn]++;
     }
+    gnttab_backend_audit(want_count, want_type);
 }

@@ -18,5 +18,7 @@ bool gnttab_shares_frame(unsigned long mfn);
  * to the counts it expects of each frame (indexed by mfn).
  */
 void gnttab_audit(uint32_t *want_count, uint32_t *want_type);
+/* ... of which the backends' device mappings (grant-backend.c). */
+void gnttab_backend_audit(uint32_t *want_count, uint32_t *want_type);
 
 #endif /* PV_GRANT_GRANT_H */
