@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Bringing up the shim's backends (backends/backends.h). */
 #include "backends/backends.h"
+#include "backends/blk.h"
 #include "backends/console/console.h"
 #include "backends/xenstore.h"
 #include "shim/console.h"
@@ -10,6 +11,11 @@
 static void xenstore_softirq(void)
 {
     xenstore_ring_work();
+}
+
+static void blkback_softirq(void)
+{
+    blkback_work();
 }
 
 /*
@@ -28,4 +34,6 @@ void backends_init(void)
     xenstore_init();
     open_softirq(XENSTORE_SOFTIRQ, xenstore_softirq);
     open_softirq(POWER_BUTTON_SOFTIRQ, power_button_softirq);
+    open_softirq(BLKBACK_SOFTIRQ, blkback_softirq);
+    blkback_init();
 }

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The Xen block backend toward the rest of the shim: the guest's disks
+ * (xvda, ...) over drivers/' block devices.  Internals:
+ * backends/blk/blkback.h.
+ */
+#ifndef BACKENDS_BLK_H
+#define BACKENDS_BLK_H
+
+/* Once the guest is built: its vbds in xenstore, waiting for blkfront. */
+void blkback_init(void);
+
+/* BLKBACK_SOFTIRQ: handshakes to look at, rings to serve. */
+void blkback_work(void);
+
+#endif /* BACKENDS_BLK_H */
