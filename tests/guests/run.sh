@@ -13,6 +13,11 @@
 #   initrd FILE       a second module
 #   log REGEX         a console line that must appear (may repeat)
 #   memory SIZE       the VM's memory (default 128M)
+#   disk IF SIZE [ro] a disk (may repeat: xvda, xvdb...): a fresh raw
+#                     image of SIZE (K or M) each run, every 512-byte
+#                     sector n holding the 64-bit little-endian n in each
+#                     of its 8-byte words, as a virtio-blk or NVMe device
+#                     (IF virtio or nvme), read-only to QEMU with ro
 #   min-vcpus N       run on at least N CPUs (--vcpus), whatever GUEST_VCPUS
 #   passes WORD...    the passes besides pv64 and pv32 that run it (below)
 #   pv64-only WHY     no 32-bit kernel (guests.mk builds none): its subject
@@ -183,11 +188,28 @@ if [ -n "${GUEST_CPU:-}" ]; then
     tag="$tag [${GUEST_CPU%%,*}]"
 fi
 
+# make_disk FILE IF SIZE [ro]: the image a `disk` line asks for.
+make_disk() {
+    python3 - "$1" "$3" <<'PY'
+import struct, sys
+size = sys.argv[2]
+n = int(size[:-1]) * {'K': 1024, 'M': 1 << 20}[size[-1]] // 512
+with open(sys.argv[1], 'wb') as f:
+    for s in range(n):
+        f.write(struct.pack('<Q', s) * 64)
+PY
+}
+
+# disk_opts IF SIZE [ro]: pvshim-run's --disk options for it.
+disk_opts() {
+    printf ',if=%s%s' "$1" "${3:+,ro}"
+}
+
 run_one() {
     local name=$1 elf=$elfdir/$1.elf exp=tests/guests/$1/expect
     local status=0 result= status_set= cmdline= logs=() why= rc key val
     local memory=128M
-    local extra=()
+    local extra=() disks=() d i=0
     local log=$logdir/$name.log
 
     # Outside a pass, one log per configuration.
@@ -210,11 +232,17 @@ run_one() {
             initrd) extra+=(--initrd "$val") ;;
             log) logs+=("$val") ;;
             memory) memory=$val ;;
+            disk) disks+=("$val") ;;
             min-vcpus) [ "${GUEST_VCPUS:-1}" -ge "$val" ] ||
                            extra+=(--vcpus "$val") ;;
             esac
         done < "$exp"
     fi
+    for d in "${disks[@]}"; do
+        make_disk "$log.disk$i.img" $d || return
+        extra+=(--disk "$log.disk$i.img$(disk_opts $d)")
+        i=$((i + 1))
+    done
     # An explicit result line wins over the status default (none).
     [ -n "$result" ] || result=${status_set:+none}
     [ -n "$result" ] || result=SUCCESS

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The shim's block backend through a blkfront of our own: xvda's
+ * xenstore entries as libxl writes them, the XenbusState handshake, a
+ * ring in the guest's own ABI (x86_64-abi, or x86_32-abi for the 32-bit
+ * kernel), reads checked against the disk image (sector n holds n in
+ * each of its 64-bit words), writes read back, flushes, grants released
+ * after each response; and a hostile frontend: bad grant refs, foreign
+ * and read-only grants, nr_segments 0 and 12, bad first/last sectors, a
+ * sector past the disk, an unknown operation, a closed and reconnected
+ * frontend, and req_prod far past the ring (the backend closes, the
+ * guest and the shim go on, and a reconnect works).
+ */
+#include "grant.h"
+#include "event.h"
+#include "xs.h"
+
+/* ring.h's barriers for the guest library's interface version. */
+#define xen_mb()    __sync_synchronize()
+#define xen_rmb()   asm volatile ( "" ::: "memory" )
+#define xen_wmb()   asm volatile ( "" ::: "memory" )
+#include <xen/io/ring.h>
+#include <xen/io/blkif.h>
+#include <xen/io/protocols.h>
+#include <xen/io/xenbus.h>
+
+const char test_title[] = "blkback: xvda through a blkfront of our own";
+
+#define FE      "device/vbd/51712"
+#define BE      "/local/domain/0/backend/vbd/1/51712"
+#define SECTORS 8192                    /* disk virtio 4M */
+#define NDATA   12
+#define REF_RING 8                      /* the first unreserved ref */
+#define REF_DATA 9                      /* data page i: REF_DATA + i */
+
+static uint8_t ring_page[PAGE_SIZE] __gnt_page;
+static uint8_t data[NDATA][PAGE_SIZE] __gnt_page;
+static struct blkif_front_ring ring;
+static evtchn_port_t port;
+static char buf[XENSTORE_PAYLOAD_MAX + 1];
+
+static const char *rd(const char *path)
+{
+    const char *r = xs_req_str(XS_READ, 0, path);
+
+    size_t n = strlen(r);
+
+    memcpy(buf, r, n < sizeof(buf) ? n + 1 : sizeof(buf));
+    return buf;
+}
+
+static void expect_node(const char *path, const char *want)
+{
+    const char *got = rd(path);
+
+    if ( strcmp(got, want) )
+        test_fail("%s: \"%s\", expected \"%s\"", path, got, want);
+}
+
+static void yield(void)
+{
+    hypercall_sched_op(SCHEDOP_yield, NULL);
+}
+
+/* Wait for the backend's state to become @want. */
+static bool wait_be_state(unsigned int want)
+{
+    char w[4];
+    unsigned int i;
+
+    snprintf(w, sizeof(w), "%u", want);
+    for ( i = 0; i < 2000; i++ )
+    {
+        if ( !strcmp(rd(BE "/state"), w) )
+            return true;
+        yield();
+    }
+    test_fail("backend state %s, waited for %s", buf, w);
+    return false;
+}
+
+static void fe_state(unsigned int s)
+{
+    char v[4];
+
+    snprintf(v, sizeof(v), "%u", s);
+    if ( strcmp(xs_write(0, FE "/state", v), "OK") )
+        test_fail("writing %s/state", FE);
+}
+
+static void grant_page(grant_ref_t ref, void *page, uint16_t extra)
+{
+    gnt_grant(1, ref, 0, virt_to_mfn(page), extra);
+}
+
+/* Allocate a port for domain 0, set the ring up, Initialised, Connected. */
+static void connect(void)
+{
+    evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
+    struct blkif_sring *s = (void *)ring_page;
+    char v[16];
+
+    check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
+    port = a.port;
+    memset(ring_page, 0, PAGE_SIZE);
+    SHARED_RING_INIT(s);
+    FRONT_RING_INIT(&ring, s, PAGE_SIZE);
+    grant_page(REF_RING, ring_page, 0);
+    snprintf(v, sizeof(v), "%u", REF_RING);
+    xs_write(0, FE "/ring-ref", v);
+    snprintf(v, sizeof(v), "%u", port);
+    xs_write(0, FE "/event-channel", v);
+    xs_write(0, FE "/protocol", XEN_IO_PROTO_ABI_NATIVE);
+    fe_state(XenbusStateInitialised);
+    wait_be_state(XenbusStateConnected);
+    fe_state(XenbusStateConnected);
+}
+
+/* One request; its response's status (or -99 if none came). */
+static int rq(uint8_t op, uint64_t sector, unsigned int nseg,
+              const struct blkif_request_segment *seg)
+{
+    struct blkif_request *r = RING_GET_REQUEST(&ring, ring.req_prod_pvt);
+    struct blkif_response rsp;
+    static uint64_t id = 0x1000;
+    unsigned int i, n = nseg > BLKIF_MAX_SEGMENTS_PER_REQUEST
+                        ? BLKIF_MAX_SEGMENTS_PER_REQUEST : nseg;
+    int notify;
+
+    r->operation = op;
+    r->nr_segments = nseg;
+    r->handle = 0;
+    r->id = ++id;
+    r->sector_number = sector;
+    for ( i = 0; i < n; i++ )
+        r->seg[i] = seg[i];
+    ring.req_prod_pvt++;
+    RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&ring, notify);
+    if ( notify )
+        evtchn_send(port);
+    for ( i = 0; i < 100000 && !RING_HAS_UNCONSUMED_RESPONSES(&ring); i++ )
+        yield();
+    if ( !RING_HAS_UNCONSUMED_RESPONSES(&ring) )
+    {
+        test_fail("no response to op %u sector %llu", op,
+                  (unsigned long long)sector);
+        return -99;
+    }
+    rsp = *RING_GET_RESPONSE(&ring, ring.rsp_cons);
+    ring.rsp_cons++;
+    if ( rsp.id != id || rsp.operation != op )
+        test_fail("response id %llx op %u for %llx op %u",
+                  (unsigned long long)rsp.id, rsp.operation,
+                  (unsigned long long)id, op);
+    return rsp.status;
+}
+
+static struct blkif_request_segment sg(grant_ref_t ref, uint8_t first,
+                                       uint8_t last)
+{
+    return (struct blkif_request_segment){ .gref = ref, .first_sect = first,
+                                           .last_sect = last };
+}
+
+/* Sector @n's contents, as made, in page @p at byte @off. */
+static bool holds(const uint8_t *p, unsigned int off, uint64_t n)
+{
+    const volatile uint64_t *w = (const void *)(p + off);
+    unsigned int i;
+
+    for ( i = 0; i < 64; i++ )
+        if ( w[i] != n )
+            return false;
+    return true;
+}
+
+static void reads(void)
+{
+    struct blkif_request_segment s[BLKIF_MAX_SEGMENTS_PER_REQUEST];
+    unsigned int i, j;
+
+    grant_page(REF_DATA, data[0], 0);
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA, 0, 7), s)),
+             BLKIF_RSP_OKAY);
+    for ( i = 0; i < 8; i++ )
+        if ( !holds(data[0], i * 512, i) )
+            test_fail("read of sectors 0-7: sector %u wrong", i);
+    check_rc(gnt_status_bits(1, REF_DATA), 0);
+
+    /* 11 segments, partial pages: sectors 1000 on, 2 per page at 3-4. */
+    for ( i = 0; i < 11; i++ )
+    {
+        memset(data[i], 0xee, PAGE_SIZE);
+        grant_page(REF_DATA + i, data[i], 0);
+        s[i] = sg(REF_DATA + i, 3, 4);
+    }
+    check_rc(rq(BLKIF_OP_READ, 1000, 11, s), BLKIF_RSP_OKAY);
+    for ( i = 0; i < 11; i++ )
+    {
+        for ( j = 0; j < 2; j++ )
+            if ( !holds(data[i], (3 + j) * 512, 1000 + 2 * i + j) )
+                test_fail("11-segment read: segment %u sector %u", i, j);
+        if ( data[i][0] != 0xee || data[i][5 * 512] != 0xee )
+            test_fail("11-segment read wrote outside segment %u", i);
+        check_rc(gnt_status_bits(1, REF_DATA + i), 0);
+    }
+    /* The last sector of the disk. */
+    check_rc(rq(BLKIF_OP_READ, SECTORS - 1, 1, (s[0] = sg(REF_DATA, 7, 7), s)),
+             BLKIF_RSP_OKAY);
+    if ( !holds(data[0], 7 * 512, SECTORS - 1) )
+        test_fail("the last sector read wrong");
+}
+
+static void writes(void)
+{
+    struct blkif_request_segment s[2];
+    unsigned int i;
+
+    for ( i = 0; i < PAGE_SIZE; i++ )
+        data[1][i] = i * 7 + 1;
+    /* The source only needs reading: a read-only grant will do. */
+    grant_page(REF_DATA + 1, data[1], GTF_readonly);
+    s[0] = sg(REF_DATA + 1, 2, 3);
+    check_rc(rq(BLKIF_OP_WRITE, 50, 1, s), BLKIF_RSP_OKAY);
+    memset(data[2], 0, PAGE_SIZE);
+    grant_page(REF_DATA + 2, data[2], 0);
+    s[0] = sg(REF_DATA + 2, 0, 3);
+    check_rc(rq(BLKIF_OP_READ, 48, 1, s), BLKIF_RSP_OKAY);
+    if ( !holds(data[2], 0, 48) || !holds(data[2], 512, 49) ||
+         memcmp(data[2] + 1024, data[1] + 1024, 1024) )
+        test_fail("sectors 48-51 not as written");
+    check_rc(rq(BLKIF_OP_FLUSH_DISKCACHE, 0, 0, s), BLKIF_RSP_OKAY);
+    /* A barrier write: the write, then a flush. */
+    grant_page(REF_DATA + 1, data[1], 0);
+    s[0] = sg(REF_DATA + 1, 0, 0);
+    check_rc(rq(BLKIF_OP_WRITE_BARRIER, 60, 1, s), BLKIF_RSP_OKAY);
+    s[0] = sg(REF_DATA + 2, 0, 0);
+    check_rc(rq(BLKIF_OP_READ, 60, 1, s), BLKIF_RSP_OKAY);
+    if ( memcmp(data[2], data[1], 512) )
+        test_fail("sector 60 not as written by the barrier");
+    check_rc(gnt_status_bits(1, REF_DATA + 1), 0);
+}
+
+static void hostile(void)
+{
+    struct blkif_request_segment s[12];
+    unsigned int i;
+
+    grant_page(REF_DATA, data[0], 0);
+    for ( i = 0; i < 12; i++ )
+        s[i] = sg(REF_DATA, 0, 0);
+    check_rc(rq(BLKIF_OP_READ, 0, 0, s), BLKIF_RSP_ERROR);
+    check_rc(rq(BLKIF_OP_READ, 0, 12, s), BLKIF_RSP_ERROR);
+    check_rc(rq(BLKIF_OP_WRITE, 0, 0, s), BLKIF_RSP_ERROR);
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA, 4, 3), s)),
+             BLKIF_RSP_ERROR);
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA, 0, 8), s)),
+             BLKIF_RSP_ERROR);
+    /* Past the end, and wrapping round. */
+    check_rc(rq(BLKIF_OP_READ, SECTORS - 1, 1, (s[0] = sg(REF_DATA, 0, 1), s)),
+             BLKIF_RSP_ERROR);
+    check_rc(rq(BLKIF_OP_READ, ~0ULL, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
+             BLKIF_RSP_ERROR);
+    /* A ref past the table, and one granted to nobody. */
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(4000, 0, 0), s)),
+             BLKIF_RSP_ERROR);
+    gnt_v1[REF_DATA + 5].flags = 0;
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA + 5, 0, 0), s)),
+             BLKIF_RSP_ERROR);
+    /* Granted to another domain. */
+    gnt_grant(1, REF_DATA + 5, 7, virt_to_mfn(data[5]), 0);
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA + 5, 0, 0), s)),
+             BLKIF_RSP_ERROR);
+    /* A read-only grant for a read: the device would write into it. */
+    memset(data[5], 0xaa, PAGE_SIZE);
+    grant_page(REF_DATA + 5, data[5], GTF_readonly);
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA + 5, 0, 0), s)),
+             BLKIF_RSP_ERROR);
+    if ( data[5][0] != 0xaa )
+        test_fail("a refused read wrote into a read-only grant");
+    /* Segments mapped before a bad one are released. */
+    s[0] = sg(REF_DATA, 0, 0);
+    s[1] = sg(REF_DATA + 5, 0, 0);
+    check_rc(rq(BLKIF_OP_READ, 0, 2, s), BLKIF_RSP_ERROR);
+    check_rc(gnt_status_bits(1, REF_DATA), 0);
+    check_rc(rq(99, 0, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
+             BLKIF_RSP_EOPNOTSUPP);
+    /* And the ring still works. */
+    check_rc(rq(BLKIF_OP_READ, 5, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
+             BLKIF_RSP_OKAY);
+    if ( !holds(data[0], 0, 5) )
+        test_fail("read of sector 5 after the hostile requests");
+}
+
+/* Closing and coming back, as a driver reload or kexec does. */
+static void reconnect(const char *why)
+{
+    evtchn_status_t st;
+
+    fe_state(XenbusStateClosing);
+    wait_be_state(XenbusStateClosing);
+    fe_state(XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    check_rc(gnt_status_bits(1, REF_RING), 0);
+    /* The backend let go of our port: it is unbound for domain 0 again. */
+    check_rc(evtchn_status_of(port, &st), 0);
+    if ( st.status != EVTCHNSTAT_unbound || st.u.unbound.dom != 0 )
+        test_fail("%s: port %u status %u after the backend closed", why,
+                  port, st.status);
+    check_rc(evtchn_close(port), 0);
+    fe_state(XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+    connect();
+}
+
+static void check_read_5(const char *why)
+{
+    struct blkif_request_segment s = sg(REF_DATA, 0, 0);
+
+    memset(data[0], 0, 512);
+    check_rc(rq(BLKIF_OP_READ, 5, 1, &s), BLKIF_RSP_OKAY);
+    if ( !holds(data[0], 0, 5) )
+        test_fail("%s: read of sector 5", why);
+}
+
+static void broken_ring(void)
+{
+    struct blkif_sring *s = (void *)ring_page;
+
+    /* Far more requests than a ring holds: the backend gives up on it. */
+    s->req_prod = ring.req_prod_pvt + 1000;
+    evtchn_send(port);
+    wait_be_state(XenbusStateClosing);
+    reconnect("after a broken ring");
+    check_read_5("after a broken ring");
+}
+
+/* The guest closes its port while connected, then reuses the number. */
+static void port_closed(void)
+{
+    evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
+    evtchn_status_t st;
+    uint32_t old = port;
+
+    check_rc(evtchn_close(port), 0);
+    check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
+    port = a.port;
+    if ( port != old )
+        test_fail("port %u not reused (%u)", old, port);
+    fe_state(XenbusStateClosing);
+    wait_be_state(XenbusStateClosing);
+    fe_state(XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    /* The backend's unbind left the new port alone. */
+    check_rc(evtchn_status_of(port, &st), 0);
+    if ( st.status != EVTCHNSTAT_unbound || evtchn_test_pending(port) )
+        test_fail("the reused port %u was touched: status %u", port,
+                  st.status);
+    check_rc(evtchn_close(port), 0);
+    fe_state(XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+    connect();
+    check_read_5("after closing the port");
+}
+
+static void entries(void)
+{
+    char s[16];
+
+    expect_node(FE "/backend", BE);
+    expect_node(FE "/backend-id", "0");
+    expect_node(FE "/virtual-device", "51712");
+    expect_node(FE "/device-type", "disk");
+    expect_node(FE "/state", "1");
+    expect_node(BE "/frontend", "/local/domain/1/" FE);
+    expect_node(BE "/frontend-id", "1");
+    expect_node(BE "/dev", "xvda");
+    expect_node(BE "/mode", "w");
+    expect_node(BE "/type", "phy");
+    expect_node(BE "/device-type", "disk");
+    expect_node(BE "/online", "1");
+    expect_node(BE "/state", "2");
+    snprintf(s, sizeof(s), "%u", SECTORS);
+    expect_node(BE "/sectors", s);
+    expect_node(BE "/sector-size", "512");
+    expect_node(BE "/physical-sector-size", "512");
+    expect_node(BE "/info", "0");
+    expect_node(BE "/feature-flush-cache", "1");
+    /* The guest may read, not write, its backend's directory. */
+    if ( strcmp(xs_write(0, BE "/state", "4"), "EACCES") )
+        test_fail("the guest wrote its backend's state");
+}
+
+void test_main(void)
+{
+    if ( event_init() )
+        return test_error("event_init failed");
+    if ( !xs_init() )
+        return test_error("no xenstore ring");
+    gnt_setup(1);
+    entries();
+    connect();
+    reads();
+    writes();
+    hostile();
+    reconnect("after a close");
+    check_read_5("after reconnecting");
+    broken_ring();
+    port_closed();
+    test_success();
+}
