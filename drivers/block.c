@@ -79,8 +79,8 @@ static bool seg_placed(const struct blk_dev *dev,
            (i + 1 == req->nr_segs || !((s->addr + s->len) & (b - 1)));
 }
 
-static enum blk_status check(const struct blk_dev *dev,
-                             const struct blk_request *req)
+enum blk_status blk_check(const struct blk_dev *dev,
+                          const struct blk_request *req)
 {
     uint64_t bytes = 0;
     unsigned int i;
@@ -130,7 +130,7 @@ static enum blk_status check(const struct blk_dev *dev,
 
 enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req)
 {
-    enum blk_status s = check(dev, req);
+    enum blk_status s = blk_check(dev, req);
 
     if ( s != BLK_OK )
         return s;

@@ -108,6 +108,9 @@ struct blk_dev *blk_get(unsigned int index);
  * queues).  BLK_OK: @req->done will be called.  Anything else: it won't.
  */
 enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req);
+/* blk_submit()'s checks alone: could @dev take @req as it is? */
+enum blk_status blk_check(const struct blk_dev *dev,
+                          const struct blk_request *req);
 
 /*
  * From a queue's interrupt: run its completions soon, from BLOCK_SOFTIRQ

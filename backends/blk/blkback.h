@@ -15,17 +15,24 @@
 #define VBD_MAX         4           /* xvda .. xvdd */
 #define VBD_RING_SLOTS  32          /* a one-page ring, either ABI */
 
-/* One guest request in flight: its grants mapped, the device's. */
+/*
+ * One guest request in flight: its grants mapped, and the device
+ * requests it became: one, or one per segment when the device can't
+ * take the segments' layout in one (NVMe's page boundary).
+ */
 struct vbd_req {
     struct vbd *vbd;
     bool in_use;
     bool flush_after;               /* a write to flush once it completes */
     uint8_t operation;              /* BLKIF_OP_*, echoed */
     uint64_t id;                    /* the guest's, echoed */
-    unsigned int nr_segs;
+    unsigned int nr_segs;           /* mapped */
+    unsigned int nr_subs, next_sub; /* device requests, the next to submit */
+    unsigned int pending;           /* device requests not yet done */
+    enum blk_status status;         /* the first failure, else BLK_OK */
     unsigned int handle[BLKIF_MAX_SEGMENTS_PER_REQUEST];
     struct blk_seg seg[BLKIF_MAX_SEGMENTS_PER_REQUEST];
-    struct blk_request breq;
+    struct blk_request sub[BLKIF_MAX_SEGMENTS_PER_REQUEST];
 };
 
 struct vbd {
@@ -43,6 +50,7 @@ struct vbd {
     bool x86_32;                    /* protocol x86_32-abi */
     bool have_ring;
     bool busy;                      /* the device queue was full */
+    struct vbd_req *stalled;        /* its next_sub waits for room */
     unsigned int ring_handle;       /* pv_grant_map_dev()'s */
     unsigned int port;              /* the shim's end, 0: none */
     union {

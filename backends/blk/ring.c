@@ -60,6 +60,46 @@ static int16_t blkif_status(enum blk_status s)
     return s == BLK_EUNSUPP ? BLKIF_RSP_EOPNOTSUPP : BLKIF_RSP_ERROR;
 }
 
+static void finish(struct vbd_req *q)
+{
+    struct vbd *v = q->vbd;
+
+    unmap_segs(q, q->nr_segs);
+    respond(v, q->id, q->operation, blkif_status(q->status));
+    q->in_use = false;
+    v->inflight--;
+    if ( v->busy || (!v->connected && !v->inflight) )
+        cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
+}
+
+/*
+ * Submit @q's device requests from next_sub on.  False if the device's
+ * queue is full: the rest wait (v->stalled) for a completion.  A refusal
+ * stops the rest; @q finishes once what was submitted is done.
+ */
+static bool submit_subs(struct vbd *v, struct vbd_req *q)
+{
+    enum blk_status s;
+
+    while ( q->next_sub < q->nr_subs && q->status == BLK_OK )
+    {
+        s = blk_submit(v->dev, &q->sub[q->next_sub]);
+        if ( s == BLK_EBUSY )
+        {
+            v->stalled = q;
+            return false;
+        }
+        q->next_sub++;
+        if ( s == BLK_OK )
+            q->pending++;
+        else
+            q->status = s;
+    }
+    if ( !q->pending )
+        finish(q);
+    return true;
+}
+
 /* drivers/: a request is done (BLOCK_SOFTIRQ, any CPU, domain lock). */
 static void req_done(struct blk_request *breq, enum blk_status s)
 {
@@ -67,22 +107,22 @@ static void req_done(struct blk_request *breq, enum blk_status s)
     struct vbd *v = q->vbd;
 
     ASSERT(pv_backend_locked());
-    if ( s == BLK_OK && q->flush_after )
+    if ( s != BLK_OK && q->status == BLK_OK )
+        q->status = s;
+    if ( --q->pending || v->stalled == q )
+        return;
+    if ( q->status == BLK_OK && q->flush_after )
     {
-        /* A barrier or a flush with data: the write, then the flush. */
+        /* A barrier or a flush with data: the writes, then the flush. */
         q->flush_after = false;
-        breq->op = BLK_OP_FLUSH;
-        breq->nr_segs = 0;
-        s = blk_submit(v->dev, breq);
-        if ( s == BLK_OK )
-            return;
+        q->sub[0] = (struct blk_request){ .op = BLK_OP_FLUSH,
+                                          .done = req_done, .data = q };
+        q->nr_subs = 1;
+        q->next_sub = 0;
+        submit_subs(v, q);
+        return;
     }
-    unmap_segs(q, q->nr_segs);
-    respond(v, q->id, q->operation, blkif_status(s));
-    q->in_use = false;
-    v->inflight--;
-    if ( v->busy || (!v->connected && !v->inflight) )
-        cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
+    finish(q);
 }
 
 /* A request in the native layout, whichever the ring has. */
@@ -167,15 +207,35 @@ static struct vbd_req *free_req(struct vbd *v)
 }
 
 /*
- * One request: answered at once if it is refused, else handed to the
- * device.  False if the device's queue is full: it stays on the ring.
+ * Segments the device can't take in one request (its segment count,
+ * transfer size, or the page boundary NVMe's PRPs need: a guest's
+ * partial middle page), one device request each, in order on the disk.
  */
-static bool dispatch(struct vbd *v, const struct blkif_request *r)
+static void split(struct vbd_req *q)
+{
+    uint64_t sector = q->sub[0].sector;
+    unsigned int i;
+
+    for ( i = 0; i < q->nr_segs; i++ )
+    {
+        q->sub[i] = (struct blk_request){
+            .op = q->sub[0].op, .sector = sector, .nr_segs = 1,
+            .seg = &q->seg[i], .done = req_done, .data = q,
+        };
+        sector += q->seg[i].len >> BLK_SECTOR_SHIFT;
+    }
+    q->nr_subs = q->nr_segs;
+}
+
+/*
+ * One request: answered at once if it is refused, else handed to the
+ * device (what the device's queue has no room for waits, v->stalled).
+ */
+static void dispatch(struct vbd *v, const struct blkif_request *r)
 {
     struct vbd_req *q = free_req(v);
     bool write = r->operation != BLKIF_OP_READ, flush = false;
-    enum blk_status s;
-    int16_t st;
+    int16_t st = BLKIF_RSP_OKAY;
 
     switch ( r->operation )
     {
@@ -187,57 +247,47 @@ static bool dispatch(struct vbd *v, const struct blkif_request *r)
         if ( !(v->dev->features & BLK_F_FLUSH) )
         {
             respond(v, r->id, r->operation, BLKIF_RSP_EOPNOTSUPP);
-            return true;
+            return;
         }
         flush = true;
         break;
     default:
         respond(v, r->id, r->operation, BLKIF_RSP_EOPNOTSUPP);
-        return true;
+        return;
     }
     ASSERT(q);                          /* a slot for each ring entry */
     *q = (struct vbd_req){
-        .vbd = v, .operation = r->operation, .id = r->id,
-        .breq = { .sector = r->sector_number, .seg = q->seg,
-                  .done = req_done, .data = q },
+        .vbd = v, .in_use = true, .operation = r->operation, .id = r->id,
+        .nr_subs = 1,
+        .sub[0] = { .sector = r->sector_number, .seg = q->seg,
+                    .done = req_done, .data = q },
     };
     if ( flush && !r->nr_segments && r->operation != BLKIF_OP_WRITE_BARRIER )
-        q->breq.op = BLK_OP_FLUSH;      /* a flush alone */
+        q->sub[0].op = BLK_OP_FLUSH;    /* a flush alone */
     else
     {
-        if ( (st = check_rw(v, r, write)) != BLKIF_RSP_OKAY )
+        if ( (st = check_rw(v, r, write)) != BLKIF_RSP_OKAY ||
+             !map_segs(v, q, r, write) )
         {
-            respond(v, r->id, r->operation, st);
-            return true;
+            q->in_use = false;
+            respond(v, r->id, r->operation,
+                    st != BLKIF_RSP_OKAY ? st : BLKIF_RSP_ERROR);
+            return;
         }
-        if ( !map_segs(v, q, r, write) )
-        {
-            respond(v, r->id, r->operation, BLKIF_RSP_ERROR);
-            return true;
-        }
-        q->breq.op = write ? BLK_OP_WRITE : BLK_OP_READ;
-        q->breq.nr_segs = q->nr_segs;
+        q->sub[0].op = write ? BLK_OP_WRITE : BLK_OP_READ;
+        q->sub[0].nr_segs = q->nr_segs;
         q->flush_after = flush;
+        if ( q->nr_segs > 1 && blk_check(v->dev, &q->sub[0]) == BLK_EINVAL )
+            split(q);
     }
-
-    q->in_use = true;
-    s = blk_submit(v->dev, &q->breq);
-    if ( s == BLK_OK )
-    {
-        v->inflight++;
-        return true;
-    }
-    q->in_use = false;
-    unmap_segs(q, q->nr_segs);
-    if ( s == BLK_EBUSY )
-        return false;
-    respond(v, r->id, r->operation, blkif_status(s));
-    return true;
+    v->inflight++;
+    submit_subs(v, q);
 }
 
 /* The ring's indexes through whichever layout it has. */
-#define RING_OP(v, op, ...) ((v)->x86_32 ? op(&(v)->ring.x86_32, ##__VA_ARGS__) \
-                                         : op(&(v)->ring.native, ##__VA_ARGS__))
+#define RING_OP(v, op, ...)                                             \
+    ((v)->x86_32 ? op(&(v)->ring.x86_32, ##__VA_ARGS__)                 \
+                 : op(&(v)->ring.native, ##__VA_ARGS__))
 
 bool vbd_ring_work(struct vbd *v)
 {
@@ -249,9 +299,30 @@ bool vbd_ring_work(struct vbd *v)
     int more;
 
     ASSERT(pv_backend_locked());
+    if ( v->stalled && !v->connected )
+    {
+        /* Disconnected while waiting for room: the rest is not done. */
+        struct vbd_req *q = v->stalled;
+
+        v->stalled = NULL;
+        q->status = BLK_EIO;
+        if ( !q->pending )
+            finish(q);
+    }
     if ( !v->connected )
         return false;
     v->busy = false;
+    if ( v->stalled )
+    {
+        struct vbd_req *q = v->stalled;
+
+        v->stalled = NULL;
+        if ( !submit_subs(v, q) )
+        {
+            v->busy = true;             /* a completion raises us again */
+            return false;
+        }
+    }
     for ( ; ; )
     {
         rc = v->x86_32 ? c->req_cons : n->req_cons;
@@ -269,16 +340,17 @@ bool vbd_ring_work(struct vbd *v)
             if ( !budget-- )
                 return true;
             copy_request(v, rc, &r);
-            if ( !dispatch(v, &r) )
-            {
-                v->busy = true;         /* a completion raises us again */
-                return false;
-            }
             rc++;
             if ( v->x86_32 )
                 c->req_cons = rc;
             else
                 n->req_cons = rc;
+            dispatch(v, &r);
+            if ( v->stalled )
+            {
+                v->busy = true;         /* a completion raises us again */
+                return false;
+            }
         }
         if ( v->x86_32 )
             RING_FINAL_CHECK_FOR_REQUESTS(c, more);

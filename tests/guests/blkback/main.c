@@ -26,18 +26,54 @@
 
 const char test_title[] = "blkback: xvda through a blkfront of our own";
 
-#define FE      "device/vbd/51712"
-#define BE      "/local/domain/0/backend/vbd/1/51712"
-#define SECTORS 8192                    /* disk virtio 4M */
 #define NDATA   12
-#define REF_RING 8                      /* the first unreserved ref */
 #define REF_DATA 9                      /* data page i: REF_DATA + i */
+#define REF_RING 30                     /* xvda's ring; xvdb's is 31 */
 
-static uint8_t ring_page[PAGE_SIZE] __gnt_page;
+/* A frontend: xvda (virtio-blk, 4 MiB) or xvdb (NVMe, 1 MiB, vbd=:ro). */
+static struct vbd {
+    const char *fe, *be;
+    unsigned long sectors;
+    grant_ref_t ref_ring;
+    uint8_t *ring_page;
+    struct blkif_front_ring ring;
+    evtchn_port_t port;
+} *d;
+
+static uint8_t ring_pages[2][PAGE_SIZE] __gnt_page;
 static uint8_t data[NDATA][PAGE_SIZE] __gnt_page;
-static struct blkif_front_ring ring;
-static evtchn_port_t port;
 static char buf[XENSTORE_PAYLOAD_MAX + 1];
+
+static struct vbd xvda = {
+    .fe = "device/vbd/51712", .be = "/local/domain/0/backend/vbd/1/51712",
+    .sectors = 8192, .ref_ring = REF_RING, .ring_page = ring_pages[0],
+};
+static struct vbd xvdb = {
+    .fe = "device/vbd/51728", .be = "/local/domain/0/backend/vbd/1/51728",
+    .sectors = 2048, .ref_ring = REF_RING + 1, .ring_page = ring_pages[1],
+};
+#define SECTORS (d->sectors)
+
+/* d's frontend or backend node @name. */
+static const char *fe(const char *name)
+{
+    static char p[2][80];
+    static unsigned int i;
+
+    i ^= 1;
+    snprintf(p[i], sizeof(p[i]), "%s/%s", d->fe, name);
+    return p[i];
+}
+
+static const char *be(const char *name)
+{
+    static char p[2][80];
+    static unsigned int i;
+
+    i ^= 1;
+    snprintf(p[i], sizeof(p[i]), "%s/%s", d->be, name);
+    return p[i];
+}
 
 static const char *rd(const char *path)
 {
@@ -71,7 +107,7 @@ static bool wait_be_state(unsigned int want)
     snprintf(w, sizeof(w), "%u", want);
     for ( i = 0; i < 2000; i++ )
     {
-        if ( !strcmp(rd(BE "/state"), w) )
+        if ( !strcmp(rd(be("state")), w) )
             return true;
         yield();
     }
@@ -84,8 +120,8 @@ static void fe_state(unsigned int s)
     char v[4];
 
     snprintf(v, sizeof(v), "%u", s);
-    if ( strcmp(xs_write(0, FE "/state", v), "OK") )
-        test_fail("writing %s/state", FE);
+    if ( strcmp(xs_write(0, fe("state"), v), "OK") )
+        test_fail("writing %s", fe("state"));
 }
 
 static void grant_page(grant_ref_t ref, void *page, uint16_t extra)
@@ -97,20 +133,20 @@ static void grant_page(grant_ref_t ref, void *page, uint16_t extra)
 static void connect(void)
 {
     evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
-    struct blkif_sring *s = (void *)ring_page;
+    struct blkif_sring *s = (void *)d->ring_page;
     char v[16];
 
     check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
-    port = a.port;
-    memset(ring_page, 0, PAGE_SIZE);
+    d->port = a.port;
+    memset(d->ring_page, 0, PAGE_SIZE);
     SHARED_RING_INIT(s);
-    FRONT_RING_INIT(&ring, s, PAGE_SIZE);
-    grant_page(REF_RING, ring_page, 0);
-    snprintf(v, sizeof(v), "%u", REF_RING);
-    xs_write(0, FE "/ring-ref", v);
-    snprintf(v, sizeof(v), "%u", port);
-    xs_write(0, FE "/event-channel", v);
-    xs_write(0, FE "/protocol", XEN_IO_PROTO_ABI_NATIVE);
+    FRONT_RING_INIT(&d->ring, s, PAGE_SIZE);
+    grant_page(d->ref_ring, d->ring_page, 0);
+    snprintf(v, sizeof(v), "%u", d->ref_ring);
+    xs_write(0, fe("ring-ref"), v);
+    snprintf(v, sizeof(v), "%u", d->port);
+    xs_write(0, fe("event-channel"), v);
+    xs_write(0, fe("protocol"), XEN_IO_PROTO_ABI_NATIVE);
     fe_state(XenbusStateInitialised);
     wait_be_state(XenbusStateConnected);
     fe_state(XenbusStateConnected);
@@ -120,7 +156,8 @@ static void connect(void)
 static int rq(uint8_t op, uint64_t sector, unsigned int nseg,
               const struct blkif_request_segment *seg)
 {
-    struct blkif_request *r = RING_GET_REQUEST(&ring, ring.req_prod_pvt);
+    struct blkif_request *r = RING_GET_REQUEST(&d->ring,
+                                               d->ring.req_prod_pvt);
     struct blkif_response rsp;
     static uint64_t id = 0x1000;
     unsigned int i, n = nseg > BLKIF_MAX_SEGMENTS_PER_REQUEST
@@ -134,20 +171,20 @@ static int rq(uint8_t op, uint64_t sector, unsigned int nseg,
     r->sector_number = sector;
     for ( i = 0; i < n; i++ )
         r->seg[i] = seg[i];
-    ring.req_prod_pvt++;
-    RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&ring, notify);
+    d->ring.req_prod_pvt++;
+    RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
     if ( notify )
-        evtchn_send(port);
-    for ( i = 0; i < 100000 && !RING_HAS_UNCONSUMED_RESPONSES(&ring); i++ )
+        evtchn_send(d->port);
+    for ( i = 0; i < 100000 && !RING_HAS_UNCONSUMED_RESPONSES(&d->ring); i++ )
         yield();
-    if ( !RING_HAS_UNCONSUMED_RESPONSES(&ring) )
+    if ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) )
     {
         test_fail("no response to op %u sector %llu", op,
                   (unsigned long long)sector);
         return -99;
     }
-    rsp = *RING_GET_RESPONSE(&ring, ring.rsp_cons);
-    ring.rsp_cons++;
+    rsp = *RING_GET_RESPONSE(&d->ring, d->ring.rsp_cons);
+    d->ring.rsp_cons++;
     if ( rsp.id != id || rsp.operation != op )
         test_fail("response id %llx op %u for %llx op %u",
                   (unsigned long long)rsp.id, rsp.operation,
@@ -301,13 +338,13 @@ static void reconnect(const char *why)
     wait_be_state(XenbusStateClosing);
     fe_state(XenbusStateClosed);
     wait_be_state(XenbusStateClosed);
-    check_rc(gnt_status_bits(1, REF_RING), 0);
+    check_rc(gnt_status_bits(1, d->ref_ring), 0);
     /* The backend let go of our port: it is unbound for domain 0 again. */
-    check_rc(evtchn_status_of(port, &st), 0);
+    check_rc(evtchn_status_of(d->port, &st), 0);
     if ( st.status != EVTCHNSTAT_unbound || st.u.unbound.dom != 0 )
         test_fail("%s: port %u status %u after the backend closed", why,
-                  port, st.status);
-    check_rc(evtchn_close(port), 0);
+                  d->port, st.status);
+    check_rc(evtchn_close(d->port), 0);
     fe_state(XenbusStateInitialising);
     wait_be_state(XenbusStateInitWait);
     connect();
@@ -325,11 +362,11 @@ static void check_read_5(const char *why)
 
 static void broken_ring(void)
 {
-    struct blkif_sring *s = (void *)ring_page;
+    struct blkif_sring *s = (void *)d->ring_page;
 
     /* Far more requests than a ring holds: the backend gives up on it. */
-    s->req_prod = ring.req_prod_pvt + 1000;
-    evtchn_send(port);
+    s->req_prod = d->ring.req_prod_pvt + 1000;
+    evtchn_send(d->port);
     wait_be_state(XenbusStateClosing);
     reconnect("after a broken ring");
     check_read_5("after a broken ring");
@@ -340,55 +377,89 @@ static void port_closed(void)
 {
     evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
     evtchn_status_t st;
-    uint32_t old = port;
+    uint32_t old = d->port;
 
-    check_rc(evtchn_close(port), 0);
+    check_rc(evtchn_close(d->port), 0);
     check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
-    port = a.port;
-    if ( port != old )
-        test_fail("port %u not reused (%u)", old, port);
+    d->port = a.port;
+    if ( d->port != old )
+        test_fail("port %u not reused (%u)", old, d->port);
     fe_state(XenbusStateClosing);
     wait_be_state(XenbusStateClosing);
     fe_state(XenbusStateClosed);
     wait_be_state(XenbusStateClosed);
     /* The backend's unbind left the new port alone. */
-    check_rc(evtchn_status_of(port, &st), 0);
-    if ( st.status != EVTCHNSTAT_unbound || evtchn_test_pending(port) )
-        test_fail("the reused port %u was touched: status %u", port,
+    check_rc(evtchn_status_of(d->port, &st), 0);
+    if ( st.status != EVTCHNSTAT_unbound || evtchn_test_pending(d->port) )
+        test_fail("the reused port %u was touched: status %u", d->port,
                   st.status);
-    check_rc(evtchn_close(port), 0);
+    check_rc(evtchn_close(d->port), 0);
     fe_state(XenbusStateInitialising);
     wait_be_state(XenbusStateInitWait);
     connect();
     check_read_5("after closing the port");
 }
 
-static void entries(void)
+static void entries(const char *name, bool ro)
 {
-    char s[16];
+    char s[64];
 
-    expect_node(FE "/backend", BE);
-    expect_node(FE "/backend-id", "0");
-    expect_node(FE "/virtual-device", "51712");
-    expect_node(FE "/device-type", "disk");
-    expect_node(FE "/state", "1");
-    expect_node(BE "/frontend", "/local/domain/1/" FE);
-    expect_node(BE "/frontend-id", "1");
-    expect_node(BE "/dev", "xvda");
-    expect_node(BE "/mode", "w");
-    expect_node(BE "/type", "phy");
-    expect_node(BE "/device-type", "disk");
-    expect_node(BE "/online", "1");
-    expect_node(BE "/state", "2");
-    snprintf(s, sizeof(s), "%u", SECTORS);
-    expect_node(BE "/sectors", s);
-    expect_node(BE "/sector-size", "512");
-    expect_node(BE "/physical-sector-size", "512");
-    expect_node(BE "/info", "0");
-    expect_node(BE "/feature-flush-cache", "1");
+    expect_node(fe("backend"), d->be);
+    expect_node(fe("backend-id"), "0");
+    expect_node(fe("virtual-device"), d->fe + strlen("device/vbd/"));
+    expect_node(fe("device-type"), "disk");
+    expect_node(fe("state"), "1");
+    snprintf(s, sizeof(s), "/local/domain/1/%s", d->fe);
+    expect_node(be("frontend"), s);
+    expect_node(be("frontend-id"), "1");
+    expect_node(be("dev"), name);
+    expect_node(be("mode"), ro ? "r" : "w");
+    expect_node(be("type"), "phy");
+    expect_node(be("device-type"), "disk");
+    expect_node(be("online"), "1");
+    wait_be_state(XenbusStateInitWait);
+    snprintf(s, sizeof(s), "%lu", SECTORS);
+    expect_node(be("sectors"), s);
+    expect_node(be("sector-size"), "512");
+    expect_node(be("physical-sector-size"), "512");
+    expect_node(be("info"), ro ? "4" : "0");    /* VDISK_READONLY */
     /* The guest may read, not write, its backend's directory. */
-    if ( strcmp(xs_write(0, BE "/state", "4"), "EACCES") )
+    if ( strcmp(xs_write(0, be("state"), "4"), "EACCES") )
         test_fail("the guest wrote its backend's state");
+}
+
+/*
+ * xvdb: an NVMe namespace, read-only by vbd=: reads (segments in the
+ * middle of pages: one device request each, for NVMe's PRPs), writes
+ * refused, and the image untouched.
+ */
+static void nvme_ro(void)
+{
+    struct blkif_request_segment s[3];
+    unsigned int i;
+
+    d = &xvdb;
+    entries("xvdb", true);
+    connect();
+    check_read_5("xvdb");
+    for ( i = 0; i < 3; i++ )
+    {
+        memset(data[i], 0xee, PAGE_SIZE);
+        grant_page(REF_DATA + i, data[i], 0);
+        s[i] = sg(REF_DATA + i, 2, 5);
+    }
+    check_rc(rq(BLKIF_OP_READ, 300, 3, s), BLKIF_RSP_OKAY);
+    for ( i = 0; i < 12; i++ )
+        if ( !holds(data[i / 4], (2 + i % 4) * 512, 300 + i) )
+            test_fail("xvdb: split read: sector %u", 300 + i);
+    check_rc(rq(BLKIF_OP_WRITE, 300, 1, s), BLKIF_RSP_ERROR);
+    check_rc(rq(BLKIF_OP_READ, 300, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
+             BLKIF_RSP_OKAY);
+    if ( !holds(data[0], 0, 300) )
+        test_fail("xvdb: a refused write changed sector 300");
+    reconnect("xvdb");
+    check_read_5("xvdb after reconnecting");
+    d = &xvda;
 }
 
 void test_main(void)
@@ -398,7 +469,9 @@ void test_main(void)
     if ( !xs_init() )
         return test_error("no xenstore ring");
     gnt_setup(1);
-    entries();
+    d = &xvda;
+    entries("xvda", false);
+    expect_node(be("feature-flush-cache"), "1");
     connect();
     reads();
     writes();
@@ -407,5 +480,6 @@ void test_main(void)
     check_read_5("after reconnecting");
     broken_ring();
     port_closed();
+    nvme_ro();
     test_success();
 }
