@@ -248,6 +248,9 @@ if [ -e build/linux/vmlinux ]; then
         tests/boot/linux.sh"
 fi
 job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
+# Its xen-blkfront against the shim's block backend, over each device.
+job "linux blkfront" "" "tests/boot/linux-blk.sh"
+job "linux blkfront nvme" "" "LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
 
 run_jobs "$first"
 
