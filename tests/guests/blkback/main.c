@@ -6,10 +6,13 @@
  * kernel), reads checked against the disk image (sector n holds n in
  * each of its 64-bit words), writes read back, flushes, grants released
  * after each response; and a hostile frontend: bad grant refs, foreign
- * and read-only grants, nr_segments 0 and 12, bad first/last sectors, a
- * sector past the disk, an unknown operation, a closed and reconnected
- * frontend, and req_prod far past the ring (the backend closes, the
- * guest and the shim go on, and a reconnect works).
+ * and read-only grants, a page table as a read's destination,
+ * nr_segments 0 and 12, bad first/last sectors, a sector past the disk,
+ * an unknown operation, a closed and reconnected frontend, a port closed
+ * and reused, and req_prod far past the ring (the backend closes, the
+ * guest and the shim go on, and a reconnect works).  xvdb is a read-only
+ * (vbd=...:ro) NVMe namespace, read in partial pages (one device request
+ * each: NVMe's PRPs) and refused a write.
  */
 #include "grant.h"
 #include "event.h"
@@ -315,6 +318,11 @@ static void hostile(void)
              BLKIF_RSP_ERROR);
     if ( data[5][0] != 0xaa )
         test_fail("a refused read wrote into a read-only grant");
+    /* A page table as a read's destination: no writable type for it. */
+    gnt_grant(1, REF_DATA + 6, 0, pt_base_mfn(), 0);
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA + 6, 0, 0), s)),
+             BLKIF_RSP_ERROR);
+    check_rc(gnt_status_bits(1, REF_DATA + 6), 0);
     /* Segments mapped before a bad one are released. */
     s[0] = sg(REF_DATA, 0, 0);
     s[1] = sg(REF_DATA + 5, 0, 0);
