@@ -156,17 +156,21 @@ void xs_shim_watch_remove(const char *path, xs_shim_watch_fn *fn, void *data)
             shim_watches[i].path[0] = '\0';
 }
 
-/* Call each marked watch; a watch's own writes may mark it again. */
+/*
+ * Call each marked watch; a watch's own writes may mark it again, and
+ * are seen in a few more rounds (what is left stays marked for the next
+ * run: a callback that always writes its own path can't loop here).
+ */
 void xs_shim_watches_run(void)
 {
     static bool running;
-    unsigned int i;
+    unsigned int i, rounds = 8;
     bool again = true;
 
     if ( running )
         return;                         /* the outer run sees the marks */
     running = true;
-    while ( again )
+    while ( again && rounds-- )
     {
         again = false;
         for ( i = 0; i < XS_SHIM_WATCHES; i++ )

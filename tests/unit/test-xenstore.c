@@ -6,6 +6,22 @@
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/test-xenstore-harness.h"
+#include "backends/xenstore/shim-client.c"
+
+/* backend.c's, without the ring page's event channel. */
+void xenstore_ring_work(void)
+{
+    xs_run();
+    xs_shim_watches_run();
+}
+
+int xs_shim_write(const char *path, const char *value)
+{
+    int rc = xs_shim_write_path(path, value);
+
+    xenstore_ring_work();
+    return rc;
+}
 
 static char rbody[XENSTORE_PAYLOAD_MAX + 1];
 static unsigned int rlen;
@@ -305,6 +321,70 @@ static void test_power_button(void)
     CHECK_STR(wr("control/shutdown", ""), "OK");    /* the guest acks */
 }
 
+static unsigned int shim_fired;
+
+static void shim_watch_fn(const char *path, void *data)
+{
+    char v[8];
+
+    CHECK_STR(path, "/local/domain/1/device/vbd/51712/state");
+    CHECK_EQ(*(int *)data, 42);
+    shim_fired++;
+    /* A watch's own write: no recursion, the run picks it up. */
+    if ( !xs_shim_read(path, v, sizeof(v)) && strcmp(v, "5") )
+        CHECK_EQ(xs_shim_write(path, "5"), 0);
+}
+
+/*
+ * The shim as a backend's client: device directories with libxl's
+ * permissions, reads, and its own watches (once when set, once for
+ * several changes, on a removal above, not for a sibling, not after
+ * removal; a callback's own write runs it again, not recursively).
+ */
+static void test_shim_client(void)
+{
+    const char *fe = "/local/domain/1/device/vbd/51712";
+    const char *be = "/local/domain/0/backend/vbd/1/51712";
+    char path[80], buf[8];
+    int cookie = 42;
+
+    reset();
+    CHECK_EQ(xs_shim_mkdir(fe, 1, 0), 0);
+    CHECK_EQ(xs_shim_mkdir(be, 0, 1), 0);
+    snprintf(path, sizeof(path), "%s/state", be);
+    CHECK_EQ(xs_shim_write_path(path, "2"), 0);
+    CHECK_STR(wr(path, "4"), "EACCES");         /* the guest only reads */
+    CHECK_STR(RQS(XS_READ, 0, path), "2");
+    snprintf(path, sizeof(path), "%s/state", fe);
+    CHECK_EQ(xs_shim_write_path(path, "1"), 0);
+    CHECK_STR(wr("device/vbd/51712/state", "3"), "OK");    /* its own */
+    CHECK_EQ(xs_shim_read(path, buf, sizeof(buf)), 0);
+    CHECK_STR(buf, "3");
+    CHECK_EQ(xs_shim_read(path, buf, 1), XEN_E2BIG);
+    CHECK_EQ(xs_shim_read("/local/domain/1/nope", buf, sizeof(buf)),
+             XEN_ENOENT);
+    CHECK_EQ(xs_shim_read("bad//path", buf, sizeof(buf)), XEN_EINVAL);
+
+    shim_fired = 0;
+    CHECK_EQ(xs_shim_watch(path, shim_watch_fn, &cookie), 0);
+    CHECK_EQ(shim_fired, 2);                    /* set, then its own write */
+    CHECK_STR(wr("device/vbd/51712/state", "4"), "OK");
+    CHECK_STR(wr("device/vbd/51712/state", "6"), "OK");
+    CHECK_STR(wr("device/vbd/51712/ring-ref", "8"), "OK");
+    CHECK_EQ(shim_fired, 2);                    /* not in the middle */
+    xs_shim_watches_run();
+    CHECK_EQ(shim_fired, 4);                    /* once, and its write */
+    CHECK_STR(RQS(XS_READ, 0, "device/vbd/51712/state"), "5");
+    CHECK_STR(RQS(XS_RM, 0, "device/vbd/51712"), "OK");
+    xs_shim_watches_run();
+    CHECK_EQ(shim_fired, 5);                    /* the removal above it */
+    xs_shim_unwatch(path, shim_watch_fn, &cookie);
+    CHECK_EQ(xs_shim_rm(be), 0);
+    CHECK_EQ(xs_shim_write_path(path, "1"), 0);
+    xs_shim_watches_run();
+    CHECK_EQ(shim_fired, 5);
+}
+
 static uint32_t start(void)
 {
     RQS(XS_TRANSACTION_START, 0, "");
@@ -548,6 +628,7 @@ int main(void)
     RUN(test_watches);
     RUN(test_watch_quota);
     RUN(test_power_button);
+    RUN(test_shim_client);
     RUN(test_transactions);
     RUN(test_transaction_quota);
     RUN(test_node_quota);
