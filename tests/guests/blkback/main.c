@@ -26,6 +26,7 @@
 #include <xen/io/blkif.h>
 #include <xen/io/protocols.h>
 #include <xen/io/xenbus.h>
+#include <xen/memory.h>
 
 const char test_title[] = "blkback: xvda through a blkfront of our own";
 
@@ -470,6 +471,31 @@ static void nvme_ro(void)
     d = &xvda;
 }
 
+/*
+ * While connected the backend holds the ring: the grant in use (the
+ * guest can't end access, nor switch versions), and a frame the guest
+ * gives back stays the ring's, not reused, until the backend lets go.
+ */
+static void ring_held(void)
+{
+    check_rc(gnt_status_bits(1, d->ref_ring), GTF_reading | GTF_writing);
+    check_rc(gnt_set_version(2), -XEN_EBUSY);
+}
+
+static void ring_given_back(void)
+{
+    xen_pfn_t mfn = virt_to_mfn(d->ring_page);
+    struct xen_memory_reservation r = {
+        .nr_extents = 1, .domid = DOMID_SELF,
+    };
+
+    set_xen_guest_handle(r.extent_start, &mfn);
+    check_rc(HYPERCALL(__HYPERVISOR_memory_op, XENMEM_decrease_reservation,
+                       &r, 0, 0, 0), 1);
+    check_read_5("with the ring's frame given back");
+    ring_held();
+}
+
 void test_main(void)
 {
     if ( event_init() )
@@ -481,6 +507,7 @@ void test_main(void)
     entries("xvda", false);
     expect_node(be("feature-flush-cache"), "1");
     connect();
+    ring_held();
     reads();
     writes();
     hostile();
@@ -489,5 +516,6 @@ void test_main(void)
     broken_ring();
     port_closed();
     nvme_ro();
+    ring_given_back();
     test_success();
 }
