@@ -548,10 +548,10 @@ PY
     fi
 }
 
-# blk_case NAME DISK DEVICE-OPTIONS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
-# [-- QEMU-ARGS]: the demo guest with blk-selftest, over a fresh disk as
-# a virtio-blk PCI device with DEVICE-OPTIONS.
-blk_case() {
+# selftest_case NAME DISK DEVICE [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
+# [-- QEMU-ARGS]: the demo guest with blk-selftest, over a fresh disk
+# DISK as the drive disk0 of the QEMU -device DEVICE.
+selftest_case() {
     local name=$1 disk=$2 dev=$3 pats=() run=()
     shift 3
     while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
@@ -562,7 +562,15 @@ blk_case() {
     expect "$name" 0 "${pats[@]}" "+$guest_ok" "+$clean" \
         -- "$demo" --shim-cmdline "loglvl=all blk-selftest" "${run[@]}" \
         -- -drive "file=$logdir/$disk.img,if=none,id=disk0,format=raw,discard=unmap" \
-        -device "virtio-blk-pci,drive=disk0,$dev" "$@"
+        -device "$dev" "$@"
+}
+
+# blk_case NAME DISK DEVICE-OPTIONS ...: selftest_case's, the disk a
+# virtio-blk PCI device with DEVICE-OPTIONS.
+blk_case() {
+    local name=$1 disk=$2 dev=$3
+    shift 3
+    selftest_case "$name" "$disk" "virtio-blk-pci,drive=disk0,$dev" "$@"
 }
 
 # The container's disks (drivers/): a virtio-blk PCI device found through
@@ -632,21 +640,12 @@ section_virtio_blk() {
         -device virtio-blk-pci,drive=disk0,disable-legacy=on
 }
 
-# nvme_case NAME DISK DEVICE-OPTIONS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
-# [-- QEMU-ARGS]: the demo guest with blk-selftest, over a fresh disk as
-# the namespace of an NVMe controller with DEVICE-OPTIONS.
+# nvme_case NAME DISK DEVICE-OPTIONS ...: selftest_case's, the disk the
+# namespace of an NVMe controller with DEVICE-OPTIONS.
 nvme_case() {
-    local name=$1 disk=$2 dev=$3 pats=() run=()
+    local name=$1 disk=$2 dev=$3
     shift 3
-    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
-    shift
-    while [ $# -gt 0 ] && [ "$1" != -- ]; do run+=("$1"); shift; done
-    [ $# -eq 0 ] || shift
-    make_disk "$logdir/$disk.img"
-    expect "$name" 0 "${pats[@]}" "+$guest_ok" "+$clean" \
-        -- "$demo" --shim-cmdline "loglvl=all blk-selftest" "${run[@]}" \
-        -- -drive "file=$logdir/$disk.img,if=none,id=disk0,format=raw,discard=unmap" \
-        -device "nvme,serial=pvshim0,drive=disk0${dev:+,$dev}" "$@"
+    selftest_case "$name" "$disk" "nvme,serial=pvshim0,drive=disk0${dev:+,$dev}" "$@"
 }
 
 # NVMe (drivers/nvme/): QEMU's controller found through port I/O (pc)
