@@ -23,5 +23,7 @@ bool nvme_probe(struct pci_dev *d);
 
 /* blk-selftest: I/O on every block device at boot, logged (a test aid). */
 void blk_selftest(void);
+/* net-selftest: ARP and ping the user network's gateway (a test aid). */
+void net_selftest(void);
 
 #endif /* DRIVERS_DRIVERS_H */
