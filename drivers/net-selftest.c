@@ -67,7 +67,8 @@ static void receive(struct net_dev *d, struct net_rx *rx, void *data)
             memcpy(frames[slot].data + at, rx->buf[i].data, rx->buf[i].len);
         frames[slot].len = at;
         frames[slot].nr_bufs = rx->nr_bufs;
-        frames_in++;
+        /* The frame before its count (another pair's CPU may copy). */
+        __atomic_store_n(&frames_in, frames_in + 1, __ATOMIC_RELEASE);
     }
     net_rx_return(d, rx);
 }
@@ -146,7 +147,7 @@ static bool wait_for(bool (*match)(const uint8_t *f, uint32_t len, void *a),
 
     for ( ;; )
     {
-        while ( frames_out != ACCESS_ONCE(frames_in) )
+        while ( frames_out != __atomic_load_n(&frames_in, __ATOMIC_ACQUIRE) )
         {
             unsigned int slot = frames_out++ % NR_FRAMES;
 

@@ -20,7 +20,7 @@
 
 /* Device features (net_dev.features). */
 #define NET_F_CSUM_TX       (1u << 0)   /* fills a NET_OFF_CSUM_PARTIAL sum */
-#define NET_F_CSUM_RX       (1u << 1)   /* says NET_OFF_CSUM_VALID on receive */
+#define NET_F_CSUM_RX       (1u << 1)   /* says NET_OFF_CSUM_VALID received */
 #define NET_F_TSO4          (1u << 2)   /* sends NET_GSO_TCPV4 packets */
 #define NET_F_TSO6          (1u << 3)
 #define NET_F_GSO_RX4       (1u << 4)   /* may receive NET_GSO_TCPV4 packets */
