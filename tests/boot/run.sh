@@ -763,8 +763,9 @@ net_case() {
 # left to the offload (QEMU offers none for slirp, so to net.c's
 # software sum), a reply over two mergeable buffers, a wrong checksum
 # unanswered; multiqueue as far as slirp allows (one pair), no MSI-X
-# (polled), no mergeable buffers, no checksum offload, a legacy-only
-# device refused, a gateway that never answers, and no NIC at all.  The guest boots every time.
+# (polled), no mergeable buffers, the device's MTU, no checksum offload,
+# a legacy-only device refused, a gateway that never answers, and no NIC
+# at all.  The guest boots every time.
 section_virtio_net() {
     local passed='net-selftest: virtio-net0: passed'
     local mac='MAC 52:54:00:0a:0b:0c'
@@ -805,6 +806,13 @@ section_virtio_net() {
         "+virtio-net0: .*, 2048-byte receive buffers" \
         "${steps[@]}" \
         "+ICMP echo of 1400 bytes: reply in 1 receive buffer[[:space:]]*$" --
+
+    # The device's MTU (VIRTIO_NET_F_MTU): without mergeable buffers, one
+    # buffer must hold a frame of it.
+    net_case "virtio-net: the device's MTU sizes the buffers" \
+        disable-legacy=on,mac=52:54:00:0a:0b:0c,host_mtu=4000,mrg_rxbuf=off \
+        "+virtio-net, $mac, MTU 4000, 1 queue pair, MSI-X" \
+        "+virtio-net0: .*, 4032-byte receive buffers" "${steps[@]}" --
 
     net_case "virtio-net: no checksum offload, the sum in software" \
         disable-legacy=on,mac=52:54:00:0a:0b:0c,csum=off,guest_csum=off \
