@@ -154,6 +154,10 @@ void net_set_receive(struct net_dev *dev, net_receive_t *fn, void *data);
  * NET_OFF_CSUM_PARTIAL sum in software if the device can't, then queue
  * it on the pair of the submitting CPU (its number modulo the pairs).
  * NET_OK: @tx->done will be called.  Anything else: it won't.
+ * The software sum is written into the fragment that holds the field, so
+ * that memory must be the caller's to write (a backend copies a guest's
+ * headers out, as Linux's netback does, rather than pass a frame the
+ * guest granted read-only); the device itself only reads fragments.
  */
 enum net_status net_transmit(struct net_dev *dev, struct net_tx *tx);
 
