@@ -11,7 +11,7 @@
 /*
  * pci-probe=<boolean>: look for PCI devices at boot and drive those we
  * know (default on).  Off, the shim touches no PCI device: the guest gets
- * no disk from them.
+ * no disk and no network from them.
  */
 static bool opt_pci_probe = true;
 boolean_param("pci-probe", opt_pci_probe);
@@ -29,6 +29,8 @@ void drivers_init(void)
 void drivers_probe(struct pci_dev *d)
 {
     if ( virtio_blk_probe(d) )
+        return;
+    if ( virtio_net_probe(d) )
         return;
     if ( nvme_probe(d) )
         return;

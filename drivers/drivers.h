@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The container's devices (drivers/): found and started at boot, before
- * the guest exists; what they offer is registered with the block
- * interface (drivers/block.h) for the backends.
+ * the guest exists; what they offer is registered with the block and
+ * network interfaces (drivers/block.h, drivers/net.h) for the backends.
  */
 #ifndef DRIVERS_DRIVERS_H
 #define DRIVERS_DRIVERS_H
@@ -18,9 +18,12 @@ void drivers_probe(struct pci_dev *d);
 
 /* The drivers' probes: true if the function is theirs and now running. */
 bool virtio_blk_probe(struct pci_dev *d);
+bool virtio_net_probe(struct pci_dev *d);
 bool nvme_probe(struct pci_dev *d);
 
 /* blk-selftest: I/O on every block device at boot, logged (a test aid). */
 void blk_selftest(void);
+/* net-selftest: ARP and ping the user network's gateway (a test aid). */
+void net_selftest(void);
 
 #endif /* DRIVERS_DRIVERS_H */

@@ -13,7 +13,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/traps.h"
 #include "pv/domain.h"
-#include "pv/emul/cr.h"
+#include "pv/emul/emul-cr.h"
 #include "pv/entry.h"
 #include "pv/event/event.h"
 #include "pv/guest-access.h"

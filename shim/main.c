@@ -112,6 +112,7 @@ noreturn void start_shim(struct boot_info *bi)
     print_modules(bi);
     drivers_init();
     blk_selftest();
+    net_selftest();
 
     run_test_fault();
     pv_m2p_init();

@@ -18,6 +18,7 @@ enum {
     POWER_BUTTON_SOFTIRQ,   /* the VM's power button was pressed */
     KEYPRESS_SOFTIRQ,       /* debug keys typed (shim/keyhandler.c) */
     BLOCK_SOFTIRQ,          /* block queues completed I/O (drivers/) */
+    NET_SOFTIRQ,            /* network queues sent or received (drivers/) */
     BLKBACK_SOFTIRQ,        /* a block backend's ring or handshake */
     NR_SOFTIRQS
 };

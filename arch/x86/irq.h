@@ -4,17 +4,21 @@
  * let in for a moment, or waited for in a halt.  Each is a compiler
  * barrier too, so memory accesses don't move across it.  Host unit tests
  * run shim code as a process, with no interrupts to mask: there
- * local_irq_save() and local_irq_restore() do nothing.
+ * local_irq_save(), _restore(), _disable() and _enable() are only
+ * compiler barriers.
  */
 #ifndef ARCH_X86_IRQ_H
 #define ARCH_X86_IRQ_H
 
 #include "shim/lib.h"
+#include "arch/x86/barrier.h"
 #include "arch/x86/eflags.h"
 
 #ifdef SHIM_HOST_TEST
 #define local_irq_save(f)       ((f) = 0)
 #define local_irq_restore(f)    ((void)(f))
+#define local_irq_disable()     barrier()
+#define local_irq_enable()      barrier()
 #else
 #define local_irq_save(f) \
     asm volatile ( "pushf; pop %0; cli" : "=r" (f) :: "memory" )

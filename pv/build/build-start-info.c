@@ -13,7 +13,7 @@
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "pv/build/build.h"
-#include "pv/emul/cr.h"
+#include "pv/emul/emul-cr.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
 #include "pv/mm/m2p.h"

@@ -12,7 +12,7 @@
 #include "arch/x86/exception.h"
 #include "arch/x86/segment.h"
 #include "arch/x86/time.h"
-#include "pv/emul/cr.h"
+#include "pv/emul/emul-cr.h"
 #include "pv/emul/emulate.h"
 #include "pv/guest-access.h"
 #include "pv/mm/mm.h"

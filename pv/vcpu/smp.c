@@ -18,7 +18,7 @@
 #include "pv/pv.h"
 #include "pv/descriptor-tables.h"
 #include "pv/domain.h"
-#include "pv/emul/cr.h"
+#include "pv/emul/emul-cr.h"
 #include "pv/event/event.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"

@@ -16,7 +16,7 @@
 #include "pv/compat/xlat.h"
 #include "pv/descriptor-tables.h"
 #include "pv/domain.h"
-#include "pv/emul/cr.h"
+#include "pv/emul/emul-cr.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"

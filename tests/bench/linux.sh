@@ -143,7 +143,7 @@ run() {         # name, command...
 
 bios=()
 [ -r "$qboot" ] && bios=(-bios "$qboot")
-qemu=(qemu-system-x86_64 -display none -no-reboot -m 512M -accel tcg
+qemu=(qemu-system-x86_64 -display none -no-reboot -m 512M -accel tcg -nic none
       -cpu qemu64 "${bios[@]}" -serial stdio -monitor none)
 run native "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
     -append "console=ttyS0 pvshim_bench=$work"

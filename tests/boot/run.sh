@@ -548,10 +548,10 @@ PY
     fi
 }
 
-# blk_case NAME DISK DEVICE-OPTIONS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
-# [-- QEMU-ARGS]: the demo guest with blk-selftest, over a fresh disk as
-# a virtio-blk PCI device with DEVICE-OPTIONS.
-blk_case() {
+# selftest_case NAME DISK DEVICE [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
+# [-- QEMU-ARGS]: the demo guest with blk-selftest, over a fresh disk
+# DISK as the drive disk0 of the QEMU -device DEVICE.
+selftest_case() {
     local name=$1 disk=$2 dev=$3 pats=() run=()
     shift 3
     while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
@@ -562,7 +562,15 @@ blk_case() {
     expect "$name" 0 "${pats[@]}" "+$guest_ok" "+$clean" \
         -- "$demo" --shim-cmdline "loglvl=all blk-selftest" "${run[@]}" \
         -- -drive "file=$logdir/$disk.img,if=none,id=disk0,format=raw,discard=unmap" \
-        -device "virtio-blk-pci,drive=disk0,$dev" "$@"
+        -device "$dev" "$@"
+}
+
+# blk_case NAME DISK DEVICE-OPTIONS ...: selftest_case's, the disk a
+# virtio-blk PCI device with DEVICE-OPTIONS.
+blk_case() {
+    local name=$1 disk=$2 dev=$3
+    shift 3
+    selftest_case "$name" "$disk" "virtio-blk-pci,drive=disk0,$dev" "$@"
 }
 
 # The container's disks (drivers/): a virtio-blk PCI device found through
@@ -632,21 +640,12 @@ section_virtio_blk() {
         -device virtio-blk-pci,drive=disk0,disable-legacy=on
 }
 
-# nvme_case NAME DISK DEVICE-OPTIONS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
-# [-- QEMU-ARGS]: the demo guest with blk-selftest, over a fresh disk as
-# the namespace of an NVMe controller with DEVICE-OPTIONS.
+# nvme_case NAME DISK DEVICE-OPTIONS ...: selftest_case's, the disk the
+# namespace of an NVMe controller with DEVICE-OPTIONS.
 nvme_case() {
-    local name=$1 disk=$2 dev=$3 pats=() run=()
+    local name=$1 disk=$2 dev=$3
     shift 3
-    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
-    shift
-    while [ $# -gt 0 ] && [ "$1" != -- ]; do run+=("$1"); shift; done
-    [ $# -eq 0 ] || shift
-    make_disk "$logdir/$disk.img"
-    expect "$name" 0 "${pats[@]}" "+$guest_ok" "+$clean" \
-        -- "$demo" --shim-cmdline "loglvl=all blk-selftest" "${run[@]}" \
-        -- -drive "file=$logdir/$disk.img,if=none,id=disk0,format=raw,discard=unmap" \
-        -device "nvme,serial=pvshim0,drive=disk0${dev:+,$dev}" "$@"
+    selftest_case "$name" "$disk" "nvme,serial=pvshim0,drive=disk0${dev:+,$dev}" "$@"
 }
 
 # NVMe (drivers/nvme/): QEMU's controller found through port I/O (pc)
@@ -739,9 +738,109 @@ section_nvme() {
         -device nvme,serial=pvshim0,drive=disk0
 }
 
+# net_case NAME DEVICE-OPTIONS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
+# [-- QEMU-ARGS]: the demo guest with net-selftest, over QEMU's user
+# network restricted to this machine (restrict=on: slirp answers for its
+# gateway 10.0.2.2 and nothing leaves the host) and a virtio-net PCI
+# device with DEVICE-OPTIONS.
+net_case() {
+    local name=$1 dev=$2 pats=() run=()
+    shift 2
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
+    shift
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do run+=("$1"); shift; done
+    [ $# -eq 0 ] || shift
+    expect "$name" 0 "${pats[@]}" "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M --shim-cmdline "loglvl=all net-selftest" \
+        "${run[@]}" -- -netdev user,id=n0,restrict=on \
+        -device "virtio-net-pci,netdev=n0,$dev" "$@"
+}
+
+# The container's NIC (drivers/): a virtio-net PCI device on pc and q35,
+# its MAC read from it, ARP and pings to QEMU's user-network gateway at
+# boot by net-selftest through drivers/net.h: scatter-gather, a checksum
+# left to the offload (QEMU offers none for slirp, so to net.c's
+# software sum), a reply over two mergeable buffers, a wrong checksum
+# unanswered; multiqueue as far as slirp allows (one pair), no MSI-X
+# (polled), no mergeable buffers, the device's MTU, no checksum offload,
+# a legacy-only device refused, a gateway that never answers, and no NIC
+# at all.  The guest boots every time.
+section_virtio_net() {
+    local passed='net-selftest: virtio-net0: passed'
+    local mac='MAC 52:54:00:0a:0b:0c'
+    local steps=(
+        "+net-selftest: virtio-net0: $mac, link up"
+        "+net-selftest: virtio-net0: a runt, an oversized frame and TSO are refused"
+        "+net-selftest: virtio-net0: ARP: 10.0.2.2 is at 52:55:0a:00:02:02"
+        "+net-selftest: virtio-net0: ICMP echo in 3 fragments: reply in 1 receive buffer"
+        "+net-selftest: virtio-net0: ICMP echo with its checksum left to (the device|software \(no device offload\)): reply"
+        "+net-selftest: virtio-net0: an ICMP echo with a wrong checksum gets no reply"
+        "+$passed")
+
+    net_case "virtio-net: pc, mergeable receive buffers" \
+        disable-legacy=on,mac=52:54:00:0a:0b:0c \
+        "+PCI: 00:0[0-9a-f]\.0 1af4:1041 virtio-net, $mac, MTU 1500, 1 queue pair, MSI-X, mergeable receive buffers" \
+        "+virtio-net0: up to 63 fragments, 256 queue entries, 1024-byte receive buffers, indirect descriptors, event index, link up" \
+        "${steps[@]}" \
+        "+net-selftest: virtio-net0: ICMP echo of 1400 bytes: reply in 2 receive buffers" \
+        -- -- -M pc
+
+    net_case "virtio-net: q35, ECAM, multiqueue on 2 vCPUs" \
+        disable-legacy=on,mac=52:54:00:0a:0b:0c,mq=on,vectors=6 \
+        "+PCI: [0-9]+ functions, configuration through ECAM \(MCFG\)" \
+        "+virtio-net, $mac, MTU 1500, 1 queue pair, MSI-X" \
+        "+virtio-net0: .*, multiqueue: the device has 1 pair" \
+        "${steps[@]}" -- --vcpus 2 -- -M q35
+
+    net_case "virtio-net: no MSI-X, completions polled" \
+        disable-legacy=on,mac=52:54:00:0a:0b:0c,vectors=0 \
+        "+queue 0: no MSI-X, completions polled" \
+        "+virtio-net, $mac, MTU 1500, 1 queue pair, polled" \
+        "${steps[@]}" \
+        "+ICMP echo of 1400 bytes: reply in 2 receive buffers" --
+
+    net_case "virtio-net: no mergeable buffers, a frame a buffer" \
+        disable-legacy=on,mac=52:54:00:0a:0b:0c,mrg_rxbuf=off \
+        "+virtio-net, $mac, MTU 1500, 1 queue pair, MSI-X[[:space:]]*$" \
+        "+virtio-net0: .*, 2048-byte receive buffers" \
+        "${steps[@]}" \
+        "+ICMP echo of 1400 bytes: reply in 1 receive buffer[[:space:]]*$" --
+
+    # The device's MTU (VIRTIO_NET_F_MTU): without mergeable buffers, one
+    # buffer must hold a frame of it.
+    net_case "virtio-net: the device's MTU sizes the buffers" \
+        disable-legacy=on,mac=52:54:00:0a:0b:0c,host_mtu=4000,mrg_rxbuf=off \
+        "+virtio-net, $mac, MTU 4000, 1 queue pair, MSI-X" \
+        "+virtio-net0: .*, 4032-byte receive buffers" "${steps[@]}" --
+
+    net_case "virtio-net: no checksum offload, the sum in software" \
+        disable-legacy=on,mac=52:54:00:0a:0b:0c,csum=off,guest_csum=off \
+        "-checksum offload" \
+        "+ICMP echo with its checksum left to software \(no device offload\): reply" \
+        "${steps[@]}" --
+
+    net_case "virtio-net: a legacy-only device is refused" disable-modern=on \
+        "+virtio: 00:0[0-9a-f]\.0 1af4:1000 has no virtio 1.x \(modern\) interface: legacy-only devices are not used" \
+        "+net-selftest: no network device" "-virtio-net," --
+
+    # Slirp on another subnet: nobody answers for 10.0.2.2.  Reported
+    # after the timeout; the boot goes on.
+    expect "virtio-net: no ARP reply times out" 0 \
+        "+net-selftest: virtio-net0: ARP: FAILED: no reply from 10.0.2.2 in 5 s" \
+        "-$passed" "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M --shim-cmdline "net-selftest" \
+        -- -netdev user,id=n0,restrict=on,net=10.9.0.0/24 \
+        -device virtio-net-pci,netdev=n0,disable-legacy=on
+
+    expect "virtio-net: no NIC at all" 0 "+net-selftest: no network device" \
+        "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M --shim-cmdline "loglvl=all net-selftest" \
+        -- -nic none
+}
+
 sections=(entry bzimage config time global-pages smep-smap spec-ctrl fault
           launcher cmdline kernel guest-mem console-input keys console
-          virtio-blk nvme)
+          virtio-blk nvme virtio-net)
 case "${1:-}" in
 --list) printf '%s\n' "${sections[@]}"; exit 0 ;;
 esac

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The guest's control registers and MSRs: what it reads (its view) and
- * what the CPU holds while it runs (pv/emul/cr.c, pv/emul/msr.c).
+ * what the CPU holds while it runs (pv/emul/emul-cr.c, pv/emul/emul-msr.c).
  */
-#ifndef PV_CR_H
-#define PV_CR_H
+#ifndef PV_EMUL_EMUL_CR_H
+#define PV_EMUL_EMUL_CR_H
 
 #include "shim/lib.h"
 
@@ -35,4 +35,4 @@ void pv_cr_init(struct vcpu *v);
 bool pv_read_msr(uint32_t msr, uint64_t *val);
 bool pv_write_msr(uint32_t msr, uint64_t val);
 
-#endif /* PV_CR_H */
+#endif /* PV_EMUL_EMUL_CR_H */

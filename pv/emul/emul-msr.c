@@ -12,7 +12,7 @@
 #include "arch/x86/msr.h"
 #include "arch/x86/time.h"
 #include "pv/emul/cpuid.h"
-#include "pv/emul/cr.h"
+#include "pv/emul/emul-cr.h"
 #include "pv/guest-addr.h"
 #include "pv/domain.h"
 #include "pv/hypercall.h"

@@ -9,7 +9,7 @@
 #include "arch/x86/page.h"
 #include "arch/x86/setup.h"
 #include "pv/emul/cpuid.h"
-#include "pv/emul/cr.h"
+#include "pv/emul/emul-cr.h"
 #include "pv/domain.h"
 
 /*

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The network interface's pure logic (net.h): what a packet to send must
+ * satisfy, and the Internet checksum (RFC 1071) that fills a
+ * NET_OFF_CSUM_PARTIAL field for a device that can't.  No device, no
+ * locks: the host tests compile this file as it is.
+ */
+#include "drivers/net.h"
+
+#define NET_OFF_KNOWN   (NET_OFF_CSUM_PARTIAL | NET_OFF_CSUM_VALID)
+
+static enum net_status check_offload(const struct net_dev *dev,
+                                     const struct net_offload *o,
+                                     uint32_t len)
+{
+    if ( o->flags & ~NET_OFF_KNOWN )
+        return NET_EINVAL;
+    if ( (o->flags & NET_OFF_CSUM_PARTIAL) &&
+         (uint32_t)o->csum_start + o->csum_offset + 2 > len )
+        return NET_EINVAL;
+    switch ( o->gso_type )
+    {
+    case NET_GSO_NONE:
+        /* One frame on the wire: within the MTU (and a VLAN tag). */
+        return len <= dev->mtu + NET_ETH_HLEN + NET_VLAN_HLEN
+               ? NET_OK : NET_EINVAL;
+    case NET_GSO_TCPV4:
+    case NET_GSO_TCPV6:
+        /* Segments are checksummed by whoever cuts them. */
+        if ( !o->gso_size || !(o->flags & NET_OFF_CSUM_PARTIAL) )
+            return NET_EINVAL;
+        if ( !(dev->features & (o->gso_type == NET_GSO_TCPV4 ? NET_F_TSO4
+                                                             : NET_F_TSO6)) )
+            return NET_EUNSUPP;
+        return NET_OK;
+    }
+    return NET_EINVAL;
+}
+
+enum net_status net_tx_check(const struct net_dev *dev,
+                             const struct net_tx *tx, uint32_t *len)
+{
+    uint64_t total = 0;
+    unsigned int i;
+
+    *len = 0;
+    if ( !tx->nr_frags || tx->nr_frags > dev->max_frags || !tx->frag ||
+         !tx->done )
+        return NET_EINVAL;
+    for ( i = 0; i < tx->nr_frags; i++ )
+    {
+        const struct net_frag *f = &tx->frag[i];
+
+        if ( !f->len || f->addr + f->len < f->addr )
+            return NET_EINVAL;
+        total += f->len;
+    }
+    if ( total < NET_ETH_HLEN || total > NET_MAX_PACKET )
+        return NET_EINVAL;
+    *len = total;
+    return check_offload(dev, &tx->off, total);
+}
+
+/* Bytes at even offsets from the sum's start are the high halves. */
+uint32_t net_csum_add(uint32_t sum, const void *p, uint32_t len, bool odd)
+{
+    const uint8_t *b = p;
+    uint64_t s = sum;
+    uint32_t i;
+
+    for ( i = 0; i < len; i++, odd = !odd )
+        s += odd ? b[i] : (uint32_t)b[i] << 8;
+    while ( s >> 32 )
+        s = (s & 0xffffffffu) + (s >> 32);
+    return s;
+}
+
+uint16_t net_csum_fold(uint32_t sum)
+{
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    return sum;
+}
+
+void net_tx_csum(const struct net_tx *tx, void *(*map)(uint64_t addr))
+{
+    uint32_t start = tx->off.csum_start, at = start + tx->off.csum_offset;
+    uint32_t pos = 0, sum = 0, i, from, n;
+    uint16_t c;
+    uint8_t *field[2] = { NULL, NULL };
+
+    for ( i = 0; i < tx->nr_frags; pos += tx->frag[i++].len )
+    {
+        uint8_t *p = map(tx->frag[i].addr);
+        uint32_t len = tx->frag[i].len;
+
+        /* The field's two bytes, wherever they fall. */
+        if ( at >= pos && at < pos + len )
+            field[0] = p + (at - pos);
+        if ( at + 1 >= pos && at + 1 < pos + len )
+            field[1] = p + (at + 1 - pos);
+        if ( pos + len <= start )
+            continue;
+        from = start > pos ? start - pos : 0;
+        n = len - from;
+        sum = net_csum_add(sum, p + from, n, (pos + from - start) & 1);
+    }
+    c = ~net_csum_fold(sum);
+    /* 0 is "no checksum" to UDP; 0xffff is the same sum (RFC 768). */
+    if ( !c )
+        c = 0xffff;
+    ASSERT(field[0] && field[1]);
+    *field[0] = c >> 8;
+    *field[1] = c;
+}
+
+const char *net_status_name(enum net_status s)
+{
+    switch ( s )
+    {
+    case NET_OK:        return "ok";
+    case NET_EINVAL:    return "invalid packet";
+    case NET_EUNSUPP:   return "unsupported offload";
+    case NET_EBUSY:     return "queue full";
+    case NET_EIO:       return "device error";
+    }
+    return "?";
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * virtio-net's device state, shared by its data path (virtio-net.c:
+ * send, receive, completions) and its bring-up (virtio-net-probe.c:
+ * features, queues, interrupts).  Private to the driver.
+ */
+#ifndef DRIVERS_VIRTIO_VIRTIO_NET_DEV_H
+#define DRIVERS_VIRTIO_VIRTIO_NET_DEV_H
+
+#include "drivers/virtio/virtio-net.h"
+#include "drivers/virtio/virtio-pci.h"
+#include "shim/spinlock.h"
+#include "shim/timer.h"
+
+#define VNET_QUEUE_SIZE     256         /* at most, per queue */
+#define VNET_MAX_DEVS       2
+#define VNET_POLL_NS        1000000ULL  /* no interrupt: 1 ms */
+#define VNET_CTRL_NS        1000000000ULL   /* a control command: 1 s */
+/*
+ * Receive buffers: 1 KiB with MRG_RXBUF (a full 1514-byte frame takes two,
+ * a 64 KiB one NET_RX_MAX_BUFS); without, one buffer holds a whole frame.
+ */
+#define VNET_BUF_MRG        1024
+#define VNET_BUF_BIG        2048
+#define VNET_MTU_DEFAULT    1500
+
+/* What the driver owns of one packet sent: the header the device reads. */
+struct vnet_tx_slot {
+    struct virtio_net_hdr hdr;
+    uint16_t next_free;
+    struct net_tx *tx;
+};
+
+/* A received packet's buffers, handed to the receiver until returned. */
+struct vnet_rx_pkt {
+    struct net_rx rx;
+    struct vnet_rx_pkt *next_free;
+};
+
+struct vnet_queue {
+    struct vnet *vn;
+    unsigned int index;                 /* the pair's number */
+    spinlock_t rx_lock;                 /* rxq, the packets, asm, cur */
+    struct virtqueue rxq;
+    uint8_t *rx_bufs;                   /* rxq.size buffers of buf_size */
+    struct vnet_rx_pkt *pkts, *free_pkt;
+    struct vnet_rx_asm asm_;            /* the packet being put together */
+    struct vnet_rx_pkt *cur;
+    spinlock_t tx_lock;                 /* txq, the slots */
+    struct virtqueue txq;
+    struct vnet_tx_slot *slots;
+    uint16_t free_slot;                 /* a list through next_free */
+    struct vq_buf bufs[VQ_INDIRECT_MAX];
+    unsigned long irqs, rx_packets, rx_dropped, tx_packets;
+    bool rx_warned, tx_warned;          /* under rx_lock, tx_lock */
+};
+
+struct vnet {
+    struct net_dev net;
+    struct virtio_dev vd;
+    uint32_t buf_size;
+    struct vnet_queue q[NET_MAX_QUEUES];
+    struct virtqueue ctrlq;
+    struct {                            /* a control command, polled */
+        uint8_t class, cmd;
+        uint16_t pairs;
+        uint8_t ack;
+    } *ctrl;
+    struct timer poll;                  /* without interrupts */
+};
+
+/* The data path's operations (virtio-net.c). */
+extern const struct net_dev_ops vnet_ops;
+/* Buffer @b of @q posted for the device to write; under rx_lock. */
+void vnet_rx_post(struct vnet *vn, struct vnet_queue *q, unsigned int b);
+bool vnet_link_up(struct net_dev *dev);
+
+#endif /* DRIVERS_VIRTIO_VIRTIO_NET_DEV_H */
