@@ -99,7 +99,8 @@ static void vblk_poll(void *data)
     unsigned int i;
 
     for ( i = 0; i < vb->blk.nr_queues; i++ )
-        blk_queue_interrupt(&vb->blk, i);
+        if ( vb->q[i].vq.polled )
+            blk_queue_interrupt(&vb->blk, i);
     set_timer(&vb->poll, NOW() + VBLK_POLL_NS);
 }
 
@@ -373,7 +374,9 @@ bool virtio_blk_probe(struct pci_dev *d)
     vb->blk.priv = vb;
     read_config(vb);
     virtio_driver_ok(&vb->vd);
-    if ( !vb->vd.msix )
+    for ( i = 0; i < nr && !vb->q[i].vq.polled; i++ )
+        continue;
+    if ( i < nr )                       /* a queue without an interrupt */
     {
         init_timer(&vb->poll, vblk_poll, vb, smp_processor_id());
         set_timer(&vb->poll, NOW() + VBLK_POLL_NS);

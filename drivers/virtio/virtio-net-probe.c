@@ -36,7 +36,8 @@ static void vnet_poll(void *data)
     unsigned int i;
 
     for ( i = 0; i < vn->net.nr_queues; i++ )
-        net_queue_interrupt(&vn->net, i);
+        if ( vn->q[i].rxq.polled || vn->q[i].txq.polled )
+            net_queue_interrupt(&vn->net, i);
     set_timer(&vn->poll, NOW() + VNET_POLL_NS);
 }
 
@@ -236,6 +237,7 @@ static bool start(struct vnet *vn)
 bool virtio_net_probe(struct pci_dev *d)
 {
     struct vnet *vn;
+    unsigned int i;
 
     if ( d->vendor != VIRTIO_PCI_VENDOR ||
          (d->device != VIRTIO_PCI_MODERN_BASE + VIRTIO_ID_NET &&
@@ -263,7 +265,10 @@ bool virtio_net_probe(struct pci_dev *d)
     vn->net.max_frags = MIN(vq_max_bufs(&vn->q[0].txq), VQ_INDIRECT_MAX) - 1;
     vn->net.ops = &vnet_ops;
     vn->net.priv = vn;
-    if ( !vn->vd.msix )
+    for ( i = 0; i < vn->net.nr_queues &&
+                !vn->q[i].rxq.polled && !vn->q[i].txq.polled; i++ )
+        continue;
+    if ( i < vn->net.nr_queues )        /* a pair without an interrupt */
     {
         init_timer(&vn->poll, vnet_poll, vn, smp_processor_id());
         set_timer(&vn->poll, NOW() + VNET_POLL_NS);

@@ -244,15 +244,17 @@ bool virtio_queue_setup(struct virtio_dev *vd, struct virtqueue *vq,
         if ( mmio_read16(c + VC_Q_MSIX_VECTOR) != vec )
             vec = VIRTIO_MSI_NO_VECTOR;
     }
-    if ( vd->msix && vec == VIRTIO_MSI_NO_VECTOR )
-    {
-        printk(XENLOG_WARNING "virtio: %s queue %u: the device takes no "
-               "MSI-X vector\n", name_of(vd, name), index);
-        return false;
-    }
-    if ( !vd->msix )
-        printk(XENLOG_WARNING "virtio: %s queue %u: no MSI-X, completions "
-               "polled\n", name_of(vd, name), index);
+    /*
+     * A queue with no vector (no MSI-X, or fewer table entries than
+     * queues, or a device that refuses this one) sends no interrupt
+     * (4.1.5.1.2): its driver polls it, as NVMe's queue pairs beyond the
+     * vectors are.
+     */
+    vq->polled = vec == VIRTIO_MSI_NO_VECTOR;
+    if ( vq->polled )
+        printk(XENLOG_WARNING "virtio: %s queue %u: no MSI-X%s, completions "
+               "polled\n", name_of(vd, name), index,
+               vd->msix ? " vector" : "");
     vq->notify_off = mmio_read16(c + VC_Q_NOTIFY_OFF);
     if ( (uint64_t)vq->notify_off * vd->notify_mult + 2 > vd->notify_len )
     {

@@ -71,6 +71,7 @@ struct virtqueue {
     uint16_t size;                      /* a power of two */
     uint16_t index;                     /* the queue's number */
     uint16_t notify_off;                /* the transport's (virtio-pci) */
+    bool polled;                        /* no interrupt: the driver polls */
     bool event_idx, indirect;           /* features negotiated */
     struct vring_desc *desc;
     struct vring_avail *avail;

@@ -608,6 +608,19 @@ section_virtio_blk() {
     disk_case "virtio-blk: polled, the written bytes are in the file" \
         blk-polled yes
 
+    # Two MSI-X entries for two queues on 2 vCPUs: entry 0 is for
+    # configuration changes, so queue 1 gets none and is polled from the
+    # boot CPU's timer (the device is not given up): CPU 1's read
+    # completes on CPU 0.
+    blk_case "virtio-blk: fewer MSI-X vectors than queues, the last polled" \
+        blk-mixed disable-legacy=on,num-queues=2,vectors=2 \
+        "+queue 1: no MSI-X vector, completions polled" \
+        "+virtio-blk, 2048 sectors of 512 bytes, 2 queues, MSI-X" \
+        "+queue 1: read from CPU 1, completed on CPU 0" "+$passed" \
+        -- --vcpus 2 --memory 256M -- -M q35
+    disk_case "virtio-blk: mixed, the written bytes are in the file" \
+        blk-mixed yes
+
     blk_case "virtio-blk: a legacy-only device is refused" blk-legacy \
         disable-modern=on \
         "+virtio: 00:0[0-9a-f]\.0 1af4:1001 has no virtio 1.x \(modern\) interface: legacy-only devices are not used" \
