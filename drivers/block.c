@@ -6,6 +6,7 @@
  */
 #include "arch/x86/percpu.h"
 #include "drivers/block.h"
+#include "drivers/queue-pending.h"
 #include "shim/softirq.h"
 
 static struct blk_dev *blk_devs[8];
@@ -18,8 +19,7 @@ static void block_softirq(void)
     for ( i = 0; i < ACCESS_ONCE(nr_blk_devs); i++ )
     {
         struct blk_dev *dev = blk_devs[i];
-        unsigned long pend = __atomic_exchange_n(&dev->pending[cpu], 0,
-                                                 __ATOMIC_ACQ_REL);
+        unsigned long pend = queue_pending_take(&dev->pending[cpu]);
 
         for ( q = 0; pend; q++, pend >>= 1 )
             if ( pend & 1 )
@@ -50,8 +50,7 @@ struct blk_dev *blk_get(unsigned int index)
 
 void blk_queue_interrupt(struct blk_dev *dev, unsigned int q)
 {
-    __atomic_or_fetch(&dev->pending[smp_processor_id()], 1UL << q,
-                      __ATOMIC_RELEASE);
+    queue_pending_set(&dev->pending[smp_processor_id()], q);
     raise_softirq(BLOCK_SOFTIRQ);
 }
 

@@ -7,6 +7,7 @@
  */
 #include "arch/x86/percpu.h"
 #include "drivers/net.h"
+#include "drivers/queue-pending.h"
 #include "shim/softirq.h"
 
 static struct net_dev *net_devs[8];
@@ -19,8 +20,7 @@ static void net_softirq(void)
     for ( i = 0; i < ACCESS_ONCE(nr_net_devs); i++ )
     {
         struct net_dev *dev = net_devs[i];
-        unsigned long pend = __atomic_exchange_n(&dev->pending[cpu], 0,
-                                                 __ATOMIC_ACQ_REL);
+        unsigned long pend = queue_pending_take(&dev->pending[cpu]);
 
         for ( q = 0; pend; q++, pend >>= 1 )
             if ( pend & 1 )
@@ -58,8 +58,7 @@ void net_set_receive(struct net_dev *dev, net_receive_t *fn, void *data)
 
 void net_queue_interrupt(struct net_dev *dev, unsigned int q)
 {
-    __atomic_or_fetch(&dev->pending[smp_processor_id()], 1UL << q,
-                      __ATOMIC_RELEASE);
+    queue_pending_set(&dev->pending[smp_processor_id()], q);
     raise_softirq(NET_SOFTIRQ);
 }
 
