@@ -38,47 +38,6 @@ static int find_free(void)
     return -1;
 }
 
-/*
- * Pin entry @ref for domain 0 (Xen's map_grant_ref() up to the frame):
- * *@got_frame when this took the frame's first reference for the pin.
- */
-static int pin_for_backend(grant_ref_t ref, bool ro,
-                           struct active_grant_entry **pact, bool *got_frame)
-{
-    struct grant_table *t = gt();
-    struct active_grant_entry *act;
-    unsigned long gfn, mfn;
-    int rc;
-
-    if ( ref >= nr_grant_entries(t) )
-        return GNTST_bad_gntref;
-    *pact = act = active_entry(t, ref);
-    if ( act->pin && (act->domid != BACKEND_DOMID ||
-                      (act->pin & GNTPIN_overflow) || act->is_sub_page) )
-        return GNTST_general_error;
-    if ( act->pin && (ro || (act->pin & (GNTPIN_hstw_mask |
-                                         GNTPIN_devw_mask))) )
-        return GNTST_okay;
-    if ( (rc = gnt_set_status(t, ref, act, ro, true, BACKEND_DOMID)) )
-        return rc;
-    if ( act->pin )
-        return GNTST_okay;
-    gfn = t->version == 1 ? shared_entry_v1(t, ref)->frame
-                          : shared_entry_v2(t, ref)->full_page.frame;
-    if ( (rc = gnt_get_paged_frame(gfn, &mfn)) )
-    {
-        gnt_unpin_clear(grant_status_word(t, ref), act, ro);
-        return rc;
-    }
-    *got_frame = true;
-    act->domid = BACKEND_DOMID;
-    act->mfn = mfn;
-    act->start = 0;
-    act->length = PAGE_SIZE;
-    act->is_sub_page = false;
-    return GNTST_okay;
-}
-
 int pv_grant_map_dev(uint32_t ref, bool readonly, unsigned int *handle,
                      uint64_t *maddr)
 {
@@ -91,7 +50,8 @@ int pv_grant_map_dev(uint32_t ref, bool readonly, unsigned int *handle,
     ASSERT(pv_backend_locked());
     if ( (h = find_free()) < 0 )
         return GNTST_no_device_space;
-    if ( (rc = pin_for_backend(ref, readonly, &act, &got_frame)) )
+    if ( (rc = gnt_pin_for_map(ref, readonly, BACKEND_DOMID, &act,
+                               &got_frame)) )
         return rc;
     act->pin += inc;
     pg = mfn_to_page(act->mfn);

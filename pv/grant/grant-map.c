@@ -85,38 +85,42 @@ static uint32_t pin_inc(unsigned int flags)
     return inc;
 }
 
-/* Pin @op's grant of the guest's own: 0, or a GNTST_* error. */
-static int pin_own_grant(const struct gnttab_map_grant_ref *op,
-                         struct active_grant_entry **pact, bool *got_frame)
+/*
+ * Pin entry @ref of the guest's table for a map by @domid (the guest's
+ * own, or the shim's backends as domain 0), read-only if @ro, as Xen's
+ * map_grant_ref() up to the frame: 0, or a GNTST_* error.  *@got_frame
+ * when this pin took the frame's first reference.
+ */
+int gnt_pin_for_map(grant_ref_t ref, bool ro, domid_t domid,
+                    struct active_grant_entry **pact, bool *got_frame)
 {
     struct grant_table *t = gt();
     struct active_grant_entry *act;
-    bool ro = op->flags & GNTMAP_readonly;
     unsigned long gfn, mfn;
     int rc;
 
-    if ( op->ref >= nr_grant_entries(t) )
+    if ( ref >= nr_grant_entries(t) )
         return GNTST_bad_gntref;
-    *pact = act = active_entry(t, op->ref);
-    if ( act->pin && (act->domid != GNT_GUEST_DOMID ||
+    *pact = act = active_entry(t, ref);
+    if ( act->pin && (act->domid != domid ||
                       (act->pin & GNTPIN_overflow) || act->is_sub_page) )
         return GNTST_general_error;
     if ( act->pin && (ro || (act->pin & (GNTPIN_hstw_mask |
                                          GNTPIN_devw_mask))) )
         return GNTST_okay;
-    if ( (rc = gnt_set_status(t, op->ref, act, ro, true, GNT_GUEST_DOMID)) )
+    if ( (rc = gnt_set_status(t, ref, act, ro, true, domid)) )
         return rc;
     if ( act->pin )
         return GNTST_okay;
-    gfn = t->version == 1 ? shared_entry_v1(t, op->ref)->frame
-                          : shared_entry_v2(t, op->ref)->full_page.frame;
+    gfn = t->version == 1 ? shared_entry_v1(t, ref)->frame
+                          : shared_entry_v2(t, ref)->full_page.frame;
     if ( (rc = gnt_get_paged_frame(gfn, &mfn)) )
     {
-        gnt_unpin_clear(grant_status_word(t, op->ref), act, ro);
+        gnt_unpin_clear(grant_status_word(t, ref), act, ro);
         return rc;
     }
     *got_frame = true;
-    act->domid = GNT_GUEST_DOMID;
+    act->domid = domid;
     act->mfn = mfn;
     act->start = 0;
     act->length = PAGE_SIZE;
@@ -169,7 +173,8 @@ static void map_own_grant(struct gnttab_map_grant_ref *op,
     struct page_info *pg;
     int rc;
 
-    rc = pin_own_grant(op, &act, &got_frame);
+    rc = gnt_pin_for_map(op->ref, op->flags & GNTMAP_readonly,
+                         GNT_GUEST_DOMID, &act, &got_frame);
     if ( rc )
         goto fail;
     act->pin += pin_inc(op->flags);

@@ -143,6 +143,9 @@ void gnt_unpin_clear(uint16_t *status, const struct active_grant_entry *act,
                      bool readonly);
 /* A guest frame by its number (PV: gfn == mfn), with a reference. */
 int gnt_get_paged_frame(unsigned long gfn, unsigned long *mfn);
+/* grant-map.c: pin entry @ref for a map by @domid (see there). */
+int gnt_pin_for_map(grant_ref_t ref, bool ro, domid_t domid,
+                    struct active_grant_entry **pact, bool *got_frame);
 
 /* grant-map.c */
 struct grant_mapping *maptrack_entry(grant_handle_t h);
