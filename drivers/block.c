@@ -31,6 +31,8 @@ bool blk_register(struct blk_dev *dev)
 {
     if ( nr_blk_devs == ARRAY_SIZE(blk_devs) )
         return false;
+    if ( !dev->phys_sector_size )
+        dev->phys_sector_size = dev->sector_size;
     if ( !nr_blk_devs )
         open_softirq(BLOCK_SOFTIRQ, block_softirq);
     blk_devs[nr_blk_devs] = dev;
@@ -127,13 +129,45 @@ enum blk_status blk_check(const struct blk_dev *dev,
     return BLK_EINVAL;
 }
 
-enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req)
+enum blk_status blk_submit_on(struct blk_dev *dev, unsigned int q,
+                              struct blk_request *req)
 {
     enum blk_status s = blk_check(dev, req);
 
     if ( s != BLK_OK )
         return s;
-    return dev->ops->submit(dev, smp_processor_id() % dev->nr_queues, req);
+    return dev->ops->submit(dev, q % dev->nr_queues, req);
+}
+
+enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req)
+{
+    return blk_submit_on(dev, smp_processor_id(), req);
+}
+
+unsigned int blk_fit(const struct blk_dev *dev, const struct blk_seg *seg,
+                     unsigned int nr)
+{
+    uint64_t bytes = 0, b = dev->seg_boundary;
+    unsigned int i;
+
+    for ( i = 0; i < nr && i < dev->max_segs; i++ )
+    {
+        const struct blk_seg *s = &seg[i];
+
+        if ( !s->len || s->len % BLK_SECTOR_SIZE ||
+             s->len > dev->max_seg_size ||
+             (dev->dma_align && (s->addr & (dev->dma_align - 1))) )
+            break;
+        /* Joined to the one before: it ends, and this starts, on b. */
+        if ( i && b && (((seg[i - 1].addr + seg[i - 1].len) | s->addr) &
+                        (b - 1)) )
+            break;
+        if ( dev->max_sectors &&
+             bytes + s->len > (uint64_t)dev->max_sectors << BLK_SECTOR_SHIFT )
+            break;
+        bytes += s->len;
+    }
+    return i;
 }
 
 const char *blk_status_name(enum blk_status s)

@@ -76,6 +76,7 @@ struct blk_dev {
     char name[16];              /* "virtio-blk0" */
     uint64_t nr_sectors;        /* capacity, in 512-byte sectors */
     unsigned int sector_size;   /* logical block size: 512, 4096... */
+    unsigned int phys_sector_size;  /* physical block: sector_size or more */
     unsigned int features;      /* BLK_F_* */
     unsigned int nr_queues;     /* 1..BLK_MAX_QUEUES */
     /* Limits a request must keep. */
@@ -108,9 +109,21 @@ struct blk_dev *blk_get(unsigned int index);
  * queues).  BLK_OK: @req->done will be called.  Anything else: it won't.
  */
 enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req);
+/* blk_submit() on the device's queue @q (mod its queues), wherever from. */
+enum blk_status blk_submit_on(struct blk_dev *dev, unsigned int q,
+                              struct blk_request *req);
 /* blk_submit()'s checks alone: could @dev take @req as it is? */
 enum blk_status blk_check(const struct blk_dev *dev,
                           const struct blk_request *req);
+
+/*
+ * How many of the segments @seg[0..@nr), from the first, one read or
+ * write may carry on @dev (its segment count, sizes, alignment, boundary
+ * and transfer limits); 0 if not even the first alone.  For a caller
+ * that splits a long list into requests the device takes.
+ */
+unsigned int blk_fit(const struct blk_dev *dev, const struct blk_seg *seg,
+                     unsigned int nr);
 
 /*
  * From a queue's interrupt: run its completions soon, from BLOCK_SOFTIRQ

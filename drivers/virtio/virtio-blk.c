@@ -21,6 +21,7 @@
 #define VIRTIO_BLK_F_RO             5
 #define VIRTIO_BLK_F_BLK_SIZE       6
 #define VIRTIO_BLK_F_FLUSH          9
+#define VIRTIO_BLK_F_TOPOLOGY       10
 #define VIRTIO_BLK_F_MQ             12
 #define VIRTIO_BLK_F_DISCARD        13
 #define VIRTIO_BLK_F_WRITE_ZEROES   14
@@ -30,6 +31,7 @@
 #define VBLK_CFG_SIZE_MAX           8
 #define VBLK_CFG_SEG_MAX            12
 #define VBLK_CFG_BLK_SIZE           20
+#define VBLK_CFG_PHYS_BLOCK_EXP     24
 #define VBLK_CFG_NUM_QUEUES         34
 #define VBLK_CFG_MAX_DISCARD_SECT   36
 #define VBLK_CFG_DISCARD_ALIGN      44
@@ -254,6 +256,11 @@ static void read_config(struct vblk *vb)
          (v = virtio_cfg_read(vd, VBLK_CFG_BLK_SIZE, 4)) >= BLK_SECTOR_SIZE &&
          !(v & (v - 1)) && v <= 65536 )
         b->sector_size = v;
+    b->phys_sector_size = b->sector_size;
+    if ( virtio_has(vd, VIRTIO_BLK_F_TOPOLOGY) &&
+         (v = virtio_cfg_read(vd, VBLK_CFG_PHYS_BLOCK_EXP, 1)) &&
+         v <= 16 && b->sector_size << v <= 65536 )
+        b->phys_sector_size = b->sector_size << v;
     /* Header and status take two of a request's buffers (q->bufs). */
     b->max_segs = MIN(vq_max_bufs(&vb->q[0].vq), VQ_INDIRECT_MAX) - 2;
     if ( virtio_has(vd, VIRTIO_BLK_F_SEG_MAX) &&
@@ -351,6 +358,7 @@ bool virtio_blk_probe(struct pci_dev *d)
                            1ULL << VIRTIO_BLK_F_RO |
                            1ULL << VIRTIO_BLK_F_BLK_SIZE |
                            1ULL << VIRTIO_BLK_F_FLUSH |
+                           1ULL << VIRTIO_BLK_F_TOPOLOGY |
                            1ULL << VIRTIO_BLK_F_MQ |
                            1ULL << VIRTIO_BLK_F_DISCARD |
                            1ULL << VIRTIO_BLK_F_WRITE_ZEROES) )
