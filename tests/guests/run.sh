@@ -13,11 +13,12 @@
 #   initrd FILE       a second module
 #   log REGEX         a console line that must appear (may repeat)
 #   memory SIZE       the VM's memory (default 128M)
-#   disk IF SIZE [ro] a disk (may repeat: xvda, xvdb...): a fresh raw
+#   disk IF SIZE [OPT]... a disk (may repeat: xvda, xvdb...): a fresh raw
 #                     image of SIZE (K or M) each run, every 512-byte
 #                     sector n holding the 64-bit little-endian n in each
 #                     of its 8-byte words, as a virtio-blk or NVMe device
-#                     (IF virtio or nvme), read-only to QEMU with ro
+#                     (IF virtio or nvme); OPTs are pvshim-run --disk's
+#                     (ro: read-only to QEMU, discard, bs=4096)
 #   min-vcpus N       run on at least N CPUs (--vcpus), whatever GUEST_VCPUS
 #   passes WORD...    the passes besides pv64 and pv32 that run it (below)
 #   pv64-only WHY     no 32-bit kernel (guests.mk builds none): its subject
@@ -188,7 +189,7 @@ if [ -n "${GUEST_CPU:-}" ]; then
     tag="$tag [${GUEST_CPU%%,*}]"
 fi
 
-# make_disk FILE IF SIZE [ro]: the image a `disk` line asks for.
+# make_disk FILE IF SIZE [OPT]...: the image a `disk` line asks for.
 make_disk() {
     python3 - "$1" "$3" <<'PY'
 import struct, sys
@@ -200,9 +201,12 @@ with open(sys.argv[1], 'wb') as f:
 PY
 }
 
-# disk_opts IF SIZE [ro]: pvshim-run's --disk options for it.
+# disk_opts IF SIZE [OPT]...: pvshim-run's --disk options for it.
 disk_opts() {
-    printf ',if=%s%s' "$1" "${3:+,ro}"
+    local o
+    printf ',if=%s' "$1"
+    shift 2
+    for o in "$@"; do printf ',%s' "$o"; done
 }
 
 run_one() {
