@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The block backend's softirq: handshakes to look at again (a drained
- * disconnect), then each connected ring, bounded, re-raised if more
- * waits.  Raised on CPU 0 by the guest's sends and by completions.
+ * disconnect, a frontend's state), then each connected ring, bounded,
+ * re-raised if more waits; each vbd under its lock.  Raised on CPU 0 by
+ * the guest's sends, xenstore watches and completions.
  */
 #include "backends/blk.h"
 #include "backends/blk/blkback.h"
@@ -18,16 +19,17 @@ void blkback_work(void)
     for ( i = 0; i < nr_vbds; i++ )
     {
         struct vbd *v = &vbds[i];
+        unsigned int r;
 
-        if ( !v->connected && !v->inflight && (v->have_ring || v->port) )
+        spin_lock_irq_on_wait(&v->lock);
+        if ( !v->connected && !v->inflight && v->nr_rings )
             vbd_drained(v);
-        if ( v->recheck )
-        {
-            v->recheck = false;
+        if ( __atomic_exchange_n(&v->recheck, false, __ATOMIC_ACQ_REL) )
             vbd_frontend_changed(v);
-        }
-        if ( vbd_ring_work(v) )
-            more = true;
+        for ( r = 0; r < v->nr_rings; r++ )
+            if ( vbd_ring_work(&v->rings[r]) )
+                more = true;
+        spin_unlock(&v->lock);
     }
     if ( more )
         raise_softirq(BLKBACK_SOFTIRQ);

@@ -2,26 +2,35 @@
 /*
  * Inside the block backend (backends/blk/): a guest disk (vbd) over one
  * of drivers/' block devices, its xenstore directories and handshake
- * (xenbus.c), and its ring and the requests in flight (ring.c).
- * Everything here is under the domain lock (pv_backend_locked()).
+ * (xenbus.c), and its rings (one per queue) and the requests in flight
+ * (ring.c).  A vbd's state is under its own lock (vbd.lock); the pv/
+ * calls it makes want pv_backend_locked() besides (docs/architecture.md,
+ * "Locks").
  */
 #ifndef BACKENDS_BLK_BLKBACK_H
 #define BACKENDS_BLK_BLKBACK_H
 
-#include "backends/blk/blkif-abi.h"
+#include "backends/blk/blkif-ring.h"
 #include "drivers/block.h"
 #include "shim/frame.h"
+#include "shim/spinlock.h"
 
 #define VBD_MAX         4           /* xvda .. xvdd */
-#define VBD_RING_SLOTS  32          /* a one-page ring, either ABI */
+#define VBD_MAX_QUEUES  BLK_MAX_QUEUES  /* multi-queue-max-queues at most */
+#define VBD_REQS        32          /* requests in flight, per vbd */
+#define VBD_SEGS_MAX    BLKIF_INDIRECT_SEGS_MAX
+
+struct vbd;
+struct vbd_ring;
 
 /*
  * One guest request in flight: its grants mapped, and the device
- * requests it became: one, or one per segment when the device can't
- * take the segments' layout in one (NVMe's page boundary).
+ * requests it became: one, several when the device can't take the
+ * segments' layout in one (NVMe's page boundary), or a discard's range
+ * in pieces of the device's size, one after the other.
  */
 struct vbd_req {
-    struct vbd *vbd;
+    struct vbd_ring *ring;
     bool in_use;
     bool flush_after;               /* a write to flush once it completes */
     uint8_t operation;              /* BLKIF_OP_*, echoed */
@@ -30,35 +39,46 @@ struct vbd_req {
     unsigned int nr_subs, next_sub; /* device requests, the next to submit */
     unsigned int pending;           /* device requests not yet done */
     enum blk_status status;         /* the first failure, else BLK_OK */
-    unsigned int handle[BLKIF_MAX_SEGMENTS_PER_REQUEST];
-    struct blk_seg seg[BLKIF_MAX_SEGMENTS_PER_REQUEST];
-    struct blk_request sub[BLKIF_MAX_SEGMENTS_PER_REQUEST];
+    uint64_t left_sector, left;     /* a discard: what is still to go */
+    unsigned int handle[VBD_SEGS_MAX];
+    struct blkif_request_segment rseg[VBD_SEGS_MAX];   /* the guest's */
+    struct blk_seg seg[VBD_SEGS_MAX];
+    struct blk_request sub[VBD_SEGS_MAX];
+};
+
+/* A ring (queue-N, or the one of a frontend without multi-queue). */
+struct vbd_ring {
+    struct vbd *vbd;
+    unsigned int index;
+    struct blkif_ring ring;
+    unsigned int nr_pages;          /* mapped: ring_handle[0..nr_pages) */
+    unsigned int ring_handle[BLKIF_RING_PAGES_MAX];
+    unsigned int port;              /* the shim's end, 0: none */
+    bool busy;                      /* no room: a completion raises us */
+    struct vbd_req *stalled;        /* its next_sub waits for room */
+    unsigned int inflight;
 };
 
 struct vbd {
+    spinlock_t lock;                /* everything below */
     unsigned int devid;             /* xl's: (202 << 8) | (disk << 4) */
     char name[8];                   /* "xvda" */
     struct blk_dev *dev;
     bool ro;
+    bool discard;                   /* feature-discard offered */
+    unsigned int lbs;               /* logical block, in 512-byte sectors */
     char be[48], fe[48];            /* the two xenstore directories */
     unsigned int be_state;          /* XenbusState last written */
     bool recheck;                   /* look at the frontend's state again */
 
-    /* The connection: ring and port held until no request is in flight. */
+    /* The connection: rings and ports held until nothing is in flight. */
     bool connected;                 /* taking requests */
-    bool broken;                    /* the frontend broke the ring */
+    bool broken;                    /* the frontend broke a ring */
     bool x86_32;                    /* protocol x86_32-abi */
-    bool have_ring;
-    bool busy;                      /* the device queue was full */
-    struct vbd_req *stalled;        /* its next_sub waits for room */
-    unsigned int ring_handle;       /* pv_grant_map_dev()'s */
-    unsigned int port;              /* the shim's end, 0: none */
-    union {
-        struct blkif_back_ring native;
-        struct blkif_x86_32_back_ring x86_32;
-    } ring;
-    unsigned int inflight;
-    struct vbd_req req[VBD_RING_SLOTS];
+    unsigned int nr_rings;          /* set up: rings[0..nr_rings) */
+    struct vbd_ring rings[VBD_MAX_QUEUES];
+    unsigned int inflight;          /* over every ring */
+    struct vbd_req *req;            /* VBD_REQS of them */
 };
 
 extern struct vbd vbds[VBD_MAX];
@@ -70,7 +90,7 @@ void vbd_broken(struct vbd *v, const char *why, unsigned int a,
                 unsigned int b);
 void vbd_drained(struct vbd *v);
 
-/* ring.c: serve the ring (bounded: true if more is left). */
-bool vbd_ring_work(struct vbd *v);
+/* ring.c: serve a ring (bounded: true if more is left). */
+bool vbd_ring_work(struct vbd_ring *r);
 
 #endif /* BACKENDS_BLK_BLKBACK_H */

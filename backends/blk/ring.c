@@ -1,50 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A vbd's ring, as Linux's xen-blkback (blkback.c __do_block_io_op(),
- * dispatch_rw_block_io()): each request copied out of the shared page
- * before it is looked at, checked, its segments' grants mapped for the
- * device (read-only for a write's source) and their machine addresses
- * handed to drivers/block.h as they are: no copy, no bounce.  The
- * response goes out once the device has finished and the grants are
- * released.  Bounded work per run; a request the device's queue has no
- * room for waits on the ring until a completion makes room.
+ * A vbd's rings, as Linux's xen-blkback (blkback.c __do_block_io_op(),
+ * dispatch_rw_block_io(), dispatch_discard_io()): each request copied
+ * out of the shared pages and decoded (blkif-ring.c) before it is looked
+ * at, checked, its segments' grants mapped for the device (read-only for
+ * a write's source; an indirect request's segment pages mapped
+ * read-only just long enough to copy the segments out) and their
+ * machine addresses handed to drivers/block.h as they are: no copy, no
+ * bounce.  The response goes out once the device has finished and the
+ * grants are released.  Bounded work per run; a request the device's
+ * queue or the vbd's request slots have no room for waits on the ring
+ * until a completion makes room.
  */
 #include "backends/blk/blkback.h"
 #include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
 
-#define RING_BUDGET     32          /* requests per vbd per softirq run */
+#define RING_BUDGET     32          /* requests per ring per softirq run */
 
-static void respond(struct vbd *v, uint64_t id, uint8_t op, int16_t st)
+#define ASSERT_VBD_LOCKED(v) ASSERT(spin_is_locked_by_me(&(v)->lock))
+
+static void respond(struct vbd_ring *r, uint64_t id, uint8_t op, int16_t st)
 {
-    bool notify;
-
-    if ( v->x86_32 )
-    {
-        struct blkif_x86_32_back_ring *r = &v->ring.x86_32;
-        struct blkif_x86_32_response *rsp =
-            RING_GET_RESPONSE(r, r->rsp_prod_pvt);
-
-        rsp->id = id;
-        rsp->operation = op;
-        rsp->status = st;
-        r->rsp_prod_pvt++;
-        RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(r, notify);
-    }
-    else
-    {
-        struct blkif_back_ring *r = &v->ring.native;
-        struct blkif_response *rsp = RING_GET_RESPONSE(r, r->rsp_prod_pvt);
-
-        rsp->id = id;
-        rsp->operation = op;
-        rsp->status = st;
-        r->rsp_prod_pvt++;
-        RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(r, notify);
-    }
-    if ( notify )
-        pv_evtchn_notify_guest(v->port);
+    ASSERT_VBD_LOCKED(r->vbd);
+    if ( blkif_ring_respond(&r->ring, id, op, st) )
+        pv_evtchn_notify_guest(r->port);
 }
 
 static void unmap_segs(struct vbd_req *q, unsigned int n)
@@ -60,33 +41,54 @@ static int16_t blkif_status(enum blk_status s)
     return s == BLK_EUNSUPP ? BLKIF_RSP_EOPNOTSUPP : BLKIF_RSP_ERROR;
 }
 
-static void finish(struct vbd_req *q)
+/* A ring that waited for room (a slot, the device's queue) may go on. */
+static void wake_waiting(struct vbd *v)
 {
-    struct vbd *v = q->vbd;
+    unsigned int i;
 
-    unmap_segs(q, q->nr_segs);
-    respond(v, q->id, q->operation, blkif_status(q->status));
-    q->in_use = false;
-    v->inflight--;
-    if ( v->busy || (!v->connected && !v->inflight) )
+    for ( i = 0; i < v->nr_rings; i++ )
+        if ( v->rings[i].busy )
+        {
+            cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
+            return;
+        }
+    if ( !v->connected && !v->inflight )
         cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }
 
-/*
- * Submit @q's device requests from next_sub on.  False if the device's
- * queue is full: the rest wait (v->stalled) for a completion.  A refusal
- * stops the rest; @q finishes once what was submitted is done.
- */
-static bool submit_subs(struct vbd *v, struct vbd_req *q)
+static void finish(struct vbd_req *q)
 {
+    struct vbd_ring *r = q->ring;
+    struct vbd *v = r->vbd;
+
+    ASSERT_VBD_LOCKED(v);
+    unmap_segs(q, q->nr_segs);
+    respond(r, q->id, q->operation, blkif_status(q->status));
+    q->in_use = false;
+    r->inflight--;
+    v->inflight--;
+    wake_waiting(v);
+}
+
+/*
+ * Submit @q's device requests from next_sub on, on the device queue of
+ * its ring.  False if the device's queue is full: the rest wait
+ * (r->stalled) for a completion.  A refusal stops the rest; @q finishes
+ * once what was submitted is done.
+ */
+static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
+{
+    struct blk_dev *dev = r->vbd->dev;
     enum blk_status s;
 
+    ASSERT_VBD_LOCKED(r->vbd);
     while ( q->next_sub < q->nr_subs && q->status == BLK_OK )
     {
-        s = blk_submit(v->dev, &q->sub[q->next_sub]);
+        s = blk_submit_on(dev, r->index % dev->nr_queues,
+                          &q->sub[q->next_sub]);
         if ( s == BLK_EBUSY )
         {
-            v->stalled = q;
+            r->stalled = q;
             return false;
         }
         q->next_sub++;
@@ -100,17 +102,50 @@ static bool submit_subs(struct vbd *v, struct vbd_req *q)
     return true;
 }
 
-/* drivers/: a request is done (BLOCK_SOFTIRQ, any CPU, domain lock). */
+static void req_done(struct blk_request *breq, enum blk_status s);
+
+/*
+ * The next pieces of a discard, each at most the device's limit in
+ * whole logical blocks, as many as the request has room for.
+ */
+static void fill_discard(struct vbd_req *q)
+{
+    const struct blk_dev *dev = q->ring->vbd->dev;
+    uint32_t max = dev->max_discard_sectors & ~(q->ring->vbd->lbs - 1);
+    uint32_t n;
+
+    q->nr_subs = q->next_sub = 0;
+    while ( q->left && q->nr_subs < VBD_SEGS_MAX )
+    {
+        n = MIN(q->left, (uint64_t)max);
+        q->sub[q->nr_subs++] = (struct blk_request){
+            .op = BLK_OP_DISCARD, .sector = q->left_sector,
+            .nr_sectors = n, .done = req_done, .data = q,
+        };
+        q->left_sector += n;
+        q->left -= n;
+    }
+}
+
+/* drivers/: a device request is done (BLOCK_SOFTIRQ, any CPU). */
 static void req_done(struct blk_request *breq, enum blk_status s)
 {
     struct vbd_req *q = breq->data;
-    struct vbd *v = q->vbd;
+    struct vbd_ring *r = q->ring;
+    struct vbd *v = r->vbd;
 
     ASSERT(pv_backend_locked());
+    spin_lock_irq_on_wait(&v->lock);
     if ( s != BLK_OK && q->status == BLK_OK )
         q->status = s;
-    if ( --q->pending || v->stalled == q )
-        return;
+    if ( --q->pending || r->stalled == q )
+        goto out;
+    if ( q->status == BLK_OK && q->next_sub == q->nr_subs && q->left )
+    {
+        fill_discard(q);                /* the next pieces of a discard */
+        submit_subs(r, q);
+        goto out;
+    }
     if ( q->status == BLK_OK && q->flush_after )
     {
         /* A barrier or a flush with data: the writes, then the flush. */
@@ -119,69 +154,23 @@ static void req_done(struct blk_request *breq, enum blk_status s)
                                           .done = req_done, .data = q };
         q->nr_subs = 1;
         q->next_sub = 0;
-        submit_subs(v, q);
-        return;
+        submit_subs(r, q);
+        goto out;
     }
     finish(q);
-}
-
-/* A request in the native layout, whichever the ring has. */
-static void copy_request(struct vbd *v, RING_IDX i, struct blkif_request *r)
-{
-    if ( v->x86_32 )
-    {
-        struct blkif_x86_32_request r32;
-        unsigned int n;
-
-        RING_COPY_REQUEST(&v->ring.x86_32, i, &r32);
-        r->operation = r32.operation;
-        r->nr_segments = r32.nr_segments;
-        r->handle = r32.handle;
-        r->id = r32.id;
-        r->sector_number = r32.sector_number;
-        for ( n = 0; n < BLKIF_MAX_SEGMENTS_PER_REQUEST; n++ )
-            r->seg[n] = r32.seg[n];
-    }
-    else
-        RING_COPY_REQUEST(&v->ring.native, i, r);
-}
-
-/* The checks Linux's dispatch_rw_block_io() makes; BLKIF_RSP_*. */
-static int16_t check_rw(const struct vbd *v, const struct blkif_request *r,
-                        bool write)
-{
-    uint64_t nr = 0;
-    unsigned int i;
-
-    if ( !r->nr_segments || r->nr_segments > BLKIF_MAX_SEGMENTS_PER_REQUEST )
-        return BLKIF_RSP_ERROR;
-    if ( write && v->ro )
-        return BLKIF_RSP_ERROR;
-    for ( i = 0; i < r->nr_segments; i++ )
-    {
-        const struct blkif_request_segment *s = &r->seg[i];
-
-        if ( s->last_sect >= PAGE_SIZE / BLK_SECTOR_SIZE ||
-             s->first_sect > s->last_sect )
-            return BLKIF_RSP_ERROR;
-        nr += s->last_sect - s->first_sect + 1;
-    }
-    if ( r->sector_number >= v->dev->nr_sectors ||
-         nr > v->dev->nr_sectors - r->sector_number )
-        return BLKIF_RSP_ERROR;
-    return BLKIF_RSP_OKAY;
+ out:
+    spin_unlock(&v->lock);
 }
 
 /* Map every segment's grant for the device; false (none kept) if one fails. */
-static bool map_segs(struct vbd *v, struct vbd_req *q,
-                     const struct blkif_request *r, bool write)
+static bool map_segs(struct vbd_req *q, unsigned int n, bool write)
 {
     unsigned int i;
     uint64_t maddr;
 
-    for ( i = 0; i < r->nr_segments; i++ )
+    for ( i = 0; i < n; i++ )
     {
-        const struct blkif_request_segment *s = &r->seg[i];
+        const struct blkif_request_segment *s = &q->rseg[i];
 
         /* A read: the device writes the frame.  A write: it reads it. */
         if ( pv_grant_map_dev(s->gref, write, &q->handle[i], &maddr) )
@@ -192,170 +181,245 @@ static bool map_segs(struct vbd *v, struct vbd_req *q,
         q->seg[i].addr = maddr + s->first_sect * BLK_SECTOR_SIZE;
         q->seg[i].len = (s->last_sect - s->first_sect + 1) * BLK_SECTOR_SIZE;
     }
-    q->nr_segs = r->nr_segments;
+    q->nr_segs = n;
     return true;
+}
+
+/*
+ * An indirect request's segments into q->rseg: its pages mapped
+ * read-only (the device never sees them) while they are copied out.
+ */
+static bool indirect_segs(struct vbd_req *q, const struct blkif_req *r)
+{
+    unsigned int i, n = BLKIF_INDIRECT_PAGES(r->nr_segments);
+    const uint8_t *page[BLKIF_MAX_INDIRECT_PAGES_PER_REQUEST];
+    uint64_t maddr;
+    bool ok = true;
+
+    for ( i = 0; i < n; i++ )
+    {
+        if ( pv_grant_map_dev(r->indirect[i], true, &q->handle[i], &maddr) )
+        {
+            ok = false;
+            break;
+        }
+        page[i] = __va(maddr);
+    }
+    if ( ok )
+        blkif_indirect_segs(page, r->nr_segments, q->rseg);
+    unmap_segs(q, i);
+    return ok;
 }
 
 static struct vbd_req *free_req(struct vbd *v)
 {
     unsigned int i;
 
-    for ( i = 0; i < VBD_RING_SLOTS; i++ )
+    for ( i = 0; i < VBD_REQS; i++ )
         if ( !v->req[i].in_use )
             return &v->req[i];
     return NULL;
 }
 
 /*
- * Segments the device can't take in one request (its segment count,
- * transfer size, or the page boundary NVMe's PRPs need: a guest's
- * partial middle page), one device request each, in order on the disk.
+ * The device requests for q->seg[0..nr_segs): as many segments in each
+ * as the device takes in one (all of them, usually), in order on the
+ * disk.  False if a segment can't go to the device at all.
  */
-static void split(struct vbd_req *q)
+static bool split(struct vbd_req *q, enum blk_op op, uint64_t sector)
 {
-    uint64_t sector = q->sub[0].sector;
-    unsigned int i;
+    const struct blk_dev *dev = q->ring->vbd->dev;
+    unsigned int i = 0, n, j;
 
-    for ( i = 0; i < q->nr_segs; i++ )
+    q->nr_subs = 0;
+    while ( i < q->nr_segs )
     {
-        q->sub[i] = (struct blk_request){
-            .op = q->sub[0].op, .sector = sector, .nr_segs = 1,
-            .seg = &q->seg[i], .done = req_done, .data = q,
+        if ( !(n = blk_fit(dev, &q->seg[i], q->nr_segs - i)) )
+            return false;
+        q->sub[q->nr_subs++] = (struct blk_request){
+            .op = op, .sector = sector, .nr_segs = n, .seg = &q->seg[i],
+            .done = req_done, .data = q,
         };
-        sector += q->seg[i].len >> BLK_SECTOR_SHIFT;
+        for ( j = 0; j < n; j++ )
+            sector += q->seg[i + j].len >> BLK_SECTOR_SHIFT;
+        i += n;
     }
-    q->nr_subs = q->nr_segs;
+    return true;
+}
+
+/* A read or write (direct or indirect): checked, mapped, split; BLKIF_RSP_*. */
+static int16_t prepare_rw(struct vbd_ring *r, struct vbd_req *q,
+                          const struct blkif_req *req, bool write)
+{
+    struct vbd *v = r->vbd;
+    bool indirect = req->operation == BLKIF_OP_INDIRECT;
+    unsigned int n = req->nr_segments;
+    uint64_t nr;
+
+    if ( !n || n > (indirect ? VBD_SEGS_MAX : BLKIF_MAX_SEGMENTS_PER_REQUEST) )
+        return BLKIF_RSP_ERROR;
+    if ( write && v->ro )
+        return BLKIF_RSP_ERROR;
+    if ( indirect )
+    {
+        if ( !indirect_segs(q, req) )
+            return BLKIF_RSP_ERROR;
+    }
+    else
+        memcpy(q->rseg, req->seg, n * sizeof(req->seg[0]));
+    if ( !blkif_segs_check(q->rseg, n, &nr) ||
+         !blkif_range_ok(req->sector, nr, v->dev->nr_sectors) ||
+         !blkif_aligned(req->sector, q->rseg, n, v->lbs) )
+        return BLKIF_RSP_ERROR;
+    if ( !map_segs(q, n, write) )
+        return BLKIF_RSP_ERROR;
+    if ( !split(q, write ? BLK_OP_WRITE : BLK_OP_READ, req->sector) )
+    {
+        unmap_segs(q, q->nr_segs);
+        q->nr_segs = 0;
+        return BLKIF_RSP_ERROR;
+    }
+    return BLKIF_RSP_OKAY;
+}
+
+/* dispatch_discard_io(): the range checked, then the device's pieces. */
+static int16_t prepare_discard(struct vbd *v, struct vbd_req *q,
+                               const struct blkif_req *req)
+{
+    if ( !v->discard || (req->flag & BLKIF_DISCARD_SECURE) )
+        return BLKIF_RSP_EOPNOTSUPP;    /* discard-secure is 0 */
+    if ( v->ro || (req->nr_sectors &&
+                   !blkif_range_ok(req->sector, req->nr_sectors,
+                                   v->dev->nr_sectors)) ||
+         ((req->sector | req->nr_sectors) & (v->lbs - 1)) )
+        return BLKIF_RSP_ERROR;
+    q->left_sector = req->sector;
+    q->left = req->nr_sectors;
+    fill_discard(q);
+    return BLKIF_RSP_OKAY;
 }
 
 /*
- * One request: answered at once if it is refused, else handed to the
- * device (what the device's queue has no room for waits, v->stalled).
+ * One request into @q: answered at once if it is refused (or has
+ * nothing to do), else handed to the device (what the device's queue
+ * has no room for waits, r->stalled).
  */
-static void dispatch(struct vbd *v, const struct blkif_request *r)
+static void dispatch(struct vbd_ring *r, struct vbd_req *q,
+                     const struct blkif_req *req)
 {
-    struct vbd_req *q = free_req(v);
-    bool write = r->operation != BLKIF_OP_READ, flush = false;
+    struct vbd *v = r->vbd;
     int16_t st = BLKIF_RSP_OKAY;
 
-    switch ( r->operation )
+    *q = (struct vbd_req){ .ring = r, .in_use = true, .operation = req->op,
+                           .id = req->id };
+    switch ( req->op )
     {
     case BLKIF_OP_READ:
     case BLKIF_OP_WRITE:
+        st = prepare_rw(r, q, req, req->op == BLKIF_OP_WRITE);
         break;
     case BLKIF_OP_FLUSH_DISKCACHE:
     case BLKIF_OP_WRITE_BARRIER:
-        if ( !(v->dev->features & BLK_F_FLUSH) )
+        if ( req->operation == BLKIF_OP_INDIRECT )
+            st = BLKIF_RSP_ERROR;       /* only reads and writes */
+        else if ( !(v->dev->features & BLK_F_FLUSH) )
+            st = BLKIF_RSP_EOPNOTSUPP;
+        else if ( !req->nr_segments && req->op == BLKIF_OP_FLUSH_DISKCACHE )
         {
-            respond(v, r->id, r->operation, BLKIF_RSP_EOPNOTSUPP);
-            return;
+            q->sub[0] = (struct blk_request){ .op = BLK_OP_FLUSH,
+                                              .done = req_done, .data = q };
+            q->nr_subs = 1;
         }
-        flush = true;
+        else if ( (st = prepare_rw(r, q, req, true)) == BLKIF_RSP_OKAY )
+            q->flush_after = true;
+        break;
+    case BLKIF_OP_DISCARD:
+        st = prepare_discard(v, q, req);
         break;
     default:
-        respond(v, r->id, r->operation, BLKIF_RSP_EOPNOTSUPP);
+        st = req->operation == BLKIF_OP_INDIRECT ? BLKIF_RSP_ERROR
+                                                 : BLKIF_RSP_EOPNOTSUPP;
+        break;
+    }
+    if ( st != BLKIF_RSP_OKAY || !q->nr_subs )
+    {
+        q->in_use = false;
+        respond(r, q->id, q->operation, st);
         return;
     }
-    ASSERT(q);                          /* a slot for each ring entry */
-    *q = (struct vbd_req){
-        .vbd = v, .in_use = true, .operation = r->operation, .id = r->id,
-        .nr_subs = 1,
-        .sub[0] = { .sector = r->sector_number, .seg = q->seg,
-                    .done = req_done, .data = q },
-    };
-    if ( flush && !r->nr_segments && r->operation != BLKIF_OP_WRITE_BARRIER )
-        q->sub[0].op = BLK_OP_FLUSH;    /* a flush alone */
-    else
-    {
-        if ( (st = check_rw(v, r, write)) != BLKIF_RSP_OKAY ||
-             !map_segs(v, q, r, write) )
-        {
-            q->in_use = false;
-            respond(v, r->id, r->operation,
-                    st != BLKIF_RSP_OKAY ? st : BLKIF_RSP_ERROR);
-            return;
-        }
-        q->sub[0].op = write ? BLK_OP_WRITE : BLK_OP_READ;
-        q->sub[0].nr_segs = q->nr_segs;
-        q->flush_after = flush;
-        if ( q->nr_segs > 1 && blk_check(v->dev, &q->sub[0]) == BLK_EINVAL )
-            split(q);
-    }
+    r->inflight++;
     v->inflight++;
-    submit_subs(v, q);
+    submit_subs(r, q);
 }
 
-/* The ring's indexes through whichever layout it has. */
-#define RING_OP(v, op, ...)                                             \
-    ((v)->x86_32 ? op(&(v)->ring.x86_32, ##__VA_ARGS__)                 \
-                 : op(&(v)->ring.native, ##__VA_ARGS__))
-
-bool vbd_ring_work(struct vbd *v)
+/* Disconnected while a request waited for room: the rest is not done. */
+static void drop_stalled(struct vbd_ring *r)
 {
-    struct blkif_back_ring *n = &v->ring.native;
-    struct blkif_x86_32_back_ring *c = &v->ring.x86_32;
-    struct blkif_request r;
+    struct vbd_req *q = r->stalled;
+
+    r->stalled = NULL;
+    q->status = BLK_EIO;
+    if ( !q->pending )
+        finish(q);
+}
+
+bool vbd_ring_work(struct vbd_ring *r)
+{
+    struct blkif_back_ring *br = &r->ring.br;
+    struct vbd *v = r->vbd;
     unsigned int budget = RING_BUDGET;
+    struct blkif_req req;
+    struct vbd_req *q;
     RING_IDX rc, rp;
     int more;
 
     ASSERT(pv_backend_locked());
-    if ( v->stalled && !v->connected )
-    {
-        /* Disconnected while waiting for room: the rest is not done. */
-        struct vbd_req *q = v->stalled;
-
-        v->stalled = NULL;
-        q->status = BLK_EIO;
-        if ( !q->pending )
-            finish(q);
-    }
+    ASSERT_VBD_LOCKED(v);
+    if ( r->stalled && !v->connected )
+        drop_stalled(r);
     if ( !v->connected )
         return false;
-    v->busy = false;
-    if ( v->stalled )
+    r->busy = false;
+    if ( r->stalled )
     {
-        struct vbd_req *q = v->stalled;
-
-        v->stalled = NULL;
-        if ( !submit_subs(v, q) )
+        q = r->stalled;
+        r->stalled = NULL;
+        if ( !submit_subs(r, q) )
         {
-            v->busy = true;             /* a completion raises us again */
+            r->busy = true;             /* a completion raises us again */
             return false;
         }
     }
     for ( ; ; )
     {
-        rc = v->x86_32 ? c->req_cons : n->req_cons;
-        rp = v->x86_32 ? ACCESS_ONCE(c->sring->req_prod)
-                       : ACCESS_ONCE(n->sring->req_prod);
+        rc = br->req_cons;
+        rp = ACCESS_ONCE(br->sring->req_prod);
         smp_rmb();                      /* req_prod, then the requests */
-        if ( RING_OP(v, RING_REQUEST_PROD_OVERFLOW, rp) )
+        if ( RING_REQUEST_PROD_OVERFLOW(br, rp) )
         {
             vbd_broken(v, "req_prod more than a ring ahead of the responses",
-                       rp, v->x86_32 ? c->rsp_prod_pvt : n->rsp_prod_pvt);
+                       rp, br->rsp_prod_pvt);
             return false;
         }
-        while ( rc != rp && !RING_OP(v, RING_REQUEST_CONS_OVERFLOW, rc) )
+        while ( rc != rp && !RING_REQUEST_CONS_OVERFLOW(br, rc) )
         {
             if ( !budget-- )
                 return true;
-            copy_request(v, rc, &r);
-            rc++;
-            if ( v->x86_32 )
-                c->req_cons = rc;
-            else
-                n->req_cons = rc;
-            dispatch(v, &r);
-            if ( v->stalled )
+            if ( !(q = free_req(v)) )
             {
-                v->busy = true;         /* a completion raises us again */
+                r->busy = true;         /* a completion raises us again */
+                return false;
+            }
+            blkif_ring_get(&r->ring, rc, &req);
+            br->req_cons = ++rc;
+            dispatch(r, q, &req);
+            if ( r->stalled )
+            {
+                r->busy = true;
                 return false;
             }
         }
-        if ( v->x86_32 )
-            RING_FINAL_CHECK_FOR_REQUESTS(c, more);
-        else
-            RING_FINAL_CHECK_FOR_REQUESTS(n, more);
+        RING_FINAL_CHECK_FOR_REQUESTS(br, more);
         if ( !more )
             return false;
     }

@@ -12,6 +12,7 @@
 #include <xen/io/xenbus.h>
 #include "shim/console.h"
 #include "shim/param.h"
+#include "shim/softirq.h"
 
 /*
  * vbd=<device>[:ro][,<device>[:ro]]... | none: the block devices (by
@@ -57,7 +58,7 @@ static void vbd_layout(struct vbd *v)
     nodes(v, false, "type", "phy");
     nodes(v, false, "mode", v->ro ? "r" : "w");
     nodes(v, false, "device-type", "disk");
-    nodes(v, false, "discard-enable", "0");
+    nodes(v, false, "discard-enable", v->ro ? "0" : "1");
     nodes(v, false, "params", v->dev->name);
     nodes(v, false, "hotplug-status", "connected");
     nodes(v, false, "state", "1");
@@ -70,23 +71,57 @@ static void vbd_layout(struct vbd *v)
     nodes(v, true, "state", "1");
 }
 
-/* blkback's probe: what the disk is and offers, then InitWait. */
+/*
+ * xen_blkbk_discard(): with discard-enable (libxl's default for a
+ * writable disk) and a device that discards, its granularity in bytes,
+ * alignment 0 and no secure erase; feature-discard 0 otherwise.
+ */
+static void vbd_discard(struct vbd *v)
+{
+    const struct blk_dev *d = v->dev;
+
+    if ( v->ro )
+        return;                         /* discard-enable 0 */
+    v->discard = d->features & BLK_F_DISCARD;
+    if ( v->discard )
+    {
+        node(v, false, "discard-granularity", "%lu",
+             MAX(d->discard_granularity * BLK_SECTOR_SIZE, d->sector_size));
+        node(v, false, "discard-alignment", "%lu", 0);
+        node(v, false, "discard-secure", "%lu", 0);
+    }
+    node(v, false, "feature-discard", "%lu", v->discard);
+}
+
+/*
+ * blkback's probe and connect(): what the disk is and offers, then
+ * InitWait.  No feature-persistent: docs/architecture.md says why.
+ */
 static void vbd_probe(struct vbd *v)
 {
     const struct blk_dev *d = v->dev;
 
+    node(v, false, "feature-max-indirect-segments", "%lu", VBD_SEGS_MAX);
+    node(v, false, "multi-queue-max-queues", "%lu",
+         MIN(d->nr_queues, VBD_MAX_QUEUES));
+    node(v, false, "max-ring-page-order", "%lu", BLKIF_RING_ORDER_MAX);
     node(v, false, "sectors", "%lu", d->nr_sectors);
     node(v, false, "sector-size", "%lu", d->sector_size);
-    node(v, false, "physical-sector-size", "%lu", d->sector_size);
+    node(v, false, "physical-sector-size", "%lu", d->phys_sector_size);
     node(v, false, "info", "%lu", v->ro ? VDISK_READONLY : 0);
     node(v, false, "feature-flush-cache", "%lu",
          !!(d->features & BLK_F_FLUSH));
+    node(v, false, "feature-barrier", "%lu", !!(d->features & BLK_F_FLUSH));
+    vbd_discard(v);
     node(v, false, "state", "%lu", XenbusStateInitWait);
     v->be_state = XenbusStateInitWait;
 }
 
 static bool add_vbd(struct blk_dev *dev, bool ro)
 {
+    unsigned long nr = (VBD_REQS * sizeof(struct vbd_req) + PAGE_SIZE - 1) >>
+                       PAGE_SHIFT, pfn;
+    unsigned int i;
     struct vbd *v;
 
     if ( nr_vbds == VBD_MAX )
@@ -95,7 +130,22 @@ static bool add_vbd(struct blk_dev *dev, bool ro)
                dev->name, VBD_MAX);
         return false;
     }
+    if ( (pfn = frames_alloc(nr, 0, 0)) == INVALID_PFN )
+    {
+        printk(XENLOG_WARNING "blkback: %s: no memory for its requests\n",
+               dev->name);
+        return false;
+    }
     v = &vbds[nr_vbds];
+    spin_lock_init(&v->lock);
+    v->req = __va(pfn << PAGE_SHIFT);
+    memset(v->req, 0, nr << PAGE_SHIFT);
+    for ( i = 0; i < VBD_MAX_QUEUES; i++ )
+    {
+        v->rings[i].vbd = v;
+        v->rings[i].index = i;
+    }
+    v->lbs = dev->sector_size / BLK_SECTOR_SIZE;
     v->devid = (202 << 8) | (nr_vbds << 4);
     snprintf(v->name, sizeof(v->name), "xvd%c", 'a' + nr_vbds);
     snprintf(v->be, sizeof(v->be), "/local/domain/0/backend/vbd/1/%u",
@@ -163,10 +213,17 @@ static void choose_devices(void)
     }
 }
 
-/* A static handler: the image is PIE. */
+/*
+ * A static handler: the image is PIE.  It may run from inside the
+ * shim's own xenstore write, which a vbd makes under its lock: it only
+ * marks the vbd, and the backend's softirq looks at it.
+ */
 static void frontend_watch(const char *path, void *data)
 {
-    vbd_frontend_changed(data);
+    struct vbd *v = data;
+
+    __atomic_store_n(&v->recheck, true, __ATOMIC_RELEASE);
+    cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }
 
 void blkback_init(void)

@@ -7,6 +7,8 @@
  * frontend; InitWait again when a closed frontend starts over
  * (Initialising: a driver reload, kexec).  A disconnect keeps the ring
  * and the port until the device has finished every request in flight.
+ * Multi-page rings (ring-page-order) and multiple queues (queue-N/) as
+ * Linux's read_per_ring_refs().  Under the vbd's lock.
  */
 #include "backends/blk/blkback.h"
 #include "backends/xenstore.h"
@@ -60,16 +62,27 @@ static void fatal(struct vbd *v, const char *why)
     switch_state(v, XenbusStateClosing);
 }
 
-/* Release the ring and the port, once nothing is in flight. */
+/* Release the rings and the ports, once nothing is in flight. */
 static void release(struct vbd *v)
 {
+    unsigned int i, p;
+
+    ASSERT(spin_is_locked_by_me(&v->lock));
     ASSERT(!v->inflight);
-    if ( v->have_ring )
-        pv_grant_unmap_dev(v->ring_handle);
-    if ( v->port )
-        pv_evtchn_unbind_backend(v->port);
-    v->have_ring = false;
-    v->port = 0;
+    for ( i = 0; i < v->nr_rings; i++ )
+    {
+        struct vbd_ring *r = &v->rings[i];
+
+        for ( p = 0; p < r->nr_pages; p++ )
+            pv_grant_unmap_dev(r->ring_handle[p]);
+        if ( r->port )
+            pv_evtchn_unbind_backend(r->port);
+        r->nr_pages = 0;
+        r->port = 0;
+        r->busy = false;
+        r->stalled = NULL;
+    }
+    v->nr_rings = 0;
 }
 
 static void disconnect(struct vbd *v)
@@ -81,32 +94,76 @@ static void disconnect(struct vbd *v)
 
 void vbd_drained(struct vbd *v)
 {
+    ASSERT(spin_is_locked_by_me(&v->lock));
     if ( v->connected )
         return;
     release(v);
     v->recheck = true;                  /* a reconnect may wait for this */
 }
 
-/* connect_ring(): the frontend's ring and port, in its protocol. */
-static bool connect_ring(struct vbd *v)
+/*
+ * read_per_ring_refs(): ring @r's pages (ring-page-order, at the top of
+ * the frontend's directory, and ring-ref0..N; without it ring-ref) and
+ * port, from @dir ("" or "queue-N/").  Each page mapped writable: the
+ * shim writes responses into it, so it can't become a page table.
+ */
+static bool connect_queue(struct vbd *v, struct vbd_ring *r, const char *dir,
+                          bool paged, unsigned long order)
 {
-    unsigned long ref, port, order;
-    char path[80], proto[24];
-    struct pv_guest_info g;
+    uint8_t *page[BLKIF_RING_PAGES_MAX];
+    unsigned long ref, port;
+    char name[40];
     uint64_t maddr;
+    unsigned int i;
     int rc;
 
-    if ( read_ulong(v, "ring-page-order", &order) && order )
+    snprintf(name, sizeof(name), "%sevent-channel", dir);
+    if ( !read_ulong(v, name, &port) || port > ~0u )
     {
-        fatal(v, "multi-page rings (ring-page-order) are not offered");
+        fatal(v, "reading event-channel");
         return false;
     }
-    if ( !read_ulong(v, "ring-ref", &ref) || ref > ~0u ||
-         !read_ulong(v, "event-channel", &port) || port > ~0u )
+    for ( i = 0; i < (1u << order); i++ )
     {
-        fatal(v, "reading ring-ref and event-channel");
+        if ( paged )
+            snprintf(name, sizeof(name), "%sring-ref%u", dir, i);
+        else
+            snprintf(name, sizeof(name), "%sring-ref", dir);
+        if ( !read_ulong(v, name, &ref) || ref > ~0u )
+        {
+            fatal(v, "reading ring-ref");
+            return false;
+        }
+        if ( (rc = pv_grant_map_dev(ref, false, &r->ring_handle[i],
+                                    &maddr)) )
+        {
+            printk(XENLOG_WARNING "blkback: %s: %s %lu: status %d\n",
+                   v->name, name, ref, rc);
+            fatal(v, "mapping ring");
+            return false;
+        }
+        r->nr_pages = i + 1;
+        page[i] = __va(maddr);
+    }
+    blkif_ring_attach(&r->ring, page, 1u << order, v->x86_32);
+    if ( (rc = pv_evtchn_bind_backend(port, BLKBACK_SOFTIRQ)) < 0 )
+    {
+        fatal(v, "binding event channel");
         return false;
     }
+    r->port = rc;
+    return true;
+}
+
+/* connect_ring(): the frontend's protocol, queues, rings and ports. */
+static bool connect_ring(struct vbd *v)
+{
+    unsigned long order = 0, nq = 1;
+    char path[80], proto[24], dir[16];
+    struct pv_guest_info g;
+    bool paged;
+    unsigned int i;
+
     pv_guest_info(&g);
     snprintf(path, sizeof(path), "%s/protocol", v->fe);
     if ( xs_shim_read(path, proto, sizeof(proto)) || !proto[0] )
@@ -120,29 +177,31 @@ static bool connect_ring(struct vbd *v)
         fatal(v, "unknown protocol");
         return false;
     }
-
-    /* Writable: the shim writes responses; never a page table meanwhile. */
-    if ( (rc = pv_grant_map_dev(ref, false, &v->ring_handle, &maddr)) )
+    paged = read_ulong(v, "ring-page-order", &order);
+    if ( order > BLKIF_RING_ORDER_MAX )
     {
-        printk(XENLOG_WARNING "blkback: %s: ring-ref %lu: status %d\n",
-               v->name, ref, rc);
-        fatal(v, "mapping ring");
+        fatal(v, "ring-page-order above max-ring-page-order");
         return false;
     }
-    v->have_ring = true;
-    if ( v->x86_32 )
-        BACK_RING_INIT(&v->ring.x86_32,
-                       (struct blkif_x86_32_sring *)__va(maddr), PAGE_SIZE);
-    else
-        BACK_RING_INIT(&v->ring.native, (struct blkif_sring *)__va(maddr),
-                       PAGE_SIZE);
-    if ( (rc = pv_evtchn_bind_backend(port, BLKBACK_SOFTIRQ)) < 0 )
+    if ( read_ulong(v, "multi-queue-num-queues", &nq) &&
+         (!nq || nq > MIN(v->dev->nr_queues, VBD_MAX_QUEUES)) )
     {
-        release(v);
-        fatal(v, "binding event channel");
+        fatal(v, "multi-queue-num-queues above multi-queue-max-queues");
         return false;
     }
-    v->port = rc;
+    for ( i = 0; i < nq; i++ )
+    {
+        if ( nq > 1 )
+            snprintf(dir, sizeof(dir), "queue-%u/", i);
+        else
+            dir[0] = '\0';
+        v->nr_rings = i + 1;
+        if ( !connect_queue(v, &v->rings[i], dir, paged, order) )
+        {
+            release(v);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -154,10 +213,11 @@ static void connect(struct vbd *v)
     if ( !connect_ring(v) )
         return;
     v->connected = true;
-    v->busy = false;
-    printk(XENLOG_INFO "blkback: %s: connected, protocol %s, "
-           "port %u\n", v->name, v->x86_32 ? "x86_32-abi" : "x86_64-abi",
-           v->port);
+    printk(XENLOG_INFO "blkback: %s: connected, protocol %s, %u queue%s, "
+           "%u-page ring%s, port %u\n", v->name,
+           v->x86_32 ? "x86_32-abi" : "x86_64-abi", v->nr_rings,
+           v->nr_rings > 1 ? "s" : "", v->rings[0].nr_pages,
+           v->nr_rings > 1 ? "s" : "", v->rings[0].port);
     switch_state(v, XenbusStateConnected);
     cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }
@@ -166,6 +226,7 @@ void vbd_frontend_changed(struct vbd *v)
 {
     unsigned long state;
 
+    ASSERT(spin_is_locked_by_me(&v->lock));
     if ( !read_ulong(v, "state", &state) )
         state = XenbusStateUnknown;
     switch ( state )
@@ -209,6 +270,7 @@ void vbd_frontend_changed(struct vbd *v)
 void vbd_broken(struct vbd *v, const char *why, unsigned int a,
                 unsigned int b)
 {
+    ASSERT(spin_is_locked_by_me(&v->lock));
     if ( v->broken )
         return;
     v->broken = true;

@@ -32,7 +32,12 @@ const char test_title[] = "blkback: xvda through a blkfront of our own";
 
 #define NDATA   12
 #define REF_DATA 9                      /* data page i: REF_DATA + i */
-#define REF_RING 30                     /* xvda's ring; xvdb's is 31 */
+#define REF_RING 30                     /* xvda's ring; xvdb's 31, xvdc's 32 */
+#define REF_MRING 40                    /* a multi-page ring's page i */
+#define REF_IND 50                      /* indirect page i */
+#define NBIG    32                      /* pages for indirect requests */
+#define REF_BIG 60                      /* big page i: REF_BIG + i */
+#define MRING_ORDER 2
 
 /* A frontend: xvda (virtio-blk, 4 MiB) or xvdb (NVMe, 1 MiB, vbd=:ro). */
 static struct vbd {
@@ -42,19 +47,31 @@ static struct vbd {
     uint8_t *ring_page;
     struct blkif_front_ring ring;
     evtchn_port_t port;
+    int order;                          /* ring-page-order; -1: none */
 } *d;
 
-static uint8_t ring_pages[2][PAGE_SIZE] __gnt_page;
+static uint8_t ring_pages[3][PAGE_SIZE] __gnt_page;
+static uint8_t mring[1 << MRING_ORDER][PAGE_SIZE] __gnt_page;
 static uint8_t data[NDATA][PAGE_SIZE] __gnt_page;
+static uint8_t big[NBIG][PAGE_SIZE] __gnt_page;
+static struct blkif_request_segment ind[PAGE_SIZE / 8] __gnt_page;
 static char buf[XENSTORE_PAYLOAD_MAX + 1];
 
 static struct vbd xvda = {
     .fe = "device/vbd/51712", .be = "/local/domain/0/backend/vbd/1/51712",
     .sectors = 8192, .ref_ring = REF_RING, .ring_page = ring_pages[0],
+    .order = -1,
 };
 static struct vbd xvdb = {
     .fe = "device/vbd/51728", .be = "/local/domain/0/backend/vbd/1/51728",
     .sectors = 2048, .ref_ring = REF_RING + 1, .ring_page = ring_pages[1],
+    .order = -1,
+};
+/* A virtio disk of 4 KiB logical blocks: still 512-byte blkif sectors. */
+static struct vbd xvdc = {
+    .fe = "device/vbd/51744", .be = "/local/domain/0/backend/vbd/1/51744",
+    .sectors = 2048, .ref_ring = REF_RING + 2, .ring_page = ring_pages[2],
+    .order = -1,
 };
 #define SECTORS (d->sectors)
 
@@ -133,49 +150,73 @@ static void grant_page(grant_ref_t ref, void *page, uint16_t extra)
     gnt_grant(1, ref, 0, virt_to_mfn(page), extra);
 }
 
-/* Allocate a port for domain 0, set the ring up, Initialised, Connected. */
-static void connect(void)
+/*
+ * The ring's nodes: ring-ref, or with d->order >= 0 (ring-page-order)
+ * ring-ref0..N for the pages of mring, REF_MRING on.
+ */
+static struct blkif_sring *ring_nodes(void)
+{
+    unsigned int i, n = d->order < 0 ? 1 : 1u << d->order;
+    uint8_t *page = d->order < 0 ? d->ring_page : mring[0];
+    char v[16], name[16];
+
+    memset(page, 0, n * PAGE_SIZE);
+    if ( d->order < 0 )
+    {
+        grant_page(d->ref_ring, page, 0);
+        snprintf(v, sizeof(v), "%u", d->ref_ring);
+        xs_write(0, fe("ring-ref"), v);
+        xs_req_str(XS_RM, 0, fe("ring-page-order"));
+        return (void *)page;
+    }
+    snprintf(v, sizeof(v), "%d", d->order);
+    xs_write(0, fe("ring-page-order"), v);
+    for ( i = 0; i < n; i++ )
+    {
+        grant_page(REF_MRING + i, mring[i], 0);
+        snprintf(name, sizeof(name), "ring-ref%u", i);
+        snprintf(v, sizeof(v), "%u", REF_MRING + i);
+        xs_write(0, fe(name), v);
+    }
+    return (void *)page;
+}
+
+/* Allocate a port for domain 0, set the ring up, Initialised. */
+static void offer(void)
 {
     evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
-    struct blkif_sring *s = (void *)d->ring_page;
+    struct blkif_sring *s;
     char v[16];
 
     check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
     d->port = a.port;
-    memset(d->ring_page, 0, PAGE_SIZE);
+    s = ring_nodes();
     SHARED_RING_INIT(s);
-    FRONT_RING_INIT(&d->ring, s, PAGE_SIZE);
-    grant_page(d->ref_ring, d->ring_page, 0);
-    snprintf(v, sizeof(v), "%u", d->ref_ring);
-    xs_write(0, fe("ring-ref"), v);
+    FRONT_RING_INIT(&d->ring, s, d->order < 0 ? PAGE_SIZE
+                                              : PAGE_SIZE << d->order);
     snprintf(v, sizeof(v), "%u", d->port);
     xs_write(0, fe("event-channel"), v);
     xs_write(0, fe("protocol"), XEN_IO_PROTO_ABI_NATIVE);
     fe_state(XenbusStateInitialised);
+}
+
+/* ... and Connected. */
+static void connect(void)
+{
+    offer();
     wait_be_state(XenbusStateConnected);
     fe_state(XenbusStateConnected);
 }
 
-/* One request; its response's status (or -99 if none came). */
-static int rq(uint8_t op, uint64_t sector, unsigned int nseg,
-              const struct blkif_request_segment *seg)
+static uint64_t id = 0x1000;
+
+/* Push what is queued, then the response to request @id, op @op. */
+static int await(uint8_t op)
 {
-    struct blkif_request *r = RING_GET_REQUEST(&d->ring,
-                                               d->ring.req_prod_pvt);
     struct blkif_response rsp;
-    static uint64_t id = 0x1000;
-    unsigned int i, n = nseg > BLKIF_MAX_SEGMENTS_PER_REQUEST
-                        ? BLKIF_MAX_SEGMENTS_PER_REQUEST : nseg;
+    unsigned int i;
     int notify;
 
-    r->operation = op;
-    r->nr_segments = nseg;
-    r->handle = 0;
-    r->id = ++id;
-    r->sector_number = sector;
-    for ( i = 0; i < n; i++ )
-        r->seg[i] = seg[i];
-    d->ring.req_prod_pvt++;
     RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
     if ( notify )
         evtchn_send(d->port);
@@ -183,8 +224,8 @@ static int rq(uint8_t op, uint64_t sector, unsigned int nseg,
         yield();
     if ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) )
     {
-        test_fail("no response to op %u sector %llu", op,
-                  (unsigned long long)sector);
+        test_fail("no response to op %u id %llx", op,
+                  (unsigned long long)id);
         return -99;
     }
     rsp = *RING_GET_RESPONSE(&d->ring, d->ring.rsp_cons);
@@ -194,6 +235,26 @@ static int rq(uint8_t op, uint64_t sector, unsigned int nseg,
                   (unsigned long long)rsp.id, rsp.operation,
                   (unsigned long long)id, op);
     return rsp.status;
+}
+
+/* One request; its response's status (or -99 if none came). */
+static int rq(uint8_t op, uint64_t sector, unsigned int nseg,
+              const struct blkif_request_segment *seg)
+{
+    struct blkif_request *r = RING_GET_REQUEST(&d->ring,
+                                               d->ring.req_prod_pvt);
+    unsigned int i, n = nseg > BLKIF_MAX_SEGMENTS_PER_REQUEST
+                        ? BLKIF_MAX_SEGMENTS_PER_REQUEST : nseg;
+
+    r->operation = op;
+    r->nr_segments = nseg;
+    r->handle = 0;
+    r->id = ++id;
+    r->sector_number = sector;
+    for ( i = 0; i < n; i++ )
+        r->seg[i] = seg[i];
+    d->ring.req_prod_pvt++;
+    return await(op);
 }
 
 static struct blkif_request_segment sg(grant_ref_t ref, uint8_t first,
@@ -437,6 +498,39 @@ static void entries(const char *name, bool ro)
         test_fail("the guest wrote its backend's state");
 }
 
+/* An indirect request of @nseg segments, those in ind[] (granted @ref). */
+static int rq_ind(uint8_t op, uint64_t sector, unsigned int nseg,
+                  grant_ref_t ref)
+{
+    struct blkif_request_indirect *r =
+        (void *)RING_GET_REQUEST(&d->ring, d->ring.req_prod_pvt);
+
+    memset(r, 0, sizeof(*r));
+    r->operation = BLKIF_OP_INDIRECT;
+    r->indirect_op = op;
+    r->nr_segments = nseg;
+    r->id = ++id;
+    r->sector_number = sector;
+    r->indirect_grefs[0] = ref;
+    d->ring.req_prod_pvt++;
+    return await(op);
+}
+
+static int rq_discard(uint64_t sector, uint64_t nr, uint8_t flag)
+{
+    struct blkif_request_discard *r =
+        (void *)RING_GET_REQUEST(&d->ring, d->ring.req_prod_pvt);
+
+    memset(r, 0, sizeof(*r));
+    r->operation = BLKIF_OP_DISCARD;
+    r->flag = flag;
+    r->id = ++id;
+    r->sector_number = sector;
+    r->nr_sectors = nr;
+    d->ring.req_prod_pvt++;
+    return await(BLKIF_OP_DISCARD);
+}
+
 /*
  * xvdb: an NVMe namespace, read-only by vbd=: reads (segments in the
  * middle of pages: one device request each, for NVMe's PRPs), writes
@@ -462,12 +556,280 @@ static void nvme_ro(void)
         if ( !holds(data[i / 4], (2 + i % 4) * 512, 300 + i) )
             test_fail("xvdb: split read: sector %u", 300 + i);
     check_rc(rq(BLKIF_OP_WRITE, 300, 1, s), BLKIF_RSP_ERROR);
+    /* No discard-enable for a read-only disk, so no feature-discard. */
+    expect_node(be("discard-enable"), "0");
+    check_rc(rq_discard(300, 8, 0), BLKIF_RSP_EOPNOTSUPP);
     check_rc(rq(BLKIF_OP_READ, 300, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
              BLKIF_RSP_OKAY);
     if ( !holds(data[0], 0, 300) )
         test_fail("xvdb: a refused write changed sector 300");
     reconnect("xvdb");
     check_read_5("xvdb after reconnecting");
+    d = &xvda;
+}
+
+static void big_pages(uint8_t fill)
+{
+    unsigned int i;
+
+    for ( i = 0; i < NBIG; i++ )
+    {
+        memset(big[i], fill, PAGE_SIZE);
+        grant_page(REF_BIG + i, big[i], 0);
+    }
+}
+
+/* Indirect requests whose segments or pages are wrong: each an error. */
+static void indirect_hostile(void)
+{
+    unsigned int i;
+
+    big_pages(0xee);
+    for ( i = 0; i < NBIG; i++ )
+        ind[i] = sg(REF_BIG + i, 0, 7);
+    check_rc(rq_ind(BLKIF_OP_READ, 0, 0, REF_IND), BLKIF_RSP_ERROR);
+    check_rc(rq_ind(BLKIF_OP_READ, 0, 257, REF_IND), BLKIF_RSP_ERROR);
+    check_rc(rq_ind(BLKIF_OP_FLUSH_DISKCACHE, 0, 1, REF_IND),
+             BLKIF_RSP_ERROR);
+    check_rc(rq_ind(99, 0, 1, REF_IND), BLKIF_RSP_ERROR);
+    /* The indirect page: past the table, not granted. */
+    check_rc(rq_ind(BLKIF_OP_READ, 0, 4, 4000), BLKIF_RSP_ERROR);
+    gnt_v1[REF_IND + 1].flags = 0;
+    check_rc(rq_ind(BLKIF_OP_READ, 0, 4, REF_IND + 1), BLKIF_RSP_ERROR);
+    /* Past the disk's end. */
+    check_rc(rq_ind(BLKIF_OP_READ, SECTORS - 8, 2, REF_IND), BLKIF_RSP_ERROR);
+    /* A segment's sectors out of the page, or backwards. */
+    ind[3] = sg(REF_BIG + 3, 0, 8);
+    check_rc(rq_ind(BLKIF_OP_READ, 0, 4, REF_IND), BLKIF_RSP_ERROR);
+    ind[3] = sg(REF_BIG + 3, 5, 4);
+    check_rc(rq_ind(BLKIF_OP_READ, 0, 4, REF_IND), BLKIF_RSP_ERROR);
+    /* A bad grant after good ones: those mapped are released. */
+    ind[3] = sg(4000, 0, 7);
+    check_rc(rq_ind(BLKIF_OP_READ, 0, 4, REF_IND), BLKIF_RSP_ERROR);
+    for ( i = 0; i < 4; i++ )
+        check_rc(gnt_status_bits(1, REF_BIG + i), 0);
+    check_rc(gnt_status_bits(1, REF_IND), 0);
+    if ( big[0][0] != 0xee )
+        test_fail("a refused indirect read wrote page 0");
+}
+
+/*
+ * feature-max-indirect-segments: 32 whole pages, 256 one-sector
+ * segments (the device takes them in several requests), a write read
+ * back, then the hostile ones.
+ */
+static void indirect(void)
+{
+    struct blkif_request_segment s[2];
+    unsigned int i, k;
+
+    expect_node(be("feature-max-indirect-segments"), "256");
+    grant_page(REF_IND, ind, GTF_readonly);
+    big_pages(0xee);
+    for ( i = 0; i < NBIG; i++ )
+        ind[i] = sg(REF_BIG + i, 0, 7);
+    check_rc(rq_ind(BLKIF_OP_READ, 2000, NBIG, REF_IND), BLKIF_RSP_OKAY);
+    for ( k = 0; k < NBIG * 8; k++ )
+        if ( !holds(big[k / 8], k % 8 * 512, 2000 + k) )
+            test_fail("indirect read: sector %u wrong", 2000 + k);
+    for ( i = 0; i < NBIG; i++ )
+        check_rc(gnt_status_bits(1, REF_BIG + i), 0);
+    check_rc(gnt_status_bits(1, REF_IND), 0);
+
+    big_pages(0);
+    for ( k = 0; k < 256; k++ )
+        ind[k] = sg(REF_BIG + k / 8, 7 - k % 8, 7 - k % 8);
+    check_rc(rq_ind(BLKIF_OP_READ, 3000, 256, REF_IND), BLKIF_RSP_OKAY);
+    for ( k = 0; k < 256; k++ )
+        if ( !holds(big[k / 8], (7 - k % 8) * 512, 3000 + k) )
+            test_fail("256-segment read: sector %u wrong", 3000 + k);
+
+    for ( i = 0; i < 2; i++ )
+    {
+        for ( k = 0; k < PAGE_SIZE; k++ )
+            big[i][k] = k * 3 + i;
+        ind[i] = sg(REF_BIG + i, 0, 7);
+    }
+    check_rc(rq_ind(BLKIF_OP_WRITE, 4000, 2, REF_IND), BLKIF_RSP_OKAY);
+    grant_page(REF_DATA, data[0], 0);
+    grant_page(REF_DATA + 1, data[1], 0);
+    s[0] = sg(REF_DATA, 0, 7);
+    s[1] = sg(REF_DATA + 1, 0, 7);
+    check_rc(rq(BLKIF_OP_READ, 4000, 2, s), BLKIF_RSP_OKAY);
+    if ( memcmp(data[0], big[0], PAGE_SIZE) ||
+         memcmp(data[1], big[1], PAGE_SIZE) )
+        test_fail("indirect write not read back");
+    indirect_hostile();
+}
+
+/* From Connected back to InitWait, the port closed. */
+static void start_over(void)
+{
+    fe_state(XenbusStateClosing);
+    wait_be_state(XenbusStateClosing);
+    fe_state(XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    check_rc(evtchn_close(d->port), 0);
+    fe_state(XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+}
+
+/*
+ * 100 reads (or a ring's worth) queued at once, each of one sector from
+ * 300 on, all answered.
+ */
+static void many_reads(const char *why)
+{
+    struct blkif_request *r;
+    struct blkif_response rsp;
+    unsigned int i, n = RING_SIZE(&d->ring) < 100 ? RING_SIZE(&d->ring) : 100;
+    unsigned int got = 0, spins;
+    uint64_t first = id + 1;
+    int notify;
+
+    grant_page(REF_DATA, data[0], 0);
+    for ( i = 0; i < n; i++ )
+    {
+        r = RING_GET_REQUEST(&d->ring, d->ring.req_prod_pvt++);
+        r->operation = BLKIF_OP_READ;
+        r->nr_segments = 1;
+        r->handle = 0;
+        r->id = ++id;
+        r->sector_number = 300 + i;
+        r->seg[0] = sg(REF_DATA, i % 8, i % 8);
+    }
+    RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
+    if ( notify )
+        evtchn_send(d->port);
+    for ( spins = 0; got < n && spins < 200000; spins++ )
+    {
+        if ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) )
+        {
+            yield();
+            continue;
+        }
+        rsp = *RING_GET_RESPONSE(&d->ring, d->ring.rsp_cons++);
+        if ( rsp.status != BLKIF_RSP_OKAY || rsp.id < first ||
+             rsp.id >= first + n || rsp.operation != BLKIF_OP_READ )
+            test_fail("%s: response id %llx status %d", why,
+                      (unsigned long long)rsp.id, rsp.status);
+        got++;
+    }
+    if ( got != n )
+        test_fail("%s: %u responses of %u", why, got, n);
+    for ( i = n - 8; i < n; i++ )
+        if ( !holds(data[0], i % 8 * 512, 300 + i) )
+            test_fail("%s: sector %u wrong", why, 300 + i);
+}
+
+/*
+ * max-ring-page-order: a ring of 4 pages holds 128 requests, and 100
+ * queued at once are all answered (the backend takes 32 at a time),
+ * their entries crossing the pages.  An order above the maximum is
+ * refused (Closing, with the reason in "error"), and the frontend
+ * comes back with a one-page ring.
+ */
+static void multi_page(void)
+{
+    evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
+    char v[16];
+
+    expect_node(be("max-ring-page-order"), "4");
+    d->order = MRING_ORDER;
+    reconnect("to a 4-page ring");
+    check_rc(RING_SIZE(&d->ring), 128);
+    many_reads("4-page ring");
+    check_read_5("on a 4-page ring");
+
+    start_over();
+    check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
+    d->port = a.port;
+    snprintf(v, sizeof(v), "%u", d->port);
+    xs_write(0, fe("event-channel"), v);
+    xs_write(0, fe("ring-page-order"), "5");
+    fe_state(XenbusStateInitialised);
+    wait_be_state(XenbusStateClosing);
+    expect_node(be("error"), "ring-page-order above max-ring-page-order");
+    fe_state(XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    check_rc(evtchn_close(d->port), 0);
+    fe_state(XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+    d->order = -1;
+    connect();
+    many_reads("one-page ring");
+    check_read_5("after ring-page-order 5");
+}
+
+/*
+ * feature-discard (QEMU's discard=unmap: the file gets a hole, read
+ * back as zeroes); a secure discard (discard-secure 0), a range past the
+ * end and one that wraps refused; an empty one done.
+ */
+static void discard(void)
+{
+    struct blkif_request_segment s = sg(REF_DATA, 0, 7);
+    unsigned int i;
+
+    expect_node(be("discard-enable"), "1");
+    expect_node(be("feature-discard"), "1");
+    expect_node(be("discard-alignment"), "0");
+    expect_node(be("discard-secure"), "0");
+    check_rc(rq_discard(96, 8, 0), BLKIF_RSP_OKAY);
+    grant_page(REF_DATA, data[0], 0);
+    memset(data[0], 0xee, PAGE_SIZE);
+    check_rc(rq(BLKIF_OP_READ, 96, 1, &s), BLKIF_RSP_OKAY);
+    for ( i = 0; i < PAGE_SIZE; i++ )
+        if ( data[0][i] )
+        {
+            test_fail("discarded sectors 96-103 don't read as zeroes");
+            break;
+        }
+    check_rc(rq_discard(0, 0, 0), BLKIF_RSP_OKAY);
+    check_rc(rq_discard(SECTORS - 4, 8, 0), BLKIF_RSP_ERROR);
+    check_rc(rq_discard(~0ULL - 2, 8, 0), BLKIF_RSP_ERROR);
+    check_rc(rq_discard(200, 8, BLKIF_DISCARD_SECURE), BLKIF_RSP_EOPNOTSUPP);
+    check_rc(rq(BLKIF_OP_READ, 200, 1, &s), BLKIF_RSP_OKAY);
+    if ( !holds(data[0], 0, 200) )
+        test_fail("a refused discard changed sector 200");
+}
+
+/*
+ * xvdc: 4 KiB logical blocks (sector-size 4096), still counted in
+ * 512-byte sectors: whole blocks read and written, a request not on a
+ * block's start or of part of one refused.
+ */
+static void sectors_4k(void)
+{
+    struct blkif_request_segment s[2];
+    unsigned int i;
+
+    d = &xvdc;
+    expect_node(be("sector-size"), "4096");
+    expect_node(be("physical-sector-size"), "4096");
+    expect_node(be("sectors"), "2048");
+    connect();
+    grant_page(REF_DATA, data[0], 0);
+    grant_page(REF_DATA + 1, data[1], 0);
+    s[0] = sg(REF_DATA, 0, 7);
+    s[1] = sg(REF_DATA + 1, 0, 7);
+    check_rc(rq(BLKIF_OP_READ, 16, 2, s), BLKIF_RSP_OKAY);
+    for ( i = 0; i < 16; i++ )
+        if ( !holds(data[i / 8], i % 8 * 512, 16 + i) )
+            test_fail("xvdc: sector %u wrong", 16 + i);
+    check_rc(rq(BLKIF_OP_READ, 4, 1, s), BLKIF_RSP_ERROR);
+    s[0] = sg(REF_DATA, 0, 3);
+    check_rc(rq(BLKIF_OP_READ, 8, 1, s), BLKIF_RSP_ERROR);
+    s[0] = sg(REF_DATA, 4, 7);
+    check_rc(rq(BLKIF_OP_READ, 8, 1, s), BLKIF_RSP_ERROR);
+    for ( i = 0; i < PAGE_SIZE; i++ )
+        data[1][i] = i * 5 + 3;
+    s[0] = sg(REF_DATA + 1, 0, 7);
+    check_rc(rq(BLKIF_OP_WRITE, 64, 1, s), BLKIF_RSP_OKAY);
+    s[0] = sg(REF_DATA, 0, 7);
+    check_rc(rq(BLKIF_OP_READ, 64, 1, s), BLKIF_RSP_OKAY);
+    if ( memcmp(data[0], data[1], PAGE_SIZE) )
+        test_fail("xvdc: block 8 not as written");
     d = &xvda;
 }
 
@@ -516,6 +878,10 @@ void test_main(void)
     broken_ring();
     port_closed();
     nvme_ro();
+    indirect();
+    discard();
+    multi_page();
+    sectors_4k();
     ring_given_back();
     test_success();
 }
