@@ -170,6 +170,14 @@ unsigned int blk_fit(const struct blk_dev *dev, const struct blk_seg *seg,
     return i;
 }
 
+void blk_poll(struct blk_dev *dev)
+{
+    unsigned int q;
+
+    for ( q = 0; q < dev->nr_queues; q++ )
+        dev->ops->complete(dev, q);
+}
+
 const char *blk_status_name(enum blk_status s)
 {
     switch ( s )

@@ -131,6 +131,13 @@ unsigned int blk_fit(const struct blk_dev *dev, const struct blk_seg *seg,
  */
 void blk_queue_interrupt(struct blk_dev *dev, unsigned int q);
 
+/*
+ * Run every queue's completions of @dev here and now, whichever CPU
+ * their interrupts go to: for a caller that waits for its requests
+ * with no softirq to run them (the VM's power-off).
+ */
+void blk_poll(struct blk_dev *dev);
+
 /* "ok", "I/O error"... */
 const char *blk_status_name(enum blk_status s);
 

@@ -78,6 +78,7 @@ struct vbd {
     unsigned int nr_rings;          /* set up: rings[0..nr_rings) */
     struct vbd_ring rings[VBD_MAX_QUEUES];
     unsigned int inflight;          /* over every ring */
+    unsigned long completed;        /* requests answered, ever */
     struct vbd_req *req;            /* VBD_REQS of them */
 };
 
@@ -92,5 +93,8 @@ void vbd_drained(struct vbd *v);
 
 /* ring.c: serve a ring (bounded: true if more is left). */
 bool vbd_ring_work(struct vbd_ring *r);
+
+/* drain.c: at the VM's end, finish and flush what the guest wrote. */
+void blkback_drain(void);
 
 #endif /* BACKENDS_BLK_BLKBACK_H */

@@ -67,6 +67,7 @@ static void finish(struct vbd_req *q)
     q->in_use = false;
     r->inflight--;
     v->inflight--;
+    v->completed++;
     wake_waiting(v);
 }
 

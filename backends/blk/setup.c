@@ -12,6 +12,7 @@
 #include <xen/io/xenbus.h>
 #include "shim/console.h"
 #include "shim/param.h"
+#include "shim/shutdown.h"
 #include "shim/softirq.h"
 
 /*
@@ -226,6 +227,12 @@ static void frontend_watch(const char *path, void *data)
     cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }
 
+/* A static handler: the image is PIE. */
+static void drain_hook(void)
+{
+    blkback_drain();
+}
+
 void blkback_init(void)
 {
     unsigned int i;
@@ -239,4 +246,6 @@ void blkback_init(void)
         snprintf(path, sizeof(path), "%s/state", vbds[i].fe);
         xs_shim_watch(path, frontend_watch, &vbds[i]);
     }
+    if ( nr_vbds )
+        shutdown_hook_register(drain_hook);
 }

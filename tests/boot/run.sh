@@ -573,6 +573,49 @@ blk_case() {
     selftest_case "$name" "$disk" "virtio-blk-pci,drive=disk0,$dev" "$@"
 }
 
+# poweroff_case NAME IF: the blkback guest (poweroff-writes=1) queues 32
+# page writes at sectors 5000-5255 of a 4 MiB xvda (IF virtio or nvme),
+# announces half of them and powers off without waiting or flushing:
+# the shim serves the ring, completes and flushes them before QEMU ends,
+# so the file holds them (page i's byte k is (i * 13 + k * 7 + 1) & 0xff)
+# and every other sector as made.
+poweroff_case() {
+    local name=$1 img=$logdir/poweroff-$2.img why
+    python3 - "$img" <<'PY'
+import struct, sys
+with open(sys.argv[1], 'wb') as f:
+    for n in range(8192):
+        f.write(struct.pack('<Q', n) * 64)
+PY
+    expect "$name" 0 "+blkback: 32 writes queued, powering off" \
+        "+blkback: xvda: drained, [0-9]+ requests completed at the end, flushed" \
+        "+d1: shutdown: poweroff" "+$clean" \
+        -- build/guests/blkback.elf --memory 128M \
+        --guest-cmdline "poweroff-writes=1" --disk "$img,if=$2"
+    why=$(python3 - "$img" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+bad = []
+for n in range(8192):
+    s = d[n * 512:(n + 1) * 512]
+    if 5000 <= n < 5256:
+        i, off = (n - 5000) // 8, (n - 5000) % 8 * 512
+        ok = s == bytes((i * 13 + (off + k) * 7 + 1) & 0xff for k in range(512))
+    else:
+        ok = s == struct.pack('<Q', n) * 64
+    if not ok:
+        bad.append(n)
+if bad:
+    print('sectors %s wrong' % bad[:8])
+PY
+)
+    if [ -z "$why" ]; then
+        echo "PASS: $name: the writes are in the file"
+    else
+        echo "FAIL: $name: $why ($img)"
+    fi
+}
+
 # The container's disks (drivers/): a virtio-blk PCI device found through
 # port I/O (pc) and ECAM (q35), read, written, flushed, zeroed and
 # discarded at boot by blk-selftest, the bytes then checked in the file;
@@ -651,6 +694,8 @@ section_virtio_blk() {
         -- "$demo" --memory 256M --shim-cmdline "blk-selftest" \
         -- -drive driver=null-co,size=1M,latency-ns=11000000000,if=none,id=disk0 \
         -device virtio-blk-pci,drive=disk0,disable-legacy=on
+
+    poweroff_case "virtio-blk: a guest's unflushed writes reach the file at poweroff" virtio
 }
 
 # nvme_case NAME DISK DEVICE-OPTIONS ...: selftest_case's, the disk the
@@ -749,6 +794,8 @@ section_nvme() {
         -- "$demo" --memory 256M --shim-cmdline "blk-selftest" \
         -- -drive "file=blkdebug:$logdir/nvme-eio.cfg:$logdir/nvme-eio.img,if=none,id=disk0,format=raw" \
         -device nvme,serial=pvshim0,drive=disk0
+
+    poweroff_case "nvme: a guest's unflushed writes reach the file at poweroff" nvme
 }
 
 # net_case NAME DEVICE-OPTIONS [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS

@@ -16,6 +16,7 @@
  */
 #include "grant.h"
 #include "event.h"
+#include "fuzz.h"
 #include "xs.h"
 
 /* ring.h's barriers for the guest library's interface version. */
@@ -858,6 +859,47 @@ static void ring_given_back(void)
     ring_held();
 }
 
+/*
+ * poweroff-writes=1 (tests/boot/run.sh checks the image afterwards):
+ * 32 whole-page writes at sector 5000 on, the first 16 announced, the
+ * rest only on the ring, no flush, and the guest powers off without
+ * waiting for a response: the shim completes them all and flushes
+ * before QEMU ends.  Page i's byte k is (i * 13 + k * 7 + 1) & 0xff.
+ */
+static void poweroff_writes(void)
+{
+    struct sched_shutdown off = { .reason = SHUTDOWN_poweroff };
+    struct blkif_request *r;
+    unsigned int i, k;
+    int notify;
+
+    d = &xvda;
+    wait_be_state(XenbusStateInitWait);
+    connect();
+    for ( i = 0; i < NBIG; i++ )
+    {
+        for ( k = 0; k < PAGE_SIZE; k++ )
+            big[i][k] = i * 13 + k * 7 + 1;
+        grant_page(REF_BIG + i, big[i], GTF_readonly);
+        r = RING_GET_REQUEST(&d->ring, d->ring.req_prod_pvt++);
+        r->operation = BLKIF_OP_WRITE;
+        r->nr_segments = 1;
+        r->handle = 0;
+        r->id = i;
+        r->sector_number = 5000 + 8 * i;
+        r->seg[0] = sg(REF_BIG + i, 0, 7);
+        if ( i == NBIG / 2 - 1 )
+        {
+            RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
+            evtchn_send(d->port);
+        }
+    }
+    RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
+    (void)notify;
+    printf("blkback: 32 writes queued, powering off\n");
+    hypercall_sched_op(SCHEDOP_shutdown, &off);
+}
+
 void test_main(void)
 {
     if ( event_init() )
@@ -865,6 +907,8 @@ void test_main(void)
     if ( !xs_init() )
         return test_error("no xenstore ring");
     gnt_setup(1);
+    if ( cmdline_ulong("poweroff-writes", 0) )
+        return poweroff_writes();
     d = &xvda;
     entries("xvda", false);
     expect_node(be("feature-flush-cache"), "1");
