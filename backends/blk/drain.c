@@ -15,7 +15,7 @@
 
 #define DRAIN_NS    10000000000ULL
 
-static struct {
+static struct drain_flush {
     struct blk_request req;
     enum blk_status status;
     bool done;
@@ -23,10 +23,10 @@ static struct {
 
 static void flush_done(struct blk_request *req, enum blk_status s)
 {
-    unsigned int i = req - &flushes[0].req;
+    struct drain_flush *f = req->data;
 
-    flushes[i].status = s;
-    __atomic_store_n(&flushes[i].done, true, __ATOMIC_RELEASE);
+    f->status = s;
+    __atomic_store_n(&f->done, true, __ATOMIC_RELEASE);
 }
 
 /*
@@ -67,7 +67,8 @@ static void flush_all(uint64_t end)
         if ( vbds[i].ro || !(vbds[i].dev->features & BLK_F_FLUSH) )
             continue;
         flushes[i].req = (struct blk_request){ .op = BLK_OP_FLUSH,
-                                               .done = flush_done };
+                                               .done = flush_done,
+                                               .data = &flushes[i] };
         flushes[i].done = false;
         if ( (flushes[i].status = blk_submit(vbds[i].dev, &flushes[i].req)) )
             flushes[i].done = true;

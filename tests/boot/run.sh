@@ -548,6 +548,32 @@ PY
     fi
 }
 
+# hole_case NAME DISK: blk-selftest's discard of sectors 32-39 (one 4 KiB
+# block of the file) went through QEMU's discard=unmap to the host: the
+# file has a hole there, and the sectors read as zeroes.
+hole_case() {
+    local why
+    why=$(python3 - "$logdir/$2.img" <<'PY'
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+try:
+    hole = os.lseek(fd, 32 * 512, os.SEEK_HOLE)
+finally:
+    os.close(fd)
+d = open(sys.argv[1], 'rb').read()
+if hole != 32 * 512:
+    print('no hole at sector 32 (the next one at byte %d)' % hole)
+elif d[32 * 512:40 * 512] != bytes(8 * 512):
+    print('sectors 32-39 are not zeroes')
+PY
+)
+    if [ -z "$why" ]; then
+        echo "PASS: $1"
+    else
+        echo "FAIL: $1: $why ($logdir/$2.img)"
+    fi
+}
+
 # selftest_case NAME DISK DEVICE [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS
 # [-- QEMU-ARGS]: the demo guest with blk-selftest, over a fresh disk
 # DISK as the drive disk0 of the QEMU -device DEVICE.
@@ -635,6 +661,7 @@ section_virtio_blk() {
         "+virtio-blk0: discarded sectors 32-39" "+$passed" \
         -- --memory 256M -- -M pc
     disk_case "virtio-blk: pc, the written bytes are in the file" blk-pc yes
+    hole_case "virtio-blk: pc, the discard punched a hole in the file" blk-pc
 
     blk_case "virtio-blk: q35, ECAM, 2 queues on 2 vCPUs" blk-q35 \
         disable-legacy=on,num-queues=2 \
@@ -727,6 +754,7 @@ section_nvme() {
         "+nvme0n1: discarded sectors 32-39" "+$passed" \
         -- --memory 256M -- -M pc
     disk_case "nvme: pc, the written bytes are in the file" nvme-pc yes
+    hole_case "nvme: pc, the discard punched a hole in the file" nvme-pc
 
     nvme_case "nvme: q35, ECAM, 2 queue pairs on 2 vCPUs" nvme-q35 "" \
         "+PCI: [0-9]+ functions, configuration through ECAM \(MCFG\)" \

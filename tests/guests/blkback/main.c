@@ -763,6 +763,81 @@ static void multi_page(void)
 }
 
 /*
+ * multi-queue-max-queues (the device's queues: 2 on 2 vCPUs): two
+ * rings, queue-0 and queue-1, each with its own port, served at once;
+ * more queues than offered refused (Closing, the reason in "error"),
+ * and the frontend back on one ring.
+ */
+static void multi_queue(void)
+{
+    evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
+    struct blkif_front_ring qring[2];
+    evtchn_port_t qport[2];
+    struct blkif_request_segment s;
+    char v[16], name[32];
+    unsigned int q;
+
+    expect_node(be("multi-queue-max-queues"), "2");
+    start_over();
+    for ( q = 0; q < 2; q++ )
+    {
+        struct blkif_sring *sr = (void *)mring[q];
+
+        check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
+        qport[q] = a.port;
+        memset(mring[q], 0, PAGE_SIZE);
+        SHARED_RING_INIT(sr);
+        FRONT_RING_INIT(&qring[q], sr, PAGE_SIZE);
+        grant_page(REF_MRING + q, mring[q], 0);
+        snprintf(name, sizeof(name), "queue-%u/ring-ref", q);
+        snprintf(v, sizeof(v), "%u", REF_MRING + q);
+        xs_write(0, fe(name), v);
+        snprintf(name, sizeof(name), "queue-%u/event-channel", q);
+        snprintf(v, sizeof(v), "%u", qport[q]);
+        xs_write(0, fe(name), v);
+    }
+    xs_req_str(XS_RM, 0, fe("ring-page-order"));
+    xs_write(0, fe("multi-queue-num-queues"), "2");
+    fe_state(XenbusStateInitialised);
+    wait_be_state(XenbusStateConnected);
+    fe_state(XenbusStateConnected);
+    grant_page(REF_DATA, data[0], 0);
+    for ( q = 0; q < 2; q++ )
+    {
+        d->ring = qring[q];
+        d->port = qport[q];
+        s = sg(REF_DATA, 0, 0);
+        memset(data[0], 0, 512);
+        check_rc(rq(BLKIF_OP_READ, 10 + q, 1, &s), BLKIF_RSP_OKAY);
+        if ( !holds(data[0], 0, 10 + q) )
+            test_fail("queue %u: read of sector %u", q, 10 + q);
+        qring[q] = d->ring;
+    }
+
+    /* More queues than offered. */
+    fe_state(XenbusStateClosing);
+    wait_be_state(XenbusStateClosing);
+    fe_state(XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    for ( q = 0; q < 2; q++ )
+        check_rc(evtchn_close(qport[q]), 0);
+    fe_state(XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+    xs_write(0, fe("multi-queue-num-queues"), "3");
+    fe_state(XenbusStateInitialised);
+    wait_be_state(XenbusStateClosing);
+    expect_node(be("error"),
+                "multi-queue-num-queues above multi-queue-max-queues");
+    fe_state(XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    fe_state(XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+    xs_req_str(XS_RM, 0, fe("multi-queue-num-queues"));
+    connect();
+    check_read_5("back on one ring");
+}
+
+/*
  * feature-discard (QEMU's discard=unmap: the file gets a hole, read
  * back as zeroes); a secure discard (discard-secure 0), a range past the
  * end and one that wraps refused; an empty one done.
@@ -925,6 +1000,7 @@ void test_main(void)
     indirect();
     discard();
     multi_page();
+    multi_queue();
     sectors_4k();
     ring_given_back();
     test_success();
