@@ -91,6 +91,20 @@ void vbd_broken(struct vbd *v, const char *why, unsigned int a,
                 unsigned int b);
 void vbd_drained(struct vbd *v);
 
+/*
+ * request.c: a read or write (direct or indirect), a discard: checked,
+ * mapped, its device requests in q->sub (the caller sets their done);
+ * BLKIF_RSP_OKAY, or the status to answer with (nothing kept).  The
+ * next pieces of a discard, as many as q->sub holds.  The segments'
+ * grants released.
+ */
+int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
+                       const struct blkif_req *req, bool write);
+int16_t vbd_prepare_discard(struct vbd *v, struct vbd_req *q,
+                            const struct blkif_req *req);
+void vbd_fill_discard(struct vbd_req *q);
+void vbd_unmap_segs(struct vbd_req *q, unsigned int n);
+
 /* ring.c: serve a ring (bounded: true if more is left). */
 bool vbd_ring_work(struct vbd_ring *r);
 

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A vbd's rings, as Linux's xen-blkback (blkback.c __do_block_io_op(),
- * dispatch_rw_block_io(), dispatch_discard_io()): each request copied
- * out of the shared pages and decoded (blkif-ring.c) before it is looked
- * at, checked, its segments' grants mapped for the device (read-only for
- * a write's source; an indirect request's segment pages mapped
- * read-only just long enough to copy the segments out) and their
- * machine addresses handed to drivers/block.h as they are: no copy, no
- * bounce.  The response goes out once the device has finished and the
- * grants are released.  Bounded work per run; a request the device's
+ * A vbd's rings, as Linux's xen-blkback (blkback.c __do_block_io_op()):
+ * each request copied out of the shared pages and decoded (blkif-ring.c)
+ * before it is looked at, prepared (request.c: checked, its grants
+ * mapped for the device) and its device requests handed to
+ * drivers/block.h with the granted frames' addresses as they are: no
+ * copy, no bounce.  The response goes out once the device has finished
+ * and the grants are released.  Bounded work per run; a request the device's
  * queue or the vbd's request slots have no room for waits on the ring
  * until a completion makes room.
  */
@@ -26,12 +24,6 @@ static void respond(struct vbd_ring *r, uint64_t id, uint8_t op, int16_t st)
     ASSERT_VBD_LOCKED(r->vbd);
     if ( blkif_ring_respond(&r->ring, id, op, st) )
         pv_evtchn_notify_guest(r->port);
-}
-
-static void unmap_segs(struct vbd_req *q, unsigned int n)
-{
-    while ( n-- )
-        pv_grant_unmap_dev(q->handle[n]);
 }
 
 static int16_t blkif_status(enum blk_status s)
@@ -62,7 +54,7 @@ static void finish(struct vbd_req *q)
     struct vbd *v = r->vbd;
 
     ASSERT_VBD_LOCKED(v);
-    unmap_segs(q, q->nr_segs);
+    vbd_unmap_segs(q, q->nr_segs);
     respond(r, q->id, q->operation, blkif_status(q->status));
     q->in_use = false;
     r->inflight--;
@@ -71,11 +63,13 @@ static void finish(struct vbd_req *q)
     wake_waiting(v);
 }
 
+static void req_done(struct blk_request *breq, enum blk_status s);
+
 /*
  * Submit @q's device requests from next_sub on, on the device queue of
- * its ring.  False if the device's queue is full: the rest wait
- * (r->stalled) for a completion.  A refusal stops the rest; @q finishes
- * once what was submitted is done.
+ * its ring, each to come back to req_done().  False if the device's
+ * queue is full: the rest wait (r->stalled) for a completion.  A
+ * refusal stops the rest; @q finishes once what was submitted is done.
  */
 static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
 {
@@ -85,6 +79,8 @@ static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
     ASSERT_VBD_LOCKED(r->vbd);
     while ( q->next_sub < q->nr_subs && q->status == BLK_OK )
     {
+        q->sub[q->next_sub].done = req_done;
+        q->sub[q->next_sub].data = q;
         s = blk_submit_on(dev, r->index % dev->nr_queues,
                           &q->sub[q->next_sub]);
         if ( s == BLK_EBUSY )
@@ -103,32 +99,6 @@ static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
     return true;
 }
 
-static void req_done(struct blk_request *breq, enum blk_status s);
-
-/*
- * The next pieces of a discard, each at most the device's limit in
- * whole logical blocks, as many as the request has room for.
- */
-static void fill_discard(struct vbd_req *q)
-{
-    const struct blk_dev *dev = q->ring->vbd->dev;
-    uint32_t max = dev->max_discard_sectors & ~(q->ring->vbd->lbs - 1);
-    uint32_t n;
-
-    q->nr_subs = q->next_sub = 0;
-    while ( q->left && q->nr_subs < VBD_SEGS_MAX )
-    {
-        n = MIN(q->left, (uint64_t)max);
-        q->sub[q->nr_subs++] = (struct blk_request){
-            .op = BLK_OP_DISCARD, .sector = q->left_sector,
-            .nr_sectors = n, .done = req_done, .data = q,
-        };
-        q->left_sector += n;
-        q->left -= n;
-    }
-}
-
-/* drivers/: a device request is done (BLOCK_SOFTIRQ, any CPU). */
 static void req_done(struct blk_request *breq, enum blk_status s)
 {
     struct vbd_req *q = breq->data;
@@ -143,7 +113,7 @@ static void req_done(struct blk_request *breq, enum blk_status s)
         goto out;
     if ( q->status == BLK_OK && q->next_sub == q->nr_subs && q->left )
     {
-        fill_discard(q);                /* the next pieces of a discard */
+        vbd_fill_discard(q);                /* the next pieces of a discard */
         submit_subs(r, q);
         goto out;
     }
@@ -151,8 +121,7 @@ static void req_done(struct blk_request *breq, enum blk_status s)
     {
         /* A barrier or a flush with data: the writes, then the flush. */
         q->flush_after = false;
-        q->sub[0] = (struct blk_request){ .op = BLK_OP_FLUSH,
-                                          .done = req_done, .data = q };
+        q->sub[0] = (struct blk_request){ .op = BLK_OP_FLUSH };
         q->nr_subs = 1;
         q->next_sub = 0;
         submit_subs(r, q);
@@ -163,55 +132,6 @@ static void req_done(struct blk_request *breq, enum blk_status s)
     spin_unlock(&v->lock);
 }
 
-/* Map every segment's grant for the device; false (none kept) if one fails. */
-static bool map_segs(struct vbd_req *q, unsigned int n, bool write)
-{
-    unsigned int i;
-    uint64_t maddr;
-
-    for ( i = 0; i < n; i++ )
-    {
-        const struct blkif_request_segment *s = &q->rseg[i];
-
-        /* A read: the device writes the frame.  A write: it reads it. */
-        if ( pv_grant_map_dev(s->gref, write, &q->handle[i], &maddr) )
-        {
-            unmap_segs(q, i);
-            return false;
-        }
-        q->seg[i].addr = maddr + s->first_sect * BLK_SECTOR_SIZE;
-        q->seg[i].len = (s->last_sect - s->first_sect + 1) * BLK_SECTOR_SIZE;
-    }
-    q->nr_segs = n;
-    return true;
-}
-
-/*
- * An indirect request's segments into q->rseg: its pages mapped
- * read-only (the device never sees them) while they are copied out.
- */
-static bool indirect_segs(struct vbd_req *q, const struct blkif_req *r)
-{
-    unsigned int i, n = BLKIF_INDIRECT_PAGES(r->nr_segments);
-    const uint8_t *page[BLKIF_MAX_INDIRECT_PAGES_PER_REQUEST];
-    uint64_t maddr;
-    bool ok = true;
-
-    for ( i = 0; i < n; i++ )
-    {
-        if ( pv_grant_map_dev(r->indirect[i], true, &q->handle[i], &maddr) )
-        {
-            ok = false;
-            break;
-        }
-        page[i] = __va(maddr);
-    }
-    if ( ok )
-        blkif_indirect_segs(page, r->nr_segments, q->rseg);
-    unmap_segs(q, i);
-    return ok;
-}
-
 static struct vbd_req *free_req(struct vbd *v)
 {
     unsigned int i;
@@ -220,84 +140,6 @@ static struct vbd_req *free_req(struct vbd *v)
         if ( !v->req[i].in_use )
             return &v->req[i];
     return NULL;
-}
-
-/*
- * The device requests for q->seg[0..nr_segs): as many segments in each
- * as the device takes in one (all of them, usually), in order on the
- * disk.  False if a segment can't go to the device at all.
- */
-static bool split(struct vbd_req *q, enum blk_op op, uint64_t sector)
-{
-    const struct blk_dev *dev = q->ring->vbd->dev;
-    unsigned int i = 0, n, j;
-
-    q->nr_subs = 0;
-    while ( i < q->nr_segs )
-    {
-        if ( !(n = blk_fit(dev, &q->seg[i], q->nr_segs - i)) )
-            return false;
-        q->sub[q->nr_subs++] = (struct blk_request){
-            .op = op, .sector = sector, .nr_segs = n, .seg = &q->seg[i],
-            .done = req_done, .data = q,
-        };
-        for ( j = 0; j < n; j++ )
-            sector += q->seg[i + j].len >> BLK_SECTOR_SHIFT;
-        i += n;
-    }
-    return true;
-}
-
-/* A read or write (direct or indirect): checked, mapped, split; BLKIF_RSP_*. */
-static int16_t prepare_rw(struct vbd_ring *r, struct vbd_req *q,
-                          const struct blkif_req *req, bool write)
-{
-    struct vbd *v = r->vbd;
-    bool indirect = req->operation == BLKIF_OP_INDIRECT;
-    unsigned int n = req->nr_segments;
-    uint64_t nr;
-
-    if ( !n || n > (indirect ? VBD_SEGS_MAX : BLKIF_MAX_SEGMENTS_PER_REQUEST) )
-        return BLKIF_RSP_ERROR;
-    if ( write && v->ro )
-        return BLKIF_RSP_ERROR;
-    if ( indirect )
-    {
-        if ( !indirect_segs(q, req) )
-            return BLKIF_RSP_ERROR;
-    }
-    else
-        memcpy(q->rseg, req->seg, n * sizeof(req->seg[0]));
-    if ( !blkif_segs_check(q->rseg, n, &nr) ||
-         !blkif_range_ok(req->sector, nr, v->dev->nr_sectors) ||
-         !blkif_aligned(req->sector, q->rseg, n, v->lbs) )
-        return BLKIF_RSP_ERROR;
-    if ( !map_segs(q, n, write) )
-        return BLKIF_RSP_ERROR;
-    if ( !split(q, write ? BLK_OP_WRITE : BLK_OP_READ, req->sector) )
-    {
-        unmap_segs(q, q->nr_segs);
-        q->nr_segs = 0;
-        return BLKIF_RSP_ERROR;
-    }
-    return BLKIF_RSP_OKAY;
-}
-
-/* dispatch_discard_io(): the range checked, then the device's pieces. */
-static int16_t prepare_discard(struct vbd *v, struct vbd_req *q,
-                               const struct blkif_req *req)
-{
-    if ( !v->discard || (req->flag & BLKIF_DISCARD_SECURE) )
-        return BLKIF_RSP_EOPNOTSUPP;    /* discard-secure is 0 */
-    if ( v->ro || (req->nr_sectors &&
-                   !blkif_range_ok(req->sector, req->nr_sectors,
-                                   v->dev->nr_sectors)) ||
-         ((req->sector | req->nr_sectors) & (v->lbs - 1)) )
-        return BLKIF_RSP_ERROR;
-    q->left_sector = req->sector;
-    q->left = req->nr_sectors;
-    fill_discard(q);
-    return BLKIF_RSP_OKAY;
 }
 
 /*
@@ -317,7 +159,7 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
     {
     case BLKIF_OP_READ:
     case BLKIF_OP_WRITE:
-        st = prepare_rw(r, q, req, req->op == BLKIF_OP_WRITE);
+        st = vbd_prepare_rw(r, q, req, req->op == BLKIF_OP_WRITE);
         break;
     case BLKIF_OP_FLUSH_DISKCACHE:
     case BLKIF_OP_WRITE_BARRIER:
@@ -327,15 +169,14 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
             st = BLKIF_RSP_EOPNOTSUPP;
         else if ( !req->nr_segments && req->op == BLKIF_OP_FLUSH_DISKCACHE )
         {
-            q->sub[0] = (struct blk_request){ .op = BLK_OP_FLUSH,
-                                              .done = req_done, .data = q };
+            q->sub[0] = (struct blk_request){ .op = BLK_OP_FLUSH };
             q->nr_subs = 1;
         }
-        else if ( (st = prepare_rw(r, q, req, true)) == BLKIF_RSP_OKAY )
+        else if ( (st = vbd_prepare_rw(r, q, req, true)) == BLKIF_RSP_OKAY )
             q->flush_after = true;
         break;
     case BLKIF_OP_DISCARD:
-        st = prepare_discard(v, q, req);
+        st = vbd_prepare_discard(v, q, req);
         break;
     default:
         st = req->operation == BLKIF_OP_INDIRECT ? BLKIF_RSP_ERROR

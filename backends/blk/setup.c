@@ -83,7 +83,9 @@ static void vbd_discard(struct vbd *v)
 
     if ( v->ro )
         return;                         /* discard-enable 0 */
-    v->discard = d->features & BLK_F_DISCARD;
+    /* Its pieces are whole logical blocks: at least one of them. */
+    v->discard = (d->features & BLK_F_DISCARD) &&
+                 d->max_discard_sectors >= v->lbs;
     if ( v->discard )
     {
         node(v, false, "discard-granularity", "%lu",
