@@ -57,64 +57,52 @@ static void entry_copy(const struct blkif_ring *r, RING_IDX i, void *buf,
     }
 }
 
-static void decode_x86_32(const uint8_t *raw, struct blkif_req *out)
-{
-    const struct blkif_x86_32_request *rw = (const void *)raw;
-    const struct blkif_x86_32_request_discard *d = (const void *)raw;
-    const struct blkif_x86_32_request_indirect *in = (const void *)raw;
-    unsigned int i;
+/* Where each field of the three request forms sits, per ABI. */
+struct req_layout {
+    uint8_t id, nr_segments, sector, seg;               /* read, write... */
+    uint8_t d_flag, d_sector, d_nr_sectors;             /* discard */
+    uint8_t i_op, i_nr_segments, i_sector, i_grefs;     /* indirect */
+};
 
-    out->id = rw->id;
+#define LAYOUT(rw, d, in) {                                             \
+    offsetof(rw, id), offsetof(rw, nr_segments),                        \
+    offsetof(rw, sector_number), offsetof(rw, seg),                     \
+    offsetof(d, flag), offsetof(d, sector_number),                      \
+    offsetof(d, nr_sectors), offsetof(in, indirect_op),                 \
+    offsetof(in, nr_segments), offsetof(in, sector_number),             \
+    offsetof(in, indirect_grefs) }
+
+static const struct req_layout native_layout =
+    LAYOUT(struct blkif_request, struct blkif_request_discard,
+           struct blkif_request_indirect);
+static const struct req_layout x86_32_layout =
+    LAYOUT(struct blkif_x86_32_request, struct blkif_x86_32_request_discard,
+           struct blkif_x86_32_request_indirect);
+
+/* The entry @raw (a private copy) in @l's layout, into @out. */
+static void decode(const uint8_t *raw, const struct req_layout *l,
+                   struct blkif_req *out)
+{
+    memcpy(&out->id, raw + l->id, sizeof(out->id));
     switch ( out->operation )
     {
     case BLKIF_OP_DISCARD:
-        out->flag = d->flag;
-        out->sector = d->sector_number;
-        out->nr_sectors = d->nr_sectors;
+        out->flag = raw[l->d_flag];
+        memcpy(&out->sector, raw + l->d_sector, sizeof(out->sector));
+        memcpy(&out->nr_sectors, raw + l->d_nr_sectors,
+               sizeof(out->nr_sectors));
         break;
     case BLKIF_OP_INDIRECT:
-        out->op = in->indirect_op;
-        out->nr_segments = in->nr_segments;
-        out->sector = in->sector_number;
-        for ( i = 0; i < BLKIF_MAX_INDIRECT_PAGES_PER_REQUEST; i++ )
-            out->indirect[i] = in->indirect_grefs[i];
+        out->op = raw[l->i_op];
+        memcpy(&out->nr_segments, raw + l->i_nr_segments,
+               sizeof(out->nr_segments));
+        memcpy(&out->sector, raw + l->i_sector, sizeof(out->sector));
+        memcpy(out->indirect, raw + l->i_grefs, sizeof(out->indirect));
         break;
     default:
-        out->nr_segments = rw->nr_segments;
-        out->sector = rw->sector_number;
-        for ( i = 0; i < BLKIF_MAX_SEGMENTS_PER_REQUEST; i++ )
-            out->seg[i] = rw->seg[i];
-        break;
-    }
-}
-
-static void decode_native(const uint8_t *raw, struct blkif_req *out)
-{
-    const struct blkif_request *rw = (const void *)raw;
-    const struct blkif_request_discard *d = (const void *)raw;
-    const struct blkif_request_indirect *in = (const void *)raw;
-    unsigned int i;
-
-    out->id = rw->id;
-    switch ( out->operation )
-    {
-    case BLKIF_OP_DISCARD:
-        out->flag = d->flag;
-        out->sector = d->sector_number;
-        out->nr_sectors = d->nr_sectors;
-        break;
-    case BLKIF_OP_INDIRECT:
-        out->op = in->indirect_op;
-        out->nr_segments = in->nr_segments;
-        out->sector = in->sector_number;
-        for ( i = 0; i < BLKIF_MAX_INDIRECT_PAGES_PER_REQUEST; i++ )
-            out->indirect[i] = in->indirect_grefs[i];
-        break;
-    default:
-        out->nr_segments = rw->nr_segments;
-        out->sector = rw->sector_number;
-        for ( i = 0; i < BLKIF_MAX_SEGMENTS_PER_REQUEST; i++ )
-            out->seg[i] = rw->seg[i];
+        out->nr_segments = raw[l->nr_segments];
+        memcpy(&out->sector, raw + l->sector, sizeof(out->sector));
+        memcpy(out->seg, raw + l->seg, sizeof(out->seg));
         break;
     }
 }
@@ -131,10 +119,7 @@ void blkif_ring_get(const struct blkif_ring *r, RING_IDX i,
     entry_copy(r, i, &e, r->ent_size, false);
     memset(out, 0, sizeof(*out));
     out->operation = out->op = e.raw[0];
-    if ( r->x86_32 )
-        decode_x86_32(e.raw, out);
-    else
-        decode_native(e.raw, out);
+    decode(e.raw, r->x86_32 ? &x86_32_layout : &native_layout, out);
 }
 
 bool blkif_ring_respond(struct blkif_ring *r, uint64_t id, uint8_t op,
