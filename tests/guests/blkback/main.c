@@ -182,8 +182,8 @@ static struct blkif_sring *ring_nodes(void)
     return (void *)page;
 }
 
-/* Allocate a port for domain 0, set the ring up, Initialised. */
-static void offer(void)
+/* Allocate a port for domain 0, set the ring up (Initialised: offer()). */
+static void offer_nodes(void)
 {
     evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
     struct blkif_sring *s;
@@ -198,6 +198,11 @@ static void offer(void)
     snprintf(v, sizeof(v), "%u", d->port);
     xs_write(0, fe("event-channel"), v);
     xs_write(0, fe("protocol"), XEN_IO_PROTO_ABI_NATIVE);
+}
+
+static void offer(void)
+{
+    offer_nodes();
     fe_state(XenbusStateInitialised);
 }
 
@@ -723,6 +728,16 @@ static void many_reads(const char *why)
             test_fail("%s: sector %u wrong", why, 300 + i);
 }
 
+/* A 4-page ring whose ring-ref2 is past the grant table, offered. */
+static void offer_bad_page(void)
+{
+    d->order = MRING_ORDER;
+    offer_nodes();
+    xs_write(0, fe("ring-ref2"), "4000");
+    fe_state(XenbusStateInitialised);
+    d->order = -1;
+}
+
 /*
  * max-ring-page-order: a ring of 4 pages holds 128 requests, and 100
  * queued at once are all answered (the backend takes 32 at a time),
@@ -742,7 +757,19 @@ static void multi_page(void)
     many_reads("4-page ring");
     check_read_5("on a 4-page ring");
 
+    /* ring-ref2 not a grant: the two pages mapped before it let go. */
     start_over();
+    offer_bad_page();
+    wait_be_state(XenbusStateClosing);
+    expect_node(be("error"), "mapping ring");
+    check_rc(gnt_status_bits(1, REF_MRING), 0);
+    check_rc(gnt_status_bits(1, REF_MRING + 1), 0);
+    fe_state(XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    check_rc(evtchn_close(d->port), 0);
+    fe_state(XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+
     check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
     d->port = a.port;
     snprintf(v, sizeof(v), "%u", d->port);
@@ -760,6 +787,44 @@ static void multi_page(void)
     connect();
     many_reads("one-page ring");
     check_read_5("after ring-page-order 5");
+}
+
+/*
+ * Two queues, queue-1's ring-ref not a grant: the connection fails
+ * (Closing, "mapping ring") and queue 0's ring and port, already taken,
+ * are let go too.  Back to InitWait afterwards.
+ */
+static void bad_second_queue(void)
+{
+    evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
+    struct blkif_sring *sr = (void *)mring[0];
+    evtchn_status_t st;
+    char v[16];
+
+    check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
+    memset(mring[0], 0, PAGE_SIZE);
+    SHARED_RING_INIT(sr);
+    grant_page(REF_MRING, mring[0], 0);
+    snprintf(v, sizeof(v), "%u", REF_MRING);
+    xs_write(0, fe("queue-0/ring-ref"), v);
+    xs_write(0, fe("queue-1/ring-ref"), "4000");
+    snprintf(v, sizeof(v), "%u", a.port);
+    xs_write(0, fe("queue-0/event-channel"), v);
+    xs_write(0, fe("queue-1/event-channel"), v);
+    xs_write(0, fe("multi-queue-num-queues"), "2");
+    fe_state(XenbusStateInitialised);
+    wait_be_state(XenbusStateClosing);
+    expect_node(be("error"), "mapping ring");
+    check_rc(gnt_status_bits(1, REF_MRING), 0);
+    check_rc(evtchn_status_of(a.port, &st), 0);
+    if ( st.status != EVTCHNSTAT_unbound || st.u.unbound.dom != 0 )
+        test_fail("queue 0's port %u status %u after a failed connect",
+                  a.port, st.status);
+    fe_state(XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    check_rc(evtchn_close(a.port), 0);
+    fe_state(XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
 }
 
 /*
@@ -832,6 +897,7 @@ static void multi_queue(void)
     wait_be_state(XenbusStateClosed);
     fe_state(XenbusStateInitialising);
     wait_be_state(XenbusStateInitWait);
+    bad_second_queue();
     xs_req_str(XS_RM, 0, fe("multi-queue-num-queues"));
     connect();
     check_read_5("back on one ring");
