@@ -31,8 +31,9 @@ static void flush_done(struct blk_request *req, enum blk_status s)
 
 /*
  * Serve what is on the rings and start what waited; the requests still
- * in flight over every disk.  A disk whose lock this CPU already holds
- * (a crash in the middle of its work) is left alone.
+ * in flight over every disk (a disk whose lock another CPU holds counts
+ * as one).  A disk whose lock this CPU already holds (a crash in the
+ * middle of its work) is left alone.
  */
 static unsigned int serve(void)
 {
@@ -42,8 +43,13 @@ static unsigned int serve(void)
     {
         struct vbd *v = &vbds[i];
 
-        if ( spin_is_locked_by_me(&v->lock) || !spin_trylock(&v->lock) )
+        if ( spin_is_locked_by_me(&v->lock) )
             continue;
+        if ( !spin_trylock(&v->lock) )
+        {
+            n++;                        /* busy elsewhere: look again */
+            continue;
+        }
         for ( r = 0; r < v->nr_rings; r++ )
             for ( rounds = 0; rounds < 64 && vbd_ring_work(&v->rings[r]);
                   rounds++ )
