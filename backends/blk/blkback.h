@@ -40,6 +40,7 @@ struct vbd_req {
     unsigned int pending;           /* device requests not yet done */
     enum blk_status status;         /* the first failure, else BLK_OK */
     uint64_t left_sector, left;     /* a discard: what is still to go */
+    /* Filled as used (dispatch() sets the fields above alone). */
     unsigned int handle[VBD_SEGS_MAX];
     struct blkif_request_segment rseg[VBD_SEGS_MAX];   /* the guest's */
     struct blk_seg seg[VBD_SEGS_MAX];

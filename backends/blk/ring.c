@@ -153,8 +153,15 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
     struct vbd *v = r->vbd;
     int16_t st = BLKIF_RSP_OKAY;
 
-    *q = (struct vbd_req){ .ring = r, .in_use = true, .operation = req->op,
-                           .id = req->id };
+    /* The header alone: the per-segment arrays are 20 KiB, filled as used. */
+    q->ring = r;
+    q->in_use = true;
+    q->flush_after = false;
+    q->operation = req->op;
+    q->id = req->id;
+    q->nr_segs = q->nr_subs = q->next_sub = q->pending = 0;
+    q->status = BLK_OK;
+    q->left_sector = q->left = 0;
     switch ( req->op )
     {
     case BLKIF_OP_READ:
