@@ -33,6 +33,21 @@ static void to_front(void)
         memcpy(front + i * BLKIF_PAGE_SIZE, back[i], BLKIF_PAGE_SIZE);
 }
 
+/* Request @i as the backend decodes it: its operation, segments, id, sector. */
+static const struct blkif_req *get(const struct blkif_ring *r, RING_IDX i,
+                                   uint8_t op, unsigned int nr_segments,
+                                   uint64_t id, uint64_t sector)
+{
+    static struct blkif_req q;
+
+    blkif_ring_get(r, i, &q);
+    CHECK_EQ(q.op, op);
+    CHECK_EQ(q.nr_segments, nr_segments);
+    CHECK_EQ(q.id, id);
+    CHECK_EQ(q.sector, sector);
+    return &q;
+}
+
 static void test_sizes(void)
 {
     CHECK_EQ(blkif_ring_entries(1, false), 32);
@@ -49,7 +64,7 @@ static void test_native(void)
     struct blkif_sring *s = (void *)front;
     struct blkif_front_ring fr;
     struct blkif_ring r;
-    struct blkif_req q;
+    const struct blkif_req *q;
     struct blkif_request *rw;
     struct blkif_request_discard *dc;
     struct blkif_request_indirect *in;
@@ -86,29 +101,18 @@ static void test_native(void)
                                            .sector_number = 1 << 20,
                                            .indirect_grefs = { 9, 10 } };
     to_back();
-    blkif_ring_get(&r, 70, &q);
-    CHECK_EQ(q.operation, BLKIF_OP_WRITE);
-    CHECK_EQ(q.op, BLKIF_OP_WRITE);
-    CHECK_EQ(q.nr_segments, 11);
-    CHECK_EQ(q.id, 0x1122334455667788);
-    CHECK_EQ(q.sector, 999);
-    CHECK_EQ(q.seg[10].gref, 110);
-    CHECK_EQ(q.seg[10].first_sect, 2);
-    CHECK_EQ(q.seg[10].last_sect, 7);
-    blkif_ring_get(&r, 71, &q);
-    CHECK_EQ(q.op, BLKIF_OP_DISCARD);
-    CHECK_EQ(q.flag, 1);
-    CHECK_EQ(q.id, 5);
-    CHECK_EQ(q.sector, 64);
-    CHECK_EQ(q.nr_sectors, 1ULL << 40);
-    blkif_ring_get(&r, 72, &q);
-    CHECK_EQ(q.operation, BLKIF_OP_INDIRECT);
-    CHECK_EQ(q.op, BLKIF_OP_READ);
-    CHECK_EQ(q.nr_segments, 256);
-    CHECK_EQ(q.id, 77);
-    CHECK_EQ(q.sector, 1 << 20);
-    CHECK_EQ(q.indirect[0], 9);
-    CHECK_EQ(q.indirect[1], 10);
+    q = get(&r, 70, BLKIF_OP_WRITE, 11, 0x1122334455667788, 999);
+    CHECK_EQ(q->operation, BLKIF_OP_WRITE);
+    CHECK_EQ(q->seg[10].gref, 110);
+    CHECK_EQ(q->seg[10].first_sect, 2);
+    CHECK_EQ(q->seg[10].last_sect, 7);
+    q = get(&r, 71, BLKIF_OP_DISCARD, 0, 5, 64);
+    CHECK_EQ(q->flag, 1);
+    CHECK_EQ(q->nr_sectors, 1ULL << 40);
+    q = get(&r, 72, BLKIF_OP_READ, 256, 77, 1 << 20);
+    CHECK_EQ(q->operation, BLKIF_OP_INDIRECT);
+    CHECK_EQ(q->indirect[0], 9);
+    CHECK_EQ(q->indirect[1], 10);
 
     /* Responses, the third across the page boundary. */
     CHECK(!blkif_ring_respond(&r, 0x1122334455667788, BLKIF_OP_WRITE,
@@ -138,7 +142,7 @@ static void test_x86_32(void)
     struct blkif_x86_32_request_discard *dc;
     struct blkif_x86_32_request_indirect *in;
     struct blkif_ring r;
-    struct blkif_req q;
+    const struct blkif_req *q;
 
     memset(front, 0, sizeof(front));
     SHARED_RING_INIT(s);
@@ -165,25 +169,14 @@ static void test_x86_32(void)
     in->sector_number = 80;
     in->indirect_grefs[0] = 55;
     to_back();
-    blkif_ring_get(&r, 37, &q);
-    CHECK_EQ(q.op, BLKIF_OP_READ);
-    CHECK_EQ(q.nr_segments, 3);
-    CHECK_EQ(q.id, 0xabcdef0123);
-    CHECK_EQ(q.sector, 12345);
-    CHECK_EQ(q.seg[2].gref, 42);
-    CHECK_EQ(q.seg[2].first_sect, 1);
-    CHECK_EQ(q.seg[2].last_sect, 6);
-    blkif_ring_get(&r, 1, &q);
-    CHECK_EQ(q.op, BLKIF_OP_DISCARD);
-    CHECK_EQ(q.id, 3);
-    CHECK_EQ(q.sector, 8);
-    CHECK_EQ(q.nr_sectors, 16);
-    blkif_ring_get(&r, 2, &q);
-    CHECK_EQ(q.op, BLKIF_OP_WRITE);
-    CHECK_EQ(q.nr_segments, 300);
-    CHECK_EQ(q.id, 4);
-    CHECK_EQ(q.sector, 80);
-    CHECK_EQ(q.indirect[0], 55);
+    q = get(&r, 37, BLKIF_OP_READ, 3, 0xabcdef0123, 12345);
+    CHECK_EQ(q->seg[2].gref, 42);
+    CHECK_EQ(q->seg[2].first_sect, 1);
+    CHECK_EQ(q->seg[2].last_sect, 6);
+    q = get(&r, 1, BLKIF_OP_DISCARD, 0, 3, 8);
+    CHECK_EQ(q->nr_sectors, 16);
+    q = get(&r, 2, BLKIF_OP_WRITE, 300, 4, 80);
+    CHECK_EQ(q->indirect[0], 55);
     r.br.rsp_prod_pvt = 37;
     blkif_ring_respond(&r, 0xabcdef0123, BLKIF_OP_READ, BLKIF_RSP_OKAY);
     to_front();
