@@ -174,8 +174,11 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
             st = BLKIF_RSP_ERROR;       /* only reads and writes */
         else if ( !(v->dev->features & BLK_F_FLUSH) )
             st = BLKIF_RSP_EOPNOTSUPP;
-        else if ( !req->nr_segments && req->op == BLKIF_OP_FLUSH_DISKCACHE )
+        else if ( v->ro )
+            st = BLKIF_RSP_ERROR;       /* a write, as Linux sees it */
+        else if ( !req->nr_segments )
         {
+            /* A flush alone; so is an empty barrier (Linux's preflush). */
             q->sub[0] = (struct blk_request){ .op = BLK_OP_FLUSH };
             q->nr_subs = 1;
         }

@@ -342,6 +342,9 @@ static void writes(void)
     grant_page(REF_DATA + 1, data[1], 0);
     s[0] = sg(REF_DATA + 1, 0, 0);
     check_rc(rq(BLKIF_OP_WRITE_BARRIER, 60, 1, s), BLKIF_RSP_OKAY);
+    /* feature-barrier: with no segments, a flush alone. */
+    expect_node(be("feature-barrier"), "1");
+    check_rc(rq(BLKIF_OP_WRITE_BARRIER, 0, 0, s), BLKIF_RSP_OKAY);
     s[0] = sg(REF_DATA + 2, 0, 0);
     check_rc(rq(BLKIF_OP_READ, 60, 1, s), BLKIF_RSP_OKAY);
     if ( memcmp(data[2], data[1], 512) )
@@ -562,6 +565,7 @@ static void nvme_ro(void)
         if ( !holds(data[i / 4], (2 + i % 4) * 512, 300 + i) )
             test_fail("xvdb: split read: sector %u", 300 + i);
     check_rc(rq(BLKIF_OP_WRITE, 300, 1, s), BLKIF_RSP_ERROR);
+    check_rc(rq(BLKIF_OP_FLUSH_DISKCACHE, 0, 0, s), BLKIF_RSP_ERROR);
     /* No discard-enable for a read-only disk, so no feature-discard. */
     expect_node(be("discard-enable"), "0");
     check_rc(rq_discard(300, 8, 0), BLKIF_RSP_EOPNOTSUPP);
