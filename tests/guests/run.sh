@@ -18,6 +18,7 @@
 #                     sector n holding the 64-bit little-endian n in each
 #                     of its 8-byte words, as a virtio-blk or NVMe device
 #                     (IF virtio or nvme), read-only to QEMU with ro
+#   net SPEC          a NIC: pvshim-run's --net SPEC (user, restricted)
 #   min-vcpus N       run on at least N CPUs (--vcpus), whatever GUEST_VCPUS
 #   passes WORD...    the passes besides pv64 and pv32 that run it (below)
 #   pv64-only WHY     no 32-bit kernel (guests.mk builds none): its subject
@@ -233,6 +234,7 @@ run_one() {
             log) logs+=("$val") ;;
             memory) memory=$val ;;
             disk) disks+=("$val") ;;
+            net) extra+=(--net "$val") ;;
             min-vcpus) [ "${GUEST_VCPUS:-1}" -ge "$val" ] ||
                            extra+=(--vcpus "$val") ;;
             esac

@@ -1,0 +1,642 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The shim's network backend through a netfront of our own, on QEMU's
+ * user network (restricted): vif 0's xenstore entries as libxl writes
+ * them, the XenbusState handshake with split event channels, an ARP
+ * request answered by the user network's gateway through the RX ring,
+ * a ping in a two-slot chain answered, a csum_blank UDP packet sent; and
+ * a hostile frontend: packets of 0 and 13 bytes, past 64 KiB, bigger
+ * than the MTU, too many slots, invalid, foreign and revoked grants,
+ * GSO the device can't do, a csum_blank ICMP packet, an RX slot whose
+ * grant is revoked after it was posted, RX with nothing posted (never
+ * consuming), and fatal ones after which the vif closes and a
+ * reconnect works: slot chains that never end, TX and RX req_prod far
+ * past the ring, a slot across its page, more queues than offered.
+ * Every grant is released afterwards and the shim stays up.
+ */
+#include "grant.h"
+#include "event.h"
+#include "xs.h"
+
+/* ring.h's barriers for the guest library's interface version. */
+#define xen_mb()    __sync_synchronize()
+#define xen_rmb()   asm volatile ( "" ::: "memory" )
+#define xen_wmb()   asm volatile ( "" ::: "memory" )
+#include <xen/io/ring.h>
+#include <xen/io/netif.h>
+#include <xen/io/xenbus.h>
+
+const char test_title[] = "netback: vif 0 through a netfront of our own";
+
+#define FE      "device/vif/0"
+#define BE      "/local/domain/0/backend/vif/1/0"
+#define NTX     4
+#define NRX     8
+#define REF_TXRING  10
+#define REF_RXRING  11
+#define REF_TX      12                  /* TX page i: REF_TX + i */
+#define REF_RX      20                  /* RX page i: REF_RX + i */
+#define REF_BAD     40
+
+static uint8_t tx_ring_page[PAGE_SIZE] __gnt_page;
+static uint8_t rx_ring_page[PAGE_SIZE] __gnt_page;
+static uint8_t txbuf[NTX][PAGE_SIZE] __gnt_page;
+static uint8_t rxbuf[NRX][PAGE_SIZE] __gnt_page;
+static struct netif_tx_front_ring txr;
+static struct netif_rx_front_ring rxr;
+static evtchn_port_t tx_port, rx_port;
+static uint8_t mac[6], gw_mac[6];
+static char buf[XENSTORE_PAYLOAD_MAX + 1];
+static uint16_t next_id;
+
+static const char *rd(const char *path)
+{
+    const char *r = xs_req_str(XS_READ, 0, path);
+    size_t n = strlen(r);
+
+    memcpy(buf, r, n < sizeof(buf) ? n + 1 : sizeof(buf));
+    return buf;
+}
+
+static void expect_node(const char *path, const char *want)
+{
+    if ( strcmp(rd(path), want) )
+        test_fail("%s: \"%s\", expected \"%s\"", path, buf, want);
+}
+
+static void yield(void)
+{
+    hypercall_sched_op(SCHEDOP_yield, NULL);
+}
+
+static bool wait_be_state(unsigned int want)
+{
+    char w[4];
+    unsigned int i;
+
+    snprintf(w, sizeof(w), "%u", want);
+    for ( i = 0; i < 4000; i++ )
+    {
+        if ( !strcmp(rd(BE "/state"), w) )
+            return true;
+        yield();
+    }
+    test_fail("backend state %s, waited for %s", buf, w);
+    return false;
+}
+
+static void fe_write(const char *name, const char *v)
+{
+    char p[64];
+
+    snprintf(p, sizeof(p), FE "/%s", name);
+    if ( strcmp(xs_write(0, p, v), "OK") )
+        test_fail("writing %s", p);
+}
+
+static void fe_num(const char *name, unsigned int n)
+{
+    char v[12];
+
+    snprintf(v, sizeof(v), "%u", n);
+    fe_write(name, v);
+}
+
+static evtchn_port_t new_port(void)
+{
+    evtchn_alloc_unbound_t a = { .dom = DOMID_SELF, .remote_dom = 0 };
+
+    check_rc(evtchn_op(EVTCHNOP_alloc_unbound, &a), 0);
+    return a.port;
+}
+
+/* Fresh rings and ports, @queues asked for, Connected. */
+static bool connect(bool split, unsigned int queues)
+{
+    struct netif_tx_sring *ts = (void *)tx_ring_page;
+    struct netif_rx_sring *rs = (void *)rx_ring_page;
+
+    memset(tx_ring_page, 0, PAGE_SIZE);
+    memset(rx_ring_page, 0, PAGE_SIZE);
+    SHARED_RING_INIT(ts);
+    FRONT_RING_INIT(&txr, ts, PAGE_SIZE);
+    SHARED_RING_INIT(rs);
+    FRONT_RING_INIT(&rxr, rs, PAGE_SIZE);
+    gnt_grant(1, REF_TXRING, 0, virt_to_mfn(tx_ring_page), 0);
+    gnt_grant(1, REF_RXRING, 0, virt_to_mfn(rx_ring_page), 0);
+    tx_port = new_port();
+    rx_port = split ? new_port() : tx_port;
+    fe_num("tx-ring-ref", REF_TXRING);
+    fe_num("rx-ring-ref", REF_RXRING);
+    /* One form or the other: the last connection's nodes go. */
+    xs_req_str(XS_RM, 0, split ? FE "/event-channel"
+                               : FE "/event-channel-tx");
+    xs_req_str(XS_RM, 0, FE "/event-channel-rx");
+    if ( split )
+    {
+        fe_num("event-channel-tx", tx_port);
+        fe_num("event-channel-rx", rx_port);
+    }
+    else
+        fe_num("event-channel", tx_port);
+    fe_write("request-rx-copy", "1");
+    fe_write("feature-rx-notify", "1");
+    fe_write("feature-sg", "1");
+    fe_num("multi-queue-num-queues", queues);
+    fe_num("state", XenbusStateConnected);
+    return wait_be_state(queues == 1 ? XenbusStateConnected
+                                     : XenbusStateClosing);
+}
+
+/* Close as netfront does, let go of the ports, start over. */
+static void reconnect(const char *why, bool split)
+{
+    evtchn_status_t st;
+
+    fe_num("state", XenbusStateClosing);
+    wait_be_state(XenbusStateClosing);
+    fe_num("state", XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    if ( gnt_status_bits(1, REF_TXRING) || gnt_status_bits(1, REF_RXRING) )
+        test_fail("%s: the rings' grants still in use after Closed", why);
+    check_rc(evtchn_status_of(tx_port, &st), 0);
+    if ( st.status != EVTCHNSTAT_unbound )
+        test_fail("%s: port %u status %u after Closed", why, tx_port,
+                  st.status);
+    evtchn_close(tx_port);
+    if ( rx_port != tx_port )
+        evtchn_close(rx_port);
+    fe_num("state", XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+    connect(split, 1);
+}
+
+/* --------------------------------------------------------------- TX */
+
+static void tx_put(grant_ref_t ref, uint16_t off, uint16_t flags,
+                   uint16_t size)
+{
+    *RING_GET_REQUEST(&txr, txr.req_prod_pvt++) =
+        (struct netif_tx_request){ ref, off, flags, next_id++, size };
+}
+
+static void tx_put_extra(uint8_t type, uint16_t gso_size, uint8_t gso_type)
+{
+    struct netif_extra_info x = { .type = type };
+
+    x.u.gso.size = gso_size;
+    x.u.gso.type = gso_type;
+    memcpy(RING_GET_REQUEST(&txr, txr.req_prod_pvt++), &x, sizeof(x));
+}
+
+static void tx_push(void)
+{
+    RING_PUSH_REQUESTS(&txr);
+    evtchn_send(tx_port);
+}
+
+/*
+ * Push what was put, wait for a response to each slot, and check every
+ * one that isn't NETIF_RSP_NULL is @want (@nulls of them NULL).
+ */
+static void tx_expect(const char *what, int16_t want, unsigned int nulls)
+{
+    unsigned int i, n = 0;
+    struct netif_tx_response r;
+
+    tx_push();
+    for ( i = 0; i < 100000 && txr.sring->rsp_prod != txr.req_prod_pvt; i++ )
+        yield();
+    if ( txr.sring->rsp_prod != txr.req_prod_pvt )
+    {
+        test_fail("%s: %u responses for %u requests", what,
+                  txr.sring->rsp_prod - txr.rsp_cons,
+                  txr.req_prod_pvt - txr.rsp_cons);
+        return;
+    }
+    for ( ; txr.rsp_cons != txr.sring->rsp_prod; txr.rsp_cons++ )
+    {
+        r = *RING_GET_RESPONSE(&txr, txr.rsp_cons);
+        if ( r.status == NETIF_RSP_NULL )
+            n++;
+        else if ( r.status != want )
+            test_fail("%s: id %u status %d, expected %d", what, r.id,
+                      r.status, want);
+    }
+    if ( n != nulls )
+        test_fail("%s: %u NULL responses, expected %u", what, n, nulls);
+    for ( i = 0; i < NTX; i++ )
+        if ( gnt_status_bits(1, REF_TX + i) )
+            test_fail("%s: TX page %u's grant still in use", what, i);
+}
+
+/* @len bytes of @frame into TX page @i at @off: one read-only grant. */
+static void tx_page(unsigned int i, uint16_t off, const void *frame,
+                    unsigned int len)
+{
+    memcpy(txbuf[i] + off, frame, len);
+    gnt_grant(1, REF_TX + i, 0, virt_to_mfn(txbuf[i]), GTF_readonly);
+}
+
+/* --------------------------------------------------------------- RX */
+
+static void rx_post(unsigned int i, grant_ref_t ref)
+{
+    *RING_GET_REQUEST(&rxr, rxr.req_prod_pvt++) =
+        (struct netif_rx_request){ .id = i, .gref = ref };
+    RING_PUSH_REQUESTS(&rxr);
+}
+
+static void rx_post_all(void)
+{
+    unsigned int i;
+
+    for ( i = 0; i < NRX; i++ )
+    {
+        memset(rxbuf[i], 0, 64);
+        gnt_grant(1, REF_RX + i, 0, virt_to_mfn(rxbuf[i]), 0);
+        rx_post(i, REF_RX + i);
+    }
+}
+
+/*
+ * Wait for a received frame of @type (an ARP reply, an ICMP echo
+ * reply); each buffer consumed is posted again.  Its RX page, or -1.
+ */
+static int rx_wait(uint16_t ethertype, uint8_t op_at, uint8_t op)
+{
+    struct netif_rx_response r;
+    unsigned int i;
+    int found = -1;
+
+    for ( i = 0; i < 100000 && found < 0; i++ )
+    {
+        for ( ; rxr.rsp_cons != rxr.sring->rsp_prod; rxr.rsp_cons++ )
+        {
+            r = *RING_GET_RESPONSE(&rxr, rxr.rsp_cons);
+            if ( r.id >= NRX || r.status <= 0 )
+                continue;
+            if ( r.flags & (NETRXF_more_data | NETRXF_extra_info) )
+                test_fail("rx: flags %#x on a small frame", r.flags);
+            if ( rxbuf[r.id][12] == ethertype >> 8 &&
+                 rxbuf[r.id][13] == (ethertype & 0xff) &&
+                 rxbuf[r.id][op_at] == op )
+                found = r.id;
+            else
+                rx_post(r.id, REF_RX + r.id);
+        }
+        if ( found < 0 )
+            yield();
+    }
+    return found;
+}
+
+/* ------------------------------------------------------------ frames */
+
+static uint8_t frame[1600];
+
+static uint16_t csum(const uint8_t *p, unsigned int len, uint32_t sum)
+{
+    unsigned int i;
+
+    for ( i = 0; i < len; i++ )
+        sum += i & 1 ? p[i] : p[i] << 8;
+    while ( sum >> 16 )
+        sum = (sum & 0xffff) + (sum >> 16);
+    return sum;
+}
+
+/* An ARP request for 10.0.2.2 from 10.0.2.15: 42 bytes. */
+static unsigned int arp_request(void)
+{
+    static const uint8_t ips[] = { 10, 0, 2, 15, 0, 0, 0, 0, 0, 0,
+                                   10, 0, 2, 2 };
+
+    memset(frame, 0xff, 6);
+    memcpy(frame + 6, mac, 6);
+    memcpy(frame + 12, "\x08\x06\x00\x01\x08\x00\x06\x04\x00\x01", 10);
+    memcpy(frame + 22, mac, 6);
+    memcpy(frame + 28, ips, 4);
+    memcpy(frame + 32, ips + 4, 10);
+    return 42;
+}
+
+/* IPv4 to 10.0.2.2 of @proto with @payload bytes after its 20. */
+static unsigned int ipv4(uint8_t proto, unsigned int payload)
+{
+    unsigned int len = 14 + 20 + payload;
+    uint16_t c;
+
+    memcpy(frame, gw_mac, 6);
+    memcpy(frame + 6, mac, 6);
+    frame[12] = 0x08;
+    frame[13] = 0;
+    memset(frame + 14, 0, 20);
+    frame[14] = 0x45;
+    frame[16] = (len - 14) >> 8;
+    frame[17] = len - 14;
+    frame[22] = 64;
+    frame[23] = proto;
+    memcpy(frame + 26, "\x0a\x00\x02\x0f\x0a\x00\x02\x02", 8);
+    c = ~csum(frame + 14, 20, 0);
+    frame[24] = c >> 8;
+    frame[25] = c;
+    return len;
+}
+
+static unsigned int ping(unsigned int payload)
+{
+    unsigned int len = ipv4(1, 8 + payload), i;
+    uint16_t c;
+
+    memset(frame + 34, 0, 8);
+    frame[34] = 8;                      /* echo request */
+    frame[38] = 0x50;                   /* id */
+    frame[41] = 1;                      /* sequence */
+    for ( i = 0; i < payload; i++ )
+        frame[42 + i] = i;
+    c = ~csum(frame + 34, 8 + payload, 0);
+    frame[36] = c >> 8;
+    frame[37] = c;
+    return len;
+}
+
+/* UDP to port 9 with its checksum left blank (the pseudo-header's sum). */
+static unsigned int udp_blank(unsigned int payload)
+{
+    unsigned int len = ipv4(17, 8 + payload), l4 = 8 + payload;
+    uint16_t c;
+
+    memset(frame + 34, 0, 8 + payload);
+    frame[35] = 40;
+    frame[37] = 9;
+    frame[38] = l4 >> 8;
+    frame[39] = l4;
+    c = csum(frame + 26, 8, 17 + l4);
+    frame[40] = c >> 8;
+    frame[41] = c;
+    return len;
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void entries(void)
+{
+    unsigned int i;
+
+    expect_node(FE "/backend", BE);
+    expect_node(FE "/backend-id", "0");
+    expect_node(FE "/handle", "0");
+    expect_node(BE "/frontend", "/local/domain/1/" FE);
+    expect_node(BE "/frontend-id", "1");
+    expect_node(BE "/online", "1");
+    expect_node(BE "/handle", "0");
+    expect_node(BE "/type", "vif");
+    wait_be_state(XenbusStateInitWait);
+    expect_node(BE "/feature-rx-copy", "1");
+    expect_node(BE "/feature-rx-flip", "0");
+    expect_node(BE "/feature-sg", "1");
+    expect_node(BE "/feature-split-event-channels", "1");
+    expect_node(BE "/multi-queue-max-queues", "1");
+    /* QEMU's user network has no offloads: no GSO offered. */
+    expect_node(BE "/feature-gso-tcpv4", "0");
+    rd(FE "/mac");
+    for ( i = 0; i < 6; i++ )
+    {
+        const char *p = buf + 3 * i;
+        unsigned int h = 0, k;
+
+        for ( k = 0; k < 2; k++ )
+            h = h * 16 + (p[k] <= '9' ? p[k] - '0' : p[k] - 'a' + 10);
+        mac[i] = h;
+    }
+    expect_node(BE "/mac", buf);
+    if ( strcmp(xs_write(0, BE "/state", "4"), "EACCES") )
+        test_fail("the guest wrote its backend's state");
+}
+
+/* An ARP request out, its reply in: both rings work. */
+static void arp(const char *why)
+{
+    int p;
+
+    tx_page(0, 0, frame, arp_request());
+    tx_put(REF_TX, 0, 0, 42);
+    tx_expect(why, NETIF_RSP_OKAY, 0);
+    if ( (p = rx_wait(0x0806, 21, 2)) < 0 )
+    {
+        test_fail("%s: no ARP reply from 10.0.2.2", why);
+        return;
+    }
+    memcpy(gw_mac, rxbuf[p] + 22, 6);
+    rx_post(p, REF_RX + p);
+}
+
+static void good(void)
+{
+    unsigned int len;
+    int p;
+
+    arp("ARP");
+    /* A ping in two slots: its headers at 100 in one, the rest in another. */
+    len = ping(1000);
+    tx_page(0, 100, frame, 34);
+    tx_page(1, 3000, frame + 34, len - 34);
+    tx_put(REF_TX, 100, NETTXF_more_data, len);
+    tx_put(REF_TX + 1, 3000, 0, len - 34);
+    tx_expect("ping in two slots", NETIF_RSP_OKAY, 0);
+    if ( (p = rx_wait(0x0800, 34, 0)) < 0 )
+        test_fail("no echo reply");
+    else
+        rx_post(p, REF_RX + p);
+    /* UDP with its sum left to the backend (csum_blank), and multicast. */
+    len = udp_blank(200);
+    tx_page(0, 0, frame, len);
+    tx_put(REF_TX, 0, NETTXF_csum_blank | NETTXF_data_validated, len);
+    tx_expect("csum_blank UDP", NETIF_RSP_OKAY, 0);
+    tx_put(REF_TX, 0, NETTXF_extra_info, 0);
+    tx_put_extra(XEN_NETIF_EXTRA_TYPE_MCAST_ADD, 0, 0);
+    tx_expect("multicast add", NETIF_RSP_OKAY, 1);
+}
+
+static void refused(void)
+{
+    unsigned int i, len;
+
+    tx_page(0, 0, frame, ping(64));
+    tx_put(REF_TX, 0, 0, 0);
+    tx_expect("a packet of 0 bytes", NETIF_RSP_ERROR, 0);
+    tx_put(REF_TX, 0, 0, 13);
+    tx_expect("a packet of 13 bytes", NETIF_RSP_ERROR, 0);
+    /* 70000 bytes: the first slot's size wrapped past 64 KiB. */
+    tx_put(REF_TX, 0, NETTXF_more_data, 70000 & 0xffff);
+    tx_put(REF_TX + 1, 0, NETTXF_more_data, 4096);
+    tx_put(REF_TX + 2, 0, 0, 4096);
+    tx_expect("a packet past 64 KiB", NETIF_RSP_ERROR, 0);
+    /* 9000 bytes without GSO: more than the MTU. */
+    for ( i = 1; i < 3; i++ )
+        tx_page(i, 0, frame, 64);
+    tx_put(REF_TX, 0, NETTXF_more_data, 9000);
+    tx_put(REF_TX + 1, 0, NETTXF_more_data, 4096);
+    tx_put(REF_TX + 2, 0, 0, 808);
+    tx_expect("9000 bytes, no GSO", NETIF_RSP_ERROR, 0);
+    /* 19 slots after the first: over the legacy 18. */
+    tx_put(REF_TX, 0, NETTXF_more_data, 20 * 100);
+    for ( i = 1; i < 20; i++ )
+        tx_put(REF_TX + 1, 0, i < 19 ? NETTXF_more_data : 0, 100);
+    tx_expect("20 slots", NETIF_RSP_ERROR, 0);
+    /* GSO the device can't do (QEMU's user network: no TSO). */
+    len = ping(64);
+    tx_put(REF_TX, 0, NETTXF_extra_info | NETTXF_csum_blank, len);
+    tx_put_extra(XEN_NETIF_EXTRA_TYPE_GSO, 1448, XEN_NETIF_GSO_TYPE_TCPV4);
+    tx_expect("GSO", NETIF_RSP_ERROR, 1);
+    /* A blank checksum where none can be offloaded: ICMP. */
+    tx_put(REF_TX, 0, NETTXF_csum_blank, len);
+    tx_expect("csum_blank ICMP", NETIF_RSP_ERROR, 0);
+
+    /* Grants: past the table, for another domain, revoked. */
+    tx_put(100000, 0, 0, len);
+    tx_expect("grant ref 100000", NETIF_RSP_ERROR, 0);
+    gnt_grant(1, REF_BAD, 7, virt_to_mfn(txbuf[3]), GTF_readonly);
+    tx_put(REF_BAD, 0, 0, len);
+    tx_expect("a grant to domain 7", NETIF_RSP_ERROR, 0);
+    gnt_grant(1, REF_BAD, 0, virt_to_mfn(txbuf[3]), GTF_readonly);
+    gnt_v1[REF_BAD].flags = 0;
+    tx_put(REF_BAD, 0, 0, len);
+    tx_expect("a revoked grant", NETIF_RSP_ERROR, 0);
+    /* A good slot after a bad one in the same chain: all refused. */
+    tx_put(REF_TX, 0, NETTXF_more_data, len);
+    tx_put(REF_BAD, 0, 0, len - 40);
+    tx_expect("a chain with a revoked grant", NETIF_RSP_ERROR, 0);
+    arp("ARP after the refusals");
+}
+
+/* Consume every posted RX buffer (ARP replies), posting none back. */
+static void rx_drain(void)
+{
+    unsigned int i, k;
+    RING_IDX was;
+
+    for ( i = 0; i < 4 * NRX && rxr.sring->rsp_prod != rxr.req_prod_pvt;
+          i++ )
+    {
+        was = rxr.sring->rsp_prod;
+        tx_page(0, 0, frame, arp_request());
+        tx_put(REF_TX, 0, 0, 42);
+        tx_expect("ARP (draining)", NETIF_RSP_OKAY, 0);
+        for ( k = 0; k < 100000 && rxr.sring->rsp_prod == was; k++ )
+            yield();
+    }
+    rxr.rsp_cons = rxr.sring->rsp_prod;
+    if ( rxr.sring->rsp_prod != rxr.req_prod_pvt )
+        test_fail("rx: %u buffers never filled",
+                  rxr.req_prod_pvt - rxr.sring->rsp_prod);
+}
+
+static void rx_hostile(void)
+{
+    struct netif_rx_response r;
+    unsigned int i;
+
+    /* Nothing posted, and the frontend reads nothing: dropped, counted. */
+    rx_drain();
+    for ( i = 0; i < 3; i++ )
+    {
+        tx_page(0, 0, frame, arp_request());
+        tx_put(REF_TX, 0, 0, 42);
+        tx_expect("ARP with no RX buffers", NETIF_RSP_OKAY, 0);
+    }
+    /* A slot whose grant is revoked after it was posted. */
+    gnt_grant(1, REF_BAD, 0, virt_to_mfn(rxbuf[0]), 0);
+    rx_post(0, REF_BAD);
+    gnt_v1[REF_BAD].flags = 0;
+    tx_page(0, 0, frame, arp_request());
+    tx_put(REF_TX, 0, 0, 42);
+    tx_expect("ARP into a revoked RX grant", NETIF_RSP_OKAY, 0);
+    for ( i = 0; i < 100000 && rxr.sring->rsp_prod == rxr.rsp_cons; i++ )
+        yield();
+    r = *RING_GET_RESPONSE(&rxr, rxr.rsp_cons);
+    if ( rxr.sring->rsp_prod == rxr.rsp_cons || r.id != 0 ||
+         r.status != NETIF_RSP_ERROR )
+        test_fail("rx into a revoked grant: id %u status %d", r.id,
+                  r.status);
+    rxr.rsp_cons = rxr.sring->rsp_prod;
+    rx_post_all();
+    arp("ARP with buffers again");
+}
+
+/* Each breaks the protocol: the vif closes, a reconnect works. */
+static void fatal(void)
+{
+    unsigned int i;
+
+    tx_page(0, 0, frame, arp_request());
+    for ( i = 0; i < 3; i++ )
+        tx_put(REF_TX, 0, NETTXF_more_data, 42);
+    tx_push();
+    wait_be_state(XenbusStateClosing);
+    reconnect("a slot chain that never ends", true);
+    rx_post_all();
+    arp("ARP after an endless chain");
+
+    txr.sring->req_prod = txr.req_prod_pvt + 1000;
+    evtchn_send(tx_port);
+    wait_be_state(XenbusStateClosing);
+    reconnect("TX req_prod far past the ring", true);
+    rx_post_all();
+    arp("ARP after TX req_prod far past");
+
+    tx_put(REF_TX, 4000, 0, 200);
+    tx_push();
+    wait_be_state(XenbusStateClosing);
+    /* A shared event channel this time. */
+    reconnect("a slot across its page", false);
+    rx_post_all();
+    arp("ARP on a shared event channel");
+
+    rxr.sring->req_prod = rxr.req_prod_pvt + 1000;
+    tx_page(0, 0, frame, arp_request());
+    tx_put(REF_TX, 0, 0, 42);
+    tx_push();
+    wait_be_state(XenbusStateClosing);
+    reconnect("RX req_prod far past the ring", true);
+    rx_post_all();
+    arp("ARP after RX req_prod far past");
+
+    /* Two queues where one is offered: fatal at connect. */
+    fe_num("state", XenbusStateClosing);
+    wait_be_state(XenbusStateClosing);
+    fe_num("state", XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    evtchn_close(tx_port);
+    evtchn_close(rx_port);
+    fe_num("state", XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+    connect(true, 2);
+    expect_node(BE "/error", "the frontend asked for 2 queues, at most 1 "
+                "offered");
+    reconnect("two queues asked for", true);
+    rx_post_all();
+    arp("ARP after asking for two queues");
+}
+
+void test_main(void)
+{
+    if ( event_init() )
+        return test_error("event_init failed");
+    if ( !xs_init() )
+        return test_error("no xenstore ring");
+    gnt_setup(1);
+    entries();
+    if ( !connect(true, 1) )
+        return;
+    if ( gnt_status_bits(1, REF_TXRING) != (GTF_reading | GTF_writing) )
+        test_fail("the TX ring's grant not held while connected");
+    rx_post_all();
+    good();
+    refused();
+    rx_hostile();
+    fatal();
+    reconnect("at the end", true);
+    test_success();
+}
