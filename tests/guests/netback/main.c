@@ -11,7 +11,8 @@
  * grant is revoked after it was posted, RX with nothing posted (never
  * consuming), and fatal ones after which the vif closes and a
  * reconnect works: slot chains that never end, TX and RX req_prod far
- * past the ring, a slot across its page, more queues than offered.
+ * past the ring, a slot across its page, more queues than offered; with
+ * two vCPUs, two queues (queue-N/), each TX ring used.
  * Every grant is released afterwards and the shim stays up.
  */
 #include "grant.h"
@@ -32,19 +33,24 @@ const char test_title[] = "netback: vif 0 through a netfront of our own";
 #define BE      "/local/domain/0/backend/vif/1/0"
 #define NTX     4
 #define NRX     8
-#define REF_TXRING  10
+#define NQ      2                       /* queues this frontend can use */
+#define REF_TXRING  10                  /* queue i's: 10 + 2i, 11 + 2i */
 #define REF_RXRING  11
-#define REF_TX      12                  /* TX page i: REF_TX + i */
-#define REF_RX      20                  /* RX page i: REF_RX + i */
+#define REF_TX      16                  /* TX page i: REF_TX + i */
+#define REF_RX      24                  /* RX page i: REF_RX + i */
 #define REF_BAD     40
 
-static uint8_t tx_ring_page[PAGE_SIZE] __gnt_page;
-static uint8_t rx_ring_page[PAGE_SIZE] __gnt_page;
+static uint8_t tx_ring_page[NQ][PAGE_SIZE] __gnt_page;
+static uint8_t rx_ring_page[NQ][PAGE_SIZE] __gnt_page;
 static uint8_t txbuf[NTX][PAGE_SIZE] __gnt_page;
 static uint8_t rxbuf[NRX][PAGE_SIZE] __gnt_page;
-static struct netif_tx_front_ring txr;
-static struct netif_rx_front_ring rxr;
-static evtchn_port_t tx_port, rx_port;
+/* A queue's rings and ports; q is the one the helpers use. */
+static struct queue {
+    struct netif_tx_front_ring txr;
+    struct netif_rx_front_ring rxr;
+    evtchn_port_t tx_port, rx_port;
+} qs[NQ], *q = &qs[0];
+static unsigned int nr_queues, max_queues;
 static uint8_t mac[6], gw_mac[6];
 static char buf[XENSTORE_PAYLOAD_MAX + 1];
 static uint16_t next_id;
@@ -110,65 +116,96 @@ static evtchn_port_t new_port(void)
     return a.port;
 }
 
-/* Fresh rings and ports, @queues asked for, Connected. */
-static bool connect(bool split, unsigned int queues)
+/* Queue @i's rings and ports, its nodes in @dir ("" or "queue-N/"). */
+static void connect_queue(unsigned int i, bool split, const char *dir)
 {
-    struct netif_tx_sring *ts = (void *)tx_ring_page;
-    struct netif_rx_sring *rs = (void *)rx_ring_page;
+    struct netif_tx_sring *ts = (void *)tx_ring_page[i];
+    struct netif_rx_sring *rs = (void *)rx_ring_page[i];
+    char p[48];
 
-    memset(tx_ring_page, 0, PAGE_SIZE);
-    memset(rx_ring_page, 0, PAGE_SIZE);
+    q = &qs[i];
+    memset(tx_ring_page[i], 0, PAGE_SIZE);
+    memset(rx_ring_page[i], 0, PAGE_SIZE);
     SHARED_RING_INIT(ts);
-    FRONT_RING_INIT(&txr, ts, PAGE_SIZE);
+    FRONT_RING_INIT(&q->txr, ts, PAGE_SIZE);
     SHARED_RING_INIT(rs);
-    FRONT_RING_INIT(&rxr, rs, PAGE_SIZE);
-    gnt_grant(1, REF_TXRING, 0, virt_to_mfn(tx_ring_page), 0);
-    gnt_grant(1, REF_RXRING, 0, virt_to_mfn(rx_ring_page), 0);
-    tx_port = new_port();
-    rx_port = split ? new_port() : tx_port;
-    fe_num("tx-ring-ref", REF_TXRING);
-    fe_num("rx-ring-ref", REF_RXRING);
+    FRONT_RING_INIT(&q->rxr, rs, PAGE_SIZE);
+    gnt_grant(1, REF_TXRING + 2 * i, 0, virt_to_mfn(tx_ring_page[i]), 0);
+    gnt_grant(1, REF_RXRING + 2 * i, 0, virt_to_mfn(rx_ring_page[i]), 0);
+    q->tx_port = new_port();
+    q->rx_port = split ? new_port() : q->tx_port;
+    snprintf(p, sizeof(p), "%stx-ring-ref", dir);
+    fe_num(p, REF_TXRING + 2 * i);
+    snprintf(p, sizeof(p), "%srx-ring-ref", dir);
+    fe_num(p, REF_RXRING + 2 * i);
     /* One form or the other: the last connection's nodes go. */
-    xs_req_str(XS_RM, 0, split ? FE "/event-channel"
-                               : FE "/event-channel-tx");
-    xs_req_str(XS_RM, 0, FE "/event-channel-rx");
+    snprintf(p, sizeof(p), FE "/%sevent-channel%s", dir, split ? "" : "-tx");
+    xs_req_str(XS_RM, 0, p);
+    snprintf(p, sizeof(p), FE "/%sevent-channel-rx", dir);
+    xs_req_str(XS_RM, 0, p);
+    snprintf(p, sizeof(p), "%sevent-channel%s", dir, split ? "-tx" : "");
+    fe_num(p, q->tx_port);
     if ( split )
     {
-        fe_num("event-channel-tx", tx_port);
-        fe_num("event-channel-rx", rx_port);
+        snprintf(p, sizeof(p), "%sevent-channel-rx", dir);
+        fe_num(p, q->rx_port);
     }
-    else
-        fe_num("event-channel", tx_port);
+}
+
+/*
+ * Fresh rings and ports for @queues (queue 0 split or not, others
+ * split), Connected; a count past what is offered sets none up and the
+ * backend must close.
+ */
+static bool connect(bool split, unsigned int queues)
+{
+    unsigned int i;
+    char dir[16];
+
+    nr_queues = queues <= max_queues && queues <= NQ ? queues : 0;
+    for ( i = 0; i < nr_queues; i++ )
+    {
+        snprintf(dir, sizeof(dir), "queue-%u/", i);
+        connect_queue(i, split || i, queues == 1 ? "" : dir);
+    }
+    q = &qs[0];
     fe_write("request-rx-copy", "1");
     fe_write("feature-rx-notify", "1");
     fe_write("feature-sg", "1");
     fe_num("multi-queue-num-queues", queues);
     fe_num("state", XenbusStateConnected);
-    return wait_be_state(queues == 1 ? XenbusStateConnected
-                                     : XenbusStateClosing);
+    return wait_be_state(nr_queues ? XenbusStateConnected
+                                   : XenbusStateClosing);
 }
 
 /* Close as netfront does, let go of the ports, start over. */
-static void reconnect(const char *why, bool split)
+static void reconnect(const char *why, bool split, unsigned int queues)
 {
     evtchn_status_t st;
+    unsigned int i;
 
     fe_num("state", XenbusStateClosing);
     wait_be_state(XenbusStateClosing);
     fe_num("state", XenbusStateClosed);
     wait_be_state(XenbusStateClosed);
-    if ( gnt_status_bits(1, REF_TXRING) || gnt_status_bits(1, REF_RXRING) )
-        test_fail("%s: the rings' grants still in use after Closed", why);
-    check_rc(evtchn_status_of(tx_port, &st), 0);
-    if ( st.status != EVTCHNSTAT_unbound )
-        test_fail("%s: port %u status %u after Closed", why, tx_port,
-                  st.status);
-    evtchn_close(tx_port);
-    if ( rx_port != tx_port )
-        evtchn_close(rx_port);
+    for ( i = 0; i < nr_queues; i++ )
+    {
+        q = &qs[i];
+        if ( gnt_status_bits(1, REF_TXRING + 2 * i) ||
+             gnt_status_bits(1, REF_RXRING + 2 * i) )
+            test_fail("%s: queue %u's rings still in use after Closed", why,
+                      i);
+        check_rc(evtchn_status_of(q->tx_port, &st), 0);
+        if ( st.status != EVTCHNSTAT_unbound )
+            test_fail("%s: port %u status %u after Closed", why, q->tx_port,
+                      st.status);
+        evtchn_close(q->tx_port);
+        if ( q->rx_port != q->tx_port )
+            evtchn_close(q->rx_port);
+    }
     fe_num("state", XenbusStateInitialising);
     wait_be_state(XenbusStateInitWait);
-    connect(split, 1);
+    connect(split, queues);
 }
 
 /* --------------------------------------------------------------- TX */
@@ -176,7 +213,7 @@ static void reconnect(const char *why, bool split)
 static void tx_put(grant_ref_t ref, uint16_t off, uint16_t flags,
                    uint16_t size)
 {
-    *RING_GET_REQUEST(&txr, txr.req_prod_pvt++) =
+    *RING_GET_REQUEST(&q->txr, q->txr.req_prod_pvt++) =
         (struct netif_tx_request){ ref, off, flags, next_id++, size };
 }
 
@@ -186,13 +223,13 @@ static void tx_put_extra(uint8_t type, uint16_t gso_size, uint8_t gso_type)
 
     x.u.gso.size = gso_size;
     x.u.gso.type = gso_type;
-    memcpy(RING_GET_REQUEST(&txr, txr.req_prod_pvt++), &x, sizeof(x));
+    memcpy(RING_GET_REQUEST(&q->txr, q->txr.req_prod_pvt++), &x, sizeof(x));
 }
 
 static void tx_push(void)
 {
-    RING_PUSH_REQUESTS(&txr);
-    evtchn_send(tx_port);
+    RING_PUSH_REQUESTS(&q->txr);
+    evtchn_send(q->tx_port);
 }
 
 /*
@@ -205,18 +242,18 @@ static void tx_expect(const char *what, int16_t want, unsigned int nulls)
     struct netif_tx_response r;
 
     tx_push();
-    for ( i = 0; i < 100000 && txr.sring->rsp_prod != txr.req_prod_pvt; i++ )
+    for ( i = 0; i < 100000 && q->txr.sring->rsp_prod != q->txr.req_prod_pvt; i++ )
         yield();
-    if ( txr.sring->rsp_prod != txr.req_prod_pvt )
+    if ( q->txr.sring->rsp_prod != q->txr.req_prod_pvt )
     {
         test_fail("%s: %u responses for %u requests", what,
-                  txr.sring->rsp_prod - txr.rsp_cons,
-                  txr.req_prod_pvt - txr.rsp_cons);
+                  q->txr.sring->rsp_prod - q->txr.rsp_cons,
+                  q->txr.req_prod_pvt - q->txr.rsp_cons);
         return;
     }
-    for ( ; txr.rsp_cons != txr.sring->rsp_prod; txr.rsp_cons++ )
+    for ( ; q->txr.rsp_cons != q->txr.sring->rsp_prod; q->txr.rsp_cons++ )
     {
-        r = *RING_GET_RESPONSE(&txr, txr.rsp_cons);
+        r = *RING_GET_RESPONSE(&q->txr, q->txr.rsp_cons);
         if ( r.status == NETIF_RSP_NULL )
             n++;
         else if ( r.status != want )
@@ -242,9 +279,9 @@ static void tx_page(unsigned int i, uint16_t off, const void *frame,
 
 static void rx_post(unsigned int i, grant_ref_t ref)
 {
-    *RING_GET_REQUEST(&rxr, rxr.req_prod_pvt++) =
+    *RING_GET_REQUEST(&q->rxr, q->rxr.req_prod_pvt++) =
         (struct netif_rx_request){ .id = i, .gref = ref };
-    RING_PUSH_REQUESTS(&rxr);
+    RING_PUSH_REQUESTS(&q->rxr);
 }
 
 static void rx_post_all(void)
@@ -271,9 +308,9 @@ static int rx_wait(uint16_t ethertype, uint8_t op_at, uint8_t op)
 
     for ( i = 0; i < 100000 && found < 0; i++ )
     {
-        for ( ; rxr.rsp_cons != rxr.sring->rsp_prod; rxr.rsp_cons++ )
+        for ( ; q->rxr.rsp_cons != q->rxr.sring->rsp_prod; q->rxr.rsp_cons++ )
         {
-            r = *RING_GET_RESPONSE(&rxr, rxr.rsp_cons);
+            r = *RING_GET_RESPONSE(&q->rxr, q->rxr.rsp_cons);
             if ( r.id >= NRX || r.status <= 0 )
                 continue;
             if ( r.flags & (NETRXF_more_data | NETRXF_extra_info) )
@@ -380,6 +417,15 @@ static unsigned int udp_blank(unsigned int payload)
 
 /* ------------------------------------------------------------ tests */
 
+static unsigned int atoi_max(const char *s)
+{
+    unsigned int n = 0;
+
+    while ( *s >= '0' && *s <= '9' && n < 1000 )
+        n = n * 10 + (*s++ - '0');
+    return n;
+}
+
 static void entries(void)
 {
     unsigned int i;
@@ -397,7 +443,9 @@ static void entries(void)
     expect_node(BE "/feature-rx-flip", "0");
     expect_node(BE "/feature-sg", "1");
     expect_node(BE "/feature-split-event-channels", "1");
-    expect_node(BE "/multi-queue-max-queues", "1");
+    max_queues = atoi_max(rd(BE "/multi-queue-max-queues"));
+    if ( max_queues < 1 || max_queues > 4 )
+        test_fail("multi-queue-max-queues %s", buf);
     /* QEMU's user network has no offloads: no GSO offered. */
     expect_node(BE "/feature-gso-tcpv4", "0");
     rd(FE "/mac");
@@ -517,20 +565,20 @@ static void rx_drain(void)
     unsigned int i, k;
     RING_IDX was;
 
-    for ( i = 0; i < 4 * NRX && rxr.sring->rsp_prod != rxr.req_prod_pvt;
+    for ( i = 0; i < 4 * NRX && q->rxr.sring->rsp_prod != q->rxr.req_prod_pvt;
           i++ )
     {
-        was = rxr.sring->rsp_prod;
+        was = q->rxr.sring->rsp_prod;
         tx_page(0, 0, frame, arp_request());
         tx_put(REF_TX, 0, 0, 42);
         tx_expect("ARP (draining)", NETIF_RSP_OKAY, 0);
-        for ( k = 0; k < 100000 && rxr.sring->rsp_prod == was; k++ )
+        for ( k = 0; k < 100000 && q->rxr.sring->rsp_prod == was; k++ )
             yield();
     }
-    rxr.rsp_cons = rxr.sring->rsp_prod;
-    if ( rxr.sring->rsp_prod != rxr.req_prod_pvt )
+    q->rxr.rsp_cons = q->rxr.sring->rsp_prod;
+    if ( q->rxr.sring->rsp_prod != q->rxr.req_prod_pvt )
         test_fail("rx: %u buffers never filled",
-                  rxr.req_prod_pvt - rxr.sring->rsp_prod);
+                  q->rxr.req_prod_pvt - q->rxr.sring->rsp_prod);
 }
 
 static void rx_hostile(void)
@@ -553,14 +601,14 @@ static void rx_hostile(void)
     tx_page(0, 0, frame, arp_request());
     tx_put(REF_TX, 0, 0, 42);
     tx_expect("ARP into a revoked RX grant", NETIF_RSP_OKAY, 0);
-    for ( i = 0; i < 100000 && rxr.sring->rsp_prod == rxr.rsp_cons; i++ )
+    for ( i = 0; i < 100000 && q->rxr.sring->rsp_prod == q->rxr.rsp_cons; i++ )
         yield();
-    r = *RING_GET_RESPONSE(&rxr, rxr.rsp_cons);
-    if ( rxr.sring->rsp_prod == rxr.rsp_cons || r.id != 0 ||
+    r = *RING_GET_RESPONSE(&q->rxr, q->rxr.rsp_cons);
+    if ( q->rxr.sring->rsp_prod == q->rxr.rsp_cons || r.id != 0 ||
          r.status != NETIF_RSP_ERROR )
         test_fail("rx into a revoked grant: id %u status %d", r.id,
                   r.status);
-    rxr.rsp_cons = rxr.sring->rsp_prod;
+    q->rxr.rsp_cons = q->rxr.sring->rsp_prod;
     rx_post_all();
     arp("ARP with buffers again");
 }
@@ -569,20 +617,21 @@ static void rx_hostile(void)
 static void fatal(void)
 {
     unsigned int i;
+    char msg[80];
 
     tx_page(0, 0, frame, arp_request());
     for ( i = 0; i < 3; i++ )
         tx_put(REF_TX, 0, NETTXF_more_data, 42);
     tx_push();
     wait_be_state(XenbusStateClosing);
-    reconnect("a slot chain that never ends", true);
+    reconnect("a slot chain that never ends", true, 1);
     rx_post_all();
     arp("ARP after an endless chain");
 
-    txr.sring->req_prod = txr.req_prod_pvt + 1000;
-    evtchn_send(tx_port);
+    q->txr.sring->req_prod = q->txr.req_prod_pvt + 1000;
+    evtchn_send(q->tx_port);
     wait_be_state(XenbusStateClosing);
-    reconnect("TX req_prod far past the ring", true);
+    reconnect("TX req_prod far past the ring", true, 1);
     rx_post_all();
     arp("ARP after TX req_prod far past");
 
@@ -590,34 +639,60 @@ static void fatal(void)
     tx_push();
     wait_be_state(XenbusStateClosing);
     /* A shared event channel this time. */
-    reconnect("a slot across its page", false);
+    reconnect("a slot across its page", false, 1);
     rx_post_all();
     arp("ARP on a shared event channel");
 
-    rxr.sring->req_prod = rxr.req_prod_pvt + 1000;
+    q->rxr.sring->req_prod = q->rxr.req_prod_pvt + 1000;
     tx_page(0, 0, frame, arp_request());
     tx_put(REF_TX, 0, 0, 42);
     tx_push();
     wait_be_state(XenbusStateClosing);
-    reconnect("RX req_prod far past the ring", true);
+    reconnect("RX req_prod far past the ring", true, 1);
     rx_post_all();
     arp("ARP after RX req_prod far past");
 
-    /* Two queues where one is offered: fatal at connect. */
-    fe_num("state", XenbusStateClosing);
-    wait_be_state(XenbusStateClosing);
-    fe_num("state", XenbusStateClosed);
-    wait_be_state(XenbusStateClosed);
-    evtchn_close(tx_port);
-    evtchn_close(rx_port);
-    fe_num("state", XenbusStateInitialising);
-    wait_be_state(XenbusStateInitWait);
-    connect(true, 2);
-    expect_node(BE "/error", "the frontend asked for 2 queues, at most 1 "
-                "offered");
-    reconnect("two queues asked for", true);
+    /* More queues than offered: fatal at connect. */
+    reconnect("too many queues", true, max_queues + 1);
+    snprintf(msg, sizeof(msg), "the frontend asked for %u queues, at most "
+             "%u offered", max_queues + 1, max_queues);
+    expect_node(BE "/error", msg);
+    reconnect("after too many queues", true, 1);
     rx_post_all();
-    arp("ARP after asking for two queues");
+    arp("ARP after asking for too many queues");
+}
+
+/*
+ * Two queues (queue-0/ split, queue-1/ split too), each TX ring sending
+ * an ARP request; the device's one receive queue fills queue 0's RX.
+ */
+static void multi_queue(void)
+{
+    unsigned int i;
+    int p;
+
+    if ( max_queues < 2 )
+        return;
+    reconnect("two queues", true, 2);
+    if ( nr_queues != 2 )
+        return;
+    q = &qs[0];
+    rx_post_all();
+    for ( i = 0; i < 2; i++ )
+    {
+        q = &qs[i];
+        tx_page(0, 0, frame, arp_request());
+        tx_put(REF_TX, 0, 0, 42);
+        tx_expect("ARP on a second queue", NETIF_RSP_OKAY, 0);
+        q = &qs[0];
+        if ( (p = rx_wait(0x0806, 21, 2)) < 0 )
+            test_fail("queue %u: no ARP reply", i);
+        else
+            rx_post(p, REF_RX + p);
+    }
+    reconnect("back to one queue", true, 1);
+    rx_post_all();
+    arp("ARP after two queues");
 }
 
 void test_main(void)
@@ -637,6 +712,7 @@ void test_main(void)
     refused();
     rx_hostile();
     fatal();
-    reconnect("at the end", true);
+    multi_queue();
+    reconnect("at the end", true, 1);
     test_success();
 }
