@@ -28,7 +28,7 @@ struct nb_tx_req {
     uint16_t id[NB_TX_MAX_DATA];
     unsigned int handle[NB_TX_MAX_DATA];
     struct net_frag frag[NB_TX_MAX_DATA + 1];
-    uint8_t *hdr;                       /* NB_HDR_MAX bytes, device-reachable */
+    uint8_t *hdr;                       /* NB_HDR_MAX bytes the device reads */
 };
 
 struct nb_queue {
@@ -38,7 +38,7 @@ struct nb_queue {
     struct netif_rx_back_ring rx;
     bool have_tx, have_rx;
     unsigned int tx_handle, rx_handle;  /* pv_grant_map_dev()'s */
-    unsigned int tx_port, rx_port;      /* the shim's ends; equal unless split */
+    unsigned int tx_port, rx_port;      /* the shim's ends: equal if shared */
     unsigned int inflight;
     struct nb_tx_req *stalled;          /* ready; the device queue was full */
     struct nb_tx_req req[NB_TX_INFLIGHT];

@@ -34,7 +34,7 @@
 #define NB_TX_FATAL_SLOTS   20
 /* Data slots a packet sent may have: its first and the legacy limit. */
 #define NB_TX_MAX_DATA      (1 + NB_TX_LEGACY_SLOTS)
-/* Bytes of a packet's headers copied into the shim (XEN_NETBACK_TX_COPY_LEN). */
+/* A packet's first bytes copied into the shim (XEN_NETBACK_TX_COPY_LEN). */
 #define NB_TX_COPY          128u
 /* At most this far, for a checksum field past NB_TX_COPY (IPv6 options). */
 #define NB_HDR_MAX          256u

@@ -27,25 +27,6 @@ string_param("vif", opt_vif);
 struct vif vifs[VIF_MAX];
 unsigned int nr_vifs;
 
-static void node(const struct vif *v, bool fe, const char *name,
-                 const char *fmt, unsigned long val)
-{
-    char path[96], value[24];
-
-    snprintf(path, sizeof(path), "%s/%s", fe ? v->fe : v->be, name);
-    snprintf(value, sizeof(value), fmt, val);
-    xs_shim_write(path, value);
-}
-
-static void nodes(const struct vif *v, bool fe, const char *name,
-                  const char *value)
-{
-    char path[96];
-
-    snprintf(path, sizeof(path), "%s/%s", fe ? v->fe : v->be, name);
-    xs_shim_write(path, value);
-}
-
 /* The toolstack's part: both directories, states Initialising. */
 static void vif_layout(struct vif *v)
 {
@@ -55,24 +36,24 @@ static void vif_layout(struct vif *v)
     snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
              m[0], m[1], m[2], m[3], m[4], m[5]);
     xs_shim_mkdir(v->be, 0, 1);
-    nodes(v, false, "frontend", v->fe);
-    nodes(v, false, "frontend-id", "1");
-    nodes(v, false, "online", "1");
-    nodes(v, false, "state", "1");
-    nodes(v, false, "script", "/etc/xen/scripts/vif-bridge");
-    nodes(v, false, "mac", mac);
-    nodes(v, false, "bridge", "xenbr0");
-    node(v, false, "handle", "%lu", v->devid);
-    nodes(v, false, "type", "vif");
-    node(v, false, "mtu", "%lu", v->dev->mtu);
-    nodes(v, false, "hotplug-status", "connected");
+    xs_shim_writef(v->be, "frontend", "%s", v->fe);
+    xs_shim_writef(v->be, "frontend-id", "1");
+    xs_shim_writef(v->be, "online", "1");
+    xs_shim_writef(v->be, "state", "1");
+    xs_shim_writef(v->be, "script", "/etc/xen/scripts/vif-bridge");
+    xs_shim_writef(v->be, "mac", "%s", mac);
+    xs_shim_writef(v->be, "bridge", "xenbr0");
+    xs_shim_writef(v->be, "handle", "%u", v->devid);
+    xs_shim_writef(v->be, "type", "vif");
+    xs_shim_writef(v->be, "mtu", "%u", v->dev->mtu);
+    xs_shim_writef(v->be, "hotplug-status", "connected");
 
     xs_shim_mkdir(v->fe, 1, 0);
-    nodes(v, true, "backend", v->be);
-    nodes(v, true, "backend-id", "0");
-    nodes(v, true, "state", "1");
-    node(v, true, "handle", "%lu", v->devid);
-    nodes(v, true, "mac", mac);
+    xs_shim_writef(v->fe, "backend", "%s", v->be);
+    xs_shim_writef(v->fe, "backend-id", "0");
+    xs_shim_writef(v->fe, "state", "1");
+    xs_shim_writef(v->fe, "handle", "%u", v->devid);
+    xs_shim_writef(v->fe, "mac", "%s", mac);
 }
 
 /*
@@ -84,15 +65,17 @@ static void vif_probe(struct vif *v)
 {
     const struct net_dev *d = v->dev;
 
-    nodes(v, false, "feature-sg", "1");
-    node(v, false, "feature-gso-tcpv4", "%lu", !!(d->features & NET_F_TSO4));
-    node(v, false, "feature-gso-tcpv6", "%lu", !!(d->features & NET_F_TSO6));
-    nodes(v, false, "feature-ipv6-csum-offload", "1");
-    nodes(v, false, "feature-rx-copy", "1");
-    nodes(v, false, "feature-rx-flip", "0");
-    nodes(v, false, "feature-split-event-channels", "1");
-    node(v, false, "multi-queue-max-queues", "%lu", v->max_queues);
-    node(v, false, "state", "%lu", XenbusStateInitWait);
+    xs_shim_writef(v->be, "feature-sg", "1");
+    xs_shim_writef(v->be, "feature-gso-tcpv4", "%u",
+                   !!(d->features & NET_F_TSO4));
+    xs_shim_writef(v->be, "feature-gso-tcpv6", "%u",
+                   !!(d->features & NET_F_TSO6));
+    xs_shim_writef(v->be, "feature-ipv6-csum-offload", "1");
+    xs_shim_writef(v->be, "feature-rx-copy", "1");
+    xs_shim_writef(v->be, "feature-rx-flip", "0");
+    xs_shim_writef(v->be, "feature-split-event-channels", "1");
+    xs_shim_writef(v->be, "multi-queue-max-queues", "%u", v->max_queues);
+    xs_shim_writef(v->be, "state", "%u", XenbusStateInitWait);
     v->be_state = XenbusStateInitWait;
 }
 

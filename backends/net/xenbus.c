@@ -19,34 +19,16 @@
 
 static void switch_state(struct vif *v, unsigned int state)
 {
-    char path[64], val[4];
-
     if ( v->be_state == state )
         return;
     v->be_state = state;
-    snprintf(path, sizeof(path), "%s/state", v->be);
-    snprintf(val, sizeof(val), "%u", state);
-    xs_shim_write(path, val);
+    xs_shim_writef(v->be, "state", "%u", state);
 }
 
 /* A node below @dir as a number; false if missing or not one. */
 static bool read_ulong(const char *dir, const char *name, unsigned long *out)
 {
-    char path[96], buf[24];
-    const char *p = buf;
-    unsigned long n = 0;
-
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    if ( xs_shim_read(path, buf, sizeof(buf)) || !buf[0] )
-        return false;
-    for ( ; *p >= '0' && *p <= '9'; p++ )
-    {
-        if ( n > (~0UL - 9) / 10 )
-            return false;
-        n = n * 10 + (*p - '0');
-    }
-    *out = n;
-    return !*p;
+    return !xs_shim_read_ulong(dir, name, out);
 }
 
 /* xenbus_read_unsigned(): @def when missing or not a number. */
@@ -62,15 +44,14 @@ static unsigned long read_default(const char *dir, const char *name,
 static void __attribute__((format(printf, 2, 3)))
 fatal(struct vif *v, const char *fmt, ...)
 {
-    char path[64], msg[128];
+    char msg[128];
     va_list ap;
 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     printk(XENLOG_WARNING "netback: %s: %s\n", v->name, msg);
-    snprintf(path, sizeof(path), "%s/error", v->be);
-    xs_shim_write(path, msg);
+    xs_shim_writef(v->be, "error", "%s", msg);
     switch_state(v, XenbusStateClosing);
 }
 

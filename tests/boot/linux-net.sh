@@ -8,15 +8,17 @@
 # (restrict=on; hostfwd from 127.0.0.1 only): a DHCP lease (busybox
 # udhcpc), the guest's busybox httpd fetched from the host, 64 MiB from
 # the guest (its md5sum against the one the guest printed) and 64 MiB
-# to it (the md5sum it prints against the host's).  One line:
+# to it (the md5sum it prints against the host's).  LINUX_VCPUS=N runs
+# it on N vCPUs (netfront then asks for a queue each).  One line:
 #
 #   PASS: linux: netfront ...     FAIL: linux: netfront: why (console ...)
 #   SKIP: linux: netfront: no kernel or initramfs (no network)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
-label="linux: netfront"
-log=build/check/linux-net.log
+vcpus=${LINUX_VCPUS:-1}
+label="linux: netfront${LINUX_VCPUS:+ ($vcpus vCPUs)}"
+log=build/check/linux-net${LINUX_VCPUS:+-smp$vcpus}.log
 kernel=${LINUX_KERNEL:-build/linux/vmlinux}
 mkdir -p build/check
 
@@ -38,6 +40,7 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
 
 tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 900 \
+    --vcpus "$vcpus" \
     --guest-cmdline "console=hvc0 pvshim_net=1" \
     --net "user,hostfwd=tcp:127.0.0.1:$http-:80,hostfwd=tcp:127.0.0.1:$push-:8081" \
     </dev/null >"$log" 2>&1 &

@@ -57,10 +57,9 @@ static uint16_t next_id;
 
 static const char *rd(const char *path)
 {
-    const char *r = xs_req_str(XS_READ, 0, path);
-    size_t n = strlen(r);
+    const char *r = xs_read_str(path);
 
-    memcpy(buf, r, n < sizeof(buf) ? n + 1 : sizeof(buf));
+    memcpy(buf, r, strlen(r) + 1);
     return buf;
 }
 
@@ -78,16 +77,11 @@ static void yield(void)
 static bool wait_be_state(unsigned int want)
 {
     char w[4];
-    unsigned int i;
 
     snprintf(w, sizeof(w), "%u", want);
-    for ( i = 0; i < 4000; i++ )
-    {
-        if ( !strcmp(rd(BE "/state"), w) )
-            return true;
-        yield();
-    }
-    test_fail("backend state %s, waited for %s", buf, w);
+    if ( xs_wait_value(BE "/state", w, 4000) )
+        return true;
+    test_fail("backend state %s, waited for %s", rd(BE "/state"), w);
     return false;
 }
 
