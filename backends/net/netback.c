@@ -22,6 +22,8 @@ void netback_work(void)
 
         spin_lock(&v->lock);
         vif_drained(v);
+        if ( v->close )
+            vif_close_broken(v);
         if ( v->recheck )
         {
             v->recheck = false;

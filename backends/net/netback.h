@@ -56,6 +56,7 @@ struct vif {
 
     bool connected;                     /* taking requests */
     bool broken;                        /* the frontend broke a ring */
+    bool close;                         /* so: Closing, from the softirq */
     /* The frontend's features, read at connect. */
     bool sg, gso4, gso6, ip_csum, ipv6_csum;
     unsigned int max_queues;            /* multi-queue-max-queues */
@@ -71,6 +72,7 @@ extern unsigned int nr_vifs;
 void vif_frontend_changed(struct vif *v);
 void vif_broken(struct vif *v, const char *why, unsigned int a,
                 unsigned int b);
+void vif_close_broken(struct vif *v);
 bool vif_inflight(const struct vif *v);
 void vif_drained(struct vif *v);
 void vif_notify(struct nb_queue *q, bool tx);

@@ -106,10 +106,20 @@ static bool holds_any(const struct vif *v)
 
 static void disconnect(struct vif *v)
 {
+    unsigned long n[4] = { 0 };
     unsigned int i;
 
+    for ( i = 0; i < v->nr_queues; i++ )
+    {
+        n[0] += v->q[i].tx_packets;
+        n[1] += v->q[i].tx_errors;
+        n[2] += v->q[i].rx_packets;
+        n[3] += v->q[i].rx_dropped;
+    }
     if ( v->connected )
-        printk(XENLOG_INFO "netback: %s: disconnected\n", v->name);
+        printk(XENLOG_INFO "netback: %s: disconnected (sent %lu packets, "
+               "%lu refused; received %lu, %lu dropped)\n", v->name, n[0],
+               n[1], n[2], n[3]);
     v->connected = false;
     for ( i = 0; i < VIF_MAX_QUEUES; i++ )
         nb_tx_abort_stalled(&v->q[i]);
@@ -237,6 +247,8 @@ static bool connect(struct vif *v)
             snprintf(dir, sizeof(dir), "%s", v->fe);
         else
             snprintf(dir, sizeof(dir), "%s/queue-%u", v->fe, i);
+        v->q[i].tx_packets = v->q[i].tx_errors = 0;
+        v->q[i].rx_packets = v->q[i].rx_dropped = 0;
         if ( !connect_queue(v, &v->q[i], dir) )
         {
             release(v);
@@ -326,6 +338,8 @@ void vif_frontend_changed(struct vif *v)
 /*
  * The frontend broke a ring's protocol: say so once, take no more
  * requests, and close (Linux's xenvif_fatal_tx_err() stops the vif).
+ * The receive hook finds some of these on any CPU: the state is written
+ * from the softirq on CPU 0, where the store is served.
  */
 void vif_broken(struct vif *v, const char *why, unsigned int a,
                 unsigned int b)
@@ -336,5 +350,13 @@ void vif_broken(struct vif *v, const char *why, unsigned int a,
     printk(XENLOG_WARNING "netback: %s: %s (%u, %u): disconnecting\n",
            v->name, why, a, b);
     disconnect(v);
-    switch_state(v, XenbusStateClosing);
+    v->close = true;
+    cpu_raise_softirq(0, NETBACK_SOFTIRQ);
+}
+
+void vif_close_broken(struct vif *v)
+{
+    v->close = false;
+    if ( v->broken && v->be_state == XenbusStateConnected )
+        switch_state(v, XenbusStateClosing);
 }
