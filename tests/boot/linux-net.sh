@@ -8,7 +8,9 @@
 # (restrict=on; hostfwd from 127.0.0.1 only): a DHCP lease (busybox
 # udhcpc), the guest's busybox httpd fetched from the host, 64 MiB from
 # the guest (its md5sum against the one the guest printed) and 64 MiB
-# to it (the md5sum it prints against the host's).  LINUX_VCPUS=N runs
+# to it (the md5sum it prints against the host's), and a lease again
+# after the driver is unbound and bound again (the vif closes and
+# reconnects).  LINUX_VCPUS=N runs
 # it on N vCPUs (netfront then asks for a queue each).  One line:
 #
 #   PASS: linux: netfront ...     FAIL: linux: netfront: why (console ...)
@@ -102,12 +104,15 @@ pushed=$(sed -n 's/^pushed 67108864 \([0-9a-f]*\) .*/\1/p' <<<"$host")
 got=$(sed -n 's/.*pvshim-net: received 67108864 bytes md5 \([0-9a-f]*\).*/\1/p' "$log" | head -n1)
 [ -n "$pushed" ] && [ "$pushed" = "$got" ] ||
     why="${why:+$why; }64 MiB to the guest: md5 ${got:-none} there, ${pushed:-none} sent"
+grep -aq "pvshim-net: reloaded, lease 10.0.2.15" "$log" &&
+    [ "$(grep -ac 'netback: vif1.0: connected' "$log")" -ge 2 ] ||
+    why="${why:+$why; }no reconnection and lease after rebinding xen-netfront"
 ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" ||
     why="${why:+$why; }the shim itself failed"
 times=$(sed -n 's/^\(fetched\|pushed\) [0-9]* [0-9a-f]* \(.*\)/\1 in \2/p' <<<"$host" | tr '\n' ' ')
 
 if [ -z "$why" ]; then
-    echo "PASS: $label: DHCP lease, httpd page, 64 MiB each way with md5 ($times)"
+    echo "PASS: $label: DHCP lease, httpd page, 64 MiB each way with md5 ($times), driver rebound"
 else
     echo "FAIL: $label: $why; host: $(tr '\n' ' ' <<<"$host") (console: $log)"
     exit 1
