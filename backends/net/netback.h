@@ -59,6 +59,8 @@ struct vif {
     bool close;                         /* so: Closing, from the softirq */
     /* The frontend's features, read at connect. */
     bool sg, gso4, gso6, ip_csum, ipv6_csum;
+    unsigned int tx_maps;               /* grants mapped for TX, all queues */
+    bool tx_wait;                       /* TX requests wait for room */
     unsigned int max_queues;            /* multi-queue-max-queues */
     unsigned int nr_queues;             /* the frontend's, connected */
     struct nb_queue q[VIF_MAX_QUEUES];

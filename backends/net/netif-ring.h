@@ -38,6 +38,11 @@
 #define NB_TX_COPY          128u
 /* At most this far, for a checksum field past NB_TX_COPY (IPv6 options). */
 #define NB_HDR_MAX          256u
+/*
+ * Grants a vif keeps mapped for the device's TX at most (the shim's
+ * maptrack is shared by every backend: one vif can't take it all).
+ */
+#define NB_TX_MAX_MAPS      256
 /* Slots one received packet may take: Linux's netfront takes 18. */
 #define NB_RX_MAX_SLOTS     XEN_NETIF_NR_SLOTS_MIN
 

@@ -68,13 +68,20 @@ static void answer_pkt(struct nb_queue *q, const struct nb_tx_pkt *p,
     answer(q, id, p->nr_data, p->nr_extras, status);
 }
 
+static void unmap_one(struct nb_tx_req *r, unsigned int i)
+{
+    pv_grant_unmap_dev(r->handle[i]);
+    r->handle[i] = NO_HANDLE;
+    r->q->vif->tx_maps--;
+}
+
 static void unmap(struct nb_tx_req *r)
 {
     unsigned int i;
 
     for ( i = 0; i < r->nr_maps; i++ )
         if ( r->handle[i] != NO_HANDLE )
-            pv_grant_unmap_dev(r->handle[i]);
+            unmap_one(r, i);
     r->nr_maps = 0;
 }
 
@@ -88,10 +95,13 @@ static void finish(struct nb_tx_req *r, int16_t status)
     if ( status == NETIF_RSP_OKAY )
         q->tx_packets++;
     r->in_use = false;
-    /* A full queue, a stalled packet or a drain waits for this. */
-    if ( q->inflight-- == NB_TX_INFLIGHT || q->stalled ||
-         !q->vif->connected )
+    q->inflight--;
+    /* Requests waiting for room, a stalled packet, a drain: run again. */
+    if ( q->vif->tx_wait || q->stalled || !q->vif->connected )
+    {
+        q->vif->tx_wait = false;
         cpu_raise_softirq(0, NETBACK_SOFTIRQ);
+    }
 }
 
 /* drivers/: the device no longer reads @tx (NET_SOFTIRQ, any CPU). */
@@ -175,9 +185,7 @@ static void fragments(struct nb_tx_req *r, const struct nb_tx_pkt *p,
         skip = copy > pos ? MIN(copy - pos, p->data[i].size) : 0;
         if ( skip == p->data[i].size )
         {
-            /* All of it copied: the grant can go now. */
-            pv_grant_unmap_dev(r->handle[i]);
-            r->handle[i] = NO_HANDLE;
+            unmap_one(r, i);            /* all of it copied: it can go */
             continue;
         }
         r->frag[n++] = (struct net_frag){
@@ -202,6 +210,7 @@ static int map_slots(struct nb_tx_req *r, const struct nb_tx_pkt *p,
             unmap(r);
             return rc;
         }
+        r->q->vif->tx_maps++;
         r->id[i] = p->data[i].id;
     }
     r->nr_maps = p->nr_data;
@@ -325,11 +334,21 @@ bool nb_tx_work(struct nb_queue *q)
             if ( !budget-- )
                 return true;
             if ( q->inflight == NB_TX_INFLIGHT )
-                return false;           /* a completion raises us again */
+            {
+                v->tx_wait = true;      /* a completion raises us again */
+                return false;
+            }
             nb_tx_parse(&q->tx, rp, &p);
             if ( p.verdict == NB_TX_FATAL )
             {
                 vif_broken(v, p.why, p.a, p.b);
+                return false;
+            }
+            /* Parsed again, from the ring, once there is room. */
+            if ( p.verdict == NB_TX_SEND &&
+                 v->tx_maps + p.nr_data > NB_TX_MAX_MAPS && q->inflight )
+            {
+                v->tx_wait = true;
                 return false;
             }
             q->tx.req_cons += p.nr_slots;

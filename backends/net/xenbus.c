@@ -75,7 +75,7 @@ static void release(struct vif *v)
 {
     unsigned int i;
 
-    ASSERT(!vif_inflight(v));
+    ASSERT(!vif_inflight(v) && !v->tx_maps);
     for ( i = 0; i < VIF_MAX_QUEUES; i++ )
     {
         struct nb_queue *q = &v->q[i];
