@@ -9,7 +9,8 @@
  * than the MTU, too many slots, invalid, foreign and revoked grants,
  * GSO the device can't do, a csum_blank ICMP packet, an RX slot whose
  * grant is revoked after it was posted, RX with nothing posted (never
- * consuming), and fatal ones after which the vif closes and a
+ * consuming), a TX grant cleared and its frame given back while the
+ * device still reads it, and fatal ones after which the vif closes and a
  * reconnect works: slot chains that never end, TX and RX req_prod far
  * past the ring, a slot across its page, more queues than offered; with
  * two vCPUs, two queues (queue-N/), each TX ring used.
@@ -230,13 +231,13 @@ static void tx_push(void)
  * Push what was put, wait for a response to each slot, and check every
  * one that isn't NETIF_RSP_NULL is @want (@nulls of them NULL).
  */
-static void tx_expect(const char *what, int16_t want, unsigned int nulls)
+static void tx_wait_for(const char *what, int16_t want, unsigned int nulls)
 {
     unsigned int i, n = 0;
     struct netif_tx_response r;
 
-    tx_push();
-    for ( i = 0; i < 100000 && q->txr.sring->rsp_prod != q->txr.req_prod_pvt; i++ )
+    for ( i = 0; i < 100000 && q->txr.sring->rsp_prod != q->txr.req_prod_pvt;
+          i++ )
         yield();
     if ( q->txr.sring->rsp_prod != q->txr.req_prod_pvt )
     {
@@ -259,6 +260,12 @@ static void tx_expect(const char *what, int16_t want, unsigned int nulls)
     for ( i = 0; i < NTX; i++ )
         if ( gnt_status_bits(1, REF_TX + i) )
             test_fail("%s: TX page %u's grant still in use", what, i);
+}
+
+static void tx_expect(const char *what, int16_t want, unsigned int nulls)
+{
+    tx_push();
+    tx_wait_for(what, want, nulls);
 }
 
 /* @len bytes of @frame into TX page @i at @off: one read-only grant. */
@@ -607,6 +614,49 @@ static void rx_hostile(void)
     arp("ARP with buffers again");
 }
 
+/*
+ * A grant revoked mid-flight: while the device still reads a packet's
+ * frame, the grant shows it in use; the guest then clears the entry by
+ * force and gives the frame back.  The packet still goes out whole (the
+ * frame stays referenced until the backend lets go), the response says
+ * OKAY, and mm-audit finds every reference right.  TX page 3 is gone
+ * afterwards.  If the device was done before the guest could look,
+ * there is nothing in flight to revoke: said, not failed.
+ */
+static void revoked_mid_flight(void)
+{
+    xen_pfn_t mfn = virt_to_mfn(txbuf[3]);
+    struct xen_memory_reservation r = {
+        .nr_extents = 1, .domid = DOMID_SELF,
+    };
+    unsigned int len = ping(1000);
+    uint16_t bits;
+    int p;
+
+    tx_page(3, 0, frame, len);
+    tx_put(REF_TX + 3, 0, 0, len);
+    tx_push();                          /* mapped before this returns */
+    bits = gnt_status_bits(1, REF_TX + 3);
+    if ( q->txr.sring->rsp_prod == q->txr.req_prod_pvt )
+        printf("mid-flight: the device was done already\n");
+    else
+    {
+        if ( bits != GTF_reading )
+            test_fail("in flight, yet its grant shows %#x", bits);
+        gnt_v1[REF_TX + 3].flags = 0;
+        set_xen_guest_handle(r.extent_start, &mfn);
+        check_rc(HYPERCALL(__HYPERVISOR_memory_op,
+                           XENMEM_decrease_reservation, &r, 0, 0, 0), 1);
+        printf("mid-flight: grant cleared and frame given back\n");
+    }
+    tx_wait_for("a packet whose grant was revoked mid-flight",
+                NETIF_RSP_OKAY, 0);
+    if ( (p = rx_wait(0x0800, 34, 0)) < 0 )
+        test_fail("no echo reply to the revoked packet");
+    else
+        rx_post(p, REF_RX + p);
+}
+
 /* Each breaks the protocol: the vif closes, a reconnect works. */
 static void fatal(void)
 {
@@ -705,6 +755,7 @@ void test_main(void)
     good();
     refused();
     rx_hostile();
+    revoked_mid_flight();
     fatal();
     multi_queue();
     reconnect("at the end", true, 1);
