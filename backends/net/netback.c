@@ -2,7 +2,8 @@
 /*
  * The network backend's softirq: per vif, under its lock, a drained
  * disconnect's rings and ports let go, the handshake looked at again,
- * then each queue's TX ring, bounded, re-raised if more waits.  Raised
+ * then each queue's held RX packets and its TX ring, bounded, re-raised
+ * if more waits.  Raised
  * on CPU 0 by the guest's sends, the frontend's state, and completions.
  */
 #include "backends/net.h"
@@ -30,8 +31,11 @@ void netback_work(void)
             vif_frontend_changed(v);
         }
         for ( n = 0; n < v->nr_queues; n++ )
+        {
+            nb_rx_flush(&v->q[n]);
             if ( nb_tx_work(&v->q[n]) )
                 more = true;
+        }
         spin_unlock(&v->lock);
     }
     if ( more )

@@ -17,6 +17,7 @@
 #define VIF_MAX             2
 #define VIF_MAX_QUEUES      4       /* multi-queue-max-queues, at most */
 #define NB_TX_INFLIGHT      64      /* packets a queue has with the device */
+#define NB_RX_HOLD          16      /* received packets waiting for room */
 
 /* A packet the device is sending: its grants mapped read-only. */
 struct nb_tx_req {
@@ -42,6 +43,8 @@ struct nb_queue {
     unsigned int inflight;
     struct nb_tx_req *stalled;          /* ready; the device queue was full */
     struct nb_tx_req req[NB_TX_INFLIGHT];
+    struct net_rx *held[NB_RX_HOLD];    /* the device's, not yet given back */
+    unsigned int held_head, held_nr;
     unsigned long tx_packets, tx_errors, rx_packets, rx_dropped;
 };
 
@@ -83,7 +86,9 @@ void vif_notify(struct nb_queue *q, bool tx);
 bool nb_tx_work(struct nb_queue *q);
 void nb_tx_abort_stalled(struct nb_queue *q);
 
-/* rx.c: drivers/' receive hook for a vif's device. */
+/* rx.c: drivers/' receive hook for a vif's device; held packets. */
 void nb_receive(struct net_dev *dev, struct net_rx *rx, void *data);
+void nb_rx_flush(struct nb_queue *q);
+void nb_rx_give_back(struct nb_queue *q);
 
 #endif /* BACKENDS_NET_NETBACK_H */

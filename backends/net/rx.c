@@ -6,7 +6,9 @@
  * writable for the copy alone), a page a slot with NETRXF_more_data when
  * the guest has feature-sg, the GSO extra info after the first slot, the
  * device's checksum state as NETRXF_data_validated / csum_blank.  A
- * packet the guest has posted no room for is dropped and counted.
+ * packet the guest has posted no room for is held (its device buffers
+ * kept) until it posts some, as Linux's netback queues it; past
+ * NB_RX_HOLD packets the oldest is dropped and counted.
  */
 #include "backends/net/netback.h"
 #include "pv/pv.h"
@@ -74,7 +76,12 @@ static int32_t sw_csum(const struct vif *v, const struct net_rx *rx,
     return field;
 }
 
-static void rx_one(struct vif *v, struct nb_queue *q, const struct net_rx *rx)
+/*
+ * Give @rx to the guest: true once done with it (given, dropped, or the
+ * vif broken), false if the frontend hasn't posted room for it yet (it
+ * is asked to notify when it has, as Linux's netback sets req_event).
+ */
+static bool rx_one(struct vif *v, struct nb_queue *q, const struct net_rx *rx)
 {
     struct nb_rx_slot s[NB_RX_MAX_SLOTS];
     struct netif_rx_request req;
@@ -91,31 +98,36 @@ static void rx_one(struct vif *v, struct nb_queue *q, const struct net_rx *rx)
         if ( !gso )
         {
             dropped(v, q, "GSO the frontend didn't ask for");
-            return;
+            return true;
         }
     }
     if ( (field = sw_csum(v, rx, &flags, &csum)) == -2 )
     {
         dropped(v, q, "checksum offsets past the frame");
-        return;
+        return true;
     }
     if ( !(n = nb_rx_plan(rx->len, v->sg, gso, s, NB_RX_MAX_SLOTS)) )
     {
         dropped(v, q, "too big for the frontend's slots");
-        return;
+        return true;
     }
-    rp = ACCESS_ONCE(q->rx.sring->req_prod);
-    smp_rmb();                          /* req_prod, then the requests */
-    if ( RING_REQUEST_PROD_OVERFLOW(&q->rx, rp) )
+    for ( ; ; )
     {
-        vif_broken(v, "RX req_prod more than a ring ahead of the responses",
-                   rp, q->rx.rsp_prod_pvt);
-        return;
-    }
-    if ( rp - q->rx.req_cons < n )
-    {
-        dropped(v, q, "no receive buffers posted");
-        return;
+        rp = ACCESS_ONCE(q->rx.sring->req_prod);
+        smp_rmb();                      /* req_prod, then the requests */
+        if ( RING_REQUEST_PROD_OVERFLOW(&q->rx, rp) )
+        {
+            vif_broken(v, "RX req_prod more than a ring ahead of the "
+                       "responses", rp, q->rx.rsp_prod_pvt);
+            return true;
+        }
+        if ( rp - q->rx.req_cons >= n )
+            break;
+        if ( q->rx.sring->req_event == q->rx.req_cons + n )
+            return false;
+        /* Notified once the frontend posts enough; then look again. */
+        q->rx.sring->req_event = q->rx.req_cons + n;
+        smp_mb();
     }
     for ( last = n - 1; s[last].extra; last-- )
         ;
@@ -148,11 +160,70 @@ static void rx_one(struct vif *v, struct nb_queue *q, const struct net_rx *rx)
     }
     q->rx_packets++;
     rx_push(q);
+    return true;
+}
+
+/* Held packets to the guest, in order, while it has room for them. */
+void nb_rx_flush(struct nb_queue *q)
+{
+    struct vif *v = q->vif;
+    struct net_rx *rx;
+
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    while ( q->held_nr && v->connected && q->have_rx )
+    {
+        rx = q->held[q->held_head];
+        if ( !rx_one(v, q, rx) )
+            return;
+        if ( !q->held_nr )
+            return;                     /* broken: disconnect gave all back */
+        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
+        q->held_nr--;
+        net_rx_return(v->dev, rx);
+    }
+}
+
+/* Every held packet back to the device (a disconnect). */
+void nb_rx_give_back(struct nb_queue *q)
+{
+    struct net_rx *rx;
+
+    while ( q->held_nr )
+    {
+        rx = q->held[q->held_head];
+        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
+        q->held_nr--;
+        net_rx_return(q->vif->dev, rx);
+    }
+}
+
+/*
+ * A packet for @q: after any it holds, else given at once, else held
+ * (the device's buffers kept) until the frontend posts room; past
+ * NB_RX_HOLD held, the oldest is dropped and counted.
+ */
+static bool receive(struct vif *v, struct nb_queue *q, struct net_rx *rx)
+{
+    if ( !q->held_nr && rx_one(v, q, rx) )
+        return true;
+    if ( !v->connected )
+        return true;                    /* broken meanwhile */
+    if ( q->held_nr == NB_RX_HOLD )
+    {
+        dropped(v, q, "no receive buffers posted");
+        net_rx_return(v->dev, q->held[q->held_head]);
+        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
+        q->held_nr--;
+    }
+    q->held[(q->held_head + q->held_nr++) % NB_RX_HOLD] = rx;
+    nb_rx_flush(q);
+    return false;
 }
 
 void nb_receive(struct net_dev *dev, struct net_rx *rx, void *data)
 {
     struct vif *v = data;
+    bool done = true;
 
     ASSERT(pv_backend_locked());
     spin_lock(&v->lock);
@@ -161,8 +232,9 @@ void nb_receive(struct net_dev *dev, struct net_rx *rx, void *data)
         struct nb_queue *q = &v->q[rx->queue % v->nr_queues];
 
         if ( q->have_rx )
-            rx_one(v, q, rx);
+            done = receive(v, q, rx);
     }
     spin_unlock(&v->lock);
-    net_rx_return(dev, rx);
+    if ( done )
+        net_rx_return(dev, rx);
 }

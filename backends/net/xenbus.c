@@ -122,7 +122,10 @@ static void disconnect(struct vif *v)
                n[1], n[2], n[3]);
     v->connected = false;
     for ( i = 0; i < VIF_MAX_QUEUES; i++ )
+    {
         nb_tx_abort_stalled(&v->q[i]);
+        nb_rx_give_back(&v->q[i]);
+    }
     if ( !vif_inflight(v) )
         release(v);
 }

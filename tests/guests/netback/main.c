@@ -278,11 +278,16 @@ static void tx_page(unsigned int i, uint16_t off, const void *frame,
 
 /* --------------------------------------------------------------- RX */
 
+/* Post a buffer; notify as netfront does, when req_event says so. */
 static void rx_post(unsigned int i, grant_ref_t ref)
 {
+    int notify;
+
     *RING_GET_REQUEST(&q->rxr, q->rxr.req_prod_pvt++) =
         (struct netif_rx_request){ .id = i, .gref = ref };
-    RING_PUSH_REQUESTS(&q->rxr);
+    RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&q->rxr, notify);
+    if ( notify )
+        evtchn_send(q->rx_port);
 }
 
 static void rx_post_all(void)
@@ -587,9 +592,12 @@ static void rx_hostile(void)
     struct netif_rx_response r;
     unsigned int i;
 
-    /* Nothing posted, and the frontend reads nothing: dropped, counted. */
+    /*
+     * Nothing posted, and the frontend reads nothing: the backend holds
+     * 16 packets for it, then drops the oldest and counts them.
+     */
     rx_drain();
-    for ( i = 0; i < 3; i++ )
+    for ( i = 0; i < 24; i++ )
     {
         tx_page(0, 0, frame, arp_request());
         tx_put(REF_TX, 0, 0, 42);
@@ -597,7 +605,9 @@ static void rx_hostile(void)
     }
     /* A slot whose grant is revoked after it was posted. */
     gnt_grant(1, REF_BAD, 0, virt_to_mfn(rxbuf[0]), 0);
-    rx_post(0, REF_BAD);
+    *RING_GET_REQUEST(&q->rxr, q->rxr.req_prod_pvt++) =
+        (struct netif_rx_request){ .id = 0, .gref = REF_BAD };
+    RING_PUSH_REQUESTS(&q->rxr);        /* no notification: not yet */
     gnt_v1[REF_BAD].flags = 0;
     tx_page(0, 0, frame, arp_request());
     tx_put(REF_TX, 0, 0, 42);
