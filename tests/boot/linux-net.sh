@@ -25,7 +25,8 @@ kernel=${LINUX_KERNEL:-build/linux/vmlinux}
 mkdir -p build/check
 
 if [ ! -e "$kernel" ] ||
-   ! initrd=$(tools/make-initramfs ${INITRAMFS_DIR:+"$INITRAMFS_DIR"} 2>/dev/null); then
+   ! initrd=$(tools/make-initramfs ${INITRAMFS_DIR:+"$INITRAMFS_DIR"} \
+               2>/dev/null); then
     echo "SKIP: $label: no kernel or initramfs (no network?)"
     exit 0
 fi
@@ -52,7 +53,8 @@ qemu=$!
 # file, then push 64 MiB of our own; print what came and went.
 host=$(python3 - "$log" "$http" "$push" $qemu <<'PY'
 import hashlib, os, socket, sys, time, urllib.request
-log, http, push, pid = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+log = sys.argv[1]
+http, push, pid = (int(a) for a in sys.argv[2:5])
 def alive():
     try:
         os.kill(pid, 0)
@@ -69,8 +71,10 @@ try:
     page = urllib.request.urlopen("http://127.0.0.1:%d/" % http, timeout=120).read()
     print("page", page.decode(errors="replace").strip())
     t = time.time()
-    big = urllib.request.urlopen("http://127.0.0.1:%d/big" % http, timeout=600).read()
-    print("fetched", len(big), hashlib.md5(big).hexdigest(), "%.1fs" % (time.time() - t))
+    big = urllib.request.urlopen("http://127.0.0.1:%d/big" % http,
+                                 timeout=600).read()
+    print("fetched", len(big), hashlib.md5(big).hexdigest(),
+          "%.1fs" % (time.time() - t))
 except Exception as e:
     print("fetch-failed", repr(e).replace(" ", "_"))
 data = os.urandom(64 << 20)
@@ -82,7 +86,8 @@ try:
     s.settimeout(600)
     s.recv(1)
     s.close()
-    print("pushed", len(data), hashlib.md5(data).hexdigest(), "%.1fs" % (time.time() - t))
+    print("pushed", len(data), hashlib.md5(data).hexdigest(),
+          "%.1fs" % (time.time() - t))
 except Exception as e:
     print("push-failed", repr(e).replace(" ", "_"))
 PY
@@ -98,21 +103,24 @@ grep -q "^page pvshim-net-hello" <<<"$host" ||
     why="${why:+$why; }the guest's httpd page not fetched"
 served=$(sed -n 's/.*pvshim-net: served md5 \([0-9a-f]*\).*/\1/p' "$log" | head -n1)
 fetched=$(sed -n 's/^fetched 67108864 \([0-9a-f]*\) .*/\1/p' <<<"$host")
-[ -n "$served" ] && [ "$served" = "$fetched" ] ||
-    why="${why:+$why; }64 MiB from the guest: md5 ${fetched:-none}, the guest's ${served:-none}"
+bad="64 MiB from the guest: md5 ${fetched:-none}, the guest's ${served:-none}"
+[ -n "$served" ] && [ "$served" = "$fetched" ] || why="${why:+$why; }$bad"
 pushed=$(sed -n 's/^pushed 67108864 \([0-9a-f]*\) .*/\1/p' <<<"$host")
-got=$(sed -n 's/.*pvshim-net: received 67108864 bytes md5 \([0-9a-f]*\).*/\1/p' "$log" | head -n1)
-[ -n "$pushed" ] && [ "$pushed" = "$got" ] ||
-    why="${why:+$why; }64 MiB to the guest: md5 ${got:-none} there, ${pushed:-none} sent"
+got=$(sed -n 's/.*pvshim-net: received 67108864 bytes md5 \([0-9a-f]*\).*/\1/p' \
+      "$log" | head -n1)
+bad="64 MiB to the guest: md5 ${got:-none} there, ${pushed:-none} sent"
+[ -n "$pushed" ] && [ "$pushed" = "$got" ] || why="${why:+$why; }$bad"
 grep -aq "pvshim-net: reloaded, lease 10.0.2.15" "$log" &&
     [ "$(grep -ac 'netback: vif1.0: connected' "$log")" -ge 2 ] ||
     why="${why:+$why; }no reconnection and lease after rebinding xen-netfront"
 ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" ||
     why="${why:+$why; }the shim itself failed"
-times=$(sed -n 's/^\(fetched\|pushed\) [0-9]* [0-9a-f]* \(.*\)/\1 in \2/p' <<<"$host" | tr '\n' ' ')
+times=$(sed -n 's/^\(fetched\|pushed\) [0-9]* [0-9a-f]* \(.*\)/\1 in \2/p' \
+        <<<"$host" | tr '\n' ' ')
 
 if [ -z "$why" ]; then
-    echo "PASS: $label: DHCP lease, httpd page, 64 MiB each way with md5 ($times), driver rebound"
+    echo "PASS: $label: DHCP lease, httpd page, 64 MiB each way with md5" \
+         "(${times% }), driver rebound"
 else
     echo "FAIL: $label: $why; host: $(tr '\n' ' ' <<<"$host") (console: $log)"
     exit 1
