@@ -12,7 +12,8 @@
  * consuming), a TX grant cleared and its frame given back while the
  * device still reads it, and fatal ones after which the vif closes and a
  * reconnect works: slot chains that never end, TX and RX req_prod far
- * past the ring, a slot across its page, more queues than offered; with
+ * past the ring, a slot across its page, a ring-ref and a port that
+ * aren't the guest's to give, more queues than offered; with
  * two vCPUs, two queues (queue-N/), each TX ring used.
  * Every grant is released afterwards and the shim stays up.
  */
@@ -667,6 +668,35 @@ static void revoked_mid_flight(void)
         rx_post(p, REF_RX + p);
 }
 
+/*
+ * Connect with @node overwritten by @value: the backend closes with
+ * @error in its error node; then a good connection again.
+ */
+static void bad_connect(const char *node, unsigned int value,
+                        const char *error)
+{
+    fe_num("state", XenbusStateClosing);
+    wait_be_state(XenbusStateClosing);
+    fe_num("state", XenbusStateClosed);
+    wait_be_state(XenbusStateClosed);
+    evtchn_close(q->tx_port);
+    if ( q->rx_port != q->tx_port )
+        evtchn_close(q->rx_port);
+    fe_num("state", XenbusStateInitialising);
+    wait_be_state(XenbusStateInitWait);
+    connect_queue(0, true, "");
+    q = &qs[0];
+    nr_queues = 1;
+    fe_num(node, value);
+    fe_num("multi-queue-num-queues", 1);
+    fe_num("state", XenbusStateConnected);
+    wait_be_state(XenbusStateClosing);
+    expect_node(BE "/error", error);
+    reconnect(error, true, 1);
+    rx_post_all();
+    arp(error);
+}
+
 /* Each breaks the protocol: the vif closes, a reconnect works. */
 static void fatal(void)
 {
@@ -705,6 +735,11 @@ static void fatal(void)
     reconnect("RX req_prod far past the ring", true, 1);
     rx_post_all();
     arp("ARP after RX req_prod far past");
+
+    /* A ring or a port that isn't the guest's to give: fatal at connect. */
+    bad_connect("tx-ring-ref", 100000, "mapping the rings of queue 0");
+    bad_connect("event-channel-rx", 4000,
+                "binding the event channels of queue 0");
 
     /* More queues than offered: fatal at connect. */
     reconnect("too many queues", true, max_queues + 1);
