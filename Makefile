@@ -236,6 +236,8 @@ build/unit/test-compat-%: tests/unit/test-compat-%.c $(COMPAT_FX) \
 build/unit/test-memop-bits: UNIT_CFLAGS += $(XEN_IFACE)
 # ring.h's barriers are the includer's from interface 0x00030209 on.
 build/unit/test-blkif-ring: UNIT_CFLAGS += $(XEN_IFACE)
+# ring.h's barriers: the shim's interface version, whose it defines.
+build/unit/test-netback: UNIT_CFLAGS += $(XEN_IFACE)
 
 # Two threads on the xenstore ring: the guest's and the backend's.
 build/unit/test-xenstore-race: UNIT_CFLAGS += -pthread

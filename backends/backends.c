@@ -3,6 +3,7 @@
 #include "backends/backends.h"
 #include "backends/blk.h"
 #include "backends/console/console.h"
+#include "backends/net.h"
 #include "backends/xenstore.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
@@ -16,6 +17,11 @@ static void xenstore_softirq(void)
 static void blkback_softirq(void)
 {
     blkback_work();
+}
+
+static void netback_softirq(void)
+{
+    netback_work();
 }
 
 /*
@@ -36,4 +42,6 @@ void backends_init(void)
     open_softirq(POWER_BUTTON_SOFTIRQ, power_button_softirq);
     open_softirq(BLKBACK_SOFTIRQ, blkback_softirq);
     blkback_init();
+    open_softirq(NETBACK_SOFTIRQ, netback_softirq);
+    netback_init();
 }

@@ -36,6 +36,14 @@ int xs_shim_write(const char *path, const char *value);
  * inherit that.  xs_shim_rm(): remove @path and its subtree.
  */
 int xs_shim_read(const char *path, char *buf, size_t size);
+/*
+ * @dir/@name as a decimal number (a frontend's ring-ref, port or state):
+ * XEN_EINVAL if empty or not one, XEN_ERANGE if too big.
+ */
+int xs_shim_read_ulong(const char *dir, const char *name, unsigned long *out);
+/* Write @dir/@name = printf(@fmt, ...), as xs_shim_write(). */
+int __attribute__((format(printf, 3, 4)))
+xs_shim_writef(const char *dir, const char *name, const char *fmt, ...);
 int xs_shim_mkdir(const char *path, unsigned int owner, unsigned int reader);
 int xs_shim_rm(const char *path);
 

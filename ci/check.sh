@@ -251,6 +251,9 @@ job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
 # Its xen-blkfront against the shim's block backend, over each device.
 job "linux blkfront" "" "tests/boot/linux-blk.sh"
 job "linux blkfront nvme" "" "LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
+# Its xen-netfront against the shim's network backend, over virtio-net.
+job "linux netfront" "" "tests/boot/linux-net.sh"
+job "linux netfront 2 vCPUs" "" "LINUX_VCPUS=2 tests/boot/linux-net.sh"
 
 run_jobs "$first"
 

@@ -70,6 +70,12 @@ static void *map_frag(uint64_t addr)
 
 enum net_status net_transmit(struct net_dev *dev, struct net_tx *tx)
 {
+    return net_transmit_on(dev, smp_processor_id() % dev->nr_queues, tx);
+}
+
+enum net_status net_transmit_on(struct net_dev *dev, unsigned int q,
+                                struct net_tx *tx)
+{
     uint32_t len;
     enum net_status s = net_tx_check(dev, tx, &len);
 
@@ -86,7 +92,7 @@ enum net_status net_transmit(struct net_dev *dev, struct net_tx *tx)
         net_tx_csum(tx, map_frag);
         tx->off.flags &= ~NET_OFF_CSUM_PARTIAL;
     }
-    return dev->ops->transmit(dev, smp_processor_id() % dev->nr_queues, tx);
+    return dev->ops->transmit(dev, q % dev->nr_queues, tx);
 }
 
 void net_rx_return(struct net_dev *dev, struct net_rx *rx)

@@ -160,6 +160,9 @@ void net_set_receive(struct net_dev *dev, net_receive_t *fn, void *data);
  * guest granted read-only); the device itself only reads fragments.
  */
 enum net_status net_transmit(struct net_dev *dev, struct net_tx *tx);
+/* The same on pair @q (modulo the pairs): a backend's queue's own. */
+enum net_status net_transmit_on(struct net_dev *dev, unsigned int q,
+                                struct net_tx *tx);
 
 /* Give a received packet's buffers back to its device. */
 void net_rx_return(struct net_dev *dev, struct net_rx *rx);

@@ -20,6 +20,7 @@ enum {
     BLOCK_SOFTIRQ,          /* block queues completed I/O (drivers/) */
     NET_SOFTIRQ,            /* network queues sent or received (drivers/) */
     BLKBACK_SOFTIRQ,        /* a block backend's ring or handshake */
+    NETBACK_SOFTIRQ,        /* a network backend's rings or handshake */
     NR_SOFTIRQS
 };
 

@@ -30,6 +30,46 @@ int xs_shim_read(const char *path, char *buf, size_t size)
     return 0;
 }
 
+int xs_shim_read_ulong(const char *dir, const char *name, unsigned long *out)
+{
+    char path[128], buf[24];
+    const char *p = buf;
+    unsigned long n = 0;
+    int rc;
+
+    if ( snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+         (int)sizeof(path) )
+        return XEN_E2BIG;
+    if ( (rc = xs_shim_read(path, buf, sizeof(buf))) )
+        return rc;
+    if ( !buf[0] )
+        return XEN_EINVAL;
+    for ( ; *p >= '0' && *p <= '9'; p++ )
+    {
+        if ( n > (~0UL - 9) / 10 )
+            return XEN_ERANGE;
+        n = n * 10 + (*p - '0');
+    }
+    if ( *p )
+        return XEN_EINVAL;
+    *out = n;
+    return 0;
+}
+
+int xs_shim_writef(const char *dir, const char *name, const char *fmt, ...)
+{
+    char path[128], value[128];
+    va_list ap;
+
+    if ( snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+         (int)sizeof(path) )
+        return XEN_E2BIG;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof(value), fmt, ap);
+    va_end(ap);
+    return xs_shim_write(path, value);
+}
+
 int xs_shim_mkdir(const char *path, unsigned int owner, unsigned int reader)
 {
     const struct xs_perm perms[] = {

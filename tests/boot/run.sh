@@ -852,7 +852,8 @@ net_case() {
 # unanswered; multiqueue as far as slirp allows (one pair), no MSI-X
 # (polled), no mergeable buffers, the device's MTU, no checksum offload,
 # a legacy-only device refused, a gateway that never answers, and no NIC
-# at all.  The guest boots every time.
+# at all; which NICs the network backend gives the guest (vif=).  The
+# guest boots every time.
 section_virtio_net() {
     local passed='net-selftest: virtio-net0: passed'
     local mac='MAC 52:54:00:0a:0b:0c'
@@ -919,6 +920,31 @@ section_virtio_net() {
         -- "$demo" --memory 256M --shim-cmdline "net-selftest" \
         -- -netdev user,id=n0,restrict=on,net=10.9.0.0/24 \
         -device virtio-net-pci,netdev=n0,disable-legacy=on
+
+    # The network backend's choice of NICs (vif=): every one by default,
+    # none, and a name no device has skipped with a warning.
+    expect "virtio-net: the guest's vif 0 by default" 0 \
+        "+netback: vif1.0 is virtio-net0, MAC 52:54:00:0a:0b:0c, up to 1 queues" \
+        "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M \
+        -- -netdev user,id=n0,restrict=on \
+        -device virtio-net-pci,netdev=n0,disable-legacy=on,mac=52:54:00:0a:0b:0c
+    expect "virtio-net: vif=none gives the guest no NIC" 0 \
+        "-netback: vif" "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M --shim-cmdline "vif=none" \
+        -- -netdev user,id=n0,restrict=on \
+        -device virtio-net-pci,netdev=n0,disable-legacy=on
+    expect "virtio-net: vif= names the NICs, an unknown one skipped" 0 \
+        '+netback: vif=: no network device "eth9"' \
+        "+netback: vif1.0 is virtio-net1, MAC 52:54:00:0a:0b:0d" \
+        "+netback: vif1.1 is virtio-net0, MAC 52:54:00:0a:0b:0c" \
+        "+netback: vif=: virtio-net1 named twice" \
+        "+$guest_ok" "+$clean" \
+        -- "$demo" --memory 256M \
+        --shim-cmdline "vif=eth9,virtio-net1,virtio-net0,virtio-net1" \
+        -- -netdev user,id=n0,restrict=on -netdev user,id=n1,restrict=on \
+        -device virtio-net-pci,netdev=n0,disable-legacy=on,mac=52:54:00:0a:0b:0c \
+        -device virtio-net-pci,netdev=n1,disable-legacy=on,mac=52:54:00:0a:0b:0d
 
     expect "virtio-net: no NIC at all" 0 "+net-selftest: no network device" \
         "+$guest_ok" "+$clean" \

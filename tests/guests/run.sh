@@ -19,6 +19,7 @@
 #                     of its 8-byte words, as a virtio-blk or NVMe device
 #                     (IF virtio or nvme); OPTs are pvshim-run --disk's
 #                     (ro: read-only to QEMU, discard, bs=4096)
+#   net SPEC          a NIC: pvshim-run's --net SPEC (user, restricted)
 #   min-vcpus N       run on at least N CPUs (--vcpus), whatever GUEST_VCPUS
 #   passes WORD...    the passes besides pv64 and pv32 that run it (below)
 #   pv64-only WHY     no 32-bit kernel (guests.mk builds none): its subject
@@ -237,6 +238,7 @@ run_one() {
             log) logs+=("$val") ;;
             memory) memory=$val ;;
             disk) disks+=("$val") ;;
+            net) extra+=(--net "$val") ;;
             min-vcpus) [ "${GUEST_VCPUS:-1}" -ge "$val" ] ||
                            extra+=(--vcpus "$val") ;;
             esac

@@ -385,6 +385,35 @@ static void test_shim_client(void)
     CHECK_EQ(shim_fired, 5);
 }
 
+/* The backends' helpers: a frontend's numbers, a node written by format. */
+static void test_shim_numbers(void)
+{
+    const char *fe = "/local/domain/1/device/vif/0";
+    unsigned long n = 7;
+
+    reset();
+    CHECK_EQ(xs_shim_mkdir(fe, 1, 0), 0);
+    CHECK_EQ(xs_shim_writef(fe, "tx-ring-ref", "%u", 4096u), 0);
+    CHECK_EQ(xs_shim_read_ulong(fe, "tx-ring-ref", &n), 0);
+    CHECK_EQ(n, 4096);
+    CHECK_STR(wr("device/vif/0/event-channel", "4294967296"), "OK");
+    CHECK_EQ(xs_shim_read_ulong(fe, "event-channel", &n), 0);
+    CHECK_EQ(n, 1UL << 32);
+    CHECK_STR(wr("device/vif/0/event-channel", "99999999999999999999"),
+              "OK");
+    CHECK_EQ(xs_shim_read_ulong(fe, "event-channel", &n), XEN_ERANGE);
+    CHECK_STR(wr("device/vif/0/state", "4x"), "OK");
+    CHECK_EQ(xs_shim_read_ulong(fe, "state", &n), XEN_EINVAL);
+    CHECK_STR(wr("device/vif/0/state", ""), "OK");
+    CHECK_EQ(xs_shim_read_ulong(fe, "state", &n), XEN_EINVAL);
+    CHECK_STR(wr("device/vif/0/state", "-1"), "OK");
+    CHECK_EQ(xs_shim_read_ulong(fe, "state", &n), XEN_EINVAL);
+    CHECK_EQ(xs_shim_read_ulong(fe, "nope", &n), XEN_ENOENT);
+    CHECK_EQ(n, 1UL << 32);                     /* untouched on failure */
+    CHECK_EQ(xs_shim_writef(fe, "mac", "%02x:%02x", 0x52, 0x54), 0);
+    CHECK_STR(RQS(XS_READ, 0, "device/vif/0/mac"), "52:54");
+}
+
 static uint32_t start(void)
 {
     RQS(XS_TRANSACTION_START, 0, "");
@@ -629,6 +658,7 @@ int main(void)
     RUN(test_watch_quota);
     RUN(test_power_button);
     RUN(test_shim_client);
+    RUN(test_shim_numbers);
     RUN(test_transactions);
     RUN(test_transaction_quota);
     RUN(test_node_quota);

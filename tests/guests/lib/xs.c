@@ -154,6 +154,28 @@ const char *xs_write(uint32_t tx, const char *path, const char *value)
     return reply;
 }
 
+const char *xs_read_str(const char *path)
+{
+    static char copy[XENSTORE_PAYLOAD_MAX + 1];
+    const char *r = xs_req_str(XS_READ, 0, path);
+    size_t n = strlen(r);
+
+    memcpy(copy, r, n < sizeof(copy) ? n + 1 : sizeof(copy));
+    copy[sizeof(copy) - 1] = '\0';
+    return copy;
+}
+
+bool xs_wait_value(const char *path, const char *want, unsigned int tries)
+{
+    while ( tries-- )
+    {
+        if ( !strcmp(xs_read_str(path), want) )
+            return true;
+        hypercall_sched_op(SCHEDOP_yield, NULL);
+    }
+    return false;
+}
+
 bool xs_event_seen(const char *path_token)
 {
     unsigned int i;

@@ -36,6 +36,11 @@ long xs_request(uint32_t type, uint32_t tx, const void *body,
 const char *xs_req_str(uint32_t type, uint32_t tx, const char *arg);
 const char *xs_write(uint32_t tx, const char *path, const char *value);
 
+/* XS_READ of @path outside a transaction, the reply copied aside. */
+const char *xs_read_str(const char *path);
+/* Wait (yielding, @tries times at most) until @path reads @want. */
+bool xs_wait_value(const char *path, const char *want, unsigned int tries);
+
 /* Watch events received so far, "path|token" each. */
 #define XS_EVENTS_MAX 32
 extern unsigned int xs_nr_events;

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Inside the network backend (backends/net/): a guest vif over one of
+ * drivers/' network devices, its xenstore directories and handshake
+ * (setup.c, xenbus.c), and per queue its TX ring and the packets the
+ * device is sending (tx.c) and its RX ring, filled as packets arrive
+ * (rx.c).  A vif's state is under its own lock (docs/architecture.md,
+ * "Locks"), taken inside the domain lock that the softirqs and the
+ * pv/ calls need (pv_backend_locked()).
+ */
+#ifndef BACKENDS_NET_NETBACK_H
+#define BACKENDS_NET_NETBACK_H
+
+#include "backends/net/netif-ring.h"
+#include "shim/spinlock.h"
+
+#define VIF_MAX             2
+#define VIF_MAX_QUEUES      4       /* multi-queue-max-queues, at most */
+#define NB_TX_INFLIGHT      64      /* packets a queue has with the device */
+#define NB_RX_HOLD          16      /* received packets waiting for room */
+
+/* A packet the device is sending: its grants mapped read-only. */
+struct nb_tx_req {
+    struct net_tx tx;
+    struct nb_queue *q;
+    bool in_use;
+    unsigned int nr_data, nr_extras;    /* responses: data, then NULLs */
+    unsigned int nr_maps;
+    uint16_t id[NB_TX_MAX_DATA];
+    unsigned int handle[NB_TX_MAX_DATA];
+    struct net_frag frag[NB_TX_MAX_DATA + 1];
+    uint8_t *hdr;                       /* NB_HDR_MAX bytes the device reads */
+};
+
+struct nb_queue {
+    struct vif *vif;
+    unsigned int index;
+    struct netif_tx_back_ring tx;
+    struct netif_rx_back_ring rx;
+    bool have_tx, have_rx;
+    unsigned int tx_handle, rx_handle;  /* pv_grant_map_dev()'s */
+    unsigned int tx_port, rx_port;      /* the shim's ends: equal if shared */
+    unsigned int inflight;
+    struct nb_tx_req *stalled;          /* ready; the device queue was full */
+    struct nb_tx_req req[NB_TX_INFLIGHT];
+    struct net_rx *held[NB_RX_HOLD];    /* the device's, not yet given back */
+    unsigned int held_head, held_nr;
+    unsigned long tx_packets, tx_errors, rx_packets, rx_dropped;
+};
+
+struct vif {
+    spinlock_t lock;
+    unsigned int devid;                 /* 0, 1, ... */
+    char name[12];                      /* "vif1.0", as Linux's netback */
+    struct net_dev *dev;
+    char be[48], fe[48];                /* the two xenstore directories */
+    unsigned int be_state;              /* XenbusState last written */
+    bool recheck;                       /* look at the frontend's state */
+
+    bool connected;                     /* taking requests */
+    bool broken;                        /* the frontend broke a ring */
+    bool close;                         /* so: Closing, from the softirq */
+    /* The frontend's features, read at connect. */
+    bool sg, gso4, gso6, ip_csum, ipv6_csum;
+    unsigned int tx_maps;               /* grants mapped for TX, all queues */
+    bool tx_wait;                       /* TX requests wait for room */
+    unsigned int max_queues;            /* multi-queue-max-queues */
+    unsigned int nr_queues;             /* the frontend's, connected */
+    struct nb_queue q[VIF_MAX_QUEUES];
+    bool rx_warned;
+};
+
+extern struct vif vifs[VIF_MAX];
+extern unsigned int nr_vifs;
+
+/* xenbus.c */
+void vif_frontend_changed(struct vif *v);
+void vif_broken(struct vif *v, const char *why, unsigned int a,
+                unsigned int b);
+void vif_close_broken(struct vif *v);
+bool vif_inflight(const struct vif *v);
+void vif_drained(struct vif *v);
+void vif_notify(struct nb_queue *q, bool tx);
+
+/* tx.c: serve a queue's TX ring (bounded: true if more is left). */
+bool nb_tx_work(struct nb_queue *q);
+void nb_tx_abort_stalled(struct nb_queue *q);
+
+/* rx.c: drivers/' receive hook for a vif's device; held packets. */
+void nb_receive(struct net_dev *dev, struct net_rx *rx, void *data);
+void nb_rx_flush(struct nb_queue *q);
+void nb_rx_give_back(struct nb_queue *q);
+
+#endif /* BACKENDS_NET_NETBACK_H */

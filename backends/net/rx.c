@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A queue's RX ring (device to guest), as Linux's xen-netback (rx.c
+ * xenvif_rx_skb()) with feature-rx-copy: each packet the device receives
+ * is copied into the frames the guest posted (their grants mapped
+ * writable for the copy alone), a page a slot with NETRXF_more_data when
+ * the guest has feature-sg, the GSO extra info after the first slot, the
+ * device's checksum state as NETRXF_data_validated / csum_blank.  A
+ * packet the guest has posted no room for is held (its device buffers
+ * kept) until it posts some, as Linux's netback queues it; past
+ * NB_RX_HOLD packets the oldest is dropped and counted.
+ */
+#include "backends/net/netback.h"
+#include "pv/pv.h"
+#include "shim/console.h"
+
+static void rx_push(struct nb_queue *q)
+{
+    bool notify;
+
+    RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&q->rx, notify);
+    if ( notify )
+        vif_notify(q, false);
+}
+
+static void dropped(struct vif *v, struct nb_queue *q, const char *why)
+{
+    q->rx_dropped++;
+    if ( !v->rx_warned )
+        printk(XENLOG_INFO "netback: %s: packet dropped: %s (counted in "
+               "rx_dropped from now on)\n", v->name, why);
+    v->rx_warned = true;
+}
+
+/* Copy slot @s of the frame into the guest's frame @gref; its status. */
+static int16_t copy_slot(const struct net_rx *rx, const struct nb_rx_slot *s,
+                         grant_ref_t gref, int32_t field, uint16_t csum)
+{
+    unsigned int handle;
+    uint64_t maddr;
+    uint8_t *p;
+
+    if ( pv_grant_map_dev(gref, false, &handle, &maddr) )
+        return NETIF_RSP_ERROR;
+    p = __va(maddr);
+    nb_rx_copy(rx, s->off, s->len, p);
+    /* A sum filled here: its two bytes where they fell. */
+    if ( field >= 0 && (uint32_t)field >= s->off &&
+         (uint32_t)field < s->off + s->len )
+        p[field - s->off] = csum >> 8;
+    if ( field >= 0 && (uint32_t)field + 1 >= s->off &&
+         (uint32_t)field + 1 < s->off + s->len )
+        p[field + 1 - s->off] = csum;
+    pv_grant_unmap_dev(handle);
+    return s->len;
+}
+
+/* The guest can't take this frame's blank sum: fill it; -1 if none. */
+static int32_t sw_csum(const struct vif *v, const struct net_rx *rx,
+                       uint16_t *flags, uint16_t *csum)
+{
+    const uint8_t *eth = rx->buf[0].data;
+    bool v6;
+    uint32_t field;
+
+    if ( !(*flags & NETRXF_csum_blank) )
+        return -1;
+    v6 = rx->buf[0].len >= NET_ETH_HLEN && eth[12] == 0x86 && eth[13] == 0xdd;
+    if ( v6 ? v->ipv6_csum : v->ip_csum )
+        return -1;
+    field = rx->off.csum_start + rx->off.csum_offset;
+    if ( field + 2 > rx->len )
+        return -2;
+    *csum = nb_rx_csum(rx);
+    *flags = NETRXF_data_validated;
+    return field;
+}
+
+/*
+ * Give @rx to the guest: true once done with it (given, dropped, or the
+ * vif broken), false if the frontend hasn't posted room for it yet (it
+ * is asked to notify when it has, as Linux's netback sets req_event).
+ */
+static bool rx_one(struct vif *v, struct nb_queue *q, const struct net_rx *rx)
+{
+    struct nb_rx_slot s[NB_RX_MAX_SLOTS];
+    struct netif_rx_request req;
+    struct netif_rx_response *rsp;
+    bool gso = false;
+    uint16_t flags = nb_rx_csum_flags(&rx->off), csum = 0;
+    unsigned int n, i, last;
+    int32_t field;
+    RING_IDX rp;
+
+    if ( rx->off.gso_type != NET_GSO_NONE )
+    {
+        gso = rx->off.gso_type == NET_GSO_TCPV4 ? v->gso4 : v->gso6;
+        if ( !gso )
+        {
+            dropped(v, q, "GSO the frontend didn't ask for");
+            return true;
+        }
+    }
+    if ( (field = sw_csum(v, rx, &flags, &csum)) == -2 )
+    {
+        dropped(v, q, "checksum offsets past the frame");
+        return true;
+    }
+    if ( !(n = nb_rx_plan(rx->len, v->sg, gso, s, NB_RX_MAX_SLOTS)) )
+    {
+        dropped(v, q, "too big for the frontend's slots");
+        return true;
+    }
+    for ( ; ; )
+    {
+        rp = ACCESS_ONCE(q->rx.sring->req_prod);
+        smp_rmb();                      /* req_prod, then the requests */
+        if ( RING_REQUEST_PROD_OVERFLOW(&q->rx, rp) )
+        {
+            vif_broken(v, "RX req_prod more than a ring ahead of the "
+                       "responses", rp, q->rx.rsp_prod_pvt);
+            return true;
+        }
+        if ( rp - q->rx.req_cons >= n )
+            break;
+        if ( q->rx.sring->req_event == q->rx.req_cons + n )
+            return false;
+        /* Notified once the frontend posts enough; then look again. */
+        q->rx.sring->req_event = q->rx.req_cons + n;
+        smp_mb();
+    }
+    for ( last = n - 1; s[last].extra; last-- )
+        ;
+    for ( i = 0; i < n; i++ )
+    {
+        /* Responses go where their requests were: copy each out first. */
+        RING_COPY_REQUEST(&q->rx, q->rx.req_cons, &req);
+        rsp = RING_GET_RESPONSE(&q->rx, q->rx.rsp_prod_pvt);
+        if ( s[i].extra )
+        {
+            struct netif_extra_info *x = (struct netif_extra_info *)rsp;
+
+            memset(x, 0, sizeof(*x));
+            x->type = XEN_NETIF_EXTRA_TYPE_GSO;
+            x->u.gso.size = rx->off.gso_size;
+            x->u.gso.type = rx->off.gso_type == NET_GSO_TCPV4
+                            ? XEN_NETIF_GSO_TYPE_TCPV4
+                            : XEN_NETIF_GSO_TYPE_TCPV6;
+        }
+        else
+        {
+            rsp->id = req.id;
+            rsp->offset = 0;
+            rsp->flags = (i < last ? NETRXF_more_data : 0) |
+                         (i ? 0 : flags | (gso ? NETRXF_extra_info : 0));
+            rsp->status = copy_slot(rx, &s[i], req.gref, field, csum);
+        }
+        q->rx.req_cons++;
+        q->rx.rsp_prod_pvt++;
+    }
+    q->rx_packets++;
+    rx_push(q);
+    return true;
+}
+
+/* Held packets to the guest, in order, while it has room for them. */
+void nb_rx_flush(struct nb_queue *q)
+{
+    struct vif *v = q->vif;
+    struct net_rx *rx;
+
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    while ( q->held_nr && v->connected && q->have_rx )
+    {
+        rx = q->held[q->held_head];
+        if ( !rx_one(v, q, rx) )
+            return;
+        if ( !q->held_nr )
+            return;                     /* broken: disconnect gave all back */
+        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
+        q->held_nr--;
+        net_rx_return(v->dev, rx);
+    }
+}
+
+/* Every held packet back to the device (a disconnect). */
+void nb_rx_give_back(struct nb_queue *q)
+{
+    struct net_rx *rx;
+
+    while ( q->held_nr )
+    {
+        rx = q->held[q->held_head];
+        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
+        q->held_nr--;
+        net_rx_return(q->vif->dev, rx);
+    }
+}
+
+/*
+ * A packet for @q: after any it holds, else given at once, else held
+ * (the device's buffers kept) until the frontend posts room; past
+ * NB_RX_HOLD held, the oldest is dropped and counted.
+ */
+static bool receive(struct vif *v, struct nb_queue *q, struct net_rx *rx)
+{
+    if ( !q->held_nr && rx_one(v, q, rx) )
+        return true;
+    if ( !v->connected )
+        return true;                    /* broken meanwhile */
+    if ( q->held_nr == NB_RX_HOLD )
+    {
+        dropped(v, q, "no receive buffers posted");
+        net_rx_return(v->dev, q->held[q->held_head]);
+        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
+        q->held_nr--;
+    }
+    q->held[(q->held_head + q->held_nr++) % NB_RX_HOLD] = rx;
+    nb_rx_flush(q);
+    return false;
+}
+
+void nb_receive(struct net_dev *dev, struct net_rx *rx, void *data)
+{
+    struct vif *v = data;
+    bool done = true;
+
+    ASSERT(pv_backend_locked());
+    spin_lock(&v->lock);
+    if ( v->connected && v->nr_queues )
+    {
+        struct nb_queue *q = &v->q[rx->queue % v->nr_queues];
+
+        if ( q->have_rx )
+            done = receive(v, q, rx);
+    }
+    spin_unlock(&v->lock);
+    if ( done )
+        net_rx_return(dev, rx);
+}

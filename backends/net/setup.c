@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Which of drivers/' network devices become the guest's vifs (vif=), and
+ * their xenstore directories as libxl writes them for a domU's NIC
+ * (tools/libs/light/libxl_nic.c): backend/vif/1/<devid> owned by domain
+ * 0 and readable by the guest, device/vif/<devid> the guest's and
+ * readable by domain 0; then what Linux's netback_probe() offers.
+ */
+#include "backends/net.h"
+#include "backends/net/netback.h"
+#include "backends/xenstore.h"
+#include "drivers/dma.h"
+#include <xen/io/xenbus.h>
+#include "pv/pv.h"
+#include "shim/console.h"
+#include "shim/param.h"
+#include "shim/softirq.h"
+
+/*
+ * vif=<device>[,<device>]... | none: the network devices (by drivers/'
+ * names: virtio-net0, ...) that become the guest's vif 0, 1, ... in that
+ * order.  Default: every device, in the order drivers/ registered them.
+ */
+static char opt_vif[64];
+string_param("vif", opt_vif);
+
+struct vif vifs[VIF_MAX];
+unsigned int nr_vifs;
+
+/* The toolstack's part: both directories, states Initialising. */
+static void vif_layout(struct vif *v)
+{
+    const uint8_t *m = v->dev->mac;
+    char mac[18];
+
+    snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+             m[0], m[1], m[2], m[3], m[4], m[5]);
+    xs_shim_mkdir(v->be, 0, 1);
+    xs_shim_writef(v->be, "frontend", "%s", v->fe);
+    xs_shim_writef(v->be, "frontend-id", "1");
+    xs_shim_writef(v->be, "online", "1");
+    xs_shim_writef(v->be, "state", "1");
+    xs_shim_writef(v->be, "script", "/etc/xen/scripts/vif-bridge");
+    xs_shim_writef(v->be, "mac", "%s", mac);
+    xs_shim_writef(v->be, "bridge", "xenbr0");
+    xs_shim_writef(v->be, "handle", "%u", v->devid);
+    xs_shim_writef(v->be, "type", "vif");
+    xs_shim_writef(v->be, "mtu", "%u", v->dev->mtu);
+    xs_shim_writef(v->be, "hotplug-status", "connected");
+
+    xs_shim_mkdir(v->fe, 1, 0);
+    xs_shim_writef(v->fe, "backend", "%s", v->be);
+    xs_shim_writef(v->fe, "backend-id", "0");
+    xs_shim_writef(v->fe, "state", "1");
+    xs_shim_writef(v->fe, "handle", "%u", v->devid);
+    xs_shim_writef(v->fe, "mac", "%s", mac);
+}
+
+/*
+ * netback_probe(): what the backend offers, then InitWait.  GSO only
+ * where the device segments (no software GSO here), checksum offload
+ * always (net.c fills a sum the device can't).
+ */
+static void vif_probe(struct vif *v)
+{
+    const struct net_dev *d = v->dev;
+
+    xs_shim_writef(v->be, "feature-sg", "1");
+    xs_shim_writef(v->be, "feature-gso-tcpv4", "%u",
+                   !!(d->features & NET_F_TSO4));
+    xs_shim_writef(v->be, "feature-gso-tcpv6", "%u",
+                   !!(d->features & NET_F_TSO6));
+    xs_shim_writef(v->be, "feature-ipv6-csum-offload", "1");
+    xs_shim_writef(v->be, "feature-rx-copy", "1");
+    xs_shim_writef(v->be, "feature-rx-flip", "0");
+    xs_shim_writef(v->be, "feature-split-event-channels", "1");
+    xs_shim_writef(v->be, "multi-queue-max-queues", "%u", v->max_queues);
+    xs_shim_writef(v->be, "state", "%u", XenbusStateInitWait);
+    v->be_state = XenbusStateInitWait;
+}
+
+static bool add_vif(struct net_dev *dev)
+{
+    struct pv_guest_info g;
+    struct vif *v;
+    uint8_t *hdr;
+    unsigned int i, j;
+
+    if ( nr_vifs == VIF_MAX )
+    {
+        printk(XENLOG_WARNING "netback: %s: no room, only %u vifs\n",
+               dev->name, VIF_MAX);
+        return false;
+    }
+    /* The queues' header copies, which the device reads. */
+    hdr = dma_alloc(VIF_MAX_QUEUES * NB_TX_INFLIGHT * NB_HDR_MAX);
+    if ( !hdr )
+    {
+        printk(XENLOG_WARNING "netback: %s: no memory for its buffers\n",
+               dev->name);
+        return false;
+    }
+    pv_guest_info(&g);
+    v = &vifs[nr_vifs];
+    spin_lock_init(&v->lock);
+    v->devid = nr_vifs;
+    snprintf(v->name, sizeof(v->name), "vif1.%u", v->devid);
+    snprintf(v->be, sizeof(v->be), "/local/domain/0/backend/vif/1/%u",
+             v->devid);
+    snprintf(v->fe, sizeof(v->fe), "/local/domain/1/device/vif/%u",
+             v->devid);
+    v->dev = dev;
+    v->max_queues = MIN(MAX(g.max_vcpus, 1u), VIF_MAX_QUEUES);
+    for ( i = 0; i < VIF_MAX_QUEUES; i++ )
+    {
+        v->q[i].vif = v;
+        v->q[i].index = i;
+        for ( j = 0; j < NB_TX_INFLIGHT; j++ )
+            v->q[i].req[j].hdr = hdr + (i * NB_TX_INFLIGHT + j) * NB_HDR_MAX;
+    }
+    nr_vifs++;
+    printk(XENLOG_INFO "netback: %s is %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, "
+           "up to %u queues%s%s\n", v->name, dev->name, dev->mac[0],
+           dev->mac[1], dev->mac[2], dev->mac[3], dev->mac[4], dev->mac[5],
+           v->max_queues, dev->features & NET_F_CSUM_TX ? ", checksum offload"
+                                                       : "",
+           dev->features & (NET_F_TSO4 | NET_F_TSO6) ? ", TSO" : "");
+    return true;
+}
+
+static struct net_dev *find_dev(const char *name, size_t len)
+{
+    unsigned int i;
+    struct net_dev *d;
+
+    for ( i = 0; (d = net_get(i)) != NULL; i++ )
+        if ( strlen(d->name) == len && !strncmp(d->name, name, len) )
+            return d;
+    return NULL;
+}
+
+/* vif=: each comma-separated name in turn. */
+static void choose_devices(void)
+{
+    const char *p = opt_vif, *end;
+    struct net_dev *d;
+    unsigned int i;
+
+    if ( !opt_vif[0] )
+    {
+        for ( i = 0; (d = net_get(i)) != NULL; i++ )
+            if ( !add_vif(d) )
+                break;
+        return;
+    }
+    if ( !strcmp(opt_vif, "none") )
+        return;
+    for ( ; *p; p = *end ? end + 1 : end )
+    {
+        end = strchr(p, ',');
+        if ( !end )
+            end = p + strlen(p);
+        if ( !(d = find_dev(p, end - p)) )
+        {
+            printk(XENLOG_WARNING "netback: vif=: no network device "
+                   "\"%.*s\"\n", (int)(end - p), p);
+            continue;
+        }
+        for ( i = 0; i < nr_vifs && vifs[i].dev != d; i++ )
+            ;
+        if ( i < nr_vifs )
+        {
+            printk(XENLOG_WARNING "netback: vif=: %s named twice\n", d->name);
+            continue;
+        }
+        if ( !add_vif(d) )
+            break;
+    }
+}
+
+/* A static handler: the image is PIE.  The handshake runs in the softirq. */
+static void frontend_watch(const char *path, void *data)
+{
+    struct vif *v = data;
+
+    v->recheck = true;
+    cpu_raise_softirq(0, NETBACK_SOFTIRQ);
+}
+
+static void receive(struct net_dev *dev, struct net_rx *rx, void *data)
+{
+    nb_receive(dev, rx, data);
+}
+
+void netback_init(void)
+{
+    unsigned int i;
+    char path[64];
+
+    choose_devices();
+    for ( i = 0; i < nr_vifs; i++ )
+    {
+        vif_layout(&vifs[i]);
+        vif_probe(&vifs[i]);
+        snprintf(path, sizeof(path), "%s/state", vifs[i].fe);
+        xs_shim_watch(path, frontend_watch, &vifs[i]);
+        net_set_receive(vifs[i].dev, receive, &vifs[i]);
+    }
+}

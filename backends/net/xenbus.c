@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A vif's XenbusState handshake, as Linux's xen-netback (xenbus.c
+ * frontend_changed(), set_backend_state(), connect(),
+ * connect_data_rings(), read_xenbus_vif_flags()): InitWait until the
+ * frontend is Connected, then its queues (multi-queue-num-queues, each
+ * in queue-N/ when more than one) with their TX and RX rings and one
+ * event channel or a split pair, and its features; Closing and Closed
+ * after the frontend, and InitWait again when it starts over.  A
+ * disconnect keeps the rings and ports until the device has finished
+ * every packet in flight.  Runs from NETBACK_SOFTIRQ under the vif's lock.
+ */
+#include "backends/net/netback.h"
+#include "backends/xenstore.h"
+#include <xen/io/xenbus.h>
+#include "pv/pv.h"
+#include "shim/console.h"
+#include "shim/softirq.h"
+
+static void switch_state(struct vif *v, unsigned int state)
+{
+    if ( v->be_state == state )
+        return;
+    v->be_state = state;
+    xs_shim_writef(v->be, "state", "%u", state);
+}
+
+/* A node below @dir as a number; false if missing or not one. */
+static bool read_ulong(const char *dir, const char *name, unsigned long *out)
+{
+    return !xs_shim_read_ulong(dir, name, out);
+}
+
+/* xenbus_read_unsigned(): @def when missing or not a number. */
+static unsigned long read_default(const char *dir, const char *name,
+                                  unsigned long def)
+{
+    unsigned long n;
+
+    return read_ulong(dir, name, &n) ? n : def;
+}
+
+/* Xen's xenbus_dev_fatal(): the reason in "error", then Closing. */
+static void __attribute__((format(printf, 2, 3)))
+fatal(struct vif *v, const char *fmt, ...)
+{
+    char msg[128];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    printk(XENLOG_WARNING "netback: %s: %s\n", v->name, msg);
+    xs_shim_writef(v->be, "error", "%s", msg);
+    switch_state(v, XenbusStateClosing);
+}
+
+bool vif_inflight(const struct vif *v)
+{
+    unsigned int i;
+
+    for ( i = 0; i < VIF_MAX_QUEUES; i++ )
+        if ( v->q[i].inflight )
+            return true;
+    return false;
+}
+
+void vif_notify(struct nb_queue *q, bool tx)
+{
+    pv_evtchn_notify_guest(tx ? q->tx_port : q->rx_port);
+}
+
+/* Release every queue's rings and ports, once nothing is in flight. */
+static void release(struct vif *v)
+{
+    unsigned int i;
+
+    ASSERT(!vif_inflight(v) && !v->tx_maps);
+    for ( i = 0; i < VIF_MAX_QUEUES; i++ )
+    {
+        struct nb_queue *q = &v->q[i];
+
+        if ( q->have_tx )
+            pv_grant_unmap_dev(q->tx_handle);
+        if ( q->have_rx )
+            pv_grant_unmap_dev(q->rx_handle);
+        if ( q->rx_port && q->rx_port != q->tx_port )
+            pv_evtchn_unbind_backend(q->rx_port);
+        if ( q->tx_port )
+            pv_evtchn_unbind_backend(q->tx_port);
+        q->have_tx = q->have_rx = false;
+        q->tx_port = q->rx_port = 0;
+    }
+    v->nr_queues = 0;
+}
+
+static bool holds_any(const struct vif *v)
+{
+    unsigned int i;
+
+    for ( i = 0; i < VIF_MAX_QUEUES; i++ )
+        if ( v->q[i].have_tx || v->q[i].have_rx || v->q[i].tx_port )
+            return true;
+    return false;
+}
+
+static void disconnect(struct vif *v)
+{
+    unsigned long n[4] = { 0 };
+    unsigned int i;
+
+    for ( i = 0; i < v->nr_queues; i++ )
+    {
+        n[0] += v->q[i].tx_packets;
+        n[1] += v->q[i].tx_errors;
+        n[2] += v->q[i].rx_packets;
+        n[3] += v->q[i].rx_dropped;
+    }
+    if ( v->connected )
+        printk(XENLOG_INFO "netback: %s: disconnected (sent %lu packets, "
+               "%lu refused; received %lu, %lu dropped)\n", v->name, n[0],
+               n[1], n[2], n[3]);
+    v->connected = false;
+    for ( i = 0; i < VIF_MAX_QUEUES; i++ )
+    {
+        nb_tx_abort_stalled(&v->q[i]);
+        nb_rx_give_back(&v->q[i]);
+    }
+    if ( !vif_inflight(v) )
+        release(v);
+}
+
+void vif_drained(struct vif *v)
+{
+    if ( v->connected || vif_inflight(v) || !holds_any(v) )
+        return;
+    release(v);
+    v->recheck = true;                  /* a reconnect may wait for this */
+}
+
+/* A ring page, mapped writable: the shim writes responses into it. */
+static void *map_ring(struct vif *v, unsigned long ref, unsigned int *h)
+{
+    uint64_t maddr;
+    int rc;
+
+    if ( ref > ~0u )
+        return NULL;
+    if ( (rc = pv_grant_map_dev(ref, false, h, &maddr)) )
+    {
+        printk(XENLOG_WARNING "netback: %s: ring-ref %lu: status %d\n",
+               v->name, ref, rc);
+        return NULL;
+    }
+    return __va(maddr);
+}
+
+/* connect_data_rings(): queue @q's rings and port(s) from @dir. */
+static bool connect_queue(struct vif *v, struct nb_queue *q, const char *dir)
+{
+    unsigned long tx_ref, rx_ref, tx_ev, rx_ev;
+    void *ring;
+    int rc;
+
+    if ( !read_ulong(dir, "tx-ring-ref", &tx_ref) ||
+         !read_ulong(dir, "rx-ring-ref", &rx_ref) )
+    {
+        fatal(v, "reading the ring references of queue %u", q->index);
+        return false;
+    }
+    if ( !read_ulong(dir, "event-channel-tx", &tx_ev) ||
+         !read_ulong(dir, "event-channel-rx", &rx_ev) )
+    {
+        if ( !read_ulong(dir, "event-channel", &tx_ev) )
+        {
+            fatal(v, "reading event-channel(-tx/rx) of queue %u", q->index);
+            return false;
+        }
+        rx_ev = tx_ev;
+    }
+    if ( !(ring = map_ring(v, tx_ref, &q->tx_handle)) )
+        goto bad_ring;
+    q->have_tx = true;
+    BACK_RING_INIT(&q->tx, (struct netif_tx_sring *)ring, NB_PAGE_SIZE);
+    if ( !(ring = map_ring(v, rx_ref, &q->rx_handle)) )
+        goto bad_ring;
+    q->have_rx = true;
+    BACK_RING_INIT(&q->rx, (struct netif_rx_sring *)ring, NB_PAGE_SIZE);
+
+    if ( tx_ev > ~0u || rx_ev > ~0u ||
+         (rc = pv_evtchn_bind_backend(tx_ev, NETBACK_SOFTIRQ)) < 0 )
+        goto bad_port;
+    q->tx_port = q->rx_port = rc;
+    if ( rx_ev != tx_ev )
+    {
+        if ( (rc = pv_evtchn_bind_backend(rx_ev, NETBACK_SOFTIRQ)) < 0 )
+            goto bad_port;
+        q->rx_port = rc;
+    }
+    q->inflight = 0;
+    q->stalled = NULL;
+    return true;
+
+ bad_ring:
+    fatal(v, "mapping the rings of queue %u", q->index);
+    return false;
+ bad_port:
+    fatal(v, "binding the event channels of queue %u", q->index);
+    return false;
+}
+
+/* read_xenbus_vif_flags(): what the frontend takes. */
+static bool read_flags(struct vif *v)
+{
+    if ( !read_default(v->fe, "request-rx-copy", 0) )
+    {
+        fatal(v, "the frontend wants rx-flip (no request-rx-copy): only "
+              "rx-copy is offered");
+        return false;
+    }
+    v->sg = read_default(v->fe, "feature-sg", 0);
+    v->gso4 = read_default(v->fe, "feature-gso-tcpv4", 0);
+    v->gso6 = read_default(v->fe, "feature-gso-tcpv6", 0);
+    v->ip_csum = !read_default(v->fe, "feature-no-csum-offload", 0);
+    v->ipv6_csum = read_default(v->fe, "feature-ipv6-csum-offload", 0);
+    return true;
+}
+
+/* connect(): false if it failed (fatal) or waits for a drain. */
+static bool connect(struct vif *v)
+{
+    unsigned long nq = read_default(v->fe, "multi-queue-num-queues", 1);
+    char dir[64];
+    unsigned int i;
+
+    if ( vif_inflight(v) )
+        return false;                   /* vif_drained() comes back here */
+    release(v);
+    if ( !nq || nq > v->max_queues )
+    {
+        fatal(v, "the frontend asked for %lu queues, at most %u offered", nq,
+              v->max_queues);
+        return false;
+    }
+    if ( !read_flags(v) )
+        return false;
+    for ( i = 0; i < nq; i++ )
+    {
+        if ( nq == 1 )
+            snprintf(dir, sizeof(dir), "%s", v->fe);
+        else
+            snprintf(dir, sizeof(dir), "%s/queue-%u", v->fe, i);
+        v->q[i].tx_packets = v->q[i].tx_errors = 0;
+        v->q[i].rx_packets = v->q[i].rx_dropped = 0;
+        if ( !connect_queue(v, &v->q[i], dir) )
+        {
+            release(v);
+            return false;
+        }
+    }
+    v->nr_queues = nq;
+    v->connected = true;
+    v->rx_warned = false;
+    printk(XENLOG_INFO "netback: %s: connected, %lu queue%s, %s event "
+           "channels%s%s\n", v->name, nq, nq > 1 ? "s" : "",
+           v->q[0].tx_port != v->q[0].rx_port ? "split" : "shared",
+           v->sg ? ", sg" : "", v->gso4 || v->gso6 ? ", gso" : "");
+    cpu_raise_softirq(0, NETBACK_SOFTIRQ);
+    return true;
+}
+
+/* set_backend_state(): to @state by the shortest path Linux allows. */
+static void set_state(struct vif *v, unsigned int state)
+{
+    while ( v->be_state != state )
+    {
+        switch ( v->be_state )
+        {
+        case XenbusStateInitialising:
+            switch_state(v, state == XenbusStateClosed ? XenbusStateClosed
+                                                       : XenbusStateInitWait);
+            break;
+        case XenbusStateClosed:
+            switch_state(v, state == XenbusStateClosing ? XenbusStateClosing
+                                                        : XenbusStateInitWait);
+            break;
+        case XenbusStateInitWait:
+            if ( state != XenbusStateConnected )
+                switch_state(v, XenbusStateClosing);
+            else if ( connect(v) )
+                switch_state(v, XenbusStateConnected);
+            else
+                return;                 /* failed, or after a drain */
+            break;
+        case XenbusStateConnected:
+            disconnect(v);
+            switch_state(v, XenbusStateClosing);
+            break;
+        case XenbusStateClosing:
+            switch_state(v, XenbusStateClosed);
+            break;
+        default:
+            return;
+        }
+    }
+}
+
+void vif_frontend_changed(struct vif *v)
+{
+    unsigned long state;
+
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    if ( !read_ulong(v->fe, "state", &state) )
+        state = XenbusStateUnknown;
+    switch ( state )
+    {
+    case XenbusStateInitialising:
+        v->broken = false;
+        set_state(v, XenbusStateInitWait);
+        break;
+    case XenbusStateInitialised:
+        break;
+    case XenbusStateConnected:
+        if ( !v->broken )
+            set_state(v, XenbusStateConnected);
+        break;
+    case XenbusStateClosing:
+        set_state(v, XenbusStateClosing);
+        break;
+    case XenbusStateClosed:
+    case XenbusStateUnknown:
+        v->broken = false;
+        set_state(v, XenbusStateClosed);
+        break;
+    default:
+        fatal(v, "saw state %lu at the frontend", state);
+        break;
+    }
+}
+
+/*
+ * The frontend broke a ring's protocol: say so once, take no more
+ * requests, and close (Linux's xenvif_fatal_tx_err() stops the vif).
+ * The receive hook finds some of these on any CPU: the state is written
+ * from the softirq on CPU 0, where the store is served.
+ */
+void vif_broken(struct vif *v, const char *why, unsigned int a,
+                unsigned int b)
+{
+    if ( v->broken )
+        return;
+    v->broken = true;
+    printk(XENLOG_WARNING "netback: %s: %s (%u, %u): disconnecting\n",
+           v->name, why, a, b);
+    disconnect(v);
+    v->close = true;
+    cpu_raise_softirq(0, NETBACK_SOFTIRQ);
+}
+
+void vif_close_broken(struct vif *v)
+{
+    v->close = false;
+    if ( v->broken && v->be_state == XenbusStateConnected )
+        switch_state(v, XenbusStateClosing);
+}
