@@ -251,6 +251,11 @@ job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
 # Its xen-blkfront against the shim's block backend, over each device.
 job "linux blkfront" "" "tests/boot/linux-blk.sh"
 job "linux blkfront nvme" "" "LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
+# A Debian 12 disk image (tools/make-debian-image) booted as Xen users
+# boot theirs, by PV GRUB from xvda, to a login, a workload and the power
+# button; then fsck and the files checked on the host; over each device.
+job "debian image" "" "tests/boot/debian-image.sh"
+job "debian image nvme" "" "DEBIAN_IMAGE_IF=nvme tests/boot/debian-image.sh"
 
 run_jobs "$first"
 
