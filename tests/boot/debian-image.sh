@@ -53,7 +53,7 @@ cp --sparse=always "$img" "$disk" || fail "cannot copy $img"
 rm -f "$work.in" "$work.mon.in" "$work.mon.out"
 mkfifo "$work.in" "$work.mon.in" "$work.mon.out" || fail "mkfifo failed"
 exec 3<>"$work.in" 4<>"$work.mon.in" 5<>"$work.mon.out"
-tools/pvshim-run "$grub" --memory 1G --timeout 2400 --disk "$disk,if=$iface" \
+tools/pvshim-run "$grub" --memory 1G --timeout 1700 --disk "$disk,if=$iface" \
     -- -chardev "pipe,id=testmon,path=$work.mon" -mon chardev=testmon \
     <&3 >"$log" 2>&1 &
 pid=$!
@@ -105,6 +105,9 @@ want_yes=$(yes pvshim-debian-image | head -c 4194304 | sha256sum | cut -c1-64)
 # The power button: Linux's xenbus watch on control/shutdown runs
 # systemd's poweroff, which unmounts the root and powers the domain off.
 echo system_powerdown >&4
+end=$((SECONDS + 600))
+while kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 1; done
+kill -0 $pid 2>/dev/null && fail "the VM still runs 600 s after the power button"
 wait $pid
 rc=$?
 pid=
