@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # pvshim: `make` builds the shim (CONFIG=default|debug|no-thunk, V=1 shows
-# commands), `make run` boots the demo, `make check` runs every test.
+# commands), `make run` boots a Debian disk image, `make check` runs every
+# test.
 
 CONFIG ?= default
 include configs/$(CONFIG).config
@@ -61,7 +62,7 @@ OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(SRCS)))
 GEN := $(SYSINC)/xen $(SYSINC)/multiboot $(BUILD)/include/asm-offsets.h \
        $(BUILD)/include/shim/version.h $(SYSINC)/compat-layout.h
 
-.PHONY: all run run-demo check unit bench linux-check initramfs clean distclean deps FORCE
+.PHONY: all run run-initramfs run-demo check unit bench linux-check initramfs clean distclean deps FORCE
 all: $(BUILD)/pvshim $(BUILD)/pvshim-pvh
 
 $(SYSINC)/xen $(SYSINC)/multiboot:
@@ -247,9 +248,28 @@ unit: $(UNIT_TESTS)
 deps:
 	$(Q)ci/deps.sh
 
+# A Debian 12 guest from its own disk, as Xen users boot one: Debian's PV
+# GRUB reads the image's grub.cfg from xvda and starts its kernel, to a
+# login on hvc0 (root, password root).  The disk is build/debian/run.img,
+# a copy of ci/deps.sh's image (tools/make-debian-image) kept between
+# runs, made afresh when that image is rebuilt.  The NIC is a virtio-net
+# device on QEMU's user network restricted to this machine (pvshim-run
+# --net user), which the shim's network backend gives the guest as eth0;
+# the guest takes its address by DHCP.  Leave with poweroff (or Ctrl-a x).
+RUN_DISK := build/debian/run.img
+run: deps all
+	$(Q)img=$$(tools/make-debian-image --cached) || { echo "make run: no" \
+	    "Debian image: ci/deps.sh builds it (a network is needed)"; \
+	    exit 1; }; \
+	[ $(RUN_DISK) -nt "$$img" ] || \
+	    cp --sparse=always "$$img" $(RUN_DISK) || exit 1; \
+	grub=$$(tools/fetch-pvgrub) || exit 1; \
+	tools/pvshim-run --shim-dir $(BUILD) "$$grub" --memory 1G \
+	    --disk $(RUN_DISK) --net user
+
 # Debian's Linux on the shim, to its busybox shell on hvc0: leave with
 # poweroff (or Ctrl-a x).
-run: deps all initramfs
+run-initramfs: deps all initramfs
 	$(Q)tools/pvshim-run --shim-dir $(BUILD) build/linux/vmlinux \
 	    --initrd build/initramfs/initramfs.cpio --guest-cmdline "console=hvc0"
 

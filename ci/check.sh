@@ -254,6 +254,11 @@ job "linux blkfront nvme" "" "LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
 # Its xen-netfront against the shim's network backend, over virtio-net.
 job "linux netfront" "" "tests/boot/linux-net.sh"
 job "linux netfront 2 vCPUs" "" "LINUX_VCPUS=2 tests/boot/linux-net.sh"
+# A Debian 12 disk image (tools/make-debian-image) booted as Xen users
+# boot theirs, by PV GRUB from xvda, to a login, a workload and the power
+# button; then fsck and the files checked on the host; over each device.
+job "debian image" "" "tests/boot/debian-image.sh"
+job "debian image nvme" "" "DEBIAN_IMAGE_IF=nvme tests/boot/debian-image.sh"
 
 run_jobs "$first"
 

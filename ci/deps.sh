@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian 12 packages pvshim needs to build, run and test, then
 # fetch the guests Debian ships as test data into build/ (as files, not
-# installed: Linux PV and busybox-static for its initramfs; without a
-# network the Linux checks skip).  Idempotent, and quiet when everything
-# is already there.
+# installed: Linux PV and busybox-static for its initramfs), and build the
+# Debian 12 disk image make run boots (tools/make-debian-image: a few
+# minutes once, as root; sudo if need be).  Without a network the checks
+# that need them skip.  Idempotent, and quiet when everything is already
+# there.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -12,6 +14,8 @@ cd "$(dirname "$0")/.."
 fetch_guests() {
     tools/fetch-linux >/dev/null 2>&1 || true
     tools/make-initramfs >/dev/null 2>&1 || true
+    tools/make-debian-image --cached >/dev/null 2>&1 ||
+        $sudo tools/make-debian-image >/dev/null || true
 }
 
 PACKAGES="
@@ -20,8 +24,12 @@ PACKAGES="
     qemu-system-x86 qemu-system-data ovmf
     grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
     lz4 xz-utils
+    mmdebstrap fdisk
     gnuplot-nox
 "
+
+sudo=
+[ "$(id -u)" = 0 ] || sudo=sudo
 
 missing=
 for p in $PACKAGES; do
@@ -34,8 +42,6 @@ if [ -z "$missing" ]; then
 fi
 
 echo "ci/deps.sh: installing:$missing"
-sudo=
-[ "$(id -u)" = 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 # shellcheck disable=SC2086

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A whole Debian 12 guest from its own disk, as a Xen user boots it:
+# tools/make-debian-image's image (on a copy, never the cached image),
+# Debian's PV GRUB (grub-x86_64-xen.bin, unmodified) as the shim's one
+# kernel.  GRUB finds xvda through the shim's block backend, reads the
+# image's /boot/grub/grub.cfg and loads the installed kernel and initrd;
+# Linux mounts its root from xvda1 and systemd gives a login on hvc0.
+# The test logs in as root on the console, writes two files (8 MiB
+# random, whose sha256 the guest prints, and 4 MiB of a known pattern),
+# syncs, and presses the VM's power button (the QEMU monitor's
+# system_powerdown): the guest must shut down cleanly and the VM exit
+# with status 0.  Then, on the host, without mounting: e2fsck -fn of the
+# partition is clean, and debugfs reads both files back with the right
+# checksums.  DEBIAN_IMAGE_IF=nvme: the disk is NVMe, not virtio-blk.
+# One line:
+#
+#   PASS: debian image (virtio): login, workload, power button, fsck clean, files intact
+#   FAIL: debian image (virtio): why (console: build/check/debian-image-virtio.log)
+#   SKIP: debian image (virtio): no image (...)      no network
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+
+iface=${DEBIAN_IMAGE_IF:-virtio}
+label="debian image ($iface)"
+work=build/check/debian-image-$iface
+log=$work.log
+disk=$work.img
+mkdir -p build/check
+
+skip() { echo "SKIP: $label: $*"; exit 0; }
+fail() { echo "FAIL: $label: $* (console: $log)"; tail -n 15 "$log" 2>/dev/null |
+         sed 's/^/    | /'; exit 1; }
+
+img=$(tools/make-debian-image 2>"$work-build.log")
+case $? in
+0) ;;
+2) skip "no image ($(tail -n1 "$work-build.log"))" ;;
+*) echo "FAIL: $label: tools/make-debian-image failed ($work-build.log)"
+   exit 1 ;;
+esac
+grub=$(tools/fetch-pvgrub 2>"$work-build.log")
+case $? in
+0) ;;
+2) skip "no PV GRUB ($(tail -n1 "$work-build.log"))" ;;
+*) echo "FAIL: $label: tools/fetch-pvgrub failed"; exit 1 ;;
+esac
+cp --sparse=always "$img" "$disk" || fail "cannot copy $img"
+
+# The console on a FIFO (stdin), the monitor on two (QEMU's pipe:PATH
+# opens PATH.in and PATH.out), all held open read-write here.
+rm -f "$work.in" "$work.mon.in" "$work.mon.out"
+mkfifo "$work.in" "$work.mon.in" "$work.mon.out" || fail "mkfifo failed"
+exec 3<>"$work.in" 4<>"$work.mon.in" 5<>"$work.mon.out"
+tools/pvshim-run "$grub" --memory 1G --timeout 1700 --disk "$disk,if=$iface" \
+    -- -chardev "pipe,id=testmon,path=$work.mon" -mon chardev=testmon \
+    <&3 >"$log" 2>&1 &
+pid=$!
+cleanup() {   # QEMU quits from its monitor (killing pvshim-run would leave it)
+    if [ -n "$pid" ]; then
+        echo quit >&4
+        sleep 2
+        kill $pid 2>/dev/null
+        wait $pid 2>/dev/null
+    fi
+    exec 3>&- 4>&- 5>&-
+    rm -f "$work.in" "$work.mon.in" "$work.mon.out"
+}
+trap cleanup EXIT
+
+# wait_for REGEX SECONDS: the console shows REGEX before the deadline.
+wait_for() {
+    local end=$((SECONDS + $2))
+
+    while [ $SECONDS -lt $end ] && kill -0 $pid 2>/dev/null; do
+        grep -aEq -- "$1" "$log" && return 0
+        sleep 1
+    done
+    grep -aEq -- "$1" "$log"
+}
+type() { printf '%s\r' "$1" >&3; }
+
+# Under a loaded TCG host, GRUB, the kernel and systemd take minutes.
+wait_for 'Reading \(xen/xvda,msdos1\)/boot/grub/grub.cfg' 300 ||
+    fail "PV GRUB did not read grub.cfg from xvda"
+wait_for 'pvshim-debian login: ' 1500 || fail "no login prompt"
+type root
+wait_for '^Password: ' 120 || fail "no password prompt"
+type root
+# The shell's prompt, then a marker that only its expansion prints.
+wait_for 'root@pvshim-debian:~# ' 300 || fail "no shell after logging in"
+type "head -c 8388608 /dev/urandom >/root/rand.bin &&
+yes pvshim-debian-image | head -c 4194304 >/root/yes.txt &&
+sha256sum /root/rand.bin /root/yes.txt && sync &&
+echo workload-done-\$((6 * 7))"
+wait_for 'workload-done-42' 600 || fail "the workload did not finish"
+rand=$(grep -aoE "[0-9a-f]{64}  /root/rand.bin" "$log" | cut -c1-64)
+yes=$(grep -aoE "[0-9a-f]{64}  /root/yes.txt" "$log" | cut -c1-64)
+want_yes=$(yes pvshim-debian-image | head -c 4194304 | sha256sum | cut -c1-64)
+[ -n "$rand" ] || fail "the guest printed no checksum of rand.bin"
+[ "$yes" = "$want_yes" ] ||
+    fail "the guest's yes.txt has sha256 '$yes', not $want_yes"
+
+# The power button: Linux's xenbus watch on control/shutdown runs
+# systemd's poweroff, which unmounts the root and powers the domain off.
+echo system_powerdown >&4
+end=$((SECONDS + 600))
+while kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 1; done
+kill -0 $pid 2>/dev/null && fail "the VM still runs 600 s after the power button"
+wait $pid
+rc=$?
+pid=
+[ $rc = 0 ] || fail "exit status $rc after the power button, wanted 0"
+grep -aq 'd1: shutdown: poweroff' "$log" || fail "the guest did not power off"
+grep -aqE 'Panic on CPU|FATAL TRAP' "$log" && fail "the shim itself failed"
+
+# The host's view of the partition, at its offset: clean, files intact.
+start=$(sfdisk -d "$disk" | sed -n 's/.*start= *\([0-9]*\),.*/\1/p' | head -n1)
+[ -n "$start" ] || fail "no partition in $disk"
+fs="$disk?offset=$((start * 512))"
+e2fsck -fn "$fs" >"$work.fsck" 2>&1 ||
+    fail "e2fsck -fn of the partition: not clean ($work.fsck)"
+got=$(debugfs -R 'cat /root/rand.bin' "$fs" 2>/dev/null | sha256sum | cut -c1-64)
+[ "$got" = "$rand" ] || fail "rand.bin on the host: sha256 $got, the guest's $rand"
+got=$(debugfs -R 'cat /root/yes.txt' "$fs" 2>/dev/null | sha256sum | cut -c1-64)
+[ "$got" = "$want_yes" ] || fail "yes.txt on the host: sha256 $got, wanted $want_yes"
+rm -f "$disk"
+echo "PASS: $label: login, workload, power button, fsck clean, files intact"
