@@ -9,14 +9,17 @@
 # Linux mounts its root from xvda1 and systemd gives a login on hvc0.
 # The test logs in as root on the console, writes two files (8 MiB
 # random, whose sha256 the guest prints, and 4 MiB of a known pattern),
-# syncs, and presses the VM's power button (the QEMU monitor's
+# syncs, waits for eth0's DHCP lease (a virtio-net NIC on QEMU's user
+# network restricted to the host, under the shim's network backend),
+# fetches rand.bin from an HTTP server in the guest through hostfwd on
+# 127.0.0.1 and compares its checksum, and presses the VM's power button (the QEMU monitor's
 # system_powerdown): the guest must shut down cleanly and the VM exit
 # with status 0.  Then, on the host, without mounting: e2fsck -fn of the
 # partition is clean, and debugfs reads both files back with the right
 # checksums.  DEBIAN_IMAGE_IF=nvme: the disk is NVMe, not virtio-blk.
 # One line:
 #
-#   PASS: debian image (virtio): login, workload, power button, fsck clean, files intact
+#   PASS: debian image (virtio): login, workload, network, power button, fsck clean, files intact
 #   FAIL: debian image (virtio): why (console: build/check/debian-image-virtio.log)
 #   SKIP: debian image (virtio): no image (...)      no network
 set -u
@@ -53,8 +56,13 @@ cp --sparse=always "$img" "$disk" || fail "cannot copy $img"
 rm -f "$work.in" "$work.mon.in" "$work.mon.out"
 mkfifo "$work.in" "$work.mon.in" "$work.mon.out" || fail "mkfifo failed"
 exec 3<>"$work.in" 4<>"$work.mon.in" 5<>"$work.mon.out"
+# A free port on 127.0.0.1 (the kernel's choice, then let go) for the
+# guest's HTTP server.
+http=$(python3 -c '
+import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 tools/pvshim-run "$grub" --memory 1G --timeout 1700 --disk "$disk,if=$iface" \
-    -- -chardev "pipe,id=testmon,path=$work.mon" -mon chardev=testmon \
+    --net "user,hostfwd=tcp:127.0.0.1:$http-:8000" -- -chardev "pipe,id=testmon,path=$work.mon" -mon chardev=testmon \
     <&3 >"$log" 2>&1 &
 pid=$!
 cleanup() {   # QEMU quits from its monitor (killing pvshim-run would leave it)
@@ -102,6 +110,30 @@ want_yes=$(yes pvshim-debian-image | head -c 4194304 | sha256sum | cut -c1-64)
 [ "$yes" = "$want_yes" ] ||
     fail "the guest's yes.txt has sha256 '$yes', not $want_yes"
 
+# The network: eth0 (the shim's network backend over the VM's
+# virtio-net) has its DHCP lease from ifupdown, and the host fetches
+# rand.bin from a server in the guest through hostfwd on 127.0.0.1.
+type "for i in \$(seq 120); do ip -4 -o addr show eth0 |
+grep -q 'inet 10.0.2.15/' && break; sleep 1; done; ip -4 -o addr show eth0;
+(cd /root && exec python3 -m http.server 8000 >/dev/null 2>&1 &);
+sleep 2; echo net-ready-\$((6 * 7))"
+wait_for 'net-ready-42' 600 || fail "the network step did not finish"
+grep -aq 'eth0 *inet 10\.0\.2\.15/' "$log" || fail "eth0 took no DHCP lease"
+got=$(python3 - "$http" <<'PY'
+import hashlib, sys, time, urllib.request
+url = "http://127.0.0.1:%s/rand.bin" % sys.argv[1]
+for i in range(30):
+    try:
+        data = urllib.request.urlopen(url, timeout=300).read()
+        print(hashlib.sha256(data).hexdigest())
+        break
+    except OSError:
+        time.sleep(2)
+PY
+)
+[ "$got" = "$rand" ] ||
+    fail "rand.bin fetched over the network: sha256 '$got', the guest's $rand"
+
 # The power button: Linux's xenbus watch on control/shutdown runs
 # systemd's poweroff, which unmounts the root and powers the domain off.
 echo system_powerdown >&4
@@ -126,4 +158,4 @@ got=$(debugfs -R 'cat /root/rand.bin' "$fs" 2>/dev/null | sha256sum | cut -c1-64
 got=$(debugfs -R 'cat /root/yes.txt' "$fs" 2>/dev/null | sha256sum | cut -c1-64)
 [ "$got" = "$want_yes" ] || fail "yes.txt on the host: sha256 $got, wanted $want_yes"
 rm -f "$disk"
-echo "PASS: $label: login, workload, power button, fsck clean, files intact"
+echo "PASS: $label: login, workload, network, power button, fsck clean, files intact"
