@@ -924,7 +924,7 @@ section_virtio_net() {
     # The network backend's choice of NICs (vif=): every one by default,
     # none, and a name no device has skipped with a warning.
     expect "virtio-net: the guest's vif 0 by default" 0 \
-        "+netback: vif1.0 is virtio-net0, MAC 52:54:00:0a:0b:0c, up to 1 queues" \
+        "+netback: vif1.0 is virtio-net0, MAC 52:54:00:0a:0b:0c, up to 1 queue" \
         "+$guest_ok" "+$clean" \
         -- "$demo" --memory 256M \
         -- -netdev user,id=n0,restrict=on \
