@@ -109,11 +109,13 @@ static bool connect_ring(struct vbd *v)
     }
     pv_guest_info(&g);
     snprintf(path, sizeof(path), "%s/protocol", v->fe);
-    if ( xs_shim_read(path, proto, sizeof(proto)) || !proto[0] )
-        v->x86_32 = g.compat;           /* none: the guest's own width */
-    else if ( !strcmp(proto, XEN_IO_PROTO_ABI_X86_32) )
+    /* None: the guest's own width; one too long to read is no protocol. */
+    if ( (rc = xs_shim_read(path, proto, sizeof(proto))) == XEN_ENOENT ||
+         (!rc && !proto[0]) )
+        v->x86_32 = g.compat;
+    else if ( !rc && !strcmp(proto, XEN_IO_PROTO_ABI_X86_32) )
         v->x86_32 = true;
-    else if ( !strcmp(proto, XEN_IO_PROTO_ABI_X86_64) )
+    else if ( !rc && !strcmp(proto, XEN_IO_PROTO_ABI_X86_64) )
         v->x86_32 = false;
     else
     {
