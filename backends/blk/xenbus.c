@@ -9,6 +9,7 @@
  * and the port until the device has finished every request in flight.
  */
 #include "backends/blk/blkback.h"
+#include "backends/blk/xenbus-parse.h"
 #include "backends/xenstore.h"
 #include <xen/errno.h>
 #include <xen/io/xenbus.h>
@@ -33,20 +34,10 @@ static bool read_ulong(const struct vbd *v, const char *name,
                        unsigned long *out)
 {
     char path[80], buf[24];
-    const char *p = buf;
-    unsigned long n = 0;
 
     snprintf(path, sizeof(path), "%s/%s", v->fe, name);
-    if ( xs_shim_read(path, buf, sizeof(buf)) || !buf[0] )
-        return false;
-    for ( ; *p >= '0' && *p <= '9'; p++ )
-    {
-        if ( n > (~0UL - 9) / 10 )
-            return false;
-        n = n * 10 + (*p - '0');
-    }
-    *out = n;
-    return !*p;
+    return !xs_shim_read(path, buf, sizeof(buf)) &&
+           vbd_parse_number(buf, out);
 }
 
 /* Xen's xenbus_dev_fatal(): the reason in "error", then Closing. */
@@ -93,6 +84,7 @@ static bool connect_ring(struct vbd *v)
     unsigned long ref, port, order;
     char path[80], proto[24];
     struct pv_guest_info g;
+    enum vbd_abi abi;
     uint64_t maddr;
     int rc;
 
@@ -109,19 +101,14 @@ static bool connect_ring(struct vbd *v)
     }
     pv_guest_info(&g);
     snprintf(path, sizeof(path), "%s/protocol", v->fe);
-    /* None: the guest's own width; one too long to read is no protocol. */
-    if ( (rc = xs_shim_read(path, proto, sizeof(proto))) == XEN_ENOENT ||
-         (!rc && !proto[0]) )
-        v->x86_32 = g.compat;
-    else if ( !rc && !strcmp(proto, XEN_IO_PROTO_ABI_X86_32) )
-        v->x86_32 = true;
-    else if ( !rc && !strcmp(proto, XEN_IO_PROTO_ABI_X86_64) )
-        v->x86_32 = false;
-    else
+    abi = vbd_parse_protocol(xs_shim_read(path, proto, sizeof(proto)),
+                             proto, g.compat);
+    if ( abi == VBD_ABI_UNKNOWN )
     {
         fatal(v, "unknown protocol");
         return false;
     }
+    v->x86_32 = abi == VBD_ABI_X86_32;
 
     /* Writable: the shim writes responses; never a page table meanwhile. */
     if ( (rc = pv_grant_map_dev(ref, false, &v->ring_handle, &maddr)) )
