@@ -246,7 +246,7 @@ static void table_grants(void)
 
 /* ----------------------------------------------------- mid-flight */
 
-#define BATCH 6
+#define BATCH 12
 
 static uint64_t batch_first_id;
 
@@ -298,14 +298,20 @@ static void batch_done(int16_t last)
 }
 
 /* Push batches until the last request is caught in flight. */
+static unsigned int batches, caught_nr;
+
 static bool caught(uint8_t op, uint64_t sector, grant_ref_t ref)
 {
     unsigned int i;
 
-    for ( i = 0; i < 50; i++ )
+    for ( i = 0; i < 400; i++ )
     {
+        batches++;
         if ( batch(op, sector, ref) )
+        {
+            caught_nr++;
             return true;
+        }
         batch_done(BLKIF_RSP_OKAY);
     }
     test_fail("never caught a request in flight");
@@ -675,11 +681,8 @@ static void close_in_flight(void)
 
 void test_main(void)
 {
-    if ( event_init() )
-        return test_error("event_init failed");
-    if ( !xs_init() )
-        return test_error("no xenstore ring");
-    gnt_setup(1);
+    if ( !blk_test_init() )
+        return;
     blk_wait_be_state(d, XenbusStateInitWait);
 
     xenstore_keys();
@@ -690,6 +693,8 @@ void test_main(void)
     pinned_mid_flight();
     given_back(BLKIF_OP_READ, 3200);
     given_back(BLKIF_OP_WRITE, 3100);
+    printf("%u requests caught in flight in %u batches\n", caught_nr,
+           batches);
     ring_indexes();
     bad_states();
     close_in_flight();

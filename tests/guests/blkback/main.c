@@ -318,11 +318,8 @@ static void ring_given_back(void)
 
 void test_main(void)
 {
-    if ( event_init() )
-        return test_error("event_init failed");
-    if ( !xs_init() )
-        return test_error("no xenstore ring");
-    gnt_setup(1);
+    if ( !blk_test_init() )
+        return;
     d = &xvda;
     entries("xvda", false);
     blk_expect_node(blk_be(d, "feature-flush-cache"), "1");

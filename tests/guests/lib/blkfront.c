@@ -7,6 +7,22 @@
 
 static char buf[XENSTORE_PAYLOAD_MAX + 1];
 
+bool blk_test_init(void)
+{
+    if ( event_init() )
+    {
+        test_error("event_init failed");
+        return false;
+    }
+    if ( !xs_init() )
+    {
+        test_error("no xenstore ring");
+        return false;
+    }
+    gnt_setup(1);
+    return true;
+}
+
 static const char *node(const char *dir, const char *name)
 {
     static char p[2][80];

@@ -33,6 +33,12 @@ struct blkfront {
     uint64_t id;                    /* the last request's */
 };
 
+/*
+ * What a block test needs first: events, the xenstore ring, a one-frame
+ * grant table (version 1); false, the test in ERROR, if one is missing.
+ */
+bool blk_test_init(void);
+
 /* @d's frontend or backend node @name (two calls' results live at once). */
 const char *blk_fe(const struct blkfront *d, const char *name);
 const char *blk_be(const struct blkfront *d, const char *name);
