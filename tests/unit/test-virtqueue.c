@@ -6,8 +6,8 @@
  * them, a full ring, notification suppression with and without event
  * index, completions freeing exactly their descriptors, and used entries
  * the driver never gave (ids past the ring, twice, an index far ahead,
- * which breaks the queue for good) refused.  The rings are heap copies of exactly their size, so ASan sees
- * any access past them.
+ * which breaks the queue for good) refused.  The rings are heap copies
+ * of exactly their size, so ASan sees any access past them.
  */
 #include "tests/unit/unit.h"
 #include "../../drivers/virtio/virtqueue.c"

@@ -288,7 +288,10 @@ static void batch_done(int16_t last)
             return;
         if ( rsp.id < batch_first_id || rsp.id > d->id ||
              (seen & (1u << (rsp.id - batch_first_id))) )
+        {
             test_fail("response id %llx", (unsigned long long)rsp.id);
+            continue;
+        }
         seen |= 1u << (rsp.id - batch_first_id);
         if ( rsp.status != (rsp.id == d->id ? last : BLKIF_RSP_OKAY) )
             test_fail("request %llx (batch's %u): status %d",
@@ -660,8 +663,11 @@ static void close_in_flight(void)
 
         if ( r->id < batch_first_id || r->id > batch_first_id + BATCH ||
              (seen & (1u << (r->id - batch_first_id))) )
+        {
             test_fail("the old ring: response id %llx",
                       (unsigned long long)r->id);
+            continue;
+        }
         seen |= 1u << (r->id - batch_first_id);
         okay += r->status == BLKIF_RSP_OKAY;
         if ( r->status != BLKIF_RSP_OKAY && r->status != BLKIF_RSP_ERROR )
