@@ -19,7 +19,10 @@
  * backwards, 2^31 ahead.  xenstore: garbage ring-ref,
  * event-channel, protocol and state values, rings and ports that are
  * not usable; closing with requests in flight and reconnecting on a
- * new ring at once.
+ * new ring at once.  xvdb, an NVMe namespace, gets reads it must split
+ * into more device requests than its queue holds, so that requests wait
+ * in the backend with their grants mapped: a frame given back meanwhile,
+ * and a close.
  */
 #include "blkfront.h"
 #include <xen/memory.h>
@@ -30,11 +33,13 @@ const char test_title[] = "blk-hostile: a blkfront that breaks the rules";
 #define REF_DATA    9                   /* data page i: REF_DATA + i */
 #define REF_X       24                  /* a frame of the test's choice */
 #define REF_BAD     25                  /* an entry made unusable */
-#define REF_RING    30                  /* the ring; 31 the second one */
+#define REF_RING    30                  /* xvda's ring; 31 its second */
+#define REF_RING_B  32                  /* xvdb's; 33 its second */
 #define SECTORS     8192                /* disk virtio 4M */
 #define SEG_SECTORS (PAGE_SIZE / 512)
 
-static uint8_t ring_pages[2][PAGE_SIZE] __gnt_page;
+/* Each disk's rings: its first, and the page and grant after it. */
+static uint8_t ring_pages[4][PAGE_SIZE] __gnt_page;
 static uint8_t data[NDATA][PAGE_SIZE] __gnt_page;
 static uint8_t victim[PAGE_SIZE] __gnt_page;
 static uint8_t before[PAGE_SIZE], after[PAGE_SIZE];
@@ -43,7 +48,19 @@ static struct blkfront xvda = {
     .fe = "device/vbd/51712", .be = "/local/domain/0/backend/vbd/1/51712",
     .sectors = SECTORS, .ref_ring = REF_RING, .ring_page = ring_pages[0],
 };
-static struct blkfront *const d = &xvda;
+static struct blkfront xvdb = {
+    .fe = "device/vbd/51728", .be = "/local/domain/0/backend/vbd/1/51728",
+    .sectors = 2048, .ref_ring = REF_RING_B, .ring_page = ring_pages[2],
+};
+static struct blkfront *d = &xvda;
+
+/*
+ * The sectors of each page a batch's reads take (all of it, or the
+ * middle: NVMe's PRPs then need a device request a segment), and
+ * where on the disk they start.
+ */
+static unsigned int batch_first_sect, batch_last_sect = SEG_SECTORS - 1;
+static uint64_t batch_sector = 1000;
 
 /* Sectors the test writes on purpose, each range a byte repeated. */
 static struct {
@@ -264,12 +281,12 @@ static bool batch(uint8_t op, uint64_t sector, grant_ref_t ref)
     for ( i = 0; i < NDATA; i++ )
     {
         blk_grant(REF_DATA + i, data[i], 0);
-        s[i] = blk_seg(REF_DATA + i, 0, SEG_SECTORS - 1);
+        s[i] = blk_seg(REF_DATA + i, batch_first_sect, batch_last_sect);
     }
     batch_first_id = d->id + 1;
     for ( i = 0; i < BATCH; i++ )
-        blk_push_only(d, BLKIF_OP_READ, 1000 + i * NDATA * SEG_SECTORS,
-                      NDATA, s);
+        blk_push_only(d, BLKIF_OP_READ, batch_sector + i * NDATA *
+                      (batch_last_sect - batch_first_sect + 1), NDATA, s);
     s[0] = blk_seg(ref, 0, SEG_SECTORS - 1);
     blk_push(d, op, sector, 1, s);
     evtchn_send(d->port);
@@ -320,6 +337,13 @@ static bool caught(uint8_t op, uint64_t sector, grant_ref_t ref)
     }
     test_fail("never caught a request in flight");
     return false;
+}
+
+static void report_caught(void)
+{
+    printf("%s: %u requests caught in flight in %u batches\n",
+           d == &xvda ? "xvda" : "xvdb", caught_nr, batches);
+    caught_nr = batches = 0;
 }
 
 /* Linux's gnttab_end_foreign_access_ref_v1(): refused while in use. */
@@ -709,8 +733,8 @@ static void close_in_flight(void)
     blk_wait_be_state(d, XenbusStateClosed);
     blk_fe_state(d, XenbusStateInitialising);
     blk_wait_be_state(d, XenbusStateInitWait);
-    d->ring_page = ring_pages[1];
-    d->ref_ring = REF_RING + 1;
+    d->ring_page += PAGE_SIZE;
+    d->ref_ring++;
     blk_connect(d);
 
     /* Consumed before the close (all, as the backend stands): answered. */
@@ -738,13 +762,34 @@ static void close_in_flight(void)
     printf("closed with %u requests in flight: %u done, %u refused\n",
            BATCH + 1, okay, old->rsp_prod - first - okay);
     prod = old->rsp_prod;
-    check_rc(gnt_status_bits(1, REF_RING), 0);
+    check_rc(gnt_status_bits(1, d->ref_ring - 1), 0);
     check_rc(evtchn_close(old_port), 0);
     check_rc(rq1(BLKIF_OP_READ, 5, REF_DATA, 0, 0), BLKIF_RSP_OKAY);
     if ( !blk_holds(data[0], 0, 5) )
         test_fail("read of sector 5 on the new ring");
     if ( old->rsp_prod != prod )
         test_fail("a response on the old ring after the new one connected");
+}
+
+/*
+ * xvdb, an NVMe namespace: a batch's reads take the middle of each page,
+ * so each becomes a device request a segment, more than the device's
+ * queue holds: requests wait in the backend with their grants mapped.
+ * A frame given back while its request waits so; a close while they do.
+ */
+static void nvme_waiting(void)
+{
+    d = &xvdb;
+    nr_written = 0;                     /* those were xvda's */
+    batch_first_sect = 2;
+    batch_last_sect = 5;
+    batch_sector = 100;
+    blk_wait_be_state(d, XenbusStateInitWait);
+    blk_connect(d);
+    given_back(BLKIF_OP_READ, 1500);
+    report_caught();
+    close_in_flight();
+    check_disk(0, 2048, "xvdb at the end");
 }
 
 void test_main(void)
@@ -761,12 +806,12 @@ void test_main(void)
     pinned_mid_flight();
     given_back(BLKIF_OP_READ, 3200);
     given_back(BLKIF_OP_WRITE, 3100);
-    printf("%u requests caught in flight in %u batches\n", caught_nr,
-           batches);
+    report_caught();
     ring_indexes();
     bad_states();
     close_in_flight();
     check_disk(0, 4000, "at the end");
     check_disk(SECTORS - 264, SECTORS, "at the end");
+    nvme_waiting();
     test_success();
 }
