@@ -62,11 +62,11 @@ void blk_expect_node(const char *path, const char *want)
 
 bool blk_wait_be_state(struct blkfront *d, unsigned int want)
 {
+    uint64_t start = system_time();
     char w[4];
-    unsigned int i;
 
     snprintf(w, sizeof(w), "%u", want);
-    for ( i = 0; i < 2000; i++ )
+    while ( !blk_waited_long(start) )
     {
         if ( !strcmp(blk_xs_read(blk_be(d, "state")), w) )
             return true;
@@ -162,9 +162,10 @@ void blk_push(struct blkfront *d, uint8_t op, uint64_t sector,
 
 bool blk_response(struct blkfront *d, struct blkif_response *rsp)
 {
-    unsigned int i;
+    uint64_t start = system_time();
 
-    for ( i = 0; i < 100000 && !RING_HAS_UNCONSUMED_RESPONSES(&d->ring); i++ )
+    while ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) &&
+            !blk_waited_long(start) )
         blk_yield();
     if ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) )
     {

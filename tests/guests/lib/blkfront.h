@@ -91,4 +91,16 @@ static inline void blk_yield(void)
     hypercall_sched_op(SCHEDOP_yield, NULL);
 }
 
+/*
+ * How long the backend and the device get to answer, in system time:
+ * generous, since TCG on a loaded host can take its time, and counted in
+ * time rather than in yields, which may take a microsecond each.
+ */
+#define BLK_WAIT_NS     (20ULL * 1000000000ULL)
+
+static inline bool blk_waited_long(uint64_t start)
+{
+    return system_time() - start > BLK_WAIT_NS;
+}
+
 #endif /* GUEST_BLKFRONT_H */
