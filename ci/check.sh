@@ -248,9 +248,14 @@ if [ -e build/linux/vmlinux ]; then
         tests/boot/linux.sh"
 fi
 job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
-# Its xen-blkfront against the shim's block backend, over each device.
+# Its xen-blkfront against the shim's block backend, over each device;
+# then one boot each: 64 MiB written (checked in the image) and read,
+# a read-only disk, an ext4 filesystem fsck-clean afterwards.
 job "linux blkfront" "" "tests/boot/linux-blk.sh"
 job "linux blkfront nvme" "" "LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
+for m in write read ro ext4; do
+    job "linux blkfront $m" "" "LINUX_BLK_MODE=$m tests/boot/linux-blk.sh"
+done
 # Its xen-netfront against the shim's network backend, over virtio-net.
 job "linux netfront" "" "tests/boot/linux-net.sh"
 job "linux netfront 2 vCPUs" "" "LINUX_VCPUS=2 tests/boot/linux-net.sh"

@@ -2,30 +2,40 @@
 /*
  * Pure decoding of PCI configuration space, shared with the host tests:
  * the capability list (PCI 3.0 6.7) walked over a snapshot, and a BAR's
- * type and size from what reads back after writing all ones (6.2.5.1).
+ * type and size from what reads back after writing all ones (6.2.5.1):
+ * the lowest address bit that stays set, as Linux's pci_size() takes
+ * it, so that a device whose bits don't run contiguously up still gets
+ * a power of two, never a size of its own invention.
  */
 #include "drivers/pci.h"
 
 #define PCI_CAP_FIRST       0x40    /* below is the header */
-#define PCI_CAP_MAX         48      /* (256 - 64) / 4: no longer list */
 
+/*
+ * From the list's head every time, each position visited once: a list
+ * that loops back ends where it first repeats, so that a walk by @from
+ * (virtio-pci's of its vendor capabilities) ends too, whatever the
+ * device shows.
+ */
 unsigned int pci_cap_find(const uint8_t *cfg, unsigned int from, uint8_t id)
 {
-    unsigned int pos, n;
+    uint64_t seen = 0;                  /* a bit a dword of the space */
+    unsigned int pos;
+    bool past = !from;
 
     if ( !(cfg[PCI_STATUS] & PCI_STATUS_CAP_LIST) )
         return 0;
-    pos = from ? cfg[from + 1] : cfg[PCI_CAP_PTR];
-    for ( n = 0; n < PCI_CAP_MAX; n++ )
+    for ( pos = cfg[PCI_CAP_PTR]; ; pos = cfg[pos + 1] )
     {
-        pos &= ~3u;                 /* the low bits are reserved */
-        if ( pos < PCI_CAP_FIRST || pos > PCI_CFG_SIZE - 2 )
+        pos &= ~3u;                     /* the low bits are reserved */
+        if ( pos < PCI_CAP_FIRST || (seen & (1ULL << (pos / 4))) )
             return 0;
-        if ( cfg[pos] == id )
+        seen |= 1ULL << (pos / 4);
+        if ( past && cfg[pos] == id )
             return pos;
-        pos = cfg[pos + 1];
+        if ( pos == from )
+            past = true;
     }
-    return 0;                       /* a loop */
 }
 
 unsigned int pci_bar_decode(uint32_t lo, uint32_t hi, uint32_t lo_ones,
@@ -40,7 +50,7 @@ unsigned int pci_bar_decode(uint32_t lo, uint32_t hi, uint32_t lo_ones,
         mask = lo_ones & 0xfffcu;           /* 16-bit I/O space */
         if ( !mask )
             return 1;
-        bar->size = (~mask + 1) & 0xffffu;
+        bar->size = mask & -mask;
         bar->addr = lo & 0xfffcu;
         return 1;
     }
@@ -49,14 +59,12 @@ unsigned int pci_bar_decode(uint32_t lo, uint32_t hi, uint32_t lo_ones,
     if ( bar->is64 )
     {
         mask = ((uint64_t)hi_ones << 32) | (lo_ones & ~0xfu);
-        if ( mask )
-            bar->size = ~mask + 1;
+        bar->size = mask & -mask;
         bar->addr = ((uint64_t)hi << 32) | (lo & ~0xfu);
         return 2;
     }
     mask = lo_ones & ~0xfu;
-    if ( mask )
-        bar->size = (uint32_t)(~mask + 1);
+    bar->size = mask & -mask;
     bar->addr = lo & ~0xfu;
     return 1;
 }

@@ -83,7 +83,9 @@ struct pci_dev {
 /*
  * The offset of the first capability with id @id after the one at @from
  * (0: from the list's start) in the 256-byte image @cfg; 0 if none.
- * Bounded: pointers below 0x40 end the walk, and at most 48 are followed.
+ * Bounded: a pointer below 0x40 or back to a capability already passed
+ * ends the walk, which starts at the list's head each time, so a caller
+ * walking by @from ends too, whatever the device shows.
  */
 unsigned int pci_cap_find(const uint8_t *cfg, unsigned int from, uint8_t id);
 /*

@@ -11,6 +11,7 @@
  * Linux's read_per_ring_refs().  Under the vbd's lock.
  */
 #include "backends/blk/blkback.h"
+#include "backends/blk/xenbus-parse.h"
 #include "backends/xenstore.h"
 #include <xen/errno.h>
 #include <xen/io/xenbus.h>
@@ -35,20 +36,10 @@ static bool read_ulong(const struct vbd *v, const char *name,
                        unsigned long *out)
 {
     char path[80], buf[24];
-    const char *p = buf;
-    unsigned long n = 0;
 
     snprintf(path, sizeof(path), "%s/%s", v->fe, name);
-    if ( xs_shim_read(path, buf, sizeof(buf)) || !buf[0] )
-        return false;
-    for ( ; *p >= '0' && *p <= '9'; p++ )
-    {
-        if ( n > (~0UL - 9) / 10 )
-            return false;
-        n = n * 10 + (*p - '0');
-    }
-    *out = n;
-    return !*p;
+    return !xs_shim_read(path, buf, sizeof(buf)) &&
+           vbd_parse_number(buf, out);
 }
 
 /* Xen's xenbus_dev_fatal(): the reason in "error", then Closing. */
@@ -161,22 +152,21 @@ static bool connect_ring(struct vbd *v)
     unsigned long order = 0, nq = 1;
     char path[80], proto[24], dir[16];
     struct pv_guest_info g;
+    enum vbd_abi abi;
     bool paged;
     unsigned int i;
 
     pv_guest_info(&g);
     snprintf(path, sizeof(path), "%s/protocol", v->fe);
-    if ( xs_shim_read(path, proto, sizeof(proto)) || !proto[0] )
-        v->x86_32 = g.compat;           /* none: the guest's own width */
-    else if ( !strcmp(proto, XEN_IO_PROTO_ABI_X86_32) )
-        v->x86_32 = true;
-    else if ( !strcmp(proto, XEN_IO_PROTO_ABI_X86_64) )
-        v->x86_32 = false;
-    else
+    abi = vbd_parse_protocol(xs_shim_read(path, proto, sizeof(proto)),
+                             proto, g.compat);
+    if ( abi == VBD_ABI_UNKNOWN )
     {
         fatal(v, "unknown protocol");
         return false;
     }
+    v->x86_32 = abi == VBD_ABI_X86_32;
+
     paged = read_ulong(v, "ring-page-order", &order);
     if ( order > BLKIF_RING_ORDER_MAX )
     {

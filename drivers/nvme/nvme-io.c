@@ -139,12 +139,14 @@ static unsigned int reap(struct nvme_ns *ns, struct nvme_queue *q,
     struct nvme_cqe cqe;
     struct nvme_slot *s;
     unsigned int n = 0;
+    int slot;
 
     ASSERT(spin_is_locked_by_me(&q->lock));
     while ( n < BATCH && nvme_cq_pop(&q->cq, &cqe) )
     {
-        s = cqe.cid + 1 < q->depth ? &q->slots[cqe.cid] : NULL;
-        if ( !s || !s->req || cqe.sq_id != q->qid )
+        slot = nvme_cqe_slot(&cqe, q->qid, q->depth - 1);
+        s = slot < 0 ? NULL : &q->slots[slot];
+        if ( !s || !s->req )
         {
             if ( q->strays++ < STRAYS_LOGGED )
                 printk(XENLOG_WARNING "nvme%u: queue %u: completion for "

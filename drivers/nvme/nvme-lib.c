@@ -136,6 +136,14 @@ bool nvme_cq_pop(struct nvme_cq_ring *r, struct nvme_cqe *out)
     return true;
 }
 
+int nvme_cqe_slot(const struct nvme_cqe *c, uint16_t qid,
+                  unsigned int nr_slots)
+{
+    if ( c->cid >= nr_slots || c->sq_id != qid )
+        return -1;
+    return c->cid;
+}
+
 enum blk_status nvme_blk_status(uint16_t status)
 {
     uint16_t s = status >> 1;

@@ -171,6 +171,14 @@ struct nvme_cq_ring {
  */
 bool nvme_cq_pop(struct nvme_cq_ring *r, struct nvme_cqe *out);
 
+/*
+ * The slot a completion of I/O queue @qid (with @nr_slots command slots,
+ * the command id being the slot) names: -1 if its command id is none of
+ * them or it names another submission queue (a broken device's).
+ */
+int nvme_cqe_slot(const struct nvme_cqe *c, uint16_t qid,
+                  unsigned int nr_slots);
+
 /* A completion status as the block interface says it. */
 enum blk_status nvme_blk_status(uint16_t status);
 

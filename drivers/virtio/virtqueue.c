@@ -131,11 +131,12 @@ void *vq_get_used(struct virtqueue *vq, uint32_t *len, bool *bad)
     {
         uint16_t used_idx = ACCESS_ONCE(vq->used->idx);
 
-        if ( vq->last_used == used_idx )
+        if ( vq->broken || vq->last_used == used_idx )
             return NULL;
         /* More than the ring holds: the device is broken; look no more. */
         if ( (uint16_t)(used_idx - vq->last_used) > vq->size )
         {
+            vq->broken = true;
             *bad = true;
             return NULL;
         }
@@ -181,5 +182,5 @@ bool vq_enable_cb(struct virtqueue *vq)
         ACCESS_ONCE(vq->avail->flags) = 0;
     /* The request for an interrupt before looking for more work. */
     smp_mb();
-    return vq->last_used != ACCESS_ONCE(vq->used->idx);
+    return !vq->broken && vq->last_used != ACCESS_ONCE(vq->used->idx);
 }

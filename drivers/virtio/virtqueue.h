@@ -72,6 +72,7 @@ struct virtqueue {
     uint16_t index;                     /* the queue's number */
     uint16_t notify_off;                /* the transport's (virtio-pci) */
     bool polled;                        /* no interrupt: the driver polls */
+    bool broken;                        /* its used index ran off: ignored */
     bool event_idx, indirect;           /* features negotiated */
     struct vring_desc *desc;
     struct vring_avail *avail;
@@ -119,7 +120,9 @@ bool vq_kick_prepare(struct virtqueue *vq);
  * The next completed request's cookie and the bytes the device wrote
  * (*@len), its descriptors freed; NULL when none.  A used entry naming a
  * descriptor that is no request's head is skipped (logged by the
- * caller through *@bad).
+ * caller through *@bad).  A used index more than a ring ahead breaks the
+ * queue for good (*@bad once): nothing more is taken from it, and
+ * vq_enable_cb() no longer asks for another look.
  */
 void *vq_get_used(struct virtqueue *vq, uint32_t *len, bool *bad);
 

@@ -3,11 +3,25 @@
 #
 # Debian's Linux PV kernel reading and writing xvda through its own
 # xen-blkfront (a module, loaded by the test initramfs's /init with
-# pvshim_blk=1: tools/initramfs/init) against the shim's block backend,
-# over a virtio-blk disk (LINUX_BLK_IF=nvme: an NVMe one): the size
-# blkfront sees, the md5sum of the whole disk against the image's, a
-# sector written and read back, and afterwards the image file holding
-# that sector and every other one as made.  One line:
+# pvshim_blk=MODE: tools/initramfs/init) against the shim's block
+# backend, over a virtio-blk disk (LINUX_BLK_IF=nvme: an NVMe one).  One
+# boot, one check, chosen by LINUX_BLK_MODE:
+#
+#   basic  (default) the size blkfront sees, the md5sum of the whole disk
+#          against the image's, a sector written and read back, and
+#          afterwards the image file holding that sector and every other
+#          one as made
+#   write  64 MiB from the guest's /dev/urandom written and fsync'd, the
+#          guest powered off: the image file's first 64 MiB have the md5
+#          the guest printed, the rest is as made (four vCPUs)
+#   read   64 MiB of the host's random data read back by the guest: its
+#          md5 is the file's
+#   ro     a read-only disk (--disk ...,ro): Linux sees it read-only, a
+#          write fails in the guest, the file is unchanged
+#   ext4   an ext4 filesystem made on the host (mke2fs) mounted by the
+#          guest, files written, unmounted, powered off: e2fsck -fn is
+#          clean and the files' contents are what the guest wrote (four
+#          vCPUs)
 #
 #   PASS: linux: blkfront ...     FAIL: linux: blkfront: why (console ...)
 #   SKIP: linux: blkfront: no kernel or initramfs (no network)
@@ -15,9 +29,14 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 iface=${LINUX_BLK_IF:-virtio}
-label="linux: blkfront ($iface)"
-log=build/check/linux-blk-$iface.log
-img=build/check/linux-blk-$iface.img
+mode=${LINUX_BLK_MODE:-basic}
+case $mode in
+basic) label="linux: blkfront ($iface)"; tag=$iface ;;
+write|read|ro|ext4) label="linux: blkfront $mode ($iface)"; tag=$mode-$iface ;;
+*) echo "FAIL: linux: blkfront: unknown LINUX_BLK_MODE $mode"; exit 1 ;;
+esac
+log=build/check/linux-blk-$tag.log
+img=build/check/linux-blk-$tag.img
 kernel=${LINUX_KERNEL:-build/linux/vmlinux}
 mkdir -p build/check
 
@@ -29,45 +48,148 @@ if ! grep -aq lib/modules/xen-blkfront.ko "$initrd"; then
     echo "SKIP: $label: the initramfs has no xen-blkfront.ko"
     exit 0
 fi
+if [ "$mode" = ext4 ] && ! command -v mke2fs >/dev/null; then
+    echo "SKIP: $label: no mke2fs (e2fsprogs) on the host"
+    exit 0
+fi
 
-# 8192 sectors, sector n holding the 64-bit little-endian n in each word.
-python3 - "$img" <<'PY'
-import struct, sys
-with open(sys.argv[1], 'wb') as f:
-    for n in range(8192):
-        f.write(struct.pack('<Q', n) * 64)
-PY
-want=$(md5sum <"$img" | cut -d' ' -f1)
-
-tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 300 \
-    --guest-cmdline "console=hvc0 pvshim_blk=1" --disk "$img,if=$iface" \
-    </dev/null >"$log" 2>&1
-rc=$?
-
+MIB64=67108864
 why=
-[ "$rc" = 0 ] || why="exit status $rc"
-grep -aq "pvshim-blk: xvda sectors 8192" "$log" ||
-    why="${why:+$why; }blkfront did not see 8192 sectors"
-grep -aq "pvshim-blk: md5 $want" "$log" ||
-    why="${why:+$why; }the md5sum of xvda is not the image's ($want)"
-grep -aq "pvshim-blk: read back pvshim-blk-written" "$log" ||
-    why="${why:+$why; }sector 100 did not read back"
-! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" ||
-    why="${why:+$why; }the shim itself failed"
-bad=$(python3 - "$img" <<'PY'
+fail() { why="${why:+$why; }$*"; }
+
+# pattern FILE FIRST COUNT: sectors FIRST.. of FILE, each sector n holding
+# the 64-bit little-endian n in each word (appended).
+pattern() {
+    python3 - "$@" <<'PY'
 import struct, sys
-d = open(sys.argv[1], 'rb').read()
-bad = [n for n in range(8192) if n != 100 and
-       d[n * 512:(n + 1) * 512] != struct.pack('<Q', n) * 64]
-if d[100 * 512:101 * 512] != b'pvshim-blk-written\n'.ljust(512, b'\0'):
-    bad.insert(0, 100)
+with open(sys.argv[1], 'ab') as f:
+    first, count = int(sys.argv[2]), int(sys.argv[3])
+    f.write(b''.join(struct.pack('<Q', n) * 64
+                     for n in range(first, first + count)))
+PY
+}
+
+# pattern_bad FILE FIRST COUNT: the first sectors of that range not as made.
+pattern_bad() {
+    python3 - "$@" <<'PY'
+import struct, sys
+first, count = int(sys.argv[2]), int(sys.argv[3])
+with open(sys.argv[1], 'rb') as f:
+    f.seek(first * 512)
+    d = f.read(count * 512)
+bad = [n for n in range(first, first + count)
+       if d[(n - first) * 512:(n - first + 1) * 512] !=
+          struct.pack('<Q', n) * 64]
 print(' '.join(map(str, bad[:8])))
 PY
-)
-[ -z "$bad" ] || why="${why:+$why; }sectors $bad of the image wrong"
+}
+
+rm -f "$img"
+vcpus=1 opts=
+case $mode in
+basic|ro)
+    pattern "$img" 0 8192
+    [ "$mode" = ro ] && opts=,ro
+    ;;
+write)
+    pattern "$img" 0 $((MIB64 / 512 + 2048))
+    vcpus=4
+    ;;
+read)
+    head -c $MIB64 /dev/urandom >"$img"
+    pattern "$img" $((MIB64 / 512)) 2048
+    ;;
+ext4)
+    mke2fs -q -F -t ext4 -L pvshim "$img" 64M >"$log.mke2fs" 2>&1 ||
+        fail "mke2fs failed ($log.mke2fs)"
+    vcpus=4
+    ;;
+esac
+want=$(md5sum <"$img" | cut -d' ' -f1)
+[ "$mode" = read ] && want=$(head -c $MIB64 "$img" | md5sum | cut -d' ' -f1)
+
+tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 300 \
+    --vcpus $vcpus --guest-cmdline "console=hvc0 pvshim_blk=${mode/basic/1}" \
+    --disk "$img,if=$iface$opts" </dev/null >"$log" 2>&1
+rc=$?
+
+[ "$rc" = 0 ] || fail "exit status $rc"
+! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" || fail "the shim itself failed"
+sectors=$(($(stat -c %s "$img") / 512))
+grep -aqE "pvshim-blk: xvda sectors $sectors\b" "$log" ||
+    fail "blkfront did not see $sectors sectors"
+# What the guest printed after "pvshim-blk: KEY ".
+printed() {
+    sed -n "s/^pvshim-blk: $1 \([0-9a-f]*\).*/\1/p" "$log" | tr -d '\r' |
+        head -n1
+}
+
+case $mode in
+basic)
+    grep -aq "pvshim-blk: md5 $want" "$log" ||
+        fail "the md5sum of xvda is not the image's ($want)"
+    grep -aq "pvshim-blk: read back pvshim-blk-written" "$log" ||
+        fail "sector 100 did not read back"
+    s100=$(printf 'pvshim-blk-written\n' | dd bs=512 conv=sync 2>/dev/null |
+           md5sum)
+    [ "$(dd if="$img" bs=512 skip=100 count=1 2>/dev/null | md5sum)" = \
+      "$s100" ] || fail "sector 100 of the image is not what the guest wrote"
+    bad=$(echo $(pattern_bad "$img" 0 100) $(pattern_bad "$img" 101 8091))
+    [ -z "$bad" ] || fail "sectors $bad of the image wrong"
+    done="xvda read whole (md5 as the image), written, the image file right"
+    ;;
+write)
+    guest=$(printed md5)
+    grep -aq "pvshim-blk: written $MIB64 bytes" "$log" ||
+        fail "the guest's write did not finish"
+    file=$(head -c $MIB64 "$img" | md5sum | cut -d' ' -f1)
+    [ -n "$guest" ] && [ "$guest" = "$file" ] ||
+        fail "the image's first 64 MiB have md5 $file," \
+             "the guest wrote ${guest:-none}"
+    bad=$(pattern_bad "$img" $((MIB64 / 512)) 2048)
+    [ -z "$bad" ] || fail "sectors $bad past the written 64 MiB changed"
+    done="64 MiB of random data written on 4 vCPUs, in the image as the"
+    done="$done guest's md5 $file says"
+    ;;
+read)
+    [ "$(printed md5)" = "$want" ] ||
+        fail "the guest read md5 $(printed md5), the image's is $want"
+    done="64 MiB of random data read back, md5 $want"
+    ;;
+ro)
+    grep -aq "pvshim-blk: ro 1" "$log" ||
+        fail "Linux did not see xvda read-only"
+    grep -aq "pvshim-blk: write refused" "$log" ||
+        fail "a write was not refused"
+    [ "$(md5sum <"$img" | cut -d' ' -f1)" = "$want" ] ||
+        fail "the read-only image changed"
+    done="xvda read-only, a write refused, the image unchanged"
+    ;;
+ext4)
+    grep -aq "pvshim-blk: mounted" "$log" || fail "the guest did not mount it"
+    grep -aq "pvshim-blk: unmounted" "$log" ||
+        fail "the guest did not unmount it"
+    e2fsck -fn "$img" >"$log.fsck" 2>&1 ||
+        fail "e2fsck -fn: status $? ($log.fsck)"
+    for f in random dir/busybox; do
+        key=${f#dir/}
+        got=$(debugfs -R "cat /$f" "$img" 2>/dev/null | md5sum | cut -d' ' -f1)
+        [ "$got" = "$(printed "$key")" ] ||
+            fail "/$f has md5 $got, the guest wrote $(printed "$key")"
+    done
+    [ "$(debugfs -R "cat /dir/f63" "$img" 2>/dev/null)" = "file 63" ] ||
+        fail "/dir/f63 is not as written"
+    n=$(debugfs -R "ls /dir" "$img" 2>/dev/null | grep -oE '\bf[0-9]+\b' |
+        sort -u | wc -l)
+    [ "$n" = 63 ] || fail "/dir holds $n of the 63 files left"
+    done="ext4 mounted on 4 vCPUs, files written and unmounted;"
+    done="$done e2fsck -fn clean, contents as written"
+    ;;
+esac
 
 if [ -z "$why" ]; then
-    echo "PASS: $label: xvda read whole (md5 as the image), written, the image file right"
+    echo "PASS: $label: $done"
+    rm -f "$img"
 else
     echo "FAIL: $label: $why (console: $log)"
     exit 1

@@ -5,7 +5,8 @@
  * with and without metadata, write protection), the transfer limit, PRP
  * entries for one page, two, a list, several segments and page-crossing
  * ones, the segments PRPs can't express, the phase-tag walk of a
- * completion queue across wraps, and what each status means.
+ * completion queue across wraps, the slot a completion names, and what
+ * each status means.
  */
 #include "tests/unit/unit.h"
 #include "../../drivers/nvme/nvme-lib.c"
@@ -281,6 +282,25 @@ static void test_cq_walk(void)
     CHECK(ok);
 }
 
+/* Which slot a completion names: only ours, only on our queue. */
+static void test_cqe_slot(void)
+{
+    struct nvme_cqe c = { .sq_id = 1, .cid = 0 };
+
+    CHECK_EQ(nvme_cqe_slot(&c, 1, 63), 0);
+    c.cid = 62;
+    CHECK_EQ(nvme_cqe_slot(&c, 1, 63), 62);
+    c.cid = 63;                             /* one past the slots */
+    CHECK_EQ(nvme_cqe_slot(&c, 1, 63), -1);
+    c.cid = 0xffff;                         /* cid + 1 wraps a 16-bit sum */
+    CHECK_EQ(nvme_cqe_slot(&c, 1, 63), -1);
+    c.cid = 5;
+    c.sq_id = 2;                            /* another queue's */
+    CHECK_EQ(nvme_cqe_slot(&c, 1, 63), -1);
+    c.sq_id = 0;                            /* the admin queue's */
+    CHECK_EQ(nvme_cqe_slot(&c, 1, 63), -1);
+}
+
 static void test_status(void)
 {
     CHECK_EQ(nvme_blk_status(0), BLK_OK);
@@ -305,6 +325,7 @@ int main(void)
     RUN(test_prp_segments);
     RUN(test_prp_refused);
     RUN(test_cq_walk);
+    RUN(test_cqe_slot);
     RUN(test_status);
     UNIT_EXIT();
 }

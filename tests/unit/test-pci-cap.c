@@ -3,8 +3,9 @@
  * Host tests of PCI configuration-space decoding (drivers/pci-cap.c):
  * the capability list walked over a 256-byte image (QEMU's virtio-blk
  * layout, the next one of a type, reserved low bits, pointers into the
- * header, loops, no list at all), and BAR types and sizes from their
- * all-ones read-back (32- and 64-bit memory, above 4 GiB, I/O, absent).
+ * header, loops walked by @from, no list at all), and BAR types and
+ * sizes from their all-ones read-back (32- and 64-bit memory, above
+ * 4 GiB, I/O, absent, address bits that don't run contiguously).
  */
 #include "tests/unit/unit.h"
 #include "../../drivers/pci-cap.c"
@@ -63,13 +64,23 @@ static void test_reserved_bits(void)
 
 static void test_hostile(void)
 {
+    unsigned int at = 0, n = 0;
+
     /* A loop ends, never found. */
     start(0x40);
     cap(0x40, PCI_CAP_ID_VNDR, 0x50);
     cap(0x50, PCI_CAP_ID_VNDR, 0x40);
     CHECK_EQ(pci_cap_find(cfg, 0, PCI_CAP_ID_MSIX), 0);
-    /* Still, the next one of a type after 0x50 is found. */
-    CHECK_EQ(pci_cap_find(cfg, 0x50, PCI_CAP_ID_VNDR), 0x40);
+    /* A walk by @from sees each once, then ends (it went round before). */
+    while ( (at = pci_cap_find(cfg, at, PCI_CAP_ID_VNDR)) && n < 8 )
+        n++;
+    CHECK_EQ(n, 2);
+    CHECK_EQ(pci_cap_find(cfg, 0x50, PCI_CAP_ID_VNDR), 0);
+    /* One pointing at itself. */
+    start(0x60);
+    cap(0x60, PCI_CAP_ID_VNDR, 0x60);
+    CHECK_EQ(pci_cap_find(cfg, 0, PCI_CAP_ID_VNDR), 0x60);
+    CHECK_EQ(pci_cap_find(cfg, 0x60, PCI_CAP_ID_VNDR), 0);
     /* Into the header: the walk ends. */
     start(0x40);
     cap(0x40, PCI_CAP_ID_VNDR, 0x10);
@@ -108,6 +119,18 @@ static void test_bars(void)
     CHECK(b.io);
     CHECK_EQ(b.addr, 0xc040);
     CHECK_EQ(b.size, 0x20);
+
+    /*
+     * Address bits that don't run up contiguously (a broken device): the
+     * lowest one that stays set is the size, a power of two, as Linux's
+     * pci_size() takes it; so is a 64-bit BAR whose upper half reads 0.
+     */
+    CHECK_EQ(pci_bar_decode(0, 0, 0xfff0f000, 0, &b), 1);
+    CHECK_EQ(b.size, 0x1000);
+    CHECK_EQ(pci_bar_decode(0x4, 0, 0xfffff004, 0, &b), 2);
+    CHECK_EQ(b.size, 0x1000);
+    CHECK_EQ(pci_bar_decode(0x1, 0, 0xf0f1, 0, &b), 1);
+    CHECK_EQ(b.size, 0x10);
 
     /* Not implemented: reads back 0. */
     CHECK_EQ(pci_bar_decode(0, 0, 0, 0, &b), 1);

@@ -5,9 +5,9 @@
  * wrap-around, direct chains and indirect tables as the device would walk
  * them, a full ring, notification suppression with and without event
  * index, completions freeing exactly their descriptors, and used entries
- * the driver never gave (ids past the ring, twice, an index far ahead)
- * refused.  The rings are heap copies of exactly their size, so ASan sees
- * any access past them.
+ * the driver never gave (ids past the ring, twice, an index far ahead,
+ * which breaks the queue for good) refused.  The rings are heap copies
+ * of exactly their size, so ASan sees any access past them.
  */
 #include "tests/unit/unit.h"
 #include "../../drivers/virtio/virtqueue.c"
@@ -267,6 +267,15 @@ static void test_bad_used(void)
     CHECK(vq_get_used(&vq, &len, &bad) == NULL);
     CHECK(bad);
     CHECK_EQ(vq.num_free, SIZE - 1);
+    /*
+     * The queue is broken for good: the drivers' drain loop (disable, get
+     * until none, again while enable says more came) must end.
+     */
+    CHECK(!vq_enable_cb(&vq));
+    used->idx = vq.last_used + 1;       /* even an index that looks sane */
+    CHECK(vq_get_used(&vq, &len, &bad) == NULL);
+    CHECK(!bad);
+    CHECK(!vq_enable_cb(&vq));
 }
 
 int main(void)
