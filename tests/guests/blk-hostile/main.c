@@ -626,12 +626,12 @@ static void xenstore_keys(void)
     for ( i = 0; i < ARRAY_SIZE(bad_numbers); i++ )
     {
         bad_keys(bad_numbers[i], port, XEN_IO_PROTO_ABI_NATIVE,
-                 "reading ring-ref and event-channel");
+                 "reading ring-ref");
         bad_keys(ref, bad_numbers[i], XEN_IO_PROTO_ABI_NATIVE,
-                 "reading ring-ref and event-channel");
+                 "reading event-channel");
     }
-    bad_keys(NULL, port, NULL, "reading ring-ref and event-channel");
-    bad_keys(ref, NULL, NULL, "reading ring-ref and event-channel");
+    bad_keys(NULL, port, NULL, "reading ring-ref");
+    bad_keys(ref, NULL, NULL, "reading event-channel");
 
     /* Protocols: unknown, and too long to be one. */
     bad_keys(ref, port, "x86_16-abi", "unknown protocol");
