@@ -40,6 +40,8 @@ struct vbd_req {
     unsigned int pending;           /* device requests not yet done */
     enum blk_status status;         /* the first failure, else BLK_OK */
     uint64_t left_sector, left;     /* a discard: what is still to go */
+    bool stalled;                   /* on its ring's stalled list */
+    struct vbd_req *next_stalled;
     /* Filled as used (dispatch() sets the fields above alone). */
     unsigned int handle[VBD_SEGS_MAX];
     struct blkif_request_segment rseg[VBD_SEGS_MAX];   /* the guest's */
@@ -56,7 +58,12 @@ struct vbd_ring {
     unsigned int ring_handle[BLKIF_RING_PAGES_MAX];
     unsigned int port;              /* the shim's end, 0: none */
     bool busy;                      /* no room: a completion raises us */
-    struct vbd_req *stalled;        /* its next_sub waits for room */
+    /*
+     * Requests whose next_sub waits for room in the device's queue, in
+     * order: one the ring handed over, and any whose completion found
+     * more to submit (a discard's next pieces, a barrier's flush).
+     */
+    struct vbd_req *stalled, *stalled_tail;
     unsigned int inflight;
 };
 

@@ -65,11 +65,34 @@ static void finish(struct vbd_req *q)
 
 static void req_done(struct blk_request *breq, enum blk_status s);
 
+/* @q waits, after any others, for room in the device's queue. */
+static void stall(struct vbd_ring *r, struct vbd_req *q)
+{
+    q->stalled = true;
+    q->next_stalled = NULL;
+    if ( r->stalled )
+        r->stalled_tail->next_stalled = q;
+    else
+        r->stalled = q;
+    r->stalled_tail = q;
+    r->busy = true;                     /* a completion raises us again */
+}
+
+static struct vbd_req *unstall(struct vbd_ring *r)
+{
+    struct vbd_req *q = r->stalled;
+
+    r->stalled = q->next_stalled;
+    q->stalled = false;
+    return q;
+}
+
 /*
  * Submit @q's device requests from next_sub on, on the device queue of
  * its ring, each to come back to req_done().  False if the device's
- * queue is full: the rest wait (r->stalled) for a completion.  A
- * refusal stops the rest; @q finishes once what was submitted is done.
+ * queue is full: the caller stalls @q (or leaves it stalled) until a
+ * completion.  A refusal stops the rest; @q finishes once what was
+ * submitted is done.
  */
 static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
 {
@@ -84,10 +107,7 @@ static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
         s = blk_submit_on(dev, r->index % dev->nr_queues,
                           &q->sub[q->next_sub]);
         if ( s == BLK_EBUSY )
-        {
-            r->stalled = q;
             return false;
-        }
         q->next_sub++;
         if ( s == BLK_OK )
             q->pending++;
@@ -109,12 +129,18 @@ static void req_done(struct blk_request *breq, enum blk_status s)
     spin_lock_irq_on_wait(&v->lock);
     if ( s != BLK_OK && q->status == BLK_OK )
         q->status = s;
-    if ( --q->pending || r->stalled == q )
+    /*
+     * The device's queue has room again: a ring waiting for it, @q's own
+     * among them (its first pieces in, the rest stalled), goes on.
+     */
+    wake_waiting(v);
+    if ( --q->pending || q->stalled )
         goto out;
     if ( q->status == BLK_OK && q->next_sub == q->nr_subs && q->left )
     {
         vbd_fill_discard(q);                /* the next pieces of a discard */
-        submit_subs(r, q);
+        if ( !submit_subs(r, q) )
+            stall(r, q);
         goto out;
     }
     if ( q->status == BLK_OK && q->flush_after )
@@ -124,7 +150,8 @@ static void req_done(struct blk_request *breq, enum blk_status s)
         q->sub[0] = (struct blk_request){ .op = BLK_OP_FLUSH };
         q->nr_subs = 1;
         q->next_sub = 0;
-        submit_subs(r, q);
+        if ( !submit_subs(r, q) )
+            stall(r, q);
         goto out;
     }
     finish(q);
@@ -201,18 +228,22 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
     }
     r->inflight++;
     v->inflight++;
-    submit_subs(r, q);
+    if ( !submit_subs(r, q) )
+        stall(r, q);
 }
 
-/* Disconnected while a request waited for room: the rest is not done. */
+/* Disconnected while requests waited for room: their rest is not done. */
 static void drop_stalled(struct vbd_ring *r)
 {
-    struct vbd_req *q = r->stalled;
+    struct vbd_req *q;
 
-    r->stalled = NULL;
-    q->status = BLK_EIO;
-    if ( !q->pending )
-        finish(q);
+    while ( r->stalled )
+    {
+        q = unstall(r);
+        q->status = BLK_EIO;
+        if ( !q->pending )
+            finish(q);
+    }
 }
 
 bool vbd_ring_work(struct vbd_ring *r)
@@ -232,15 +263,15 @@ bool vbd_ring_work(struct vbd_ring *r)
     if ( !v->connected )
         return false;
     r->busy = false;
-    if ( r->stalled )
+    while ( r->stalled )
     {
-        q = r->stalled;
-        r->stalled = NULL;
-        if ( !submit_subs(r, q) )
+        /* In order; one still without room stays first. */
+        if ( !submit_subs(r, r->stalled) )
         {
             r->busy = true;             /* a completion raises us again */
             return false;
         }
+        unstall(r);
     }
     for ( ; ; )
     {

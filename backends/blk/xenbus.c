@@ -71,7 +71,7 @@ static void release(struct vbd *v)
         r->nr_pages = 0;
         r->port = 0;
         r->busy = false;
-        r->stalled = NULL;
+        r->stalled = r->stalled_tail = NULL;
     }
     v->nr_rings = 0;
 }

@@ -672,6 +672,29 @@ static void indirect(void)
     indirect_hostile();
 }
 
+/*
+ * xvdb (NVMe, still connected): an indirect read of 256 one-sector
+ * segments, each in the middle of its page and so an NVMe command of its
+ * own: more than the device's queue holds (63), so the rest must wait
+ * for the request's own first completions, with nothing else in flight
+ * to wake the ring.
+ */
+static void nvme_pieces(void)
+{
+    unsigned int k;
+
+    d = &xvdb;
+    grant_page(REF_IND, ind, GTF_readonly);
+    big_pages(0xee);
+    for ( k = 0; k < 256; k++ )
+        ind[k] = sg(REF_BIG + k / 8, 7 - k % 8, 7 - k % 8);
+    check_rc(rq_ind(BLKIF_OP_READ, 400, 256, REF_IND), BLKIF_RSP_OKAY);
+    for ( k = 0; k < 256; k++ )
+        if ( !holds(big[k / 8], (7 - k % 8) * 512, 400 + k) )
+            test_fail("xvdb: 256-piece read: sector %u wrong", 400 + k);
+    d = &xvda;
+}
+
 /* From Connected back to InitWait, the port closed. */
 static void start_over(void)
 {
@@ -1068,6 +1091,7 @@ void test_main(void)
     port_closed();
     nvme_ro();
     indirect();
+    nvme_pieces();
     discard();
     multi_page();
     multi_queue();
