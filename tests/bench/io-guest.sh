@@ -9,6 +9,8 @@
 # It prints "io-bench: ready NAME" before each fio job and "io-bench: done
 # NAME" after it, each time waiting for a line on the console (the host
 # reads QEMU's CPU time in between), then "io-bench: result ..." lines;
+# and "io-bench: requests NAME n=N sectors=S irqs=I" (the disk's
+# requests, sectors and interrupts during the job);
 # then it serves iperf3 on port 5201 until one more line, and powers off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 say() { echo "io-bench: $*"; }
@@ -35,9 +37,20 @@ ip addr add 10.0.2.15/24 dev eth0 && ip link set eth0 up &&
     ip route add default via 10.0.2.2 || say "no eth0"
 say "start $dev ${off}M+${size}M ${secs}s"
 
+# The disk's requests (after merging: what the driver sent) and sectors,
+# from its /sys/block stat, and its interrupts (virtio-blk's "req" vector
+# or blkfront's "blkif" event channel), as one line of three numbers.
+blk=/sys/block/${dev#/dev/}/stat
+counts() {
+    read -r rd _ rs _ wr _ ws _ <"$blk"
+    irq=$(awk '/-req|blkif/ { n += $2 } END { print n + 0 }' /proc/interrupts)
+    echo $((rd + wr)) $((rs + ws)) "$irq"
+}
+
 run_fio() {     # name, rw, block size
     say "ready $1"
     read -r _
+    set -- "$@" $(counts)
     fio --name="$1" --filename="$dev" --offset="${off}M" --size="${size}M" \
         --rw="$2" --bs="$3" --direct=1 --ioengine=libaio --iodepth=16 \
         --time_based --runtime="$secs" --output-format=json \
@@ -45,6 +58,8 @@ run_fio() {     # name, rw, block size
     rc=$?
     say "done $1"
     read -r _
+    set -- "$@" $(counts)
+    say "requests $1 n=$(($7 - $4)) sectors=$(($8 - $5)) irqs=$(($9 - $6))"
     if [ $rc = 0 ]; then
         python3 - "/tmp/$1.json" <<'PY'
 import json, sys

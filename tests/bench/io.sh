@@ -25,6 +25,10 @@
 # target: 0.8x for the disk, 0.7x for the network) goes to stdout and
 # build/bench/io.txt; consoles to build/bench/io-{native,pvshim}.log.
 #
+# IO_BENCH_MIB and IO_BENCH_SECONDS set the region and each part's length
+# (default 512 MiB, 20 s), IO_BENCH_ARGS more kernel arguments for both
+# boots (e.g. xen_blkfront.max_indirect_segments=256).
+#
 # BENCH_SHORT=1: 64 MiB and 3 s per part, one PASS/FAIL line per boot
 # (PASS when every figure is there; no timing is judged), figures in
 # build/bench/short/io.txt only.  SKIP without the image or fio in it;
@@ -100,6 +104,7 @@ port=$(python3 -c '
 import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 args="io_bench=DEV:$off:$size:$secs init=/root/io-bench ro quiet net.ifnames=0"
+args+=${IO_BENCH_ARGS:+ $IO_BENCH_ARGS}   # more for both kernels
 # The shim's QEMU command line; the native one differs in its kernel.
 eval "qemu=($(tools/pvshim-run "$kernel" --initrd "$initrd" --memory 1G \
     --disk "$disk" --net "user,hostfwd=tcp:127.0.0.1:$port-:5201" \
@@ -118,7 +123,7 @@ done
 
 cputicks() { local f; read -r -a f < "/proc/$1/stat" 2>/dev/null && echo $((f[13] + f[14])); }
 hz=$(getconf CLK_TCK)
-declare -A bytes bw iops cpu
+declare -A bytes bw iops cpu reqs sects irqs
 
 # One boot: wait for each marker, read QEMU's CPU time, let it go on.
 boot() {        # name, command...
@@ -178,6 +183,12 @@ PY
         bw[$name,$part]=${r#bw=}
         iops[$name,$part]=${i#iops=}
     done < <(grep -ao 'io-bench: result .*' "$log" | tr -d '\r')
+    # "io-bench: requests NAME n=REQUESTS sectors=S irqs=I"
+    while read -r _ _ part b r i; do
+        reqs[$name,$part]=${b#n=}
+        sects[$name,$part]=${r#sectors=}
+        irqs[$name,$part]=${i#irqs=}
+    done < <(grep -ao 'io-bench: requests .*' "$log" | tr -d '\r')
 }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -224,6 +235,26 @@ for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read" \
         "$(per_gib pvshim "${p%%:*}")" -
 done
 [ -n "$iperf" ] || say "(no iperf3 on the host: ci/deps.sh installs it)"
+# What the guest's driver made of fio's I/O: requests after merging (its
+# /sys/block stat), their mean size, and the disk's interrupts each.
+per_req() {     # name, part, what
+    local n=${reqs[$1,$2]:-} v
+    case $3 in
+    kib) v=${sects[$1,$2]:-} ;;
+    irq) v=${irqs[$1,$2]:-} ;;
+    esac
+    [ -n "$n" ] && [ -n "$v" ] && [ "$n" -gt 0 ] || { echo -; return; }
+    awk -v v="$v" -v n="$n" -v k="$3" \
+        'BEGIN { printf "%.2f", (k == "kib" ? v / 2 : v) / n }'
+}
+for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read"; do
+    row "KiB per request, ${p#*:}" "$(per_req native "${p%%:*}" kib)" \
+        "$(per_req pvshim "${p%%:*}" kib)" -
+done
+for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read"; do
+    row "interrupts per request, ${p#*:}" "$(per_req native "${p%%:*}" irq)" \
+        "$(per_req pvshim "${p%%:*}" irq)" -
+done
 
 failed=0
 for name in native pvshim; do
