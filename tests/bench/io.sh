@@ -47,7 +47,8 @@ size=${IO_BENCH_MIB:-${short:+64}}
 size=${size:-512}
 secs=${IO_BENCH_SECONDS:-${short:+3}}
 secs=${secs:-20}
-limit=${IO_BENCH_TIMEOUT:-600}  # seconds for each boot, start to finish
+limit=${IO_BENCH_TIMEOUT:-${short:+300}}  # seconds a boot, start to finish
+limit=${limit:-600}
 work=$out/io
 say() {
     if [ -n "$short" ]; then echo "$*" >> "$res"; else echo "$*" | tee -a "$res"; fi
