@@ -217,6 +217,7 @@ fi
 job "bench core" "" "BENCH_SHORT=1 BENCH_PARTS=core tests/bench/run.sh"
 job "bench flush-lock" "" "BENCH_SHORT=1 tests/bench/flush-lock.sh"
 job "bench linux" "" "BENCH_SHORT=1 tests/bench/linux.sh"
+job "bench io" "" "BENCH_SHORT=1 tests/bench/io.sh"
 
 # Boot tests under QEMU TCG, a job a section; every CPU brought up, under
 # TCG single- and multi-threaded, up to 64.

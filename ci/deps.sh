@@ -25,7 +25,7 @@ PACKAGES="
     grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
     lz4 xz-utils
     mmdebstrap fdisk
-    gnuplot-nox
+    gnuplot-nox iperf3
 "
 
 sudo=

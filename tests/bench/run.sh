@@ -16,14 +16,14 @@
 # It builds nothing but the host-native harness: make check has built the
 # configurations and the guests already.
 #
-# BENCH_PARTS picks what runs (default "core flush-lock linux"): core is
-# this script's own (round trips, PV MMU, host-native dispatcher, lfence
-# counts, guest memory set-up), flush-lock and linux the two scripts it
-# calls, which make check runs as jobs of their own.
+# BENCH_PARTS picks what runs (default "core flush-lock linux io"): core
+# is this script's own (round trips, PV MMU, host-native dispatcher,
+# lfence counts, guest memory set-up), flush-lock, linux and io the
+# scripts it calls, which make check runs as jobs of their own.
 set -eu
 cd "$(dirname "$0")/../.."
 
-parts=" ${BENCH_PARTS:-core flush-lock linux} "
+parts=" ${BENCH_PARTS:-core flush-lock linux io} "
 
 short=${BENCH_SHORT:-0}
 [ "$short" = 1 ] || short=
@@ -216,5 +216,9 @@ fi
 # Debian's Linux natively, PVH and on the shim (its own PASS/FAIL lines
 # in short mode; figures in $out/linux.txt).
 [[ "$parts" != *" linux "* ]] || tests/bench/linux.sh || failed=$((failed + 1))
+
+# Disks and network through the PV backends against the same devices
+# natively (its own PASS/FAIL lines in short mode; figures in $out/io.txt).
+[[ "$parts" != *" io "* ]] || tests/bench/io.sh || failed=$((failed + 1))
 
 [ $failed = 0 ] || exit 1

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# init (PID 1) of the Debian image's copy for tests/bench/io.sh, started
+# by the image's own initramfs with init=/root/io-bench in place of
+# systemd, so nothing else runs while it measures.  The kernel's command
+# line carries io_bench=DEV:OFFSET_MIB:SIZE_MIB:SECONDS: the raw region of
+# DEV past the file system that fio may overwrite, and each job's length.
+# It prints "io-bench: ready NAME" before each fio job and "io-bench: done
+# NAME" after it, each time waiting for a line on the console (the host
+# reads QEMU's CPU time in between), then "io-bench: result ..." lines;
+# and "io-bench: requests NAME n=N sectors=S irqs=I" (the disk's
+# requests, sectors and interrupts during the job);
+# then it serves iperf3 on port 5201 until one more line, and powers off.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+say() { echo "io-bench: $*"; }
+
+mountpoint -q /proc || mount -t proc proc /proc
+mountpoint -q /sys || mount -t sysfs sysfs /sys
+mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp       # iperf3's buffers; the root stays read-only
+v=
+for a in $(cat /proc/cmdline); do
+    case $a in io_bench=*) v=${a#io_bench=} ;; esac
+done
+IFS=: read -r dev off size secs <<EOF
+$v
+EOF
+
+# The NIC: virtio-net natively, xen-netfront on the shim; no udev here.
+modprobe -q virtio_net 2>/dev/null
+modprobe -q xen-netfront 2>/dev/null
+i=0
+while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+ip link set lo up
+ip addr add 10.0.2.15/24 dev eth0 && ip link set eth0 up &&
+    ip route add default via 10.0.2.2 || say "no eth0"
+say "start $dev ${off}M+${size}M ${secs}s"
+
+# The disk's requests (after merging: what the driver sent) and sectors,
+# from its /sys/block stat, and its interrupts (virtio-blk's "req" vector
+# or blkfront's "blkif" event channel), as one line of three numbers.
+blk=/sys/block/${dev#/dev/}/stat
+counts() {
+    read -r rd _ rs _ wr _ ws _ <"$blk"
+    irq=$(awk '/-req|blkif/ { n += $2 } END { print n + 0 }' /proc/interrupts)
+    echo $((rd + wr)) $((rs + ws)) "$irq"
+}
+
+run_fio() {     # name, rw, block size
+    say "ready $1"
+    read -r _
+    set -- "$@" $(counts)
+    fio --name="$1" --filename="$dev" --offset="${off}M" --size="${size}M" \
+        --rw="$2" --bs="$3" --direct=1 --ioengine=libaio --iodepth=16 \
+        --time_based --runtime="$secs" --output-format=json \
+        --output="/tmp/$1.json" >"/tmp/$1.err" 2>&1
+    rc=$?
+    say "done $1"
+    read -r _
+    set -- "$@" $(counts)
+    say "requests $1 n=$(($7 - $4)) sectors=$(($8 - $5)) irqs=$(($9 - $6))"
+    if [ $rc = 0 ]; then
+        python3 - "/tmp/$1.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+for d in ("read", "write"):
+    if j[d]["io_bytes"]:
+        print("io-bench: result %s bytes=%d ms=%d bw=%d iops=%.1f" %
+              (j["jobname"], j[d]["io_bytes"], j[d]["runtime"],
+               j[d]["bw_bytes"], j[d]["iops"]))
+PY
+    else
+        say "fio $1 failed: $(tail -n 3 "/tmp/$1.err" | tr '\n' ' ')"
+    fi
+}
+# Written first, so the reads find data, not holes.
+run_fio seqwrite write 1M
+run_fio seqread read 1M
+run_fio randread randread 4k
+
+iperf3 -s -p 5201 >/tmp/iperf3.log 2>&1 &
+sleep 1
+say "iperf3 ready"
+read -r _
+say "powering off"
+sync
+echo o >/proc/sysrq-trigger
+sleep 60
