@@ -36,6 +36,7 @@
 # a SKIP line says why.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/boot/lib.sh      # free_ports (its verdict() is io.sh's own below)
 
 short=${BENCH_SHORT:-0}
 [ "$short" = 1 ] || short=
@@ -101,9 +102,7 @@ DBG
     debugfs -R 'stat /root/io-bench' "$(fs_of "$disk")" 2>/dev/null | grep -q regular ||
     { verdict 1 "cannot prepare $disk"; exit 1; }
 
-port=$(python3 -c '
-import socket
-s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_ports 1)
 args="io_bench=DEV:$off:$size:$secs init=/root/io-bench ro quiet net.ifnames=0"
 args+=${IO_BENCH_ARGS:+ $IO_BENCH_ARGS}   # more for both kernels
 # The shim's QEMU command line; the native one differs in its kernel.

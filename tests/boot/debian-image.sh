@@ -56,11 +56,9 @@ cp --sparse=always "$img" "$disk" || fail "cannot copy $img"
 rm -f "$work.in" "$work.mon.in" "$work.mon.out"
 mkfifo "$work.in" "$work.mon.in" "$work.mon.out" || fail "mkfifo failed"
 exec 3<>"$work.in" 4<>"$work.mon.in" 5<>"$work.mon.out"
-# A free port on 127.0.0.1 (the kernel's choice, then let go) for the
-# guest's HTTP server.
-http=$(python3 -c '
-import socket
-s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+. tests/boot/lib.sh
+# A free port on 127.0.0.1 for the guest's HTTP server.
+http=$(free_ports 1)
 tools/pvshim-run "$grub" --memory 1G --timeout 1700 --disk "$disk,if=$iface" \
     --net "user,hostfwd=tcp:127.0.0.1:$http-:8000" -- -chardev "pipe,id=testmon,path=$work.mon" -mon chardev=testmon \
     <&3 >"$log" 2>&1 &

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Sourced by the boot tests (run.sh, smp.sh): one verdict from a console.
+# Sourced by the boot tests (run.sh, smp.sh, linux-net.sh, debian-image.sh)
+# and tests/bench/io.sh: one verdict from a console, free ports.
 #
 #   verdict NAME LOG WHY [+REGEX | -REGEX]...
 #
@@ -21,4 +22,14 @@ verdict() {
         echo "FAIL: $name: $why (console: $log)"
         tail -n 15 "$log" | sed 's/^/    | /'
     fi
+}
+
+# free_ports N: N ports of 127.0.0.1 free now (the kernel's choice, all
+# held at once so they differ, then let go), on one line, for hostfwd.
+free_ports() {
+    python3 -c '
+import socket, sys
+s = [socket.socket() for _ in range(int(sys.argv[1]))]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])' "$1"
 }

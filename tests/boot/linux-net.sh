@@ -35,12 +35,9 @@ if ! grep -aq lib/modules/xen-netfront.ko "$initrd"; then
     exit 0
 fi
 
-# Two free ports on 127.0.0.1 (the kernel's choice, then let go).
-read -r http push < <(python3 -c '
-import socket
-s = [socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])')
+. tests/boot/lib.sh
+# Two free ports on 127.0.0.1: the guest's HTTP server and nc listener.
+read -r http push < <(free_ports 2)
 
 tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 900 \
     --vcpus "$vcpus" \
