@@ -3,6 +3,8 @@
 #include "drivers/dma.h"
 #include "shim/frame.h"
 
+bool dma_mb_port;
+
 void *dma_alloc(unsigned long bytes)
 {
     unsigned long nr = ROUNDUP(bytes, PAGE_SIZE) >> PAGE_SHIFT;

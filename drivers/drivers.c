@@ -3,6 +3,9 @@
  * drivers_init(): the PCI scan and which driver takes which function.
  * Devices nobody drives are left as firmware set them up.
  */
+#include "arch/x86/cpu.h"
+#include "arch/x86/smp.h"
+#include "drivers/dma.h"
 #include "drivers/drivers.h"
 #include "drivers/pci.h"
 #include "shim/console.h"
@@ -22,6 +25,17 @@ void drivers_init(void)
     {
         printk("PCI: device probing off (pci-probe=0)\n");
         return;
+    }
+    /*
+     * QEMU TCG with one vCPU may drop our fences (dma_mb()); with more
+     * it keeps them (and QEMU 8.1 on always does), at the cost of a
+     * port write per fence here where it is not needed.
+     */
+    if ( boot_cpu.hv == HV_TCG && num_online_cpus() == 1 )
+    {
+        dma_mb_port = true;
+        printk("PCI: QEMU TCG with one vCPU: device fences also write "
+               "port 0x80\n");
     }
     pci_init();
 }

@@ -7,6 +7,7 @@
  * device writes is checked before use: its ids against the ring.
  */
 #include "arch/x86/barrier.h"
+#include "drivers/dma.h"
 #include "drivers/virtio/virtqueue.h"
 
 static inline uint16_t *used_event(struct virtqueue *vq)
@@ -113,7 +114,7 @@ bool vq_kick_prepare(struct virtqueue *vq)
     ACCESS_ONCE(vq->avail->idx) = new_idx;
     vq->kicked_idx = new_idx;
     /* The index before reading what the device asked (2.7.13.3.1). */
-    smp_mb();
+    dma_mb();
     if ( vq->event_idx )
         return vring_need_event(ACCESS_ONCE(*avail_event(vq)), new_idx,
                                 old);
@@ -181,6 +182,6 @@ bool vq_enable_cb(struct virtqueue *vq)
     else
         ACCESS_ONCE(vq->avail->flags) = 0;
     /* The request for an interrupt before looking for more work. */
-    smp_mb();
+    dma_mb();
     return !vq->broken && vq->last_used != ACCESS_ONCE(vq->used->idx);
 }
