@@ -79,6 +79,14 @@ size_t strlcpy(char *dst, const char *src, size_t size);
 unsigned long long simple_strtoull(const char *cp, const char **endp,
                                    unsigned int base, bool *overflow);
 
+/*
+ * The whole of @s as an unsigned decimal number: digits only, at least
+ * one, no sign, space or base prefix (stricter than Linux's "%u", which
+ * takes "12abc" as 12).  False, *@out untouched, otherwise; *@overflow
+ * then says whether it was all digits but too big.
+ */
+bool parse_ulong_exact(const char *s, unsigned long *out, bool *overflow);
+
 /* shim/lib/vsnprintf.c: C99 semantics, returns the length it wanted. */
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);

@@ -1,32 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The frontend's xenstore values as the block backend reads them
- * (xenbus-parse.h), stricter than Linux's xenbus_scanf() ("%u" takes
- * "12abc" as 12): a value is the number it spells, or nothing.
+ * The frontend's protocol node as the block backend reads it
+ * (xenbus-parse.h); its numbers are xs_shim_read_ulong()'s, with
+ * parse_ulong_exact() (shim/lib/strtoull.c).
  */
 #include "backends/blk/xenbus-parse.h"
 #include <xen/errno.h>
 #include <xen/io/protocols.h>
-
-bool vbd_parse_number(const char *s, unsigned long *out)
-{
-    unsigned long n = 0;
-    unsigned int digit;
-
-    if ( !*s )
-        return false;
-    for ( ; *s >= '0' && *s <= '9'; s++ )
-    {
-        digit = *s - '0';
-        if ( n > (~0UL - digit) / 10 )
-            return false;
-        n = n * 10 + digit;
-    }
-    if ( *s )
-        return false;
-    *out = n;
-    return true;
-}
 
 enum vbd_abi vbd_parse_protocol(int rc, const char *proto, bool compat)
 {

@@ -9,13 +9,6 @@
 
 #include "shim/lib.h"
 
-/*
- * A value as an unsigned decimal number (ring-ref, event-channel, state,
- * ring-page-order): digits only, at least one, no sign, space or base
- * prefix, and no more than fits; false, *@out untouched, otherwise.
- */
-bool vbd_parse_number(const char *s, unsigned long *out);
-
 /* The ring layout a protocol node names. */
 enum vbd_abi { VBD_ABI_X86_64, VBD_ABI_X86_32, VBD_ABI_UNKNOWN };
 

@@ -35,11 +35,7 @@ static void switch_state(struct vbd *v, unsigned int state)
 static bool read_ulong(const struct vbd *v, const char *name,
                        unsigned long *out)
 {
-    char path[80], buf[24];
-
-    snprintf(path, sizeof(path), "%s/%s", v->fe, name);
-    return !xs_shim_read(path, buf, sizeof(buf)) &&
-           vbd_parse_number(buf, out);
+    return !xs_shim_read_ulong(v->fe, name, out);
 }
 
 /* Xen's xenbus_dev_fatal(): the reason in "error", then Closing. */

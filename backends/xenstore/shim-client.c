@@ -33,8 +33,7 @@ int xs_shim_read(const char *path, char *buf, size_t size)
 int xs_shim_read_ulong(const char *dir, const char *name, unsigned long *out)
 {
     char path[128], buf[24];
-    const char *p = buf;
-    unsigned long n = 0;
+    bool overflow;
     int rc;
 
     if ( snprintf(path, sizeof(path), "%s/%s", dir, name) >=
@@ -42,17 +41,8 @@ int xs_shim_read_ulong(const char *dir, const char *name, unsigned long *out)
         return XEN_E2BIG;
     if ( (rc = xs_shim_read(path, buf, sizeof(buf))) )
         return rc;
-    if ( !buf[0] )
-        return XEN_EINVAL;
-    for ( ; *p >= '0' && *p <= '9'; p++ )
-    {
-        if ( n > (~0UL - 9) / 10 )
-            return XEN_ERANGE;
-        n = n * 10 + (*p - '0');
-    }
-    if ( *p )
-        return XEN_EINVAL;
-    *out = n;
+    if ( !parse_ulong_exact(buf, out, &overflow) )
+        return overflow ? XEN_ERANGE : XEN_EINVAL;
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * simple_strtoull(): Xen's unsigned number parser, plus overflow reporting
- * so that command-line values too big for 64 bits are rejected, not wrapped.
+ * so that command-line values too big for 64 bits are rejected, not wrapped;
+ * parse_ulong_exact(), the strict decimal form xenstore values take.
  */
 #include "shim/lib.h"
 
@@ -53,4 +54,22 @@ unsigned long long simple_strtoull(const char *cp, const char **endp,
         *overflow = ovf;
 
     return ovf ? ~0ULL : val;
+}
+
+bool parse_ulong_exact(const char *s, unsigned long *out, bool *overflow)
+{
+    const char *end;
+    bool ovf;
+    unsigned long long v = simple_strtoull(s, &end, 10, &ovf);
+
+    *overflow = false;
+    if ( end == s || *end )
+        return false;
+    if ( ovf || v > ~0UL )
+    {
+        *overflow = true;
+        return false;
+    }
+    *out = v;
+    return true;
 }

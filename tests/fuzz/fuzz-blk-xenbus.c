@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * libFuzzer harness for what the block backend makes of a frontend's
- * xenstore values (backends/blk/xenbus-parse.c): any bytes as ring-ref,
- * event-channel, state or ring-page-order, and as protocol with any
- * status xs_shim_read() could give.  A number is taken exactly when it
- * is one (digits only, fitting), agreeing with a reference parse, and a
- * refusal leaves the result alone; a protocol node whose read failed is
+ * libFuzzer harness for what the backends make of a frontend's xenstore
+ * values (backends/blk/xenbus-parse.c; parse_ulong_exact() in
+ * shim/lib/strtoull.c, behind xs_shim_read_ulong()): any bytes as
+ * ring-ref, event-channel, state or ring-page-order, and as protocol
+ * with any status xs_shim_read() could give.  A number is taken exactly
+ * when it is one (digits only, fitting), agreeing with a reference
+ * parse, a refusal leaves the result alone and says overflow exactly
+ * for digits that don't fit; a protocol node whose read failed is
  * never looked at (ASan watches a buffer with no terminator), and only
  * the two ABIs' names, or nothing, name a layout.
  */
 #include "tests/fuzz/fuzz.h"
 #include "backends/blk/xenbus-parse.c"
+#include "shim/lib/strtoull.c"
 
 #define VALUE_MAX   23                  /* xenbus.c reads into 24 bytes */
 
@@ -32,10 +35,14 @@ static bool ref_number(const char *s, unsigned long *out)
 static void number(const char *s)
 {
     unsigned long got = 0x5a5a5a5a, want = 0;
-    bool ok = vbd_parse_number(s, &got);
+    bool overflow, ok = parse_ulong_exact(s, &got, &overflow);
+    const char *p = s;
 
     FUZZ_ASSERT(ok == ref_number(s, &want));
     FUZZ_ASSERT(ok ? got == want : got == 0x5a5a5a5a);
+    while ( *p >= '0' && *p <= '9' )
+        p++;
+    FUZZ_ASSERT(overflow == (!ok && *s && !*p));
 }
 
 static void protocol(int rc, const char *s, bool compat)

@@ -402,6 +402,14 @@ static void test_shim_numbers(void)
     CHECK_STR(wr("device/vif/0/event-channel", "99999999999999999999"),
               "OK");
     CHECK_EQ(xs_shim_read_ulong(fe, "event-channel", &n), XEN_ERANGE);
+    /* The largest value there is, and one past it. */
+    CHECK_STR(wr("device/vif/0/event-channel", "18446744073709551615"), "OK");
+    CHECK_EQ(xs_shim_read_ulong(fe, "event-channel", &n), 0);
+    CHECK_EQ(n, ~0UL);
+    CHECK_STR(wr("device/vif/0/event-channel", "18446744073709551616"), "OK");
+    CHECK_EQ(xs_shim_read_ulong(fe, "event-channel", &n), XEN_ERANGE);
+    CHECK_STR(wr("device/vif/0/event-channel", "4294967296"), "OK");
+    CHECK_EQ(xs_shim_read_ulong(fe, "event-channel", &n), 0);
     CHECK_STR(wr("device/vif/0/state", "4x"), "OK");
     CHECK_EQ(xs_shim_read_ulong(fe, "state", &n), XEN_EINVAL);
     CHECK_STR(wr("device/vif/0/state", ""), "OK");
