@@ -6,6 +6,7 @@
 #include "backends/net.h"
 #include "backends/xenstore.h"
 #include "shim/console.h"
+#include "shim/keyhandler.h"
 #include "shim/softirq.h"
 
 /* Local handlers: the image is PIE, and a static address needs no GOT. */
@@ -34,6 +35,18 @@ static void power_button_softirq(void)
     xenstore_power_button();
 }
 
+/*
+ * 'b': the block and network backends, ring by ring, and their devices'
+ * queues (the shim's own key: Xen's backends live in dom0, whose kernel
+ * has its own ways to show them).
+ */
+static void dump_backends(unsigned char key)
+{
+    printk("'%c' pressed -> dumping block and network backends\n", key);
+    blkback_dump();
+    netback_dump();
+}
+
 void backends_init(void)
 {
     console_backend_init();
@@ -44,4 +57,6 @@ void backends_init(void)
     blkback_init();
     open_softirq(NETBACK_SOFTIRQ, netback_softirq);
     netback_init();
+    register_keyhandler('b', dump_backends,
+                        "dump block and network backends", true);
 }

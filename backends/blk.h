@@ -13,4 +13,7 @@ void blkback_init(void);
 /* BLKBACK_SOFTIRQ: handshakes to look at, rings to serve. */
 void blkback_work(void);
 
+/* The 'b' debug key: each vbd, its rings' indexes and counts, its device. */
+void blkback_dump(void);
+
 #endif /* BACKENDS_BLK_H */

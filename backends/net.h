@@ -12,4 +12,7 @@ void netback_init(void);
 /* NETBACK_SOFTIRQ: handshakes to look at, TX rings to serve. */
 void netback_work(void);
 
+/* The 'b' debug key: each vif, its queues' indexes and counts, its device. */
+void netback_dump(void);
+
 #endif /* BACKENDS_NET_H */

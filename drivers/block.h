@@ -68,6 +68,8 @@ struct blk_dev_ops {
                               struct blk_request *req);
     /* Run the completions queue @q has (its interrupt said so). */
     void (*complete)(struct blk_dev *dev, unsigned int q);
+    /* Print each queue's state (a debug key); racy reads, no locks. */
+    void (*dump)(struct blk_dev *dev);
 };
 
 #define BLK_MAX_QUEUES      16

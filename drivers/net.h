@@ -123,6 +123,8 @@ struct net_dev_ops {
     void (*rx_return)(struct net_dev *dev, struct net_rx *rx);
     /* Whether the link is up now. */
     bool (*link_up)(struct net_dev *dev);
+    /* Print each pair's state (a debug key); racy reads, no locks. */
+    void (*dump)(struct net_dev *dev);
 };
 
 struct net_dev {

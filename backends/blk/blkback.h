@@ -65,6 +65,12 @@ struct vbd_ring {
      */
     struct vbd_req *stalled, *stalled_tail;
     unsigned int inflight;
+    /* Counts for the 'b' debug key (under the vbd's lock). */
+    unsigned long reqs, segs, subs;     /* taken, their segments, device's */
+    unsigned long stalls;               /* no room in the device's queue */
+    unsigned long no_slot;              /* no free vbd_req */
+    unsigned long runs;                 /* vbd_ring_work() that took some */
+    unsigned long notifies;             /* events sent the frontend */
 };
 
 struct vbd {
@@ -118,5 +124,8 @@ bool vbd_ring_work(struct vbd_ring *r);
 
 /* drain.c: at the VM's end, finish and flush what the guest wrote. */
 void blkback_drain(void);
+
+/* dump.c: the 'b' debug key's part: each vbd, its rings, its device. */
+void blkback_dump(void);
 
 #endif /* BACKENDS_BLK_BLKBACK_H */

@@ -23,7 +23,10 @@ static void respond(struct vbd_ring *r, uint64_t id, uint8_t op, int16_t st)
 {
     ASSERT_VBD_LOCKED(r->vbd);
     if ( blkif_ring_respond(&r->ring, id, op, st) )
+    {
+        r->notifies++;
         pv_evtchn_notify_guest(r->port);
+    }
 }
 
 static int16_t blkif_status(enum blk_status s)
@@ -107,7 +110,11 @@ static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
         s = blk_submit_on(dev, r->index % dev->nr_queues,
                           &q->sub[q->next_sub]);
         if ( s == BLK_EBUSY )
+        {
+            r->stalls++;
             return false;
+        }
+        r->subs++;
         q->next_sub++;
         if ( s == BLK_OK )
             q->pending++;
@@ -228,6 +235,7 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
     }
     r->inflight++;
     v->inflight++;
+    r->segs += q->nr_segs;
     if ( !submit_subs(r, q) )
         stall(r, q);
 }
@@ -290,11 +298,15 @@ bool vbd_ring_work(struct vbd_ring *r)
                 return true;
             if ( !(q = free_req(v)) )
             {
+                r->no_slot++;
                 r->busy = true;         /* a completion raises us again */
                 return false;
             }
+            if ( budget == RING_BUDGET - 1 )
+                r->runs++;
             blkif_ring_get(&r->ring, rc, &req);
             br->req_cons = ++rc;
+            r->reqs++;
             dispatch(r, q, &req);
             if ( r->stalled )
             {

@@ -46,6 +46,7 @@ struct nb_queue {
     struct net_rx *held[NB_RX_HOLD];    /* the device's, not yet given back */
     unsigned int held_head, held_nr;
     unsigned long tx_packets, tx_errors, rx_packets, rx_dropped;
+    unsigned long tx_events, rx_events;     /* sent the frontend */
 };
 
 struct vif {

@@ -67,6 +67,10 @@ bool vif_inflight(const struct vif *v)
 
 void vif_notify(struct nb_queue *q, bool tx)
 {
+    if ( tx )
+        q->tx_events++;
+    else
+        q->rx_events++;
     pv_evtchn_notify_guest(tx ? q->tx_port : q->rx_port);
 }
 
@@ -252,6 +256,7 @@ static bool connect(struct vif *v)
             snprintf(dir, sizeof(dir), "%s/queue-%u", v->fe, i);
         v->q[i].tx_packets = v->q[i].tx_errors = 0;
         v->q[i].rx_packets = v->q[i].rx_dropped = 0;
+        v->q[i].tx_events = v->q[i].rx_events = 0;
         if ( !connect_queue(v, &v->q[i], dir) )
         {
             release(v);

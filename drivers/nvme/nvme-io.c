@@ -190,7 +190,27 @@ static void nvme_complete(struct blk_dev *dev, unsigned int qi)
     } while ( n == BATCH );
 }
 
+static void nvme_dump(struct blk_dev *dev)
+{
+    struct nvme_ns *ns = dev->priv;
+    unsigned int qi, i, out;
+
+    for ( qi = 0; qi < dev->nr_queues; qi++ )
+    {
+        struct nvme_queue *q = &ns->ctrl->io[qi];
+
+        for ( i = out = 0; i + 1 < q->depth; i++ )
+            out += !!ACCESS_ONCE(q->slots[i].req);
+        printk("%s queue %u: SQ tail %u, CQ head %u phase %u, %u of %u "
+               "commands outstanding, %lu interrupts%s, %lu strays\n",
+               dev->name, q->qid, q->sq_tail, q->cq.head, q->cq.phase, out,
+               q->depth - 1, q->irqs, q->polled ? " (polled)" : "",
+               q->strays);
+    }
+}
+
 const struct blk_dev_ops nvme_blk_ops = {
     .submit = nvme_submit,
     .complete = nvme_complete,
+    .dump = nvme_dump,
 };

@@ -238,9 +238,23 @@ static void vblk_complete(struct blk_dev *dev, unsigned int qi)
     spin_unlock_irqrestore(&q->lock, flags);
 }
 
+static void vblk_dump(struct blk_dev *dev)
+{
+    struct vblk *vb = dev->priv;
+    unsigned int i;
+
+    for ( i = 0; i < dev->nr_queues; i++ )
+    {
+        vq_dump(&vb->q[i].vq, dev->name);
+        printk("%s vq%u: %lu interrupts%s\n", dev->name, i, vb->q[i].irqs,
+               vb->q[i].vq.polled ? " (polled)" : "");
+    }
+}
+
 static const struct blk_dev_ops vblk_ops = {
     .submit = vblk_submit,
     .complete = vblk_complete,
+    .dump = vblk_dump,
 };
 
 /* The device's limits and features, as the block interface says them. */

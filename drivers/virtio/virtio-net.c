@@ -262,9 +262,27 @@ bool vnet_link_up(struct net_dev *dev)
            VIRTIO_NET_S_LINK_UP;
 }
 
+static void vnet_dump(struct net_dev *dev)
+{
+    struct vnet *vn = dev->priv;
+    unsigned int i;
+
+    for ( i = 0; i < dev->nr_queues; i++ )
+    {
+        struct vnet_queue *q = &vn->q[i];
+
+        vq_dump(&q->rxq, dev->name);
+        vq_dump(&q->txq, dev->name);
+        printk("%s pair %u: %lu interrupts, %lu packets received, %lu "
+               "dropped, %lu sent\n", dev->name, i, q->irqs, q->rx_packets,
+               q->rx_dropped, q->tx_packets);
+    }
+}
+
 const struct net_dev_ops vnet_ops = {
     .transmit = vnet_transmit,
     .complete = vnet_complete,
     .rx_return = vnet_rx_return,
     .link_up = vnet_link_up,
+    .dump = vnet_dump,
 };

@@ -269,6 +269,7 @@ bool virtio_queue_setup(struct virtio_dev *vd, struct virtqueue *vq,
 
 void virtio_notify(struct virtio_dev *vd, struct virtqueue *vq)
 {
+    vq->kicks++;
     mmio_write16(vd->notify + vq->notify_off * vd->notify_mult, vq->index);
 }
 
@@ -306,4 +307,17 @@ uint64_t virtio_cfg_read(struct virtio_dev *vd, unsigned int off,
         v = cfg_field(vd->device_cfg + off, len);
     } while ( gen != mmio_read8(vd->common + VC_CFG_GENERATION) );
     return v;
+}
+
+void vq_dump(const struct virtqueue *vq, const char *name)
+{
+    /* Racy reads of the device's side: a picture, not a state. */
+    printk("%s vq%u: avail %u (kicked at %u), used %u (taken to %u), "
+           "%u/%u free, used_event %u, avail_event %u%s%s, %lu kicks\n",
+           name, vq->index, vq->avail_idx, vq->kicked_idx,
+           ACCESS_ONCE(vq->used->idx), vq->last_used, vq->num_free,
+           vq->size, ACCESS_ONCE(vq->avail->ring[vq->size]),
+           ACCESS_ONCE(*(uint16_t *)&vq->used->ring[vq->size]),
+           vq->event_idx ? "" : " (no event index)",
+           vq->broken ? ", BROKEN" : "", vq->kicks);
 }

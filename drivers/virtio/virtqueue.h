@@ -85,6 +85,7 @@ struct virtqueue {
     uint16_t avail_idx;                 /* ours: what we have published */
     uint16_t kicked_idx;                /* avail_idx at the last kick */
     uint16_t last_used;                 /* next used entry to look at */
+    unsigned long kicks;                /* notifications sent the device */
     uint16_t nr_desc[VQ_SIZE_MAX];      /* chain length of each head */
     void *cookie[VQ_SIZE_MAX];          /* the caller's, per head */
 };
@@ -138,5 +139,9 @@ static inline unsigned int vq_max_bufs(const struct virtqueue *vq)
 {
     return vq->ind ? VQ_INDIRECT_MAX : vq->size;
 }
+
+/* One line on @vq for a debug key: indexes, room, what each side asked
+ * (virtio-pci.c: the shim only, not the host tests). */
+void vq_dump(const struct virtqueue *vq, const char *name);
 
 #endif /* DRIVERS_VIRTIO_VIRTQUEUE_H */

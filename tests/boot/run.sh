@@ -479,6 +479,25 @@ section_keys() {
     else
         echo "FAIL: keys: 'L' resets the lock profile"
     fi
+    # 'b': each vbd and vif (not connected: this guest has no frontends)
+    # and their devices' queues, virtio-blk, NVMe and virtio-net.
+    truncate -s 1M "$logdir/keys-b-0.img" "$logdir/keys-b-1.img"
+    typed_case "keys: 'b' dumps the block and network backends" \
+        "^A^A^A b ^A^A^A back-to-the-guest^M" \
+        "+'b' pressed -> dumping block and network backends" \
+        "+blkback: xvda \(51712\) on virtio-blk0: state 2, not connected, 0 in flight, 0 answered" \
+        "+virtio-blk0 vq0: avail 0 \(kicked at 0\), used 0 \(taken to 0\), [0-9]+/[0-9]+ free" \
+        "+virtio-blk0 vq0: 0 interrupts" \
+        "+blkback: xvdb \(51728\) on nvme0n1: state 2, not connected" \
+        "+nvme0n1 queue 1: SQ tail 0, CQ head 0 phase 1, 0 of [0-9]+ commands outstanding" \
+        "+netback: vif1.0 on virtio-net0: state 2, not connected, 0 queues" \
+        "+virtio-net0 vq0: avail [0-9]+ " "+virtio-net0 vq1: avail 0 " \
+        "+virtio-net0 pair 0: [0-9]+ interrupts" "-lock held" \
+        '+console-ring-input: got "back-to-the-guest"' '+Test result: SUCCESS' \
+        -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
+        --disk "$logdir/keys-b-0.img" --disk "$logdir/keys-b-1.img,if=nvme" \
+        --net user
+    rm -f "$logdir/keys-b-0.img" "$logdir/keys-b-1.img"
     typed_case "keys: conswitch=ax keeps input with the shim; no 'l' without lock-profile" \
         "h ^A^A^A typed-after-h^M" \
         "+$to_xen" "+ key 'd' \(ascii '64'\) => dump registers" \
