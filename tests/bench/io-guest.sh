@@ -4,8 +4,10 @@
 # init (PID 1) of the Debian image's copy for tests/bench/io.sh, started
 # by the image's own initramfs with init=/root/io-bench in place of
 # systemd, so nothing else runs while it measures.  The kernel's command
-# line carries io_bench=DEV:OFFSET_MIB:SIZE_MIB:SECONDS: the raw region of
-# DEV past the file system that fio may overwrite, and each job's length.
+# line carries io_bench=DEV:OFFSET_MIB:SIZE_MIB:SECONDS[:SYMS]: the raw
+# region of DEV past the file system that fio may overwrite, and each
+# job's length; SYMS 1 (a profiling run) writes the kernel's text symbols
+# (/proc/kallsyms, gzipped) to DEV just past the region, for the host.
 # It prints "io-bench: ready NAME" before each fio job and "io-bench: done
 # NAME" after it, each time waiting for a line on the console (the host
 # reads QEMU's CPU time in between), then "io-bench: result ..." lines;
@@ -23,9 +25,14 @@ v=
 for a in $(cat /proc/cmdline); do
     case $a in io_bench=*) v=${a#io_bench=} ;; esac
 done
-IFS=: read -r dev off size secs <<EOF
+IFS=: read -r dev off size secs syms <<EOF
 $v
 EOF
+if [ "$syms" = 1 ]; then
+    grep ' [tT] ' /proc/kallsyms | gzip -1 |
+        dd of="$dev" bs=1M seek=$((off + size)) conv=fsync 2>/dev/null &&
+        say "kallsyms written" || say "kallsyms not written"
+fi
 
 # The NIC: virtio-net natively, xen-netfront on the shim; no udev here.
 modprobe -q virtio_net 2>/dev/null

@@ -27,7 +27,21 @@
 #
 # IO_BENCH_MIB and IO_BENCH_SECONDS set the region and each part's length
 # (default 512 MiB, 20 s), IO_BENCH_ARGS more kernel arguments for both
-# boots (e.g. xen_blkfront.max_indirect_segments=256).
+# boots (e.g. xen_blkfront.max_indirect_segments=256).  IO_BENCH_PERF=1
+# records QEMU with perf(1) during each part (every thread: the vCPU's
+# TCG work and QEMU's I/O): build/bench/io-NAME-PART.perf and its
+# report by symbol beside it (.txt), to see where the host's time goes.
+# IO_BENCH_PROFILE=1 samples the vCPU's instruction pointer through
+# QEMU's gdbstub during each part (tools/pvshim-profile, with the shim's
+# symbols, and the guest kernel's: its /proc/kallsyms, which the guest
+# writes past the region): build/bench/io-NAME-PART.profile, the share of
+# the vCPU's time in the shim, the guest's kernel and its user space, by
+# symbol.
+# A full run boots native a second time with pti=on (column native+pti,
+# IO_BENCH_PTI=0 leaves it out): the floor any 64-bit PV guest has under
+# TCG, and pvshim's ratio to it.  IO_BENCH_ONLY=native, pti or pvshim
+# boots only that one (the other columns stay empty).  A part that does not finish in time gets the shim's
+# debug keys b, e, q and d typed on its console before QEMU is stopped.
 #
 # BENCH_SHORT=1: 64 MiB and 3 s per part, one PASS/FAIL line per boot
 # (PASS when every figure is there; no timing is judged), figures in
@@ -87,9 +101,12 @@ command -v iperf3 >/dev/null || iperf=
 disk=$work.img
 kernel=$work-vmlinuz initrd=$work-initrd.img
 off=$(( ($(stat -c %s "$img") + 1048575) / 1048576 ))
+profile=
+[ "${IO_BENCH_PROFILE:-0}" = 1 ] && profile=16     # MiB for the kallsyms
+rm -f "$out"/io-*.samples "$out"/io-*.profile "$out"/io-*.kallsyms
 rm -f "$disk" "$kernel" "$initrd"
 cp --sparse=always "$img" "$disk" &&
-    truncate -s $(( (off + size) * 1048576 )) "$disk" &&
+    truncate -s $(( (off + size + ${profile:-0}) * 1048576 )) "$disk" &&
     debugfs -R "dump /boot/vmlinuz-$kver $kernel" "$(fs_of "$disk")" 2>/dev/null &&
     debugfs -R "dump /boot/initrd.img-$kver $initrd" "$(fs_of "$disk")" 2>/dev/null &&
     [ -s "$kernel" ] && [ -s "$initrd" ] &&
@@ -103,7 +120,7 @@ DBG
     { verdict 1 "cannot prepare $disk"; exit 1; }
 
 port=$(free_ports 1)
-args="io_bench=DEV:$off:$size:$secs init=/root/io-bench ro quiet net.ifnames=0"
+args="io_bench=DEV:$off:$size:$secs${profile:+:1} init=/root/io-bench ro quiet net.ifnames=0"
 args+=${IO_BENCH_ARGS:+ $IO_BENCH_ARGS}   # more for both kernels
 # The shim's QEMU command line; the native one differs in its kernel.
 eval "qemu=($(tools/pvshim-run "$kernel" --initrd "$initrd" --memory 1G \
@@ -121,6 +138,39 @@ for ((i = 0; i < ${#qemu[@]}; i++)); do
     esac
 done
 
+# IO_BENCH_PERF=1: perf record QEMU (all its threads) for one part.
+perf_pid= prof_pid=
+shim_syms=build/default/pvshim-syms
+if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
+    gdb_port=$(free_ports 1)
+    qemu+=(-gdb "tcp:127.0.0.1:$gdb_port")
+    native+=(-gdb "tcp:127.0.0.1:$gdb_port")
+fi
+perf_start() {  # name, part
+    if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
+        tools/pvshim-profile "127.0.0.1:$gdb_port" --seconds 3600 \
+            --raw "$out/io-$1-$2.samples" 2>/dev/null &
+        prof_pid=$!
+    fi
+    [ "${IO_BENCH_PERF:-0}" = 1 ] || return 0
+    perf_data=$out/io-$1-$2.perf
+    perf record -q -F 999 -g -p "$pid" -o "$perf_data" >/dev/null 2>&1 &
+    perf_pid=$!
+}
+perf_stop() {
+    if [ -n "$prof_pid" ]; then
+        kill -INT "$prof_pid" 2>/dev/null
+        wait "$prof_pid" 2>/dev/null
+        prof_pid=
+    fi
+    [ -n "$perf_pid" ] || return 0
+    kill -INT "$perf_pid" 2>/dev/null
+    wait "$perf_pid" 2>/dev/null
+    perf_pid=
+    perf report -i "$perf_data" --stdio --no-children --sort comm,dso,sym \
+        -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 60 \
+        > "${perf_data%.perf}.txt"
+}
 cputicks() { local f; read -r -a f < "/proc/$1/stat" 2>/dev/null && echo $((f[13] + f[14])); }
 hz=$(getconf CLK_TCK)
 declare -A bytes bw iops cpu reqs sects irqs
@@ -141,12 +191,27 @@ boot() {        # name, command...
             sleep 0.1
         done
     }
+    # A part that never ends: the shim's view of it in the console (the
+    # backends' rings and devices, event channels, vCPUs, registers).
+    keys() {
+        [ $name = pvshim ] && kill -0 $pid 2>/dev/null || return 0
+        local k
+        for k in $'\001' $'\001' $'\001' b e q d; do
+            printf '%s' "$k" >&3
+            sleep 0.5
+        done
+        sleep 2
+        echo "bench: io $name: $part did not finish; the shim's debug keys" \
+             "b e q d are in $log" >&2
+    }
     for part in seqwrite seqread randread; do
         wait_for "io-bench: ready $part" || { rc=1; break; }
         t0=$(cputicks $pid)
+        perf_start $name $part
         printf 'go\r' >&3
-        wait_for "io-bench: done $part" || { rc=1; break; }
+        wait_for "io-bench: done $part" || { rc=1; keys; break; }
         t1=$(cputicks $pid)
+        perf_stop
         printf 'go\r' >&3
         cpu[$name,$part]=$((t1 - t0))
     done
@@ -154,10 +219,12 @@ boot() {        # name, command...
         for part in in out; do
             j=$out/io-$name-iperf3-$part.json
             t0=$(cputicks $pid)
+            perf_start $name tcp$part
             rev=()
             [ $part = in ] || rev=(-R)
             iperf3 -c 127.0.0.1 -p "$port" -t "$secs" -J "${rev[@]}" > "$j" 2>&1
             t1=$(cputicks $pid)
+            perf_stop
             cpu[$name,tcp$part]=$((t1 - t0))
             read -r bytes[$name,tcp$part] bw[$name,tcp$part] < <(python3 - "$j" <<'PY'
 import json, sys
@@ -177,6 +244,16 @@ PY
     wait $pid 2>/dev/null
     exec 3>&-
     rm -f "$work.in"
+    if [ -n "$profile" ]; then
+        # The guest's kallsyms, then each part's report with them.
+        dd if="$disk" bs=1M skip=$((off + size)) count="$profile" 2>/dev/null |
+            gunzip 2>/dev/null > "$out/io-$name.kallsyms"
+        for j in "$out/io-$name"-*.samples; do
+            [ -e "$j" ] || continue
+            tools/pvshim-profile --report "$j" --syms "$shim_syms" \
+                --syms "$out/io-$name.kallsyms" --out "${j%.samples}.profile"
+        done
+    fi
     # "io-bench: result NAME bytes=B ms=T bw=BYTES/S iops=N"
     while read -r _ _ part b _ r i; do
         bytes[$name,$part]=${b#bytes=}
@@ -191,9 +268,31 @@ PY
     done < <(grep -ao 'io-bench: requests .*' "$log" | tr -d '\r')
 }
 
+# The floor (a full run): native again with pti=on, so its kernel writes
+# CR3 twice per user/kernel round trip as any 64-bit PV guest must (its
+# kernel and user space have separate page tables), which under TCG
+# flushes the whole soft TLB each time.  pvshim against it shows what
+# the shim and the PV drivers cost beyond that.
+pti=
+[ -n "$short" ] || [ "${IO_BENCH_PTI:-1}" = 0 ] || pti=1
+names=(native ${pti:+pti} pvshim)
+floor=()
+for ((i = 0; i < ${#native[@]}; i++)); do
+    case ${native[i]} in
+    -append) floor+=(-append "${native[i + 1]} pti=on"); i=$((i + 1)) ;;
+    *) floor+=("${native[i]}") ;;
+    esac
+done
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-boot native "${native[@]}"
-boot pvshim "${qemu[@]}"
+case ${IO_BENCH_ONLY:-} in
+''|native) boot native "${native[@]}" ;;
+esac
+case ${IO_BENCH_ONLY:-} in
+''|pti) [ -z "$pti" ] || boot pti "${floor[@]}" ;;
+esac
+case ${IO_BENCH_ONLY:-} in
+''|pvshim) boot pvshim "${qemu[@]}" ;;
+esac
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # The table.
@@ -208,31 +307,50 @@ per_gib() {     # name, part -> CPU seconds per GiB
     awk -v t="$t" -v b="$b" -v hz="$hz" \
         'BEGIN { printf "%.2f", t / hz / (b / 1073741824) }'
 }
-row() {         # metric, native, pvshim, target
-    local r=-
-    [ "$2" = - ] || [ "$3" = - ] ||
-        r=$(awk -v a="$3" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }')
-    say "$(printf '%-32s %10s %10s %7s %7s' "$1" "$2" "$3" "$r" "$4")"
+ratio() {       # a, b -> a / b, or "-"
+    [ "$1" = - ] || [ "$2" = - ] || [ -z "$1" ] || [ -z "$2" ] &&
+        { echo -; return; }
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }'
 }
+row() {         # metric, target, then one value per boot of $names
+    local m=$1 t=$2 n p
+    shift 2
+    n=$1 p=${2:-} v=${3:-}
+    [ -n "$pti" ] || { v=$p; p=; }
+    if [ -n "$pti" ]; then
+        say "$(printf '%-32s %10s %10s %10s %7s %7s %7s' "$m" "$n" "$p" "$v" \
+            "$(ratio "$v" "$n")" "$(ratio "$v" "$p")" "$t")"
+    else
+        say "$(printf '%-32s %10s %10s %7s %7s' "$m" "$n" "$v" \
+            "$(ratio "$v" "$n")" "$t")"
+    fi
+}
+each() {        # function, args...: its value for every boot, in order
+    local f=$1 name
+    shift
+    for name in "${names[@]}"; do "$f" "$name" "$@"; done
+}
+bw_of() { num "${bw[$1,$2]:-}" "$3"; }
+iops_of() { num "${iops[$1,$2]:-}" 1; }
 say "Debian 12 (Linux $kver) from its image, QEMU TCG, 1 GiB, 1 vCPU;" \
     "fio direct=1 libaio iodepth=16 over $size MiB of the raw disk, ${secs} s a part;" \
     "iperf3 ${secs} s each way through hostfwd"
 say "$(date -u '+%Y-%m-%d %H:%M UTC'), host load average before $load0, after $load1"
-say "$(printf '%-32s %10s %10s %7s %7s' metric native pvshim ratio target)"
-row "seq read 1 MiB (MB/s)" "$(num "${bw[native,seqread]:-}" 1e6)" \
-    "$(num "${bw[pvshim,seqread]:-}" 1e6)" 0.8x
-row "seq write 1 MiB (MB/s)" "$(num "${bw[native,seqwrite]:-}" 1e6)" \
-    "$(num "${bw[pvshim,seqwrite]:-}" 1e6)" 0.8x
-row "rand read 4 KiB (IOPS)" "$(num "${iops[native,randread]:-}" 1)" \
-    "$(num "${iops[pvshim,randread]:-}" 1)" 0.8x
-row "TCP host to guest (Mbit/s)" "$(num "${bw[native,tcpin]:-}" 1e6)" \
-    "$(num "${bw[pvshim,tcpin]:-}" 1e6)" 0.7x
-row "TCP guest to host (Mbit/s)" "$(num "${bw[native,tcpout]:-}" 1e6)" \
-    "$(num "${bw[pvshim,tcpout]:-}" 1e6)" 0.7x
+if [ -n "$pti" ]; then
+    say "$(printf '%-32s %10s %10s %10s %7s %7s %7s' metric native "native+pti" \
+        pvshim ratio "to pti" target)"
+else
+    say "$(printf '%-32s %10s %10s %7s %7s' metric native pvshim ratio target)"
+fi
+mapfile -t v < <(each bw_of seqread 1e6); row "seq read 1 MiB (MB/s)" 0.8x "${v[@]}"
+mapfile -t v < <(each bw_of seqwrite 1e6); row "seq write 1 MiB (MB/s)" 0.8x "${v[@]}"
+mapfile -t v < <(each iops_of randread); row "rand read 4 KiB (IOPS)" 0.8x "${v[@]}"
+mapfile -t v < <(each bw_of tcpin 1e6); row "TCP host to guest (Mbit/s)" 0.7x "${v[@]}"
+mapfile -t v < <(each bw_of tcpout 1e6); row "TCP guest to host (Mbit/s)" 0.7x "${v[@]}"
 for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read" \
          tcpin:"TCP host to guest" tcpout:"TCP guest to host"; do
-    row "CPU s/GiB, ${p#*:}" "$(per_gib native "${p%%:*}")" \
-        "$(per_gib pvshim "${p%%:*}")" -
+    mapfile -t v < <(each per_gib "${p%%:*}")
+    row "CPU s/GiB, ${p#*:}" - "${v[@]}"
 done
 [ -n "$iperf" ] || say "(no iperf3 on the host: ci/deps.sh installs it)"
 # What the guest's driver made of fio's I/O: requests after merging (its
@@ -248,16 +366,16 @@ per_req() {     # name, part, what
         'BEGIN { printf "%.2f", (k == "kib" ? v / 2 : v) / n }'
 }
 for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read"; do
-    row "KiB per request, ${p#*:}" "$(per_req native "${p%%:*}" kib)" \
-        "$(per_req pvshim "${p%%:*}" kib)" -
+    mapfile -t v < <(each per_req "${p%%:*}" kib)
+    row "KiB per request, ${p#*:}" - "${v[@]}"
 done
 for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read"; do
-    row "interrupts per request, ${p#*:}" "$(per_req native "${p%%:*}" irq)" \
-        "$(per_req pvshim "${p%%:*}" irq)" -
+    mapfile -t v < <(each per_req "${p%%:*}" irq)
+    row "interrupts per request, ${p#*:}" - "${v[@]}"
 done
 
 failed=0
-for name in native pvshim; do
+for name in "${names[@]}"; do
     miss=
     for p in seqread seqwrite randread ${iperf:+tcpin tcpout}; do
         [ -n "${bw[$name,$p]:-}" ] && [ -n "${cpu[$name,$p]:-}" ] || miss+=" $p"

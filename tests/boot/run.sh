@@ -498,12 +498,38 @@ section_keys() {
         --disk "$logdir/keys-b-0.img" --disk "$logdir/keys-b-1.img,if=nvme" \
         --net user
     rm -f "$logdir/keys-b-0.img" "$logdir/keys-b-1.img"
+    profile_case
     typed_case "keys: conswitch=ax keeps input with the shim; no 'l' without lock-profile" \
         "h ^A^A^A typed-after-h^M" \
         "+$to_xen" "+ key 'd' \(ascii '64'\) => dump registers" \
         "- key 'l' " "+$to_dom1" '+console-ring-input: got "typed-after-h"' \
         -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
         --shim-cmdline "conswitch=ax"
+}
+
+# tools/pvshim-profile through QEMU's gdbstub: the console-ring-input
+# guest blocked on its line (the shim's idle loop) for 2 s of samples,
+# named from the shim's symbols; then the VM runs on (the profiler hangs
+# up without stopping it) and takes the line.
+profile_case() {
+    local name="profile: tools/pvshim-profile samples the vCPU by symbol"
+    local log=$logdir/profile.log prof=$logdir/profile.txt port why=
+    port=$(free_ports 1)
+    : >"$log"
+    { until_console "$log" "$waiting"
+      tools/pvshim-profile "127.0.0.1:$port" --seconds 2 --hz 100 \
+          --syms build/default/pvshim-syms --out "$prof" 2>>"$prof.err"
+      printf 'after-the-profile\r'
+    } | tools/pvshim-run --timeout "$timeout" \
+        build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
+        -- -gdb "tcp:127.0.0.1:$port" >"$log" 2>&1
+    grep -qE '^[0-9]+ samples of 1 vCPU at 100 Hz' "$prof" ||
+        why="no sample count in $prof"
+    grep -qE '^ *[0-9.]+%  shim$' "$prof" || why="${why:+$why; }no shim area"
+    grep -qE '^ *[0-9.]+%  shim: [a-z_][a-z0-9_]*$' "$prof" ||
+        why="${why:+$why; }no shim symbol"
+    verdict "$name" "$log" "$why" \
+        '+console-ring-input: got "after-the-profile"' '+Test result: SUCCESS'
 }
 
 # A guest's "\r\n" line ends: one line end on the ring's raw stream, and
