@@ -326,9 +326,12 @@ row() {         # metric, target, then one value per boot of $names
     fi
 }
 each() {        # function, args...: its value for every boot, in order
-    local f=$1 name
+    local f=$1 name v
     shift
-    for name in "${names[@]}"; do "$f" "$name" "$@"; done
+    for name in "${names[@]}"; do
+        v=$("$f" "$name" "$@")      # one line each, whatever $f printed
+        echo "$v"
+    done
 }
 bw_of() { num "${bw[$1,$2]:-}" "$3"; }
 iops_of() { num "${iops[$1,$2]:-}" 1; }
