@@ -392,5 +392,5 @@ for name in "${names[@]}"; do
     fi
 done
 [ -n "$iperf" ] || [ -z "$short" ] || echo "SKIP: bench: io network: no iperf3 on the host"
-rm -f "$disk"
+rm -f "$disk" "$kernel" "$initrd"    # 44 MB the next run makes again
 exit $failed
