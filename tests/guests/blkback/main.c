@@ -14,19 +14,10 @@
  * (vbd=...:ro) NVMe namespace, read in partial pages (one device request
  * each: NVMe's PRPs) and refused a write.
  */
-#include "grant.h"
-#include "event.h"
+#include "blkfront.h"
 #include "fuzz.h"
-#include "xs.h"
 
 /* ring.h's barriers for the guest library's interface version. */
-#define xen_mb()    __sync_synchronize()
-#define xen_rmb()   asm volatile ( "" ::: "memory" )
-#define xen_wmb()   asm volatile ( "" ::: "memory" )
-#include <xen/io/ring.h>
-#include <xen/io/blkif.h>
-#include <xen/io/protocols.h>
-#include <xen/io/xenbus.h>
 #include <xen/memory.h>
 
 const char test_title[] = "blkback: xvda through a blkfront of our own";
@@ -247,39 +238,8 @@ static int await(uint8_t op)
 static int rq(uint8_t op, uint64_t sector, unsigned int nseg,
               const struct blkif_request_segment *seg)
 {
-    struct blkif_request *r = RING_GET_REQUEST(&d->ring,
-                                               d->ring.req_prod_pvt);
-    unsigned int i, n = nseg > BLKIF_MAX_SEGMENTS_PER_REQUEST
-                        ? BLKIF_MAX_SEGMENTS_PER_REQUEST : nseg;
-
-    r->operation = op;
-    r->nr_segments = nseg;
-    r->handle = 0;
-    r->id = ++id;
-    r->sector_number = sector;
-    for ( i = 0; i < n; i++ )
-        r->seg[i] = seg[i];
-    d->ring.req_prod_pvt++;
+    blk_ring_put(&d->ring, ++id, op, sector, nseg, seg);
     return await(op);
-}
-
-static struct blkif_request_segment sg(grant_ref_t ref, uint8_t first,
-                                       uint8_t last)
-{
-    return (struct blkif_request_segment){ .gref = ref, .first_sect = first,
-                                           .last_sect = last };
-}
-
-/* Sector @n's contents, as made, in page @p at byte @off. */
-static bool holds(const uint8_t *p, unsigned int off, uint64_t n)
-{
-    const volatile uint64_t *w = (const void *)(p + off);
-    unsigned int i;
-
-    for ( i = 0; i < 64; i++ )
-        if ( w[i] != n )
-            return false;
-    return true;
 }
 
 static void reads(void)
@@ -288,10 +248,10 @@ static void reads(void)
     unsigned int i, j;
 
     grant_page(REF_DATA, data[0], 0);
-    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA, 0, 7), s)),
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = blk_seg(REF_DATA, 0, 7), s)),
              BLKIF_RSP_OKAY);
     for ( i = 0; i < 8; i++ )
-        if ( !holds(data[0], i * 512, i) )
+        if ( !blk_holds(data[0], i * 512, i) )
             test_fail("read of sectors 0-7: sector %u wrong", i);
     check_rc(gnt_status_bits(1, REF_DATA), 0);
 
@@ -300,22 +260,22 @@ static void reads(void)
     {
         memset(data[i], 0xee, PAGE_SIZE);
         grant_page(REF_DATA + i, data[i], 0);
-        s[i] = sg(REF_DATA + i, 3, 4);
+        s[i] = blk_seg(REF_DATA + i, 3, 4);
     }
     check_rc(rq(BLKIF_OP_READ, 1000, 11, s), BLKIF_RSP_OKAY);
     for ( i = 0; i < 11; i++ )
     {
         for ( j = 0; j < 2; j++ )
-            if ( !holds(data[i], (3 + j) * 512, 1000 + 2 * i + j) )
+            if ( !blk_holds(data[i], (3 + j) * 512, 1000 + 2 * i + j) )
                 test_fail("11-segment read: segment %u sector %u", i, j);
         if ( data[i][0] != 0xee || data[i][5 * 512] != 0xee )
             test_fail("11-segment read wrote outside segment %u", i);
         check_rc(gnt_status_bits(1, REF_DATA + i), 0);
     }
     /* The last sector of the disk. */
-    check_rc(rq(BLKIF_OP_READ, SECTORS - 1, 1, (s[0] = sg(REF_DATA, 7, 7), s)),
+    check_rc(rq(BLKIF_OP_READ, SECTORS - 1, 1, (s[0] = blk_seg(REF_DATA, 7, 7), s)),
              BLKIF_RSP_OKAY);
-    if ( !holds(data[0], 7 * 512, SECTORS - 1) )
+    if ( !blk_holds(data[0], 7 * 512, SECTORS - 1) )
         test_fail("the last sector read wrong");
 }
 
@@ -328,24 +288,24 @@ static void writes(void)
         data[1][i] = i * 7 + 1;
     /* The source only needs reading: a read-only grant will do. */
     grant_page(REF_DATA + 1, data[1], GTF_readonly);
-    s[0] = sg(REF_DATA + 1, 2, 3);
+    s[0] = blk_seg(REF_DATA + 1, 2, 3);
     check_rc(rq(BLKIF_OP_WRITE, 50, 1, s), BLKIF_RSP_OKAY);
     memset(data[2], 0, PAGE_SIZE);
     grant_page(REF_DATA + 2, data[2], 0);
-    s[0] = sg(REF_DATA + 2, 0, 3);
+    s[0] = blk_seg(REF_DATA + 2, 0, 3);
     check_rc(rq(BLKIF_OP_READ, 48, 1, s), BLKIF_RSP_OKAY);
-    if ( !holds(data[2], 0, 48) || !holds(data[2], 512, 49) ||
+    if ( !blk_holds(data[2], 0, 48) || !blk_holds(data[2], 512, 49) ||
          memcmp(data[2] + 1024, data[1] + 1024, 1024) )
         test_fail("sectors 48-51 not as written");
     check_rc(rq(BLKIF_OP_FLUSH_DISKCACHE, 0, 0, s), BLKIF_RSP_OKAY);
     /* A barrier write: the write, then a flush. */
     grant_page(REF_DATA + 1, data[1], 0);
-    s[0] = sg(REF_DATA + 1, 0, 0);
+    s[0] = blk_seg(REF_DATA + 1, 0, 0);
     check_rc(rq(BLKIF_OP_WRITE_BARRIER, 60, 1, s), BLKIF_RSP_OKAY);
     /* feature-barrier: with no segments, a flush alone. */
     expect_node(be("feature-barrier"), "1");
     check_rc(rq(BLKIF_OP_WRITE_BARRIER, 0, 0, s), BLKIF_RSP_OKAY);
-    s[0] = sg(REF_DATA + 2, 0, 0);
+    s[0] = blk_seg(REF_DATA + 2, 0, 0);
     check_rc(rq(BLKIF_OP_READ, 60, 1, s), BLKIF_RSP_OKAY);
     if ( memcmp(data[2], data[1], 512) )
         test_fail("sector 60 not as written by the barrier");
@@ -359,52 +319,52 @@ static void hostile(void)
 
     grant_page(REF_DATA, data[0], 0);
     for ( i = 0; i < 12; i++ )
-        s[i] = sg(REF_DATA, 0, 0);
+        s[i] = blk_seg(REF_DATA, 0, 0);
     check_rc(rq(BLKIF_OP_READ, 0, 0, s), BLKIF_RSP_ERROR);
     check_rc(rq(BLKIF_OP_READ, 0, 12, s), BLKIF_RSP_ERROR);
     check_rc(rq(BLKIF_OP_WRITE, 0, 0, s), BLKIF_RSP_ERROR);
-    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA, 4, 3), s)),
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = blk_seg(REF_DATA, 4, 3), s)),
              BLKIF_RSP_ERROR);
-    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA, 0, 8), s)),
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = blk_seg(REF_DATA, 0, 8), s)),
              BLKIF_RSP_ERROR);
     /* Past the end, and wrapping round. */
-    check_rc(rq(BLKIF_OP_READ, SECTORS - 1, 1, (s[0] = sg(REF_DATA, 0, 1), s)),
+    check_rc(rq(BLKIF_OP_READ, SECTORS - 1, 1, (s[0] = blk_seg(REF_DATA, 0, 1), s)),
              BLKIF_RSP_ERROR);
-    check_rc(rq(BLKIF_OP_READ, ~0ULL, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
+    check_rc(rq(BLKIF_OP_READ, ~0ULL, 1, (s[0] = blk_seg(REF_DATA, 0, 0), s)),
              BLKIF_RSP_ERROR);
     /* A ref past the table, and one granted to nobody. */
-    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(4000, 0, 0), s)),
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = blk_seg(4000, 0, 0), s)),
              BLKIF_RSP_ERROR);
     gnt_v1[REF_DATA + 5].flags = 0;
-    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA + 5, 0, 0), s)),
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = blk_seg(REF_DATA + 5, 0, 0), s)),
              BLKIF_RSP_ERROR);
     /* Granted to another domain. */
     gnt_grant(1, REF_DATA + 5, 7, virt_to_mfn(data[5]), 0);
-    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA + 5, 0, 0), s)),
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = blk_seg(REF_DATA + 5, 0, 0), s)),
              BLKIF_RSP_ERROR);
     /* A read-only grant for a read: the device would write into it. */
     memset(data[5], 0xaa, PAGE_SIZE);
     grant_page(REF_DATA + 5, data[5], GTF_readonly);
-    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA + 5, 0, 0), s)),
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = blk_seg(REF_DATA + 5, 0, 0), s)),
              BLKIF_RSP_ERROR);
     if ( data[5][0] != 0xaa )
         test_fail("a refused read wrote into a read-only grant");
     /* A page table as a read's destination: no writable type for it. */
     gnt_grant(1, REF_DATA + 6, 0, pt_base_mfn(), 0);
-    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = sg(REF_DATA + 6, 0, 0), s)),
+    check_rc(rq(BLKIF_OP_READ, 0, 1, (s[0] = blk_seg(REF_DATA + 6, 0, 0), s)),
              BLKIF_RSP_ERROR);
     check_rc(gnt_status_bits(1, REF_DATA + 6), 0);
     /* Segments mapped before a bad one are released. */
-    s[0] = sg(REF_DATA, 0, 0);
-    s[1] = sg(REF_DATA + 5, 0, 0);
+    s[0] = blk_seg(REF_DATA, 0, 0);
+    s[1] = blk_seg(REF_DATA + 5, 0, 0);
     check_rc(rq(BLKIF_OP_READ, 0, 2, s), BLKIF_RSP_ERROR);
     check_rc(gnt_status_bits(1, REF_DATA), 0);
-    check_rc(rq(99, 0, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
+    check_rc(rq(99, 0, 1, (s[0] = blk_seg(REF_DATA, 0, 0), s)),
              BLKIF_RSP_EOPNOTSUPP);
     /* And the ring still works. */
-    check_rc(rq(BLKIF_OP_READ, 5, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
+    check_rc(rq(BLKIF_OP_READ, 5, 1, (s[0] = blk_seg(REF_DATA, 0, 0), s)),
              BLKIF_RSP_OKAY);
-    if ( !holds(data[0], 0, 5) )
+    if ( !blk_holds(data[0], 0, 5) )
         test_fail("read of sector 5 after the hostile requests");
 }
 
@@ -431,11 +391,11 @@ static void reconnect(const char *why)
 
 static void check_read_5(const char *why)
 {
-    struct blkif_request_segment s = sg(REF_DATA, 0, 0);
+    struct blkif_request_segment s = blk_seg(REF_DATA, 0, 0);
 
     memset(data[0], 0, 512);
     check_rc(rq(BLKIF_OP_READ, 5, 1, &s), BLKIF_RSP_OKAY);
-    if ( !holds(data[0], 0, 5) )
+    if ( !blk_holds(data[0], 0, 5) )
         test_fail("%s: read of sector 5", why);
 }
 
@@ -558,20 +518,20 @@ static void nvme_ro(void)
     {
         memset(data[i], 0xee, PAGE_SIZE);
         grant_page(REF_DATA + i, data[i], 0);
-        s[i] = sg(REF_DATA + i, 2, 5);
+        s[i] = blk_seg(REF_DATA + i, 2, 5);
     }
     check_rc(rq(BLKIF_OP_READ, 300, 3, s), BLKIF_RSP_OKAY);
     for ( i = 0; i < 12; i++ )
-        if ( !holds(data[i / 4], (2 + i % 4) * 512, 300 + i) )
+        if ( !blk_holds(data[i / 4], (2 + i % 4) * 512, 300 + i) )
             test_fail("xvdb: split read: sector %u", 300 + i);
     check_rc(rq(BLKIF_OP_WRITE, 300, 1, s), BLKIF_RSP_ERROR);
     check_rc(rq(BLKIF_OP_FLUSH_DISKCACHE, 0, 0, s), BLKIF_RSP_ERROR);
     /* No discard-enable for a read-only disk, so no feature-discard. */
     expect_node(be("discard-enable"), "0");
     check_rc(rq_discard(300, 8, 0), BLKIF_RSP_EOPNOTSUPP);
-    check_rc(rq(BLKIF_OP_READ, 300, 1, (s[0] = sg(REF_DATA, 0, 0), s)),
+    check_rc(rq(BLKIF_OP_READ, 300, 1, (s[0] = blk_seg(REF_DATA, 0, 0), s)),
              BLKIF_RSP_OKAY);
-    if ( !holds(data[0], 0, 300) )
+    if ( !blk_holds(data[0], 0, 300) )
         test_fail("xvdb: a refused write changed sector 300");
     reconnect("xvdb");
     check_read_5("xvdb after reconnecting");
@@ -596,7 +556,7 @@ static void indirect_hostile(void)
 
     big_pages(0xee);
     for ( i = 0; i < NBIG; i++ )
-        ind[i] = sg(REF_BIG + i, 0, 7);
+        ind[i] = blk_seg(REF_BIG + i, 0, 7);
     check_rc(rq_ind(BLKIF_OP_READ, 0, 0, REF_IND), BLKIF_RSP_ERROR);
     check_rc(rq_ind(BLKIF_OP_READ, 0, 257, REF_IND), BLKIF_RSP_ERROR);
     check_rc(rq_ind(BLKIF_OP_FLUSH_DISKCACHE, 0, 1, REF_IND),
@@ -609,18 +569,36 @@ static void indirect_hostile(void)
     /* Past the disk's end. */
     check_rc(rq_ind(BLKIF_OP_READ, SECTORS - 8, 2, REF_IND), BLKIF_RSP_ERROR);
     /* A segment's sectors out of the page, or backwards. */
-    ind[3] = sg(REF_BIG + 3, 0, 8);
+    ind[3] = blk_seg(REF_BIG + 3, 0, 8);
     check_rc(rq_ind(BLKIF_OP_READ, 0, 4, REF_IND), BLKIF_RSP_ERROR);
-    ind[3] = sg(REF_BIG + 3, 5, 4);
+    ind[3] = blk_seg(REF_BIG + 3, 5, 4);
     check_rc(rq_ind(BLKIF_OP_READ, 0, 4, REF_IND), BLKIF_RSP_ERROR);
     /* A bad grant after good ones: those mapped are released. */
-    ind[3] = sg(4000, 0, 7);
+    ind[3] = blk_seg(4000, 0, 7);
     check_rc(rq_ind(BLKIF_OP_READ, 0, 4, REF_IND), BLKIF_RSP_ERROR);
     for ( i = 0; i < 4; i++ )
         check_rc(gnt_status_bits(1, REF_BIG + i), 0);
     check_rc(gnt_status_bits(1, REF_IND), 0);
     if ( big[0][0] != 0xee )
         test_fail("a refused indirect read wrote page 0");
+}
+
+/*
+ * An indirect read (page REF_IND) of 256 one-sector segments at @sector,
+ * each in the middle of a big page, backwards in it; every sector
+ * checked.
+ */
+static void read_256_pieces(uint64_t sector, const char *what)
+{
+    unsigned int k;
+
+    for ( k = 0; k < 256; k++ )
+        ind[k] = blk_seg(REF_BIG + k / 8, 7 - k % 8, 7 - k % 8);
+    check_rc(rq_ind(BLKIF_OP_READ, sector, 256, REF_IND), BLKIF_RSP_OKAY);
+    for ( k = 0; k < 256; k++ )
+        if ( !blk_holds(big[k / 8], (7 - k % 8) * 512, sector + k) )
+            test_fail("%s: sector %llu wrong", what,
+                      (unsigned long long)(sector + k));
 }
 
 /*
@@ -637,34 +615,29 @@ static void indirect(void)
     grant_page(REF_IND, ind, GTF_readonly);
     big_pages(0xee);
     for ( i = 0; i < NBIG; i++ )
-        ind[i] = sg(REF_BIG + i, 0, 7);
+        ind[i] = blk_seg(REF_BIG + i, 0, 7);
     check_rc(rq_ind(BLKIF_OP_READ, 2000, NBIG, REF_IND), BLKIF_RSP_OKAY);
     for ( k = 0; k < NBIG * 8; k++ )
-        if ( !holds(big[k / 8], k % 8 * 512, 2000 + k) )
+        if ( !blk_holds(big[k / 8], k % 8 * 512, 2000 + k) )
             test_fail("indirect read: sector %u wrong", 2000 + k);
     for ( i = 0; i < NBIG; i++ )
         check_rc(gnt_status_bits(1, REF_BIG + i), 0);
     check_rc(gnt_status_bits(1, REF_IND), 0);
 
     big_pages(0);
-    for ( k = 0; k < 256; k++ )
-        ind[k] = sg(REF_BIG + k / 8, 7 - k % 8, 7 - k % 8);
-    check_rc(rq_ind(BLKIF_OP_READ, 3000, 256, REF_IND), BLKIF_RSP_OKAY);
-    for ( k = 0; k < 256; k++ )
-        if ( !holds(big[k / 8], (7 - k % 8) * 512, 3000 + k) )
-            test_fail("256-segment read: sector %u wrong", 3000 + k);
+    read_256_pieces(3000, "256-segment read");
 
     for ( i = 0; i < 2; i++ )
     {
         for ( k = 0; k < PAGE_SIZE; k++ )
             big[i][k] = k * 3 + i;
-        ind[i] = sg(REF_BIG + i, 0, 7);
+        ind[i] = blk_seg(REF_BIG + i, 0, 7);
     }
     check_rc(rq_ind(BLKIF_OP_WRITE, 4000, 2, REF_IND), BLKIF_RSP_OKAY);
     grant_page(REF_DATA, data[0], 0);
     grant_page(REF_DATA + 1, data[1], 0);
-    s[0] = sg(REF_DATA, 0, 7);
-    s[1] = sg(REF_DATA + 1, 0, 7);
+    s[0] = blk_seg(REF_DATA, 0, 7);
+    s[1] = blk_seg(REF_DATA + 1, 0, 7);
     check_rc(rq(BLKIF_OP_READ, 4000, 2, s), BLKIF_RSP_OKAY);
     if ( memcmp(data[0], big[0], PAGE_SIZE) ||
          memcmp(data[1], big[1], PAGE_SIZE) )
@@ -681,17 +654,10 @@ static void indirect(void)
  */
 static void nvme_pieces(void)
 {
-    unsigned int k;
-
     d = &xvdb;
     grant_page(REF_IND, ind, GTF_readonly);
     big_pages(0xee);
-    for ( k = 0; k < 256; k++ )
-        ind[k] = sg(REF_BIG + k / 8, 7 - k % 8, 7 - k % 8);
-    check_rc(rq_ind(BLKIF_OP_READ, 400, 256, REF_IND), BLKIF_RSP_OKAY);
-    for ( k = 0; k < 256; k++ )
-        if ( !holds(big[k / 8], (7 - k % 8) * 512, 400 + k) )
-            test_fail("xvdb: 256-piece read: sector %u wrong", 400 + k);
+    read_256_pieces(400, "xvdb: 256-piece read");
     d = &xvda;
 }
 
@@ -729,7 +695,7 @@ static void many_reads(const char *why)
         r->handle = 0;
         r->id = ++id;
         r->sector_number = 300 + i;
-        r->seg[0] = sg(REF_DATA, i % 8, i % 8);
+        r->seg[0] = blk_seg(REF_DATA, i % 8, i % 8);
     }
     RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
     if ( notify )
@@ -751,7 +717,7 @@ static void many_reads(const char *why)
     if ( got != n )
         test_fail("%s: %u responses of %u", why, got, n);
     for ( i = n - 8; i < n; i++ )
-        if ( !holds(data[0], i % 8 * 512, 300 + i) )
+        if ( !blk_holds(data[0], i % 8 * 512, 300 + i) )
             test_fail("%s: sector %u wrong", why, 300 + i);
 }
 
@@ -898,10 +864,10 @@ static void multi_queue(void)
     {
         d->ring = qring[q];
         d->port = qport[q];
-        s = sg(REF_DATA, 0, 0);
+        s = blk_seg(REF_DATA, 0, 0);
         memset(data[0], 0, 512);
         check_rc(rq(BLKIF_OP_READ, 10 + q, 1, &s), BLKIF_RSP_OKAY);
-        if ( !holds(data[0], 0, 10 + q) )
+        if ( !blk_holds(data[0], 0, 10 + q) )
             test_fail("queue %u: read of sector %u", q, 10 + q);
         qring[q] = d->ring;
     }
@@ -937,7 +903,7 @@ static void multi_queue(void)
  */
 static void discard(void)
 {
-    struct blkif_request_segment s = sg(REF_DATA, 0, 7);
+    struct blkif_request_segment s = blk_seg(REF_DATA, 0, 7);
     unsigned int i;
 
     expect_node(be("discard-enable"), "1");
@@ -959,7 +925,7 @@ static void discard(void)
     check_rc(rq_discard(~0ULL - 2, 8, 0), BLKIF_RSP_ERROR);
     check_rc(rq_discard(200, 8, BLKIF_DISCARD_SECURE), BLKIF_RSP_EOPNOTSUPP);
     check_rc(rq(BLKIF_OP_READ, 200, 1, &s), BLKIF_RSP_OKAY);
-    if ( !holds(data[0], 0, 200) )
+    if ( !blk_holds(data[0], 0, 200) )
         test_fail("a refused discard changed sector 200");
 }
 
@@ -980,22 +946,22 @@ static void sectors_4k(void)
     connect();
     grant_page(REF_DATA, data[0], 0);
     grant_page(REF_DATA + 1, data[1], 0);
-    s[0] = sg(REF_DATA, 0, 7);
-    s[1] = sg(REF_DATA + 1, 0, 7);
+    s[0] = blk_seg(REF_DATA, 0, 7);
+    s[1] = blk_seg(REF_DATA + 1, 0, 7);
     check_rc(rq(BLKIF_OP_READ, 16, 2, s), BLKIF_RSP_OKAY);
     for ( i = 0; i < 16; i++ )
-        if ( !holds(data[i / 8], i % 8 * 512, 16 + i) )
+        if ( !blk_holds(data[i / 8], i % 8 * 512, 16 + i) )
             test_fail("xvdc: sector %u wrong", 16 + i);
     check_rc(rq(BLKIF_OP_READ, 4, 1, s), BLKIF_RSP_ERROR);
-    s[0] = sg(REF_DATA, 0, 3);
+    s[0] = blk_seg(REF_DATA, 0, 3);
     check_rc(rq(BLKIF_OP_READ, 8, 1, s), BLKIF_RSP_ERROR);
-    s[0] = sg(REF_DATA, 4, 7);
+    s[0] = blk_seg(REF_DATA, 4, 7);
     check_rc(rq(BLKIF_OP_READ, 8, 1, s), BLKIF_RSP_ERROR);
     for ( i = 0; i < PAGE_SIZE; i++ )
         data[1][i] = i * 5 + 3;
-    s[0] = sg(REF_DATA + 1, 0, 7);
+    s[0] = blk_seg(REF_DATA + 1, 0, 7);
     check_rc(rq(BLKIF_OP_WRITE, 64, 1, s), BLKIF_RSP_OKAY);
-    s[0] = sg(REF_DATA, 0, 7);
+    s[0] = blk_seg(REF_DATA, 0, 7);
     check_rc(rq(BLKIF_OP_READ, 64, 1, s), BLKIF_RSP_OKAY);
     if ( memcmp(data[0], data[1], PAGE_SIZE) )
         test_fail("xvdc: block 8 not as written");
@@ -1055,7 +1021,7 @@ static void poweroff_writes(void)
         r->handle = 0;
         r->id = i;
         r->sector_number = 5000 + 8 * i;
-        r->seg[0] = sg(REF_BIG + i, 0, 7);
+        r->seg[0] = blk_seg(REF_BIG + i, 0, 7);
         if ( i == NBIG / 2 - 1 )
         {
             RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);

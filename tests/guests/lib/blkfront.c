@@ -131,22 +131,28 @@ void blk_disconnect(struct blkfront *d, const char *why)
     blk_wait_be_state(d, XenbusStateInitWait);
 }
 
-void blk_push_only(struct blkfront *d, uint8_t op, uint64_t sector,
-                   unsigned int nseg, const struct blkif_request_segment *seg)
+void blk_ring_put(struct blkif_front_ring *ring, uint64_t id, uint8_t op,
+                  uint64_t sector, unsigned int nseg,
+                  const struct blkif_request_segment *seg)
 {
-    struct blkif_request *r = RING_GET_REQUEST(&d->ring,
-                                               d->ring.req_prod_pvt);
+    struct blkif_request *r = RING_GET_REQUEST(ring, ring->req_prod_pvt);
     unsigned int i, n = nseg > BLKIF_MAX_SEGMENTS_PER_REQUEST
                         ? BLKIF_MAX_SEGMENTS_PER_REQUEST : nseg;
 
     r->operation = op;
     r->nr_segments = nseg;
     r->handle = 0;
-    r->id = ++d->id;
+    r->id = id;
     r->sector_number = sector;
     for ( i = 0; i < n; i++ )
         r->seg[i] = seg[i];
-    d->ring.req_prod_pvt++;
+    ring->req_prod_pvt++;
+}
+
+void blk_push_only(struct blkfront *d, uint8_t op, uint64_t sector,
+                   unsigned int nseg, const struct blkif_request_segment *seg)
+{
+    blk_ring_put(&d->ring, ++d->id, op, sector, nseg, seg);
 }
 
 void blk_push(struct blkfront *d, uint8_t op, uint64_t sector,

@@ -69,9 +69,16 @@ static inline struct blkif_request_segment blk_seg(grant_ref_t ref,
 }
 
 /*
- * Put one request on the ring (nr_segments @nseg, of which at most 11
- * are copied from @seg) and push it, notifying if the backend asks; its
- * id is d->id.  blk_push_only() leaves the push to the caller.
+ * Put request @id on @ring (nr_segments @nseg, of which at most 11 are
+ * copied from @seg), not yet pushed.
+ */
+void blk_ring_put(struct blkif_front_ring *ring, uint64_t id, uint8_t op,
+                  uint64_t sector, unsigned int nseg,
+                  const struct blkif_request_segment *seg);
+/*
+ * blk_ring_put() on @d's ring, with id d->id + 1 (then d->id), and push
+ * it, notifying if the backend asks.  blk_push_only() leaves the push to
+ * the caller.
  */
 void blk_push_only(struct blkfront *d, uint8_t op, uint64_t sector,
                    unsigned int nseg, const struct blkif_request_segment *seg);
