@@ -57,12 +57,8 @@
 set -u
 cd "$(dirname "$0")/../.."
 
-short=${BENCH_SHORT:-0}
-[ "$short" = 1 ] || short=
-out=build/bench${short:+/short}
-mkdir -p "$out"
-res=$out/flush-lock.txt
-: > "$res"
+. tests/bench/lib.sh
+bench_results flush-lock
 guest=build/guests/flush-storm.elf
 ms=${FLUSH_BENCH_MS:-${short:+200}}
 ms=${ms:-1000}

@@ -52,12 +52,8 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/boot/lib.sh      # free_ports (its verdict() is io.sh's own below)
 
-short=${BENCH_SHORT:-0}
-[ "$short" = 1 ] || short=
-out=build/bench${short:+/short}
-mkdir -p "$out"
-res=$out/io.txt
-: > "$res"
+. tests/bench/lib.sh
+bench_results io
 size=${IO_BENCH_MIB:-${short:+64}}
 size=${size:-512}
 secs=${IO_BENCH_SECONDS:-${short:+3}}

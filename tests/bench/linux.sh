@@ -30,12 +30,8 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
-short=${BENCH_SHORT:-0}
-[ "$short" = 1 ] || short=
-out=build/bench${short:+/short}
-mkdir -p "$out"
-res=$out/linux.txt
-: > "$res"
+. tests/bench/lib.sh
+bench_results linux
 work=${short:+20:16:2}
 work=${work:-200:128:2}
 limit=${LINUX_BENCH_TIMEOUT:-${short:+240}}
