@@ -134,7 +134,8 @@ for ((i = 0; i < ${#qemu[@]}; i++)); do
     esac
 done
 
-# IO_BENCH_PERF=1: perf record QEMU (all its threads) for one part.
+# Around each part: IO_BENCH_PROFILE=1 samples the vCPU (pvshim-profile
+# through the gdbstub), IO_BENCH_PERF=1 records QEMU (all its threads).
 perf_pid= prof_pid=
 shim_syms=build/default/pvshim-syms
 if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
@@ -142,7 +143,7 @@ if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
     qemu+=(-gdb "tcp:127.0.0.1:$gdb_port")
     native+=(-gdb "tcp:127.0.0.1:$gdb_port")
 fi
-perf_start() {  # name, part
+watch_start() {  # name, part
     if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
         tools/pvshim-profile "127.0.0.1:$gdb_port" --seconds 3600 \
             --raw "$out/io-$1-$2.samples" 2>/dev/null &
@@ -153,7 +154,7 @@ perf_start() {  # name, part
     perf record -q -F 999 -g -p "$pid" -o "$perf_data" >/dev/null 2>&1 &
     perf_pid=$!
 }
-perf_stop() {
+watch_stop() {
     if [ -n "$prof_pid" ]; then
         kill -INT "$prof_pid" 2>/dev/null
         wait "$prof_pid" 2>/dev/null
@@ -203,11 +204,11 @@ boot() {        # name, command...
     for part in seqwrite seqread randread; do
         wait_for "io-bench: ready $part" || { rc=1; break; }
         t0=$(cputicks $pid)
-        perf_start $name $part
+        watch_start $name $part
         printf 'go\r' >&3
         wait_for "io-bench: done $part" || { rc=1; keys; break; }
         t1=$(cputicks $pid)
-        perf_stop
+        watch_stop
         printf 'go\r' >&3
         cpu[$name,$part]=$((t1 - t0))
     done
@@ -215,12 +216,12 @@ boot() {        # name, command...
         for part in in out; do
             j=$out/io-$name-iperf3-$part.json
             t0=$(cputicks $pid)
-            perf_start $name tcp$part
+            watch_start $name tcp$part
             rev=()
             [ $part = in ] || rev=(-R)
             iperf3 -c 127.0.0.1 -p "$port" -t "$secs" -J "${rev[@]}" > "$j" 2>&1
             t1=$(cputicks $pid)
-            perf_stop
+            watch_stop
             cpu[$name,tcp$part]=$((t1 - t0))
             read -r bytes[$name,tcp$part] bw[$name,tcp$part] < <(python3 - "$j" <<'PY'
 import json, sys
