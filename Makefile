@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# pvshim: `make` builds the shim (CONFIG=default|debug|no-thunk, V=1 shows
+# pvshim: `make` builds the shim (CONFIG=default|debug|perfc|no-thunk, V=1 shows
 # commands), `make run` boots a Debian disk image, `make check` runs every
 # test.
 
@@ -28,6 +28,7 @@ CPPFLAGS += -D__XEN_INTERFACE_VERSION__=0x00040e00
 CPPFLAGS += $(if $(filter y,$(CONFIG_DEBUG)),-DCONFIG_DEBUG=1)
 CPPFLAGS += $(if $(filter y,$(CONFIG_INDIRECT_THUNK)),-DCONFIG_INDIRECT_THUNK=1)
 CPPFLAGS += $(if $(filter y,$(CONFIG_UNIFIED_HYPERCALL)),-DCONFIG_UNIFIED_HYPERCALL=1)
+CPPFLAGS += $(if $(filter y,$(CONFIG_PERF_COUNTERS)),-DCONFIG_PERF_COUNTERS=1)
 
 CFLAGS := -std=gnu11 -ffreestanding -m64 -march=x86-64 -mno-red-zone
 CFLAGS += -mgeneral-regs-only -fpie -fno-stack-protector

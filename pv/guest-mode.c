@@ -25,6 +25,7 @@
 #include "pv/guest-mode.h"
 #include "pv/lifecycle.h"
 #include "pv/vcpu/smp.h"
+#include "shim/perfc.h"
 
 /*
  * syscall from a 32-bit code segment (MSR_CSTAR) and sysenter land on
@@ -53,6 +54,7 @@ void pv_user_cpu_init(void)
  */
 void pv_toggle_guest_mode(struct vcpu *v)
 {
+    perfc_incr(guest_mode_switches);
     swapgs();
     v->kernel_mode = !v->kernel_mode;
     write_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
@@ -99,6 +101,7 @@ void pv_bounce_syscall(struct cpu_regs *regs)
     unsigned long eip = regs->cs == FLAT_USER_CS32 ?
                         v->syscall32_callback_eip : v->syscall_callback_eip;
 
+    perfc_incr(guest_syscalls);
     if ( dom.compat )
     {
         compat_syscall(v, regs);

@@ -20,6 +20,7 @@
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
 #include "arch/x86/spec-ctrl.h"
+#include "shim/perfc.h"
 
 /*
  * The hypercalls that take or drop frame references (mm-audit checks the
@@ -132,6 +133,7 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                      const unsigned long a[6], bool in_multicall,
                      bool compat)
 {
+    perfc_incra(hypercalls, nr);
     switch ( nr )
     {
     case __HYPERVISOR_set_trap_table:

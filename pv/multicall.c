@@ -15,6 +15,7 @@
 #include "pv/hypercall.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
+#include "shim/perfc.h"
 
 /*
  * -EFAULT if the array is bad (checked up front as Xen does: its start,
@@ -40,6 +41,7 @@ static always_inline long multicall(unsigned long call_list,
     unsigned long i, entry;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    perfc_incr(calls_to_multicall);
     if ( nr_calls >= ~0UL / size || !guest_range_ok(call_list, 1) )
         return -XEN_EFAULT;
 
@@ -55,6 +57,7 @@ static always_inline long multicall(unsigned long call_list,
             return hypercall_create_continuation(__HYPERVISOR_multicall,
                                                  entry, nr_calls - i, 0, 0);
 
+        perfc_incr(calls_from_multicall);
         if ( compat ? copy_from_guest(c, entry, size)
                     : copy_from_guest(&call, entry, size) )
             return -XEN_EFAULT;

@@ -26,6 +26,7 @@
 #include "pv/lifecycle.h"
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
+#include "shim/perfc.h"
 
 /* trap_info.flags bit 2: the handler runs with events masked. */
 #define TI_CLEAR_EVENTS 4
@@ -191,6 +192,7 @@ void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
 {
     const trap_info_t *ti = &current_vcpu()->trap_ctxt[vector];
 
+    perfc_incr(exceptions_bounced);
     if ( !ti->address )
     {
         char cr2[32] = "";
@@ -267,6 +269,7 @@ void pv_exception(struct cpu_regs *regs)
     /* The return path drops it, whatever happened. */
     pv_domain_lock();
     pv_compat_entry_mode(v, regs);
+    perfc_incra(exceptions, vec);
 
     /* NMI, #DF, #MC run on IST stacks: not a guest matter. */
     if ( regs != &get_cpu_info()->guest_regs )
@@ -283,12 +286,23 @@ void pv_exception(struct cpu_regs *regs)
         break;
     case X86_EXC_GP:
         if ( pv_emulate_privileged_op(regs) )
+        {
+            perfc_incr(emulated_priv_ops);
             return;
+        }
         break;
     case X86_EXC_PF:
-        if ( pv_ldt_fault(regs, cr2) ||
-             pv_ptwr_fault(regs, cr2, regs->error_code) )
+        perfc_incr(page_faults);
+        if ( pv_ldt_fault(regs, cr2) )
+        {
+            perfc_incr(ldt_faults);
             return;
+        }
+        if ( pv_ptwr_fault(regs, cr2, regs->error_code) )
+        {
+            perfc_incr(ptwr_emulations);
+            return;
+        }
         pv_set_guest_cr2(v, cr2);
         /* The kernel runs in ring 3: show it the fault as its own; one
          * from user mode keeps its U bit. */

@@ -18,6 +18,7 @@
 #include "shim/memory.h"
 #include "shim/panic.h"
 #include "shim/param.h"
+#include "shim/perfc.h"
 #include "shim/spinlock.h"
 #include "shim/timer.h"
 #include "shim/version.h"
@@ -105,6 +106,7 @@ noreturn void start_shim(struct boot_info *bi)
     ioapic_init();
     console_input_init();
     keyhandler_init();
+    perfc_init();
     acpi_sci_init();
     smp_boot_cpus(trampoline_page);
     keyhandler_set_smp(&(struct keyhandler_smp){

@@ -4,6 +4,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
+#include "shim/perfc.h"
 
 static void (*softirq_handlers[NR_SOFTIRQS])(void);
 unsigned long softirq_bits[NR_CPUS];
@@ -36,5 +37,8 @@ void do_softirq(void)
     while ( (pending = __atomic_exchange_n(bits, 0, __ATOMIC_SEQ_CST)) )
         for ( nr = 0; nr < NR_SOFTIRQS; nr++ )
             if ( (pending & (1UL << nr)) && softirq_handlers[nr] )
+            {
+                perfc_incra(softirqs, nr);
                 softirq_handlers[nr]();
+            }
 }

@@ -21,6 +21,7 @@
 #include "shim/frame.h"
 #include "shim/panic.h"
 #include "shim/softirq.h"
+#include "shim/perfc.h"
 
 #define MSR_APIC_BASE       0x1b
 #define  APIC_BASE_EXTD     (1UL << 10)     /* x2APIC mode */
@@ -242,19 +243,24 @@ uint32_t lapic_error_status(void)
 void do_IRQ(struct cpu_regs *regs)
 {
     this_cpu()->nr_irqs++;
+    perfc_incr(irqs);
     switch ( regs->entry_vector )
     {
     case SPURIOUS_VECTOR:
         return;                         /* never acknowledged (10.9) */
     case LOCAL_TIMER_VECTOR:
+        perfc_incr(apic_timer);
         raise_softirq(TIMER_SOFTIRQ);
         break;
     case EVENT_CHECK_VECTOR:
+        perfc_incr(ipis);
         break;                          /* the wake-up was the point */
     case CALL_FUNCTION_VECTOR:
+        perfc_incr(ipis);
         smp_call_function_interrupt(regs);
         break;
     case INVALIDATE_TLB_VECTOR:
+        perfc_incr(ipis);
         invalidate_interrupt();
         break;
     case SERIAL_VECTOR:

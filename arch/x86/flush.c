@@ -7,6 +7,7 @@
 #include "arch/x86/apic.h"
 #include "shim/param.h"
 #include "shim/spinlock.h"
+#include "shim/perfc.h"
 
 struct flush_stats flush_stats;
 
@@ -63,16 +64,19 @@ void flush_area_local(unsigned long va, unsigned int flags)
             write_cr3(read_cr3());
             flush_stats.global_cr3++;
         }
+        perfc_incr(tlb_flush_local_global);
     }
     else if ( flags & FLUSH_TLB )
     {
         write_cr3(read_cr3());
         flush_stats.tlb++;
+        perfc_incr(tlb_flush_local);
     }
     else if ( flags & FLUSH_VA )
     {
         asm volatile ( "invlpg (%0)" :: "r" (va) : "memory" );
         flush_stats.va++;
+        perfc_incr(tlb_flush_local_va);
     }
 
     if ( flags & FLUSH_CACHE )
@@ -102,6 +106,7 @@ void flush_area_mask(unsigned long mask, unsigned long va,
     if ( !mask )
         return;
 
+    perfc_incr(tlb_flush_mask);
     ASSERT(irqs_enabled());
     if ( !opt_flush_lock )
     {

@@ -13,6 +13,7 @@
 #include "arch/x86/uaccess.h"
 #include "shim/console.h"
 #include "shim/panic.h"
+#include "shim/perfc.h"
 
 static const char *const vector_names[32] = {
     "divide error", "debug", "nmi", "breakpoint", "overflow", "bounds",
@@ -144,6 +145,7 @@ void do_trap(struct cpu_regs *regs)
     if ( vec < 32 && vec != 2 && vec != 8 && vec != 18 &&
          (fixup = search_exception_table(regs->rip)) )
     {
+        perfc_incr(copy_user_faults);
         regs->rip = fixup;
         return;
     }

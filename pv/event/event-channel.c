@@ -11,6 +11,7 @@
 #include <xen/errno.h>
 #include "pv/pv.h"
 #include "shim/softirq.h"
+#include "shim/perfc.h"
 
 #define MAX_EVTCHN_PORT     (EVTCHN_MAX_PORTS - 1)
 
@@ -294,6 +295,7 @@ void pv_evtchn_notify_guest(unsigned int backend_port)
     if ( b < 0 || !backend_ports[b].guest_port )
         return;                         /* the guest closed its end */
     chn = evtchn_from_port(&dom, backend_ports[b].guest_port);
+    perfc_incr(evtchn_guest_notify);
     evtchn_port_set_pending(&dom, chn->notify_vcpu_id, chn);
 }
 

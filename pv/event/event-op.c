@@ -9,6 +9,7 @@
 #include <xen/errno.h>
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "shim/perfc.h"
 
 static long evtchn_status(evtchn_status_t *st)
 {
@@ -175,6 +176,7 @@ static long do_bind_pirq(evtchn_bind_pirq_t *b)
 
 static long event_channel_op(unsigned long cmd, unsigned long arg)
 {
+    perfc_incra(evtchn_ops, cmd);
     switch ( cmd )
     {
     case EVTCHNOP_alloc_unbound:

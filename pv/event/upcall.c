@@ -9,6 +9,7 @@
 #include "pv/vcpu/time.h"
 #include "pv/traps.h"
 #include "pv/lifecycle.h"
+#include "shim/perfc.h"
 
 void vcpu_mark_events_pending(struct vcpu *v)
 {
@@ -99,6 +100,7 @@ void pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs)
     /* Xen's create_bounce_frame crashes a domain bounced to address 0. */
     if ( !v->event_callback_eip )
         domain_crash("event upcall with no event callback registered");
+    perfc_incr(event_upcalls);
     pv_bounce_to(regs, v->event_callback_cs, v->event_callback_eip,
                  TBF_INTERRUPT, 0);
 }

@@ -12,6 +12,7 @@
 #include "pv/hypercall.h"
 #include "pv/mm/mm.h"
 #include "pv/compat/layout.h"
+#include "shim/perfc.h"
 
 static int16_t swap_grant_ref(grant_ref_t a, grant_ref_t b)
 {
@@ -123,6 +124,7 @@ static always_inline long grant_table_op(unsigned long cmd_arg,
     long rc;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    perfc_incra(gnttab_ops, cmd);
     if ( (int)count < 0 )
         return -XEN_EINVAL;
     /*

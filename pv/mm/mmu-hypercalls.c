@@ -16,6 +16,7 @@
 #include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "pv/vcpu/smp.h"
+#include "shim/perfc.h"
 
 /* Our guest's own domain id, as a toolstack would number a first domU. */
 #define SELF_DOMID 1
@@ -94,6 +95,8 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
     done = batch_begin(&count, pdone);
+    perfc_incr(calls_to_mmu_update);
+    perfc_add(num_page_updates, count);
     if ( !guest_range_ok(ureqs, count * sizeof(req)) )
         return -XEN_EFAULT;
     /*
@@ -185,6 +188,7 @@ long do_update_va_mapping(unsigned long va, unsigned long val,
     long rc, frc;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    perfc_incr(calls_to_update_va);
     if ( !guest_range_ok(va, 1) )
         return -XEN_EINVAL;
     rc = guest_l1_slot(v, va, &l1, &idx);

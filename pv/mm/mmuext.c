@@ -18,6 +18,7 @@
 #include "pv/mm/mm.h"
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
+#include "shim/perfc.h"
 
 /* pv/mm/mmu-hypercalls.c: whose frames; the guest's bitmap of vCPUs. */
 int pv_check_domid(unsigned long domid);
@@ -144,6 +145,8 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
     done = batch_begin(&count, pdone);
+    perfc_incr(calls_to_mmuext_op);
+    perfc_add(num_mmuext_ops, count);
     /*
      * The list's start, and (64-bit) its range; Xen's compat_mmuext_op()
      * takes the list as guest_handle_okay() does, from its start.

@@ -18,12 +18,14 @@
 #include "pv/lifecycle.h"
 #include "pv/vcpu/smp.h"
 #include "shim/softirq.h"
+#include "shim/perfc.h"
 
 /* do_poll()'s "fairly arbitrary limit" on the port list. */
 #define POLL_MAX_PORTS  128
 
 void vcpu_unblock(struct vcpu *v)
 {
+    perfc_incr(vcpu_wakes);
     v->blocked = false;
     vcpu_kick(v);                       /* it may sleep on its own CPU */
 }
@@ -36,6 +38,7 @@ void vcpu_unblock(struct vcpu *v)
 static void vcpu_sleep(struct vcpu *v)
 {
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    perfc_incr(vcpu_blocks);
     vcpu_runstate_change(v, RUNSTATE_blocked);
     for ( ;; )
     {
@@ -141,6 +144,7 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
     struct sched_poll poll;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    perfc_incra(sched_ops, cmd);
     switch ( cmd )
     {
     case SCHEDOP_yield:

@@ -46,12 +46,14 @@ say "start $dev ${off}M+${size}M ${secs}s"
 
 # The disk's requests (after merging: what the driver sent) and sectors,
 # from its /sys/block stat, and its interrupts (virtio-blk's "req" vector
-# or blkfront's "blkif" event channel), as one line of three numbers.
+# or blkfront's "blkif" event channel), and the kernel's context
+# switches (/proc/stat ctxt), as one line of four numbers.
 blk=/sys/block/${dev#/dev/}/stat
 counts() {
     read -r rd _ rs _ wr _ ws _ <"$blk"
     irq=$(awk '/-req|blkif/ { n += $2 } END { print n + 0 }' /proc/interrupts)
-    echo $((rd + wr)) $((rs + ws)) "$irq"
+    ctxt=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
+    echo $((rd + wr)) $((rs + ws)) "$irq" "${ctxt:-0}"
 }
 
 run_fio() {     # name, rw, block size
@@ -66,7 +68,7 @@ run_fio() {     # name, rw, block size
     say "done $1"
     read -r _
     set -- "$@" $(counts)
-    say "requests $1 n=$(($7 - $4)) sectors=$(($8 - $5)) irqs=$(($9 - $6))"
+    say "requests $1 n=$(($8 - $4)) sectors=$(($9 - $5)) irqs=$((${10} - $6)) ctxt=$((${11} - $7))"
     if [ $rc = 0 ]; then
         python3 - "/tmp/$1.json" <<'PY'
 import json, sys

@@ -37,6 +37,11 @@
 # writes past the region): build/bench/io-NAME-PART.profile, the share of
 # the vCPU's time in the shim, the guest's kernel and its user space, by
 # symbol.
+# IO_BENCH_PERFC=1 boots the shim built with Xen's performance counters
+# (CONFIG=perfc, built here if missing) and types its debug keys 'P'
+# before and 'p' after each part: build/bench/io-pvshim-PART.perfc, and
+# a second table of what the shim counted per device request (traps,
+# hypercalls by type, event upcalls, guest mode switches, interrupts).
 # A full run boots native a second time with pti=on (column native+pti,
 # IO_BENCH_PTI=0 leaves it out): the floor any 64-bit PV guest has under
 # TCG, and pvshim's ratio to it.  IO_BENCH_ONLY=native, pti or pvshim
@@ -119,7 +124,14 @@ port=$(free_ports 1)
 args="io_bench=DEV:$off:$size:$secs${profile:+:1} init=/root/io-bench ro quiet net.ifnames=0"
 args+=${IO_BENCH_ARGS:+ $IO_BENCH_ARGS}   # more for both kernels
 # The shim's QEMU command line; the native one differs in its kernel.
+perfc=
+if [ "${IO_BENCH_PERFC:-0}" = 1 ]; then
+    perfc=build/perfc
+    make -s CONFIG=perfc >/dev/null || { verdict 1 "make CONFIG=perfc failed"; exit 1; }
+    rm -f "$out"/io-*.perfc
+fi
 eval "qemu=($(tools/pvshim-run "$kernel" --initrd "$initrd" --memory 1G \
+    ${perfc:+--shim-dir "$perfc"} \
     --disk "$disk" --net "user,hostfwd=tcp:127.0.0.1:$port-:5201" \
     --guest-cmdline "root=/dev/xvda1 console=hvc0 ${args/DEV/\/dev\/xvda}" \
     --dry-run </dev/null))" || { verdict 1 "tools/pvshim-run --dry-run failed"; exit 1; }
@@ -143,7 +155,19 @@ if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
     qemu+=(-gdb "tcp:127.0.0.1:$gdb_port")
     native+=(-gdb "tcp:127.0.0.1:$gdb_port")
 fi
+# Debug keys to the shim: CTRL-a three times, the keys, and back.
+shim_keys() {
+    local k
+    for k in $'\001' $'\001' $'\001' "$@" $'\001' $'\001' $'\001'; do
+        printf '%s' "$k" >&3
+        sleep 0.3
+    done
+}
 watch_start() {  # name, part
+    if [ -n "$perfc" ] && [ "$1" = pvshim ]; then
+        shim_keys P
+        perfc_part=$2
+    fi
     if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
         tools/pvshim-profile "127.0.0.1:$gdb_port" --seconds 3600 \
             --raw "$out/io-$1-$2.samples" 2>/dev/null &
@@ -155,6 +179,10 @@ watch_start() {  # name, part
     perf_pid=$!
 }
 watch_stop() {
+    if [ -n "${perfc_part:-}" ]; then
+        perfc_save "$out/io-pvshim-$perfc_part.perfc"
+        perfc_part=
+    fi
     if [ -n "$prof_pid" ]; then
         kill -INT "$prof_pid" 2>/dev/null
         wait "$prof_pid" 2>/dev/null
@@ -168,9 +196,24 @@ watch_stop() {
         -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 60 \
         > "${perf_data%.perf}.txt"
 }
+# 'p', then its output out of the console: the counters' lines after the
+# last SHOW header (each "NAME  TOTAL[ N]" or an array's "ARRnn[ N]").
+perfc_save() {   # file
+    local log=$out/io-pvshim.log n
+    n=$(grep -ac 'Xen performance counters SHOW' "$log")
+    shim_keys p
+    for _ in $(seq 50); do
+        [ "$(grep -ac 'Xen performance counters SHOW' "$log")" -gt "$n" ] &&
+            grep -aq 'vcpu wakes ' <(sed -n '/counters SHOW/h; /counters SHOW/!H; ${x;p}' "$log") &&
+            break
+        sleep 0.2
+    done
+    sed -n '/counters SHOW/h; /counters SHOW/!H; ${x;p}' "$log" | tr -d '\r' |
+        sed -n 's/^(XEN) \(\[[ 0-9.]*\] \)\{0,1\}//; /TOTAL\[\|ARR[0-9]*\[/p' > "$1"
+}
 cputicks() { local f; read -r -a f < "/proc/$1/stat" 2>/dev/null && echo $((f[13] + f[14])); }
 hz=$(getconf CLK_TCK)
-declare -A bytes bw iops cpu reqs sects irqs
+declare -A bytes bw iops cpu reqs sects irqs ctxts
 
 # One boot: wait for each marker, read QEMU's CPU time, let it go on.
 boot() {        # name, command...
@@ -257,11 +300,12 @@ PY
         bw[$name,$part]=${r#bw=}
         iops[$name,$part]=${i#iops=}
     done < <(grep -ao 'io-bench: result .*' "$log" | tr -d '\r')
-    # "io-bench: requests NAME n=REQUESTS sectors=S irqs=I"
-    while read -r _ _ part b r i; do
+    # "io-bench: requests NAME n=REQUESTS sectors=S irqs=I ctxt=C"
+    while read -r _ _ part b r i c; do
         reqs[$name,$part]=${b#n=}
         sects[$name,$part]=${r#sectors=}
         irqs[$name,$part]=${i#irqs=}
+        ctxts[$name,$part]=${c#ctxt=}
     done < <(grep -ao 'io-bench: requests .*' "$log" | tr -d '\r')
 }
 
@@ -354,12 +398,14 @@ for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read" \
 done
 [ -n "$iperf" ] || say "(no iperf3 on the host: ci/deps.sh installs it)"
 # What the guest's driver made of fio's I/O: requests after merging (its
-# /sys/block stat), their mean size, and the disk's interrupts each.
+# /sys/block stat), their mean size, the disk's interrupts and the
+# kernel's context switches each.
 per_req() {     # name, part, what
     local n=${reqs[$1,$2]:-} v
     case $3 in
     kib) v=${sects[$1,$2]:-} ;;
     irq) v=${irqs[$1,$2]:-} ;;
+    ctxt) v=${ctxts[$1,$2]:-} ;;
     esac
     [ -n "$n" ] && [ -n "$v" ] && [ "$n" -gt 0 ] || { echo -; return; }
     awk -v v="$v" -v n="$n" -v k="$3" \
@@ -373,6 +419,26 @@ for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read"; do
     mapfile -t v < <(each per_req "${p%%:*}" irq)
     row "interrupts per request, ${p#*:}" - "${v[@]}"
 done
+for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read"; do
+    mapfile -t v < <(each per_req "${p%%:*}" ctxt)
+    row "context switches per req, ${p#*:}" - "${v[@]}"
+done
+
+# IO_BENCH_PERFC=1: what the shim counted, per device request for the
+# disk's parts and per MiB moved for the network's.
+if [ -n "$perfc" ]; then
+    cols=()
+    for p in seqwrite seqread randread; do
+        cols+=("$p/req=$out/io-pvshim-$p.perfc:${reqs[pvshim,$p]:--}")
+    done
+    for p in tcpin tcpout; do
+        b=${bytes[pvshim,$p]:-}
+        cols+=("$p/MiB=$out/io-pvshim-$p.perfc:${b:+$(awk -v b="$b" 'BEGIN { print b / 1048576 }')}")
+    done
+    say ""
+    say "pvshim's performance counters per device request (disk) and MiB (TCP):"
+    while IFS= read -r line; do say "$line"; done < <(tests/bench/perfc-table.py "${cols[@]}")
+fi
 
 failed=0
 for name in "${names[@]}"; do

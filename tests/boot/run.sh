@@ -430,6 +430,42 @@ section_console_input() {
 # KEYS: one word a write to the serial port, 0.3 s apart once the
 # console-ring-input guest waits for its line; ^A stands for CTRL-a, ^M
 # for a carriage return.
+# The counters of the first 'p' add up (each array's total is the sum of
+# its elements), and the second 'p', after 'P', counts fewer hypercalls.
+perfc_check() {
+    local why
+    why=$(tr -d '\r' < "$1" | python3 -c '
+import re, sys
+shows, cur, arr = [], None, None
+for line in sys.stdin:
+    line = re.sub(r"^\(XEN\) (\[[ 0-9.]+\] )?", "", line)
+    if "counters SHOW" in line:
+        cur = {}; shows.append(cur); continue
+    if cur is None:
+        continue
+    m = re.match(r"(.*?)\s+TOTAL\[\s*(\d+)\]", line)
+    if m:
+        arr = m.group(1).strip(); cur[arr] = [int(m.group(2)), 0]; continue
+    m = re.match(r"\s+ARR\d+\[\s*(\d+)\]", line)
+    if m and arr:
+        cur[arr][1] += int(m.group(1))
+if len(shows) != 2:
+    sys.exit("%d SHOW outputs, not 2" % len(shows))
+for name in ("hypercalls", "exceptions"):
+    t, s = shows[0].get(name, [0, 0])
+    if t != s:
+        sys.exit("%s: total %d, elements %d" % (name, t, s))
+if shows[1]["hypercalls"][0] >= shows[0]["hypercalls"][0]:
+    sys.exit("hypercalls not reset: %d then %d" % (shows[0]["hypercalls"][0],
+                                                   shows[1]["hypercalls"][0]))
+' 2>&1)
+    if [ -z "$why" ]; then
+        echo "PASS: keys: the counters add up and 'P' resets them"
+    else
+        echo "FAIL: keys: the counters add up and 'P' resets them: $why"
+    fi
+}
+
 section_keys() {
     local to_xen="\*\*\* Serial input to Xen \(type 'CTRL-a' three times to switch input\)"
     local to_dom1="\*\*\* Serial input to DOM1 \(type 'CTRL-a' three times to switch input\)"
@@ -479,6 +515,19 @@ section_keys() {
     else
         echo "FAIL: keys: 'L' resets the lock profile"
     fi
+    # 'p' and 'P' (the debug build has the performance counters): what
+    # the guest did until then, by hypercall; after 'P' the counts start
+    # again from zero.
+    typed_case "keys: 'p' and 'P' show and reset the performance counters" \
+        "^A^A^A p P p ^A^A^A back-to-the-guest^M" \
+        "+Xen performance counters SHOW  \(now = [0-9]+\)" \
+        "+hypercalls +TOTAL\[ *[1-9][0-9]*\]  CPU00\[ *[1-9][0-9]*\]" \
+        "+^\(XEN\) \[[ 0-9.]+\] +ARR18\[ *[1-9][0-9]*\]" \
+        "+Xen performance counters RESET \(now = [0-9]+\)" \
+        '+console-ring-input: got "back-to-the-guest"' '+Test result: SUCCESS' \
+        -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
+        --shim-dir build/debug
+    perfc_check "$logdir/keys___p__and__P__show_and_reset_the_performance_counters.log"
     # 'b': each vbd and vif (not connected: this guest has no frontends)
     # and their devices' queues, virtio-blk, NVMe and virtio-net.
     truncate -s 1M "$logdir/keys-b-0.img" "$logdir/keys-b-1.img"

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Performance counters (shim/perfc.h): 'p' prints each counter's total
+ * and, where it is not zero, each online CPU's share (an array's
+ * elements summed per CPU), 'P' zeroes them: Xen's perfc_printall() and
+ * perfc_reset(), in Xen's format, so scripts written for Xen's output
+ * read ours.
+ */
+#ifdef CONFIG_PERF_COUNTERS
+
+#include "shim/perfc.h"
+#include "arch/x86/smp.h"
+#include "shim/console.h"
+#include "shim/keyhandler.h"
+#include "shim/lib.h"
+#include "shim/softirq.h"
+#include "shim/timer.h"
+
+BUILD_BUG_ON(NR_SOFTIRQS > PERFC_NR_SOFTIRQS);
+
+struct perfc_row perfcounters[NR_CPUS];
+
+#define PERFCOUNTER(name, descr)                { descr, 1 },
+#define PERFCOUNTER_ARRAY(name, descr, size)    { descr, size },
+static const struct {
+    const char *name;
+    unsigned int nr_elements;           /* 1: a single counter */
+} perfc_info[] = {
+#include "shim/perfc_defn.h"
+};
+#undef PERFCOUNTER
+#undef PERFCOUNTER_ARRAY
+
+/* Continuation lines line up under the first CPU, four CPUs a line. */
+static void print_cpus(unsigned int j, unsigned int n)
+{
+    unsigned int cpu, k = 0, e;
+
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+    {
+        unsigned long sum = 0;
+
+        if ( !cpu_online(cpu) )
+            continue;
+        for ( e = 0; e < n; e++ )
+            sum += perfcounters[cpu].c[j + e];
+        if ( k > 0 && (k % 4) == 0 )
+            printk("\n%53s", "");
+        printk("  CPU%02u[%10lu]", cpu, sum);
+        k++;
+    }
+}
+
+void perfc_printall(unsigned char key)
+{
+    unsigned int i, j, cpu, e;
+
+    printk("Xen performance counters SHOW  (now = %lu)\n",
+           (unsigned long)NOW());
+    for ( i = j = 0; i < ARRAY_SIZE(perfc_info); i++ )
+    {
+        unsigned int n = perfc_info[i].nr_elements;
+        unsigned long sum = 0;
+
+        for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+            if ( cpu_online(cpu) )
+                for ( e = 0; e < n; e++ )
+                    sum += perfcounters[cpu].c[j + e];
+        printk("%-32s  TOTAL[%12lu]", perfc_info[i].name, sum);
+        if ( sum )
+            print_cpus(j, n);
+        printk("\n");
+        /*
+         * An array's elements that counted, one a line (Xen's
+         * CONFIG_PERF_ARRAYS prints every element, four a line; most of
+         * ours are zero, and a line each is what a script wants).
+         */
+        if ( sum && n > 1 )
+            for ( e = 0; e < n; e++ )
+            {
+                unsigned long s = 0;
+
+                for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+                    if ( cpu_online(cpu) )
+                        s += perfcounters[cpu].c[j + e];
+                if ( s )
+                    printk("%16s  ARR%02u[%10lu]\n", "", e, s);
+            }
+        j += n;
+    }
+}
+
+void perfc_reset(unsigned char key)
+{
+    unsigned int cpu;
+
+    if ( key != '\0' )
+        printk("Xen performance counters RESET (now = %lu)\n",
+               (unsigned long)NOW());
+    /* A counter another CPU bumps meanwhile may keep that one count. */
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        memset(&perfcounters[cpu], 0, sizeof(perfcounters[cpu]));
+}
+
+void perfc_init(void)
+{
+    register_keyhandler('p', perfc_printall, "print performance counters",
+                        true);
+    register_keyhandler('P', perfc_reset, "reset performance counters",
+                        false);
+}
+
+#endif /* CONFIG_PERF_COUNTERS */

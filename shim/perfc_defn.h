@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The performance counters (shim/perfc.h), included once per use.  Names
+ * and descriptions follow Xen's (xen/include/xen/perfc_defn.h and the
+ * x86 one) where Xen counts the same thing; the rest are the shim's own:
+ * the crossings a PV guest pays for (mode switches, bounces, upcalls) and
+ * the work of its backends.
+ */
+PERFCOUNTER_ARRAY(hypercalls,           "hypercalls", PERFC_NR_HYPERCALLS)
+PERFCOUNTER_ARRAY(exceptions,           "exceptions", 32)
+PERFCOUNTER_ARRAY(evtchn_ops,           "event_channel_op by command", 16)
+PERFCOUNTER_ARRAY(sched_ops,            "sched_op by command", 16)
+PERFCOUNTER_ARRAY(gnttab_ops,           "grant_table_op by command", 16)
+PERFCOUNTER_ARRAY(softirqs,             "softirqs run", PERFC_NR_SOFTIRQS)
+
+PERFCOUNTER(calls_to_multicall,         "calls to multicall")
+PERFCOUNTER(calls_from_multicall,       "calls from multicall")
+
+PERFCOUNTER(irqs,                       "#interrupts")
+PERFCOUNTER(ipis,                       "#IPIs")
+PERFCOUNTER(apic_timer,                 "apic timer interrupts")
+
+PERFCOUNTER(page_faults,                "page faults")
+PERFCOUNTER(copy_user_faults,           "copy_user faults")
+PERFCOUNTER(ptwr_emulations,            "writable pt emulations")
+PERFCOUNTER(ldt_faults,                 "LDT page faults mapped")
+PERFCOUNTER(emulated_priv_ops,          "privileged ops emulated")
+
+PERFCOUNTER(calls_to_mmuext_op,         "calls to mmuext_op")
+PERFCOUNTER(num_mmuext_ops,             "mmuext ops")
+PERFCOUNTER(calls_to_mmu_update,        "calls to mmu_update")
+PERFCOUNTER(num_page_updates,           "page updates")
+PERFCOUNTER(calls_to_update_va,         "calls to update_va_map")
+
+PERFCOUNTER(guest_syscalls,             "guest syscalls bounced to kernel")
+PERFCOUNTER(guest_mode_switches,        "guest kernel/user switches")
+PERFCOUNTER(exceptions_bounced,         "exceptions bounced to the guest")
+PERFCOUNTER(event_upcalls,              "event upcalls")
+PERFCOUNTER(evtchn_guest_notify,        "events sent to the guest")
+
+PERFCOUNTER(tlb_flush_local,            "local TLB flushes")
+PERFCOUNTER(tlb_flush_local_global,     "local TLB flushes incl. global")
+PERFCOUNTER(tlb_flush_local_va,         "local single-page flushes")
+PERFCOUNTER(tlb_flush_mask,             "TLB flushes of other CPUs")
+PERFCOUNTER(vcpu_blocks,                "vcpu blocks")
+PERFCOUNTER(vcpu_wakes,                 "vcpu wakes")
