@@ -2,12 +2,28 @@
 /* Bringing up the shim's backends (backends/backends.h). */
 #include "backends/backends.h"
 #include "backends/blk.h"
+#include "backends/blk/blkback.h"
 #include "backends/console/console.h"
 #include "backends/net.h"
+#include "backends/net/netback.h"
 #include "backends/xenstore.h"
+#include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/keyhandler.h"
 #include "shim/softirq.h"
+
+/*
+ * The grants every backend may hold mapped at once fit the shim's
+ * maptrack: each disk's segments, an indirect request's pages while they
+ * are read and its rings' pages; each vif's TX maps, its rings and the
+ * one frame an RX copy maps.  None of them can run the others short.
+ */
+#define VBD_ALL_MAPS (VBD_MAPS + BLKIF_MAX_INDIRECT_PAGES_PER_REQUEST +    \
+                      VBD_MAX_QUEUES * BLKIF_RING_PAGES_MAX)
+#define VIF_ALL_MAPS (NB_TX_MAX_MAPS + 2 * VIF_MAX_QUEUES + 1)
+BUILD_BUG_ON(VBD_MAX * VBD_ALL_MAPS + VIF_MAX * VIF_ALL_MAPS >
+             PV_BACKEND_MAPS);
+BUILD_BUG_ON(VBD_MAPS < VBD_SEGS_MAX);
 
 /* Local handlers: the image is PIE, and a static address needs no GOT. */
 static void xenstore_softirq(void)

@@ -101,6 +101,12 @@ bool pv_evtchn_backend_bound(unsigned int backend_port);
  */
 int pv_grant_map_dev(uint32_t ref, bool readonly, unsigned int *handle,
                      uint64_t *maddr);
+/*
+ * Handles for every backend at once; each backend keeps to its own
+ * share (backends/backends.c checks they add up), so one backend's load
+ * never makes another's maps fail.
+ */
+#define PV_BACKEND_MAPS     8192
 void pv_grant_unmap_dev(unsigned int handle);
 
 #endif /* PV_PV_H */

@@ -19,6 +19,14 @@
 #define VBD_MAX_QUEUES  BLK_MAX_QUEUES  /* multi-queue-max-queues at most */
 #define VBD_REQS        32          /* requests in flight, per vbd */
 #define VBD_SEGS_MAX    BLKIF_INDIRECT_SEGS_MAX
+/*
+ * Segments a vbd keeps mapped for its device at most: a full one-page
+ * ring of Linux's default 32-segment requests.  The shim's maptrack is
+ * shared by every backend (pv/pv.h, PV_BACKEND_MAPS), and a ring of
+ * 256-segment requests would want 8192: a request that would pass this
+ * waits on its ring for a completion, as for a free vbd_req.
+ */
+#define VBD_MAPS        (VBD_REQS * 32)
 
 struct vbd;
 struct vbd_ring;
@@ -69,6 +77,7 @@ struct vbd_ring {
     unsigned long reqs, segs, subs;     /* taken, their segments, device's */
     unsigned long stalls;               /* no room in the device's queue */
     unsigned long no_slot;              /* no free vbd_req */
+    unsigned long no_maps;              /* over the vbd's VBD_MAPS */
     unsigned long runs;                 /* vbd_ring_work() that took some */
     unsigned long notifies;             /* events sent the frontend */
 };
@@ -92,6 +101,7 @@ struct vbd {
     unsigned int nr_rings;          /* set up: rings[0..nr_rings) */
     struct vbd_ring rings[VBD_MAX_QUEUES];
     unsigned int inflight;          /* over every ring */
+    unsigned int maps;              /* segments mapped, every ring's */
     unsigned long completed;        /* requests answered, ever */
     struct vbd_req *req;            /* VBD_REQS of them */
 };
@@ -117,7 +127,9 @@ int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
 int16_t vbd_prepare_discard(struct vbd *v, struct vbd_req *q,
                             const struct blkif_req *req);
 void vbd_fill_discard(struct vbd_req *q);
-void vbd_unmap_segs(struct vbd_req *q, unsigned int n);
+void vbd_release_segs(struct vbd_req *q);
+/* The segments request @req would map (0 for one refused anyway). */
+unsigned int vbd_req_maps(const struct blkif_req *req);
 
 /* ring.c: serve a ring (bounded: true if more is left). */
 bool vbd_ring_work(struct vbd_ring *r);

@@ -31,9 +31,10 @@ static void dump_ring(const struct vbd_ring *r)
            ACCESS_ONCE(br->sring->rsp_event));
     printk("  ring %u: %u in flight, %u waiting for the device%s; %lu "
            "requests, %lu segments, %lu device requests, %lu events sent, "
-           "%lu runs, %lu stalls, %lu without a slot\n", r->index,
-           r->inflight, stalled, r->busy ? ", busy" : "", r->reqs, r->segs,
-           r->subs, r->notifies, r->runs, r->stalls, r->no_slot);
+           "%lu runs, %lu stalls, %lu without a slot, %lu over the "
+           "maps\n", r->index, r->inflight, stalled,
+           r->busy ? ", busy" : "", r->reqs, r->segs, r->subs, r->notifies,
+           r->runs, r->stalls, r->no_slot, r->no_maps);
 }
 
 void blkback_dump(void)

@@ -13,10 +13,32 @@
 #include "backends/blk/blkback.h"
 #include "pv/pv.h"
 
-void vbd_unmap_segs(struct vbd_req *q, unsigned int n)
+static void unmap_handles(struct vbd_req *q, unsigned int n)
 {
     while ( n-- )
         pv_grant_unmap_dev(q->handle[n]);
+}
+
+void vbd_release_segs(struct vbd_req *q)
+{
+    struct vbd *v = q->ring->vbd;
+
+    ASSERT(v->maps >= q->nr_segs);
+    unmap_handles(q, q->nr_segs);
+    v->maps -= q->nr_segs;
+    q->nr_segs = 0;
+}
+
+unsigned int vbd_req_maps(const struct blkif_req *req)
+{
+    unsigned int n = req->nr_segments;
+
+    if ( req->op != BLKIF_OP_READ && req->op != BLKIF_OP_WRITE &&
+         req->op != BLKIF_OP_FLUSH_DISKCACHE &&
+         req->op != BLKIF_OP_WRITE_BARRIER )
+        return 0;
+    return n <= (req->operation == BLKIF_OP_INDIRECT
+                 ? VBD_SEGS_MAX : BLKIF_MAX_SEGMENTS_PER_REQUEST) ? n : 0;
 }
 
 void vbd_fill_discard(struct vbd_req *q)
@@ -51,13 +73,14 @@ static bool map_segs(struct vbd_req *q, unsigned int n, bool write)
         /* A read: the device writes the frame.  A write: it reads it. */
         if ( pv_grant_map_dev(s->gref, write, &q->handle[i], &maddr) )
         {
-            vbd_unmap_segs(q, i);
+            unmap_handles(q, i);
             return false;
         }
         q->seg[i].addr = maddr + s->first_sect * BLK_SECTOR_SIZE;
         q->seg[i].len = (s->last_sect - s->first_sect + 1) * BLK_SECTOR_SIZE;
     }
     q->nr_segs = n;
+    q->ring->vbd->maps += n;
     return true;
 }
 
@@ -83,7 +106,7 @@ static bool indirect_segs(struct vbd_req *q, const struct blkif_req *r)
     }
     if ( ok )
         blkif_indirect_segs(page, r->nr_segments, q->rseg);
-    vbd_unmap_segs(q, i);
+    unmap_handles(q, i);
     return ok;
 }
 
@@ -140,8 +163,7 @@ int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
         return BLKIF_RSP_ERROR;
     if ( !split(q, write ? BLK_OP_WRITE : BLK_OP_READ, req->sector) )
     {
-        vbd_unmap_segs(q, q->nr_segs);
-        q->nr_segs = 0;
+        vbd_release_segs(q);
         return BLKIF_RSP_ERROR;
     }
     return BLKIF_RSP_OKAY;

@@ -57,7 +57,7 @@ static void finish(struct vbd_req *q)
     struct vbd *v = r->vbd;
 
     ASSERT_VBD_LOCKED(v);
-    vbd_unmap_segs(q, q->nr_segs);
+    vbd_release_segs(q);
     respond(r, q->id, q->operation, blkif_status(q->status));
     q->in_use = false;
     r->inflight--;
@@ -302,9 +302,16 @@ bool vbd_ring_work(struct vbd_ring *r)
                 r->busy = true;         /* a completion raises us again */
                 return false;
             }
+            blkif_ring_get(&r->ring, rc, &req);
+            /* Any one request fits once the vbd has nothing mapped. */
+            if ( v->maps && vbd_req_maps(&req) > VBD_MAPS - v->maps )
+            {
+                r->no_maps++;
+                r->busy = true;         /* a completion raises us again */
+                return false;
+            }
             if ( budget == RING_BUDGET - 1 )
                 r->runs++;
-            blkif_ring_get(&r->ring, rc, &req);
             br->req_cons = ++rc;
             r->reqs++;
             dispatch(r, q, &req);

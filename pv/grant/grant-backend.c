@@ -12,12 +12,7 @@
 #include "pv/pv.h"
 
 #define BACKEND_DOMID       0
-/*
- * Room for every backend at once: four disks' 32 requests of 11
- * segments and their rings, two vifs' TX budgets (NB_TX_MAX_MAPS), the
- * RX copies; so one backend's load never makes another's maps fail.
- */
-#define BACKEND_MAPS        4096
+#define BACKEND_MAPS        PV_BACKEND_MAPS
 
 /* Domain 0's maptrack: what each handle maps. */
 static struct {

@@ -467,9 +467,9 @@ static void entries(const char *name, bool ro)
         test_fail("the guest wrote its backend's state");
 }
 
-/* An indirect request of @nseg segments, those in ind[] (granted @ref). */
-static int rq_ind(uint8_t op, uint64_t sector, unsigned int nseg,
-                  grant_ref_t ref)
+/* Queue an indirect request of @nseg segments, those in ind[] (@ref). */
+static void put_ind(uint8_t op, uint64_t sector, unsigned int nseg,
+                    grant_ref_t ref)
 {
     struct blkif_request_indirect *r =
         (void *)RING_GET_REQUEST(&d->ring, d->ring.req_prod_pvt);
@@ -482,7 +482,46 @@ static int rq_ind(uint8_t op, uint64_t sector, unsigned int nseg,
     r->sector_number = sector;
     r->indirect_grefs[0] = ref;
     d->ring.req_prod_pvt++;
+}
+
+/* One indirect request; its response's status (or -99 if none came). */
+static int rq_ind(uint8_t op, uint64_t sector, unsigned int nseg,
+                  grant_ref_t ref)
+{
+    put_ind(op, sector, nseg, ref);
     return await(op);
+}
+
+/*
+ * Push what is queued and take @n responses, ids @first on, each @op and
+ * OKAY; the test fails if one isn't, or if they don't all come.
+ */
+static void await_all(uint64_t first, unsigned int n, uint8_t op,
+                      const char *why)
+{
+    struct blkif_response rsp;
+    unsigned int got = 0, spins;
+    int notify;
+
+    RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
+    if ( notify )
+        evtchn_send(d->port);
+    for ( spins = 0; got < n && spins < 200000; spins++ )
+    {
+        if ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) )
+        {
+            yield();
+            continue;
+        }
+        rsp = *RING_GET_RESPONSE(&d->ring, d->ring.rsp_cons++);
+        if ( rsp.status != BLKIF_RSP_OKAY || rsp.id < first ||
+             rsp.id >= first + n || rsp.operation != op )
+            test_fail("%s: response id %llx status %d", why,
+                      (unsigned long long)rsp.id, rsp.status);
+        got++;
+    }
+    if ( got != n )
+        test_fail("%s: %u responses of %u", why, got, n);
 }
 
 static int rq_discard(uint64_t sector, uint64_t nr, uint8_t flag)
@@ -661,6 +700,33 @@ static void nvme_pieces(void)
     d = &xvda;
 }
 
+/*
+ * A ring full of the largest requests the backend offers: 256 segments
+ * each, far more grants in flight than the shim maps at once for a disk
+ * (the rest must wait for the first ones' completions, never fail).
+ * Every request reads the same 256 sectors into the same pages, so the
+ * pages end up as one such read leaves them, whichever finishes last.
+ */
+static void ring_of_256(void)
+{
+    unsigned int j, k, n = RING_SIZE(&d->ring);
+    uint64_t first = id + 1;
+
+    grant_page(REF_IND, ind, GTF_readonly);
+    big_pages(0xee);
+    for ( k = 0; k < 256; k++ )
+        ind[k] = blk_seg(REF_BIG + k / 8, 7 - k % 8, 7 - k % 8);
+    for ( j = 0; j < n; j++ )
+        put_ind(BLKIF_OP_READ, 5000, 256, REF_IND);
+    await_all(first, n, BLKIF_OP_READ, "a ring of 256-segment reads");
+    for ( k = 0; k < 256; k++ )
+        if ( !blk_holds(big[k / 8], (7 - k % 8) * 512, 5000 + k) )
+            test_fail("a ring of 256-segment reads: sector %u wrong",
+                      5000 + k);
+    for ( k = 0; k < NBIG; k++ )
+        check_rc(gnt_status_bits(1, REF_BIG + k), 0);
+}
+
 /* From Connected back to InitWait, the port closed. */
 static void start_over(void)
 {
@@ -680,11 +746,8 @@ static void start_over(void)
 static void many_reads(const char *why)
 {
     struct blkif_request *r;
-    struct blkif_response rsp;
     unsigned int i, n = RING_SIZE(&d->ring) < 100 ? RING_SIZE(&d->ring) : 100;
-    unsigned int got = 0, spins;
     uint64_t first = id + 1;
-    int notify;
 
     grant_page(REF_DATA, data[0], 0);
     for ( i = 0; i < n; i++ )
@@ -697,25 +760,7 @@ static void many_reads(const char *why)
         r->sector_number = 300 + i;
         r->seg[0] = blk_seg(REF_DATA, i % 8, i % 8);
     }
-    RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
-    if ( notify )
-        evtchn_send(d->port);
-    for ( spins = 0; got < n && spins < 200000; spins++ )
-    {
-        if ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) )
-        {
-            yield();
-            continue;
-        }
-        rsp = *RING_GET_RESPONSE(&d->ring, d->ring.rsp_cons++);
-        if ( rsp.status != BLKIF_RSP_OKAY || rsp.id < first ||
-             rsp.id >= first + n || rsp.operation != BLKIF_OP_READ )
-            test_fail("%s: response id %llx status %d", why,
-                      (unsigned long long)rsp.id, rsp.status);
-        got++;
-    }
-    if ( got != n )
-        test_fail("%s: %u responses of %u", why, got, n);
+    await_all(first, n, BLKIF_OP_READ, why);
     for ( i = n - 8; i < n; i++ )
         if ( !blk_holds(data[0], i % 8 * 512, 300 + i) )
             test_fail("%s: sector %u wrong", why, 300 + i);
@@ -1057,6 +1102,7 @@ void test_main(void)
     port_closed();
     nvme_ro();
     indirect();
+    ring_of_256();
     nvme_pieces();
     discard();
     multi_page();
