@@ -3,7 +3,7 @@
 #include "drivers/dma.h"
 #include "shim/frame.h"
 
-bool dma_mb_port;
+bool dma_mb_tcg;
 
 void *dma_alloc(unsigned long bytes)
 {

@@ -9,9 +9,6 @@
 #include "shim/lib.h"
 #include "arch/x86/barrier.h"
 #include "arch/x86/layout.h"
-#ifndef SHIM_HOST_TEST
-#include "arch/x86/io.h"
-#endif
 
 /* @bytes of zeroed, physically contiguous memory; NULL if none. At boot. */
 void *dma_alloc(unsigned long bytes);
@@ -32,22 +29,31 @@ static inline uint64_t dma_addr(const void *p)
  * the host CPU may then take the load before the store is visible, and
  * the device's kick or interrupt is lost for good (seen here: 32 writes
  * on a virtqueue that QEMU never looked at, about once in 250,000
- * requests).  There, dma_mb() also writes port 0x80, which QEMU serves
- * under its global lock, whose locked instruction drains the host CPU's
- * store buffer.  drivers_init() decides (dma_mb_port).
+ * requests).  There, dma_mb() also invalidates one page's translation:
+ * QEMU's helper for invlpg takes the vCPU's TLB spinlock (accel/tcg/
+ * cputlb.c, tlb_flush_page_by_mmuidx_async_0()), and that lock's xchg
+ * drains the host CPU's store buffer.  A port write would too (QEMU
+ * serves it under its global lock), but waits for that lock whenever
+ * QEMU's main loop holds it, as it does while it moves the device's
+ * data: 40% of the vCPU's time in a TCP send.  The page is the top one
+ * of the lower half, which no guest of ours maps (Linux's TASK_SIZE_MAX
+ * ends below it) and no large page covers (QEMU flushes its whole TLB
+ * for a page inside the range its large pages span).  drivers_init()
+ * decides (dma_mb_tcg).
  */
+#define DMA_MB_TCG_VA       0x00007ffffffff000UL
 #ifdef SHIM_HOST_TEST
 static inline void dma_mb(void)
 {
     smp_mb();
 }
 #else
-extern bool dma_mb_port;
+extern bool dma_mb_tcg;
 static inline void dma_mb(void)
 {
     smp_mb();
-    if ( dma_mb_port )
-        outb(0, 0x80);
+    if ( dma_mb_tcg )
+        asm volatile ( "invlpg (%0)" :: "r" (DMA_MB_TCG_VA) : "memory" );
 }
 #endif
 

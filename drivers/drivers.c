@@ -29,13 +29,13 @@ void drivers_init(void)
     /*
      * QEMU TCG with one vCPU may drop our fences (dma_mb()); with more
      * it keeps them (and QEMU 8.1 on always does), at the cost of a
-     * port write per fence here where it is not needed.
+     * helper call per fence here where it is not needed.
      */
     if ( boot_cpu.hv == HV_TCG && num_online_cpus() == 1 )
     {
-        dma_mb_port = true;
-        printk("PCI: QEMU TCG with one vCPU: device fences also write "
-               "port 0x80\n");
+        dma_mb_tcg = true;
+        printk("PCI: QEMU TCG with one vCPU: device fences also flush a "
+               "page (QEMU's TLB lock)\n");
     }
     pci_init();
 }
