@@ -115,15 +115,14 @@ static void yield(void)
 static bool wait_be_state(unsigned int want)
 {
     char w[4];
-    unsigned int i;
+    uint64_t start = system_time();
 
     snprintf(w, sizeof(w), "%u", want);
-    for ( i = 0; i < 2000; i++ )
-    {
+    do {
         if ( !strcmp(rd(be("state")), w) )
             return true;
         yield();
-    }
+    } while ( !blk_waited_long(start) );
     test_fail("backend state %s, waited for %s", buf, w);
     return false;
 }
@@ -211,13 +210,14 @@ static uint64_t id = 0x1000;
 static int await(uint8_t op)
 {
     struct blkif_response rsp;
-    unsigned int i;
+    uint64_t start = system_time();
     int notify;
 
     RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
     if ( notify )
         evtchn_send(d->port);
-    for ( i = 0; i < 100000 && !RING_HAS_UNCONSUMED_RESPONSES(&d->ring); i++ )
+    while ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) &&
+            !blk_waited_long(start) )
         yield();
     if ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) )
     {
@@ -500,13 +500,14 @@ static void await_all(uint64_t first, unsigned int n, uint8_t op,
                       const char *why)
 {
     struct blkif_response rsp;
-    unsigned int got = 0, spins;
+    uint64_t start = system_time();
+    unsigned int got = 0;
     int notify;
 
     RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&d->ring, notify);
     if ( notify )
         evtchn_send(d->port);
-    for ( spins = 0; got < n && spins < 200000; spins++ )
+    while ( got < n && !blk_waited_long(start) )
     {
         if ( !RING_HAS_UNCONSUMED_RESPONSES(&d->ring) )
         {

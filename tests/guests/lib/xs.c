@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* A small xenstore client for test kernels (xs.h). */
 #include "xs.h"
+#include "event.h"
 #include "hypercall.h"
 #include <xen/event_channel.h>
 
@@ -165,14 +166,15 @@ const char *xs_read_str(const char *path)
     return copy;
 }
 
-bool xs_wait_value(const char *path, const char *want, unsigned int tries)
+bool xs_wait_value(const char *path, const char *want, unsigned int seconds)
 {
-    while ( tries-- )
-    {
+    uint64_t start = system_time();
+
+    do {
         if ( !strcmp(xs_read_str(path), want) )
             return true;
         hypercall_sched_op(SCHEDOP_yield, NULL);
-    }
+    } while ( system_time() - start < seconds * 1000000000ULL );
     return false;
 }
 

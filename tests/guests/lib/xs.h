@@ -38,8 +38,11 @@ const char *xs_write(uint32_t tx, const char *path, const char *value);
 
 /* XS_READ of @path outside a transaction, the reply copied aside. */
 const char *xs_read_str(const char *path);
-/* Wait (yielding, @tries times at most) until @path reads @want. */
-bool xs_wait_value(const char *path, const char *want, unsigned int tries);
+/*
+ * Wait (yielding) until @path reads @want, @seconds of system time at
+ * most: time, not tries, so a loaded host's slow backend still counts.
+ */
+bool xs_wait_value(const char *path, const char *want, unsigned int seconds);
 
 /* Watch events received so far, "path|token" each. */
 #define XS_EVENTS_MAX 32

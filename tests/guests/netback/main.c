@@ -76,12 +76,22 @@ static void yield(void)
     hypercall_sched_op(SCHEDOP_yield, NULL);
 }
 
+/*
+ * How long the backend, the device and slirp get to answer: counted in
+ * system time, not yields, which go by fast while a loaded host leaves
+ * QEMU's I/O thread waiting; generous, as TCG on a busy host can be.
+ */
+static bool waited_long(uint64_t start)
+{
+    return system_time() - start > 20ULL * 1000000000ULL;
+}
+
 static bool wait_be_state(unsigned int want)
 {
     char w[4];
 
     snprintf(w, sizeof(w), "%u", want);
-    if ( xs_wait_value(BE "/state", w, 4000) )
+    if ( xs_wait_value(BE "/state", w, 20) )
         return true;
     test_fail("backend state %s, waited for %s", rd(BE "/state"), w);
     return false;
@@ -236,9 +246,10 @@ static void tx_wait_for(const char *what, int16_t want, unsigned int nulls)
 {
     unsigned int i, n = 0;
     struct netif_tx_response r;
+    uint64_t start = system_time();
 
-    for ( i = 0; i < 100000 && q->txr.sring->rsp_prod != q->txr.req_prod_pvt;
-          i++ )
+    while ( q->txr.sring->rsp_prod != q->txr.req_prod_pvt &&
+            !waited_long(start) )
         yield();
     if ( q->txr.sring->rsp_prod != q->txr.req_prod_pvt )
     {
@@ -310,10 +321,10 @@ static void rx_post_all(void)
 static int rx_wait(uint16_t ethertype, uint8_t op_at, uint8_t op)
 {
     struct netif_rx_response r;
-    unsigned int i;
+    uint64_t start = system_time();
     int found = -1;
 
-    for ( i = 0; i < 100000 && found < 0; i++ )
+    while ( found < 0 && !waited_long(start) )
     {
         for ( ; q->rxr.rsp_cons != q->rxr.sring->rsp_prod; q->rxr.rsp_cons++ )
         {
@@ -591,6 +602,7 @@ static void rx_drain(void)
 static void rx_hostile(void)
 {
     struct netif_rx_response r;
+    uint64_t start;
     unsigned int i;
 
     /*
@@ -613,7 +625,8 @@ static void rx_hostile(void)
     tx_page(0, 0, frame, arp_request());
     tx_put(REF_TX, 0, 0, 42);
     tx_expect("ARP into a revoked RX grant", NETIF_RSP_OKAY, 0);
-    for ( i = 0; i < 100000 && q->rxr.sring->rsp_prod == q->rxr.rsp_cons; i++ )
+    start = system_time();
+    while ( q->rxr.sring->rsp_prod == q->rxr.rsp_cons && !waited_long(start) )
         yield();
     r = *RING_GET_RESPONSE(&q->rxr, q->rxr.rsp_cons);
     if ( q->rxr.sring->rsp_prod == q->rxr.rsp_cons || r.id != 0 ||
@@ -646,7 +659,8 @@ static void revoked_mid_flight(void)
 
     tx_page(3, 0, frame, len);
     tx_put(REF_TX + 3, 0, 0, len);
-    tx_push();                          /* mapped before this returns */
+    tx_push();
+    yield();                /* the backend runs (backend-batch), maps it */
     bits = gnt_status_bits(1, REF_TX + 3);
     if ( q->txr.sring->rsp_prod == q->txr.req_prod_pvt )
         printf("mid-flight: the device was done already\n");
