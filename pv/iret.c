@@ -30,6 +30,7 @@ long do_iret(struct cpu_regs *regs)
     struct iret_context ctx;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    evtchn_release_batched();
     if ( copy_from_guest(&ctx, regs->rsp, sizeof(ctx)) )
         domain_crash("iret: frame at %#lx unreadable", regs->rsp);
 
@@ -86,6 +87,7 @@ long compat_iret(struct cpu_regs *regs)
     uint32_t f[6], sp = regs->rsp;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    evtchn_release_batched();
     if ( copy_from_guest(f, sp, 4 * sizeof(f[0])) )
         domain_crash("iret: frame at %#x unreadable", sp);
     if ( f[3] & X86_EFLAGS_VM )

@@ -36,7 +36,8 @@ int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq)
             break;
     if ( i == NR_BACKEND_PORTS )
         goto out;
-    backend_ports[i] = (struct backend_port){ true, guest_port, softirq };
+    backend_ports[i] = (struct backend_port){ true, guest_port, softirq,
+                                              true };
     chn->state = ECS_INTERDOMAIN;
     chn->remote_port = i + 1;
     rc = i + 1;
@@ -70,7 +71,7 @@ void pv_evtchn_unbind_backend(unsigned int backend_port)
         chn->remote_dom = BACKEND_DOMID;
         chn->remote_port = 0;
     }
-    backend_ports[b] = (struct backend_port){ false, 0, 0 };
+    backend_ports[b] = (struct backend_port){ false, 0, 0, false };
     spin_unlock(&d->event_lock);
 }
 

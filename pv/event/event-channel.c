@@ -10,8 +10,10 @@
 #include "pv/event/private.h"
 #include <xen/errno.h>
 #include "pv/pv.h"
-#include "shim/softirq.h"
+#include "shim/param.h"
 #include "shim/perfc.h"
+#include "shim/softirq.h"
+#include "shim/timer.h"
 
 #define MAX_EVTCHN_PORT     (EVTCHN_MAX_PORTS - 1)
 
@@ -244,6 +246,54 @@ int evtchn_close(struct domain *d, unsigned int port)
 }
 
 /*
+ * backend-batch=<bool> (default on): a block or network backend notified
+ * by the vCPU on CPU 0, the CPU the backends run on, runs once that vCPU
+ * gives the CPU back (its next HYPERVISOR_iret, which ends every Linux
+ * system call and event upcall, or sched_op), or after BATCH_NS at most,
+ * not on the way out of the notifying hypercall itself.  Meanwhile the
+ * ring's req_event stays where it was, so the frontend's next requests
+ * raise no further event: netfront's burst of segments of one send, or
+ * blk-mq's requests of one io_submit, reach the backend as one batch,
+ * one device kick, instead of a hypercall, a backend run and a kick
+ * each.  That is what a Xen dom0 backend sharing the guest's pCPU sees
+ * too: it runs when the guest's vCPU stops (the credit scheduler's rate
+ * limit keeps it running a millisecond).  Off, the backend runs on the
+ * notifying hypercall's way out.
+ */
+static bool opt_backend_batch = true;
+boolean_param("backend-batch", opt_backend_batch);
+#define BATCH_NS        1000000ULL      /* Xen's sched_ratelimit_us */
+
+unsigned long evtchn_batched;           /* softirq bits; CPU 0's alone */
+static struct timer batch_timer;
+
+static void release_batched(void)
+{
+    unsigned long bits = evtchn_batched;
+
+    evtchn_batched = 0;
+    while ( bits )
+    {
+        raise_softirq(__builtin_ctzl(bits));
+        bits &= bits - 1;
+    }
+}
+
+void evtchn_release_batched_slow(void)
+{
+    ASSERT(smp_processor_id() == 0);
+    stop_timer(&batch_timer);
+    perfc_incr(backend_batch_released);
+    release_batched();
+}
+
+static void batch_timer_fn(void *data)
+{
+    perfc_incr(backend_batch_timeouts);
+    release_batched();
+}
+
+/*
  * A notification from the guest to the shim's end of a backend port: the
  * backend runs from its softirq on CPU 0 (where serial input comes too),
  * on its way back to the guest or in its idle loop, kicked from another
@@ -253,8 +303,18 @@ static void backend_notified(unsigned int backend_port)
 {
     int i = backend_index(backend_port);
 
-    if ( i >= 0 )
-        cpu_raise_softirq(0, backend_ports[i].softirq);
+    if ( i < 0 )
+        return;
+    if ( backend_ports[i].batch && opt_backend_batch &&
+         smp_processor_id() == 0 )
+    {
+        if ( !evtchn_batched )
+            set_timer(&batch_timer, NOW() + BATCH_NS);
+        evtchn_batched |= 1UL << backend_ports[i].softirq;
+        perfc_incr(backend_batched);
+        return;
+    }
+    cpu_raise_softirq(0, backend_ports[i].softirq);
 }
 
 long evtchn_send(struct domain *d, unsigned int port)
@@ -306,6 +366,7 @@ void pv_evtchn_init(struct domain *d)
 
     d->valid_evtchns = EVTCHNS_PER_BUCKET;
     d->evtchn[0].state = ECS_RESERVED;
+    init_timer(&batch_timer, batch_timer_fn, NULL, 0);
     for ( i = EVTCHN_STORE_PORT; i <= EVTCHN_CONSOLE_PORT; i++ )
     {
         struct evtchn *chn = evtchn_from_port(d, i);

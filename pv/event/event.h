@@ -19,6 +19,20 @@ void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq);
 /* A global VIRQ (VIRQ_CONSOLE, ...): on the vCPU it is bound to. */
 void send_guest_global_virq(struct domain *d, unsigned int virq);
 
+/*
+ * backend-batch (pv/event/event-channel.c): the block and network
+ * backends' softirqs a guest on CPU 0 notified and that wait for it to
+ * give the CPU back: at its next HYPERVISOR_iret or sched_op (or a
+ * millisecond at most).  Called there; one test when nothing waits.
+ */
+extern unsigned long evtchn_batched;
+void evtchn_release_batched_slow(void);
+static inline void evtchn_release_batched(void)
+{
+    if ( unlikely(ACCESS_ONCE(evtchn_batched)) && smp_processor_id() == 0 )
+        evtchn_release_batched_slow();
+}
+
 /* The 'e' debug key (pv/event/event-dump.c). */
 void pv_dump_evtchn_info(unsigned char key);
 

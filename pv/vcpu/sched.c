@@ -145,6 +145,7 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     perfc_incra(sched_ops, cmd);
+    evtchn_release_batched();       /* the CPU goes back: backends run */
     switch ( cmd )
     {
     case SCHEDOP_yield:
@@ -205,6 +206,7 @@ long compat_sched_op(unsigned long cmd, unsigned long arg)
 /* The old form: the shutdown reason is the argument itself. */
 long do_sched_op_compat(unsigned long cmd, unsigned long arg)
 {
+    evtchn_release_batched();
     switch ( cmd )
     {
     case SCHEDOP_yield:
