@@ -95,7 +95,17 @@ enum net_status net_transmit_on(struct net_dev *dev, unsigned int q,
     return dev->ops->transmit(dev, q % dev->nr_queues, tx);
 }
 
+void net_kick_on(struct net_dev *dev, unsigned int q)
+{
+    dev->ops->kick(dev, q % dev->nr_queues);
+}
+
 void net_rx_return(struct net_dev *dev, struct net_rx *rx)
 {
-    dev->ops->rx_return(dev, rx);
+    dev->ops->rx_return(dev, rx, false);
+}
+
+void net_rx_return_more(struct net_dev *dev, struct net_rx *rx)
+{
+    dev->ops->rx_return(dev, rx, true);
 }

@@ -82,6 +82,12 @@ struct net_tx {
      */
     void (*done)(struct net_tx *tx, enum net_status status);
     void *data;                 /* the caller's */
+    /*
+     * More packets follow at once on this pair (Linux's xmit_more): the
+     * device need not be told of this one yet.  The caller ends the
+     * batch with net_kick_on().
+     */
+    bool more;
 };
 
 /* Most device buffers one received packet spans. */
@@ -117,10 +123,15 @@ struct net_dev_ops {
     /* Queue @tx on pair @q; NET_OK once queued, else why not. */
     enum net_status (*transmit)(struct net_dev *dev, unsigned int q,
                                 struct net_tx *tx);
+    /*
+     * Tell the device of what pair @q was given with `more` set: packets
+     * to send, and receive buffers given back by net_rx_return_more().
+     */
+    void (*kick)(struct net_dev *dev, unsigned int q);
     /* Run what pair @q has: transmits done, packets received. */
     void (*complete)(struct net_dev *dev, unsigned int q);
     /* Repost @rx's buffers. */
-    void (*rx_return)(struct net_dev *dev, struct net_rx *rx);
+    void (*rx_return)(struct net_dev *dev, struct net_rx *rx, bool more);
     /* Whether the link is up now. */
     bool (*link_up)(struct net_dev *dev);
     /* Print each pair's state (a debug key); racy reads, no locks. */
@@ -165,9 +176,13 @@ enum net_status net_transmit(struct net_dev *dev, struct net_tx *tx);
 /* The same on pair @q (modulo the pairs): a backend's queue's own. */
 enum net_status net_transmit_on(struct net_dev *dev, unsigned int q,
                                 struct net_tx *tx);
+/* The end of a batch sent with `more`: the device hears of it now. */
+void net_kick_on(struct net_dev *dev, unsigned int q);
 
 /* Give a received packet's buffers back to its device. */
 void net_rx_return(struct net_dev *dev, struct net_rx *rx);
+/* The same, one of several at once: net_kick_on(@rx->queue) ends them. */
+void net_rx_return_more(struct net_dev *dev, struct net_rx *rx);
 
 /* From a pair's interrupt: run it soon, from NET_SOFTIRQ on this CPU. */
 void net_queue_interrupt(struct net_dev *dev, unsigned int q);

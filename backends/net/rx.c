@@ -168,19 +168,26 @@ void nb_rx_flush(struct nb_queue *q)
 {
     struct vif *v = q->vif;
     struct net_rx *rx;
+    unsigned long returned = 0;         /* device pairs given buffers */
+    unsigned int i;
 
     ASSERT(spin_is_locked_by_me(&v->lock));
     while ( q->held_nr && v->connected && q->have_rx )
     {
         rx = q->held[q->held_head];
         if ( !rx_one(v, q, rx) )
-            return;
+            break;
         if ( !q->held_nr )
-            return;                     /* broken: disconnect gave all back */
+            break;                      /* broken: disconnect gave all back */
         q->held_head = (q->held_head + 1) % NB_RX_HOLD;
         q->held_nr--;
-        net_rx_return(v->dev, rx);
+        returned |= 1UL << (rx->queue % NET_MAX_QUEUES);
+        net_rx_return_more(v->dev, rx);
     }
+    /* The device hears of the buffers once for the whole flush. */
+    for ( i = 0; returned; i++, returned >>= 1 )
+        if ( returned & 1 )
+            net_kick_on(v->dev, i);
 }
 
 /* Every held packet back to the device (a disconnect). */

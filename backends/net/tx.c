@@ -279,7 +279,9 @@ static void tx_one(struct nb_queue *q, const struct nb_tx_pkt *p)
     }
     r->in_use = true;
     q->inflight++;
-    r->tx = (struct net_tx){ .frag = r->frag, .done = tx_done, .data = r };
+    /* The device hears of the run's packets at its end (nb_tx_work()). */
+    r->tx = (struct net_tx){ .frag = r->frag, .done = tx_done, .data = r,
+                             .more = true };
     if ( !(copy = headers(r, p, maddr, &r->tx.off)) )
     {
         finish(r, NETIF_RSP_ERROR);     /* no checksum offload possible */
@@ -300,7 +302,7 @@ void nb_tx_abort_stalled(struct nb_queue *q)
     finish(r, NETIF_RSP_ERROR);
 }
 
-bool nb_tx_work(struct nb_queue *q)
+static bool tx_work(struct nb_queue *q)
 {
     struct vif *v = q->vif;
     unsigned int budget = TX_BUDGET;
@@ -308,9 +310,6 @@ bool nb_tx_work(struct nb_queue *q)
     RING_IDX rp;
     int more;
 
-    ASSERT(pv_backend_locked() && spin_is_locked_by_me(&v->lock));
-    if ( !v->connected || !q->have_tx )
-        return false;
     if ( q->stalled )
     {
         struct nb_tx_req *r = q->stalled;
@@ -360,4 +359,23 @@ bool nb_tx_work(struct nb_queue *q)
         if ( !more )
             return false;
     }
+}
+
+/*
+ * The guest's TX ring, a budget's worth: each packet queued on the
+ * device without telling it (net_tx.more), then one kick for the run,
+ * however it ended.
+ */
+bool nb_tx_work(struct nb_queue *q)
+{
+    struct vif *v = q->vif;
+    struct net_dev *dev = v->dev;
+    bool again;
+
+    ASSERT(pv_backend_locked() && spin_is_locked_by_me(&v->lock));
+    if ( !v->connected || !q->have_tx )
+        return false;
+    again = tx_work(q);
+    net_kick_on(dev, q->index % dev->nr_queues);
+    return again;
 }

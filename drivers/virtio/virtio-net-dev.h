@@ -46,6 +46,7 @@ struct vnet_queue {
     struct vnet_rx_pkt *pkts, *free_pkt;
     struct vnet_rx_asm asm_;            /* the packet being put together */
     struct vnet_rx_pkt *cur;
+    bool rx_running;                    /* rx_complete() kicks at its end */
     spinlock_t tx_lock;                 /* txq, the slots */
     struct virtqueue txq;
     struct vnet_tx_slot *slots;

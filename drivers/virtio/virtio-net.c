@@ -48,12 +48,18 @@ static enum net_status vnet_transmit(struct net_dev *dev, unsigned int qi,
         rc = NET_EINVAL;
         break;
     }
-    kick = rc == NET_OK && vq_kick_prepare(&q->txq);
+    kick = rc == NET_OK && !tx->more && vq_kick_prepare(&q->txq);
     spin_unlock_irqrestore(&q->tx_lock, flags);
     if ( kick )
         virtio_notify(&vn->vd, &q->txq);
     return rc;
 }
+
+/*
+ * The end of a batch: one fence and at most one notification for all of
+ * it (each notification waits for QEMU's global lock, which its main
+ * loop holds while it moves packets).
+ */
 
 /* Packets sent: each one's completion, without the queue's lock. */
 static void tx_complete(struct vnet *vn, struct vnet_queue *q)
@@ -125,14 +131,14 @@ static void rx_recycle(struct vnet *vn, struct vnet_queue *q,
 static void rx_kick(struct vnet *vn, struct vnet_queue *q,
                     unsigned long flags)
 {
-    bool kick = vq_kick_prepare(&q->rxq);
+    bool kick = vq_unpublished(&q->rxq) && vq_kick_prepare(&q->rxq);
 
     spin_unlock_irqrestore(&q->rx_lock, flags);
     if ( kick )
         virtio_notify(&vn->vd, &q->rxq);
 }
 
-static void vnet_rx_return(struct net_dev *dev, struct net_rx *rx)
+static void vnet_rx_return(struct net_dev *dev, struct net_rx *rx, bool more)
 {
     struct vnet *vn = dev->priv;
     struct vnet_queue *q = &vn->q[rx->queue];
@@ -140,7 +146,14 @@ static void vnet_rx_return(struct net_dev *dev, struct net_rx *rx)
 
     spin_lock_irqsave(&q->rx_lock, flags);
     rx_recycle(vn, q, rx->priv);
-    rx_kick(vn, q, flags);
+    /*
+     * From within rx_complete() (a receiver done at once), it kicks; one
+     * of several, the caller's vnet_kick() does.
+     */
+    if ( q->rx_running || more )
+        spin_unlock_irqrestore(&q->rx_lock, flags);
+    else
+        rx_kick(vn, q, flags);
 }
 
 static void rx_bad(struct vnet *vn, struct vnet_queue *q, const char *why)
@@ -216,6 +229,7 @@ static void rx_complete(struct vnet *vn, struct vnet_queue *q)
     bool bad;
 
     spin_lock_irqsave(&q->rx_lock, flags);
+    q->rx_running = true;
     do {
         vq_disable_cb(&q->rxq);
         while ( (p = vq_get_used(&q->rxq, &len, &bad)) || bad )
@@ -236,12 +250,39 @@ static void rx_complete(struct vnet *vn, struct vnet_queue *q)
                 rx_recycle(vn, q, pkt);
                 continue;
             }
-            rx_kick(vn, q, flags);
+            spin_unlock_irqrestore(&q->rx_lock, flags);
             fn(dev, &pkt->rx, ACCESS_ONCE(dev->receive_data));
             spin_lock_irqsave(&q->rx_lock, flags);
         }
     } while ( vq_enable_cb(&q->rxq) );
+    /* Every buffer reposted meanwhile, this CPU's or another's. */
+    q->rx_running = false;
     rx_kick(vn, q, flags);
+}
+
+/*
+ * The end of a batch: one fence and at most one notification for each
+ * of the pair's queues that has something new (each notification waits
+ * for QEMU's global lock, which its main loop holds while it moves
+ * packets).
+ */
+static void vnet_kick(struct net_dev *dev, unsigned int qi)
+{
+    struct vnet *vn = dev->priv;
+    struct vnet_queue *q = &vn->q[qi];
+    unsigned long flags;
+    bool kick;
+
+    spin_lock_irqsave(&q->tx_lock, flags);
+    kick = vq_unpublished(&q->txq) && vq_kick_prepare(&q->txq);
+    spin_unlock_irqrestore(&q->tx_lock, flags);
+    if ( kick )
+        virtio_notify(&vn->vd, &q->txq);
+    spin_lock_irqsave(&q->rx_lock, flags);
+    if ( q->rx_running )
+        spin_unlock_irqrestore(&q->rx_lock, flags);
+    else
+        rx_kick(vn, q, flags);
 }
 
 static void vnet_complete(struct net_dev *dev, unsigned int qi)
@@ -281,6 +322,7 @@ static void vnet_dump(struct net_dev *dev)
 
 const struct net_dev_ops vnet_ops = {
     .transmit = vnet_transmit,
+    .kick = vnet_kick,
     .complete = vnet_complete,
     .rx_return = vnet_rx_return,
     .link_up = vnet_link_up,

@@ -82,7 +82,7 @@ struct virtqueue {
     uint64_t ind_addr;
 
     uint16_t free_head, num_free;
-    uint16_t avail_idx;                 /* ours: what we have published */
+    uint16_t avail_idx;                 /* ours: what vq_add() queued */
     uint16_t kicked_idx;                /* avail_idx at the last kick */
     uint16_t last_used;                 /* next used entry to look at */
     unsigned long kicks;                /* notifications sent the device */
@@ -116,6 +116,12 @@ int vq_add(struct virtqueue *vq, const struct vq_buf *bufs, unsigned int n,
  * if the device wants a notification for them.
  */
 bool vq_kick_prepare(struct virtqueue *vq);
+
+/* Has vq_add() queued anything vq_kick_prepare() has not published? */
+static inline bool vq_unpublished(const struct virtqueue *vq)
+{
+    return vq->avail_idx != vq->kicked_idx;
+}
 
 /*
  * The next completed request's cookie and the bytes the device wrote
