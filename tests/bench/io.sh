@@ -37,6 +37,8 @@
 # writes past the region): build/bench/io-NAME-PART.profile, the share of
 # the vCPU's time in the shim, the guest's kernel and its user space, by
 # symbol.
+# IO_BENCH_SHIM_DIR: the shim to boot (default build/default);
+# IO_BENCH_SHIM_CMDLINE: its command line (e.g. no-backend-batch).
 # IO_BENCH_PERFC=1 boots the shim built with Xen's performance counters
 # (CONFIG=perfc, built here if missing) and types its debug keys 'P'
 # before and 'p' after each part: build/bench/io-pvshim-PART.perfc, and
@@ -125,13 +127,15 @@ args="io_bench=DEV:$off:$size:$secs${profile:+:1} init=/root/io-bench ro quiet n
 args+=${IO_BENCH_ARGS:+ $IO_BENCH_ARGS}   # more for both kernels
 # The shim's QEMU command line; the native one differs in its kernel.
 perfc=
+shim_dir=${IO_BENCH_SHIM_DIR:-build/default}
 if [ "${IO_BENCH_PERFC:-0}" = 1 ]; then
-    perfc=build/perfc
+    perfc=1
+    shim_dir=build/perfc
     make -s CONFIG=perfc >/dev/null || { verdict 1 "make CONFIG=perfc failed"; exit 1; }
     rm -f "$out"/io-*.perfc
 fi
 eval "qemu=($(tools/pvshim-run "$kernel" --initrd "$initrd" --memory 1G \
-    ${perfc:+--shim-dir "$perfc"} \
+    --shim-dir "$shim_dir" ${IO_BENCH_SHIM_CMDLINE:+--shim-cmdline "$IO_BENCH_SHIM_CMDLINE"} \
     --disk "$disk" --net "user,hostfwd=tcp:127.0.0.1:$port-:5201" \
     --guest-cmdline "root=/dev/xvda1 console=hvc0 ${args/DEV/\/dev\/xvda}" \
     --dry-run </dev/null))" || { verdict 1 "tools/pvshim-run --dry-run failed"; exit 1; }
@@ -149,7 +153,7 @@ done
 # Around each part: IO_BENCH_PROFILE=1 samples the vCPU (pvshim-profile
 # through the gdbstub), IO_BENCH_PERF=1 records QEMU (all its threads).
 perf_pid= prof_pid=
-shim_syms=build/default/pvshim-syms
+shim_syms=$shim_dir/pvshim-syms
 if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
     gdb_port=$(free_ports 1)
     qemu+=(-gdb "tcp:127.0.0.1:$gdb_port")
