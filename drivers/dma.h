@@ -9,6 +9,9 @@
 #include "shim/lib.h"
 #include "arch/x86/barrier.h"
 #include "arch/x86/layout.h"
+#ifndef SHIM_HOST_TEST
+#include "arch/x86/flush.h"
+#endif
 
 /* @bytes of zeroed, physically contiguous memory; NULL if none. At boot. */
 void *dma_alloc(unsigned long bytes);
@@ -53,7 +56,7 @@ static inline void dma_mb(void)
 {
     smp_mb();
     if ( dma_mb_tcg )
-        asm volatile ( "invlpg (%0)" :: "r" (DMA_MB_TCG_VA) : "memory" );
+        invlpg_one(DMA_MB_TCG_VA);
 }
 #endif
 

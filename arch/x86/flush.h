@@ -20,6 +20,12 @@
  */
 void flush_area_local(unsigned long va, unsigned int flags);
 
+/* invlpg of @va alone, uncounted (drivers/dma.h's fence under TCG). */
+static inline void invlpg_one(unsigned long va)
+{
+    asm volatile ( "invlpg (%0)" :: "r" (va) : "memory" );
+}
+
 /* Load @cr3, flushing everything, global entries included. */
 void switch_cr3(unsigned long cr3);
 
