@@ -184,7 +184,8 @@ FUZZ_HCALL_OPS   ?= 200000
 define fuzz_seeds
 	@mkdir -p build/fuzz
 	$(Q)for s in $(FUZZ_GUEST_SEEDS); do for w in 64 32; do \
-	    dir=build/guests$${w/64/}; log=build/fuzz/$(1)$${w/64/}-$$s.log; \
+	    sfx=$$(test $$w = 32 && echo 32); \
+	    dir=build/guests$$sfx; log=build/fuzz/$(1)$$sfx-$$s.log; \
 	    if tools/pvshim-run $$dir/$(1).elf --memory 128M \
 	        --timeout 7200 --shim-cmdline "$(3) hypercall-batch=$$s" \
 	        --guest-cmdline "seed=$$s iterations=$(2)" \
