@@ -41,6 +41,7 @@ PERFCOUNTER(backend_batched,            "backend events held (batch)")
 PERFCOUNTER(backend_batch_released,     "backend batches at iret/sched")
 PERFCOUNTER(backend_batch_timeouts,     "backend batch timeouts")
 
+PERFCOUNTER(device_notifications,       "virtio kicks and NVMe doorbells")
 PERFCOUNTER(tlb_flush_local,            "local TLB flushes")
 PERFCOUNTER(tlb_flush_local_global,     "local TLB flushes incl. global")
 PERFCOUNTER(tlb_flush_local_va,         "local single-page flushes")

@@ -11,6 +11,7 @@
 #include "drivers/ioremap.h"
 #include "drivers/nvme/nvme-ctrl.h"
 #include "shim/console.h"
+#include "shim/perfc.h"
 
 #define STRAYS_LOGGED   4       /* per queue, then counted only */
 #define BATCH           16      /* completions per doorbell write */
@@ -29,7 +30,7 @@ bool nvme_queue_alloc(struct nvme_ctrl *c, struct nvme_queue *q,
     q->cq.size = depth;
     q->cq.head = 0;
     q->cq.phase = 1;
-    q->sq_tail = 0;
+    q->sq_tail = q->sq_rung = 0;
     q->sq_db = (volatile uint32_t *)(c->regs + NVME_REG_DBS +
                                      2 * qid * c->db_stride);
     q->cq_db = (volatile uint32_t *)(c->regs + NVME_REG_DBS +
@@ -44,14 +45,28 @@ bool nvme_queue_alloc(struct nvme_ctrl *c, struct nvme_queue *q,
     return true;
 }
 
-void nvme_sq_submit(struct nvme_queue *q, const struct nvme_sqe *cmd)
+void nvme_sq_put(struct nvme_queue *q, const struct nvme_sqe *cmd)
 {
     q->sq[q->sq_tail] = *cmd;
     if ( ++q->sq_tail == q->depth )
         q->sq_tail = 0;
-    /* The entry before the doorbell that hands it over. */
+}
+
+void nvme_sq_ring(struct nvme_queue *q)
+{
+    if ( q->sq_tail == q->sq_rung )
+        return;
+    /* The entries before the doorbell that hands them over. */
     smp_wmb();
+    perfc_incr(device_notifications);
     mmio_write32(q->sq_db, q->sq_tail);
+    q->sq_rung = q->sq_tail;
+}
+
+void nvme_sq_submit(struct nvme_queue *q, const struct nvme_sqe *cmd)
+{
+    nvme_sq_put(q, cmd);
+    nvme_sq_ring(q);
 }
 
 /* @req as an NVM command in @cmd, its PRP list or range in @page. */
@@ -127,9 +142,23 @@ static enum blk_status nvme_submit(struct blk_dev *dev, unsigned int qi,
     cmd.cid = i;
     q->free_slot = s->next_free;
     s->req = req;
-    nvme_sq_submit(q, &cmd);
+    nvme_sq_put(q, &cmd);
+    if ( !req->more )
+        nvme_sq_ring(q);
     spin_unlock_irqrestore(&q->lock, flags);
     return BLK_OK;
+}
+
+/* The end of a batch: one doorbell write for all of it. */
+static void nvme_kick(struct blk_dev *dev, unsigned int qi)
+{
+    struct nvme_ns *ns = dev->priv;
+    struct nvme_queue *q = &ns->ctrl->io[qi];
+    unsigned long flags;
+
+    spin_lock_irqsave(&q->lock, flags);
+    nvme_sq_ring(q);
+    spin_unlock_irqrestore(&q->lock, flags);
 }
 
 /* Take up to BATCH completions off @q.  How many. */
@@ -211,6 +240,7 @@ static void nvme_dump(struct blk_dev *dev)
 
 const struct blk_dev_ops nvme_blk_ops = {
     .submit = nvme_submit,
+    .kick = nvme_kick,
     .complete = nvme_complete,
     .dump = nvme_dump,
 };

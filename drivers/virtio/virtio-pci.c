@@ -8,6 +8,7 @@
 #include "drivers/ioremap.h"
 #include "drivers/virtio/virtio-pci.h"
 #include "shim/console.h"
+#include "shim/perfc.h"
 
 /* struct virtio_pci_cap (4.1.4). */
 #define VIRTIO_CAP_CFG_TYPE     3
@@ -270,6 +271,7 @@ bool virtio_queue_setup(struct virtio_dev *vd, struct virtqueue *vq,
 void virtio_notify(struct virtio_dev *vd, struct virtqueue *vq)
 {
     vq->kicks++;
+    perfc_incr(device_notifications);
     mmio_write16(vd->notify + vq->notify_off * vd->notify_mult, vq->index);
 }
 
