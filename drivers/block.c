@@ -139,6 +139,11 @@ enum blk_status blk_submit_on(struct blk_dev *dev, unsigned int q,
     return dev->ops->submit(dev, q % dev->nr_queues, req);
 }
 
+void blk_kick_on(struct blk_dev *dev, unsigned int q)
+{
+    dev->ops->kick(dev, q % dev->nr_queues);
+}
+
 enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req)
 {
     return blk_submit_on(dev, smp_processor_id(), req);

@@ -59,6 +59,12 @@ struct blk_request {
      */
     void (*done)(struct blk_request *req, enum blk_status status);
     void *data;             /* the caller's */
+    /*
+     * More requests follow at once on this queue: the device need not
+     * be told of this one yet.  The caller ends the batch with
+     * blk_kick_on().
+     */
+    bool more;
 };
 
 struct blk_dev;
@@ -66,6 +72,8 @@ struct blk_dev_ops {
     /* Queue @req on queue @q; BLK_OK once queued, else why not. */
     enum blk_status (*submit)(struct blk_dev *dev, unsigned int q,
                               struct blk_request *req);
+    /* Tell the device of what queue @q was given with `more` set. */
+    void (*kick)(struct blk_dev *dev, unsigned int q);
     /* Run the completions queue @q has (its interrupt said so). */
     void (*complete)(struct blk_dev *dev, unsigned int q);
     /* Print each queue's state (a debug key); racy reads, no locks. */
@@ -114,6 +122,8 @@ enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req);
 /* blk_submit() on the device's queue @q (mod its queues), wherever from. */
 enum blk_status blk_submit_on(struct blk_dev *dev, unsigned int q,
                               struct blk_request *req);
+/* The end of a batch submitted with `more`: the device hears of it now. */
+void blk_kick_on(struct blk_dev *dev, unsigned int q);
 /* blk_submit()'s checks alone: could @dev take @req as it is? */
 enum blk_status blk_check(const struct blk_dev *dev,
                           const struct blk_request *req);

@@ -66,6 +66,7 @@ struct vbd_ring {
     unsigned int ring_handle[BLKIF_RING_PAGES_MAX];
     unsigned int port;              /* the shim's end, 0: none */
     bool busy;                      /* no room: a completion raises us */
+    bool batching;                  /* in vbd_ring_work(): it kicks */
     /*
      * Requests whose next_sub waits for room in the device's queue, in
      * order: one the ring handed over, and any whose completion found

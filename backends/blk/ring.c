@@ -107,6 +107,8 @@ static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
     {
         q->sub[q->next_sub].done = req_done;
         q->sub[q->next_sub].data = q;
+        /* The ring's run tells the device once, at its end. */
+        q->sub[q->next_sub].more = r->batching;
         s = blk_submit_on(dev, r->index % dev->nr_queues,
                           &q->sub[q->next_sub]);
         if ( s == BLK_EBUSY )
@@ -254,7 +256,7 @@ static void drop_stalled(struct vbd_ring *r)
     }
 }
 
-bool vbd_ring_work(struct vbd_ring *r)
+static bool ring_work(struct vbd_ring *r)
 {
     struct blkif_back_ring *br = &r->ring.br;
     struct vbd *v = r->vbd;
@@ -264,8 +266,6 @@ bool vbd_ring_work(struct vbd_ring *r)
     RING_IDX rc, rp;
     int more;
 
-    ASSERT(pv_backend_locked());
-    ASSERT_VBD_LOCKED(v);
     if ( r->stalled && !v->connected )
         drop_stalled(r);
     if ( !v->connected )
@@ -325,4 +325,25 @@ bool vbd_ring_work(struct vbd_ring *r)
         if ( !more )
             return false;
     }
+}
+
+/*
+ * A budget's worth of @r's requests, each one's device requests queued
+ * without telling the device (blk_request.more), then one kick for the
+ * run, however it ended: each kick is an I/O exit that waits for QEMU's
+ * global lock.  Completions' submissions (req_done()) kick at once.
+ */
+bool vbd_ring_work(struct vbd_ring *r)
+{
+    struct vbd *v = r->vbd;
+    bool again;
+
+    ASSERT(pv_backend_locked());
+    ASSERT_VBD_LOCKED(v);
+    r->batching = true;
+    again = ring_work(r);
+    r->batching = false;
+    if ( v->dev )
+        blk_kick_on(v->dev, r->index % v->dev->nr_queues);
+    return again;
 }

@@ -37,6 +37,7 @@ struct nvme_queue {
     uint16_t qid, depth;        /* depth: entries in each of SQ and CQ */
     struct nvme_sqe *sq;
     uint16_t sq_tail;
+    uint16_t sq_rung;           /* sq_tail at the last doorbell write */
     struct nvme_cq_ring cq;
     volatile uint32_t *sq_db, *cq_db;
     /*
@@ -90,6 +91,9 @@ void nvme_add_namespaces(struct nvme_ctrl *c);
 extern const struct blk_dev_ops nvme_blk_ops;
 /* Fill slot @i of @q's SQ at the tail and ring the doorbell; locked. */
 void nvme_sq_submit(struct nvme_queue *q, const struct nvme_sqe *cmd);
+/* The same without the doorbell; nvme_sq_ring() rings it for all. */
+void nvme_sq_put(struct nvme_queue *q, const struct nvme_sqe *cmd);
+void nvme_sq_ring(struct nvme_queue *q);
 /* Set up @q's memory (depth entries), its doorbells, its slots. */
 bool nvme_queue_alloc(struct nvme_ctrl *c, struct nvme_queue *q,
                       uint16_t qid, uint16_t depth);

@@ -182,11 +182,26 @@ static enum blk_status vblk_submit(struct blk_dev *dev, unsigned int qi,
         rc = BLK_EINVAL;
         break;
     }
-    kick = rc == BLK_OK && vq_kick_prepare(&q->vq);
+    kick = rc == BLK_OK && !req->more && vq_kick_prepare(&q->vq);
     spin_unlock_irqrestore(&q->lock, flags);
     if ( kick )
         virtio_notify(&vb->vd, &q->vq);
     return rc;
+}
+
+/* The end of a batch: one fence, at most one notification for all of it. */
+static void vblk_kick(struct blk_dev *dev, unsigned int qi)
+{
+    struct vblk *vb = dev->priv;
+    struct vblk_queue *q = &vb->q[qi];
+    unsigned long flags;
+    bool kick;
+
+    spin_lock_irqsave(&q->lock, flags);
+    kick = vq_unpublished(&q->vq) && vq_kick_prepare(&q->vq);
+    spin_unlock_irqrestore(&q->lock, flags);
+    if ( kick )
+        virtio_notify(&vb->vd, &q->vq);
 }
 
 static enum blk_status vblk_status(uint8_t s)
@@ -253,6 +268,7 @@ static void vblk_dump(struct blk_dev *dev)
 
 static const struct blk_dev_ops vblk_ops = {
     .submit = vblk_submit,
+    .kick = vblk_kick,
     .complete = vblk_complete,
     .dump = vblk_dump,
 };
