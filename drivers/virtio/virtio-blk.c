@@ -189,19 +189,11 @@ static enum blk_status vblk_submit(struct blk_dev *dev, unsigned int qi,
     return rc;
 }
 
-/* The end of a batch: one fence, at most one notification for all of it. */
 static void vblk_kick(struct blk_dev *dev, unsigned int qi)
 {
     struct vblk *vb = dev->priv;
-    struct vblk_queue *q = &vb->q[qi];
-    unsigned long flags;
-    bool kick;
 
-    spin_lock_irqsave(&q->lock, flags);
-    kick = vq_unpublished(&q->vq) && vq_kick_prepare(&q->vq);
-    spin_unlock_irqrestore(&q->lock, flags);
-    if ( kick )
-        virtio_notify(&vb->vd, &q->vq);
+    virtio_kick_batch(&vb->vd, &vb->q[qi].vq, &vb->q[qi].lock);
 }
 
 static enum blk_status vblk_status(uint8_t s)

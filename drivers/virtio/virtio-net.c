@@ -55,12 +55,6 @@ static enum net_status vnet_transmit(struct net_dev *dev, unsigned int qi,
     return rc;
 }
 
-/*
- * The end of a batch: one fence and at most one notification for all of
- * it (each notification waits for QEMU's global lock, which its main
- * loop holds while it moves packets).
- */
-
 /* Packets sent: each one's completion, without the queue's lock. */
 static void tx_complete(struct vnet *vn, struct vnet_queue *q)
 {
@@ -128,10 +122,15 @@ static void rx_recycle(struct vnet *vn, struct vnet_queue *q,
     q->free_pkt = pkt;
 }
 
+/*
+ * Publish the reposted buffers and unlock; not from within rx_complete(),
+ * which does it once at its end for every buffer reposted meanwhile.
+ */
 static void rx_kick(struct vnet *vn, struct vnet_queue *q,
                     unsigned long flags)
 {
-    bool kick = vq_unpublished(&q->rxq) && vq_kick_prepare(&q->rxq);
+    bool kick = !q->rx_running && vq_unpublished(&q->rxq) &&
+                vq_kick_prepare(&q->rxq);
 
     spin_unlock_irqrestore(&q->rx_lock, flags);
     if ( kick )
@@ -146,11 +145,8 @@ static void vnet_rx_return(struct net_dev *dev, struct net_rx *rx, bool more)
 
     spin_lock_irqsave(&q->rx_lock, flags);
     rx_recycle(vn, q, rx->priv);
-    /*
-     * From within rx_complete() (a receiver done at once), it kicks; one
-     * of several, the caller's vnet_kick() does.
-     */
-    if ( q->rx_running || more )
+    /* One of several: the caller's vnet_kick() publishes them all. */
+    if ( more )
         spin_unlock_irqrestore(&q->rx_lock, flags);
     else
         rx_kick(vn, q, flags);
@@ -260,29 +256,16 @@ static void rx_complete(struct vnet *vn, struct vnet_queue *q)
     rx_kick(vn, q, flags);
 }
 
-/*
- * The end of a batch: one fence and at most one notification for each
- * of the pair's queues that has something new (each notification waits
- * for QEMU's global lock, which its main loop holds while it moves
- * packets).
- */
+/* The end of a batch: the pair's sends and its reposted buffers. */
 static void vnet_kick(struct net_dev *dev, unsigned int qi)
 {
     struct vnet *vn = dev->priv;
     struct vnet_queue *q = &vn->q[qi];
     unsigned long flags;
-    bool kick;
 
-    spin_lock_irqsave(&q->tx_lock, flags);
-    kick = vq_unpublished(&q->txq) && vq_kick_prepare(&q->txq);
-    spin_unlock_irqrestore(&q->tx_lock, flags);
-    if ( kick )
-        virtio_notify(&vn->vd, &q->txq);
+    virtio_kick_batch(&vn->vd, &q->txq, &q->tx_lock);
     spin_lock_irqsave(&q->rx_lock, flags);
-    if ( q->rx_running )
-        spin_unlock_irqrestore(&q->rx_lock, flags);
-    else
-        rx_kick(vn, q, flags);
+    rx_kick(vn, q, flags);
 }
 
 static void vnet_complete(struct net_dev *dev, unsigned int qi)

@@ -275,6 +275,19 @@ void virtio_notify(struct virtio_dev *vd, struct virtqueue *vq)
     mmio_write16(vd->notify + vq->notify_off * vd->notify_mult, vq->index);
 }
 
+void virtio_kick_batch(struct virtio_dev *vd, struct virtqueue *vq,
+                       spinlock_t *lock)
+{
+    unsigned long flags;
+    bool kick;
+
+    spin_lock_irqsave(lock, flags);
+    kick = vq_unpublished(vq) && vq_kick_prepare(vq);
+    spin_unlock_irqrestore(lock, flags);
+    if ( kick )
+        virtio_notify(vd, vq);
+}
+
 void virtio_driver_ok(struct virtio_dev *vd)
 {
     set_status(vd, VIRTIO_STATUS_DRIVER_OK);

@@ -10,6 +10,7 @@
 
 #include "drivers/pci.h"
 #include "drivers/virtio/virtqueue.h"
+#include "shim/spinlock.h"
 
 #define VIRTIO_PCI_VENDOR       0x1af4
 #define VIRTIO_PCI_MODERN_BASE  0x1040  /* + the virtio device id (4.1.2.1) */
@@ -74,6 +75,15 @@ bool virtio_queue_setup(struct virtio_dev *vd, struct virtqueue *vq,
                         unsigned int cpu, vector_handler_t *fn, void *data);
 /* Tell the device about queue @vq's new entries. */
 void virtio_notify(struct virtio_dev *vd, struct virtqueue *vq);
+/*
+ * The end of a batch queued without publishing: under @lock (the
+ * queue's), publish what @vq has queued, if anything, then notify the
+ * device if it asks; one fence and at most one notification for all of
+ * it (each notification waits for QEMU's global lock, which its main
+ * loop holds while it moves the device's data).
+ */
+void virtio_kick_batch(struct virtio_dev *vd, struct virtqueue *vq,
+                       spinlock_t *lock);
 /* DRIVER_OK: the device is live. */
 void virtio_driver_ok(struct virtio_dev *vd);
 /* Give up on the device: FAILED. */
