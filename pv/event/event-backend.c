@@ -36,8 +36,7 @@ int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq)
             break;
     if ( i == NR_BACKEND_PORTS )
         goto out;
-    backend_ports[i] = (struct backend_port){ true, guest_port, softirq,
-                                              true };
+    backend_ports[i] = (struct backend_port){ true, guest_port, softirq };
     chn->state = ECS_INTERDOMAIN;
     chn->remote_port = i + 1;
     rc = i + 1;
@@ -61,7 +60,7 @@ void pv_evtchn_unbind_backend(unsigned int backend_port)
     struct evtchn *chn;
 
     ASSERT(pv_backend_locked());
-    if ( b <= EVTCHN_CONSOLE_PORT - 1 )
+    if ( !backend_port_bound(b) )
         return;                         /* not a bound one; the fixed two */
     spin_lock(&d->event_lock);
     if ( backend_ports[b].guest_port )
@@ -71,7 +70,7 @@ void pv_evtchn_unbind_backend(unsigned int backend_port)
         chn->remote_dom = BACKEND_DOMID;
         chn->remote_port = 0;
     }
-    backend_ports[b] = (struct backend_port){ false, 0, 0, false };
+    backend_ports[b] = (struct backend_port){ false, 0, 0 };
     spin_unlock(&d->event_lock);
 }
 

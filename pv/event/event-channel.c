@@ -305,7 +305,7 @@ static void backend_notified(unsigned int backend_port)
 
     if ( i < 0 )
         return;
-    if ( backend_ports[i].batch && opt_backend_batch &&
+    if ( backend_port_bound(i) && opt_backend_batch &&
          smp_processor_id() == 0 )
     {
         if ( !evtchn_batched )

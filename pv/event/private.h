@@ -12,6 +12,7 @@
 #include <xen/event_channel.h>
 #include "pv/domain.h"
 #include "pv/event/event.h"
+#include "pv/pv.h"
 #include "arch/x86/nospec.h"
 
 /* The guest is domain 1; its backends (console, xenstore) are "dom0". */
@@ -165,18 +166,23 @@ void evtchn_check_pollers(struct domain *d, unsigned int port);
 /*
  * The shim's ends of interdomain channels ("domain 0"'s ports 1 to
  * NR_BACKEND_PORTS, entry port - 1): the guest port bound to it (0:
- * none), the softirq a send from the guest raises on CPU 0, and whether
- * that may wait for the guest's next iret or sched_op (backend-batch:
- * the block and network backends, not the console's or xenstore's).
+ * none), and the softirq a send from the guest raises on CPU 0.
  */
 #define NR_BACKEND_PORTS    64
 struct backend_port {
     bool in_use;
     uint16_t guest_port;
     uint8_t softirq;
-    bool batch;
 };
 extern struct backend_port backend_ports[NR_BACKEND_PORTS];
+/*
+ * Entry @i is one a backend bound (pv_evtchn_bind_backend(): the block
+ * and network backends), not xenstore's or the console's fixed one.
+ */
+static inline bool backend_port_bound(int i)
+{
+    return i >= EVTCHN_CONSOLE_PORT;
+}
 /* The entry of backend port @port in use, or -1. */
 int backend_index(unsigned int port);
 
