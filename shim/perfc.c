@@ -31,43 +31,50 @@ static const struct {
 #undef PERFCOUNTER
 #undef PERFCOUNTER_ARRAY
 
+#define ALL_CPUS    NR_CPUS
+
+/* Counters [j, j + n) summed, on @cpu or on every online CPU (ALL_CPUS). */
+static unsigned long sum(unsigned int cpu, unsigned int j, unsigned int n)
+{
+    unsigned int c, e;
+    unsigned long s = 0;
+
+    for ( c = 0; c < NR_CPUS; c++ )
+        if ( (cpu == ALL_CPUS ? cpu_online(c) : c == cpu) )
+            for ( e = 0; e < n; e++ )
+                s += perfcounters[c].c[j + e];
+    return s;
+}
+
 /* Continuation lines line up under the first CPU, four CPUs a line. */
 static void print_cpus(unsigned int j, unsigned int n)
 {
-    unsigned int cpu, k = 0, e;
+    unsigned int cpu, k = 0;
 
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
     {
-        unsigned long sum = 0;
-
         if ( !cpu_online(cpu) )
             continue;
-        for ( e = 0; e < n; e++ )
-            sum += perfcounters[cpu].c[j + e];
         if ( k > 0 && (k % 4) == 0 )
             printk("\n%53s", "");
-        printk("  CPU%02u[%10lu]", cpu, sum);
+        printk("  CPU%02u[%10lu]", cpu, sum(cpu, j, n));
         k++;
     }
 }
 
 void perfc_printall(unsigned char key)
 {
-    unsigned int i, j, cpu, e;
+    unsigned int i, j, e;
 
     printk("Xen performance counters SHOW  (now = %lu)\n",
            (unsigned long)NOW());
     for ( i = j = 0; i < ARRAY_SIZE(perfc_info); i++ )
     {
         unsigned int n = perfc_info[i].nr_elements;
-        unsigned long sum = 0;
+        unsigned long total = sum(ALL_CPUS, j, n), s;
 
-        for ( cpu = 0; cpu < NR_CPUS; cpu++ )
-            if ( cpu_online(cpu) )
-                for ( e = 0; e < n; e++ )
-                    sum += perfcounters[cpu].c[j + e];
-        printk("%-32s  TOTAL[%12lu]", perfc_info[i].name, sum);
-        if ( sum )
+        printk("%-32s  TOTAL[%12lu]", perfc_info[i].name, total);
+        if ( total )
             print_cpus(j, n);
         printk("\n");
         /*
@@ -75,17 +82,10 @@ void perfc_printall(unsigned char key)
          * CONFIG_PERF_ARRAYS prints every element, four a line; most of
          * ours are zero, and a line each is what a script wants).
          */
-        if ( sum && n > 1 )
+        if ( total && n > 1 )
             for ( e = 0; e < n; e++ )
-            {
-                unsigned long s = 0;
-
-                for ( cpu = 0; cpu < NR_CPUS; cpu++ )
-                    if ( cpu_online(cpu) )
-                        s += perfcounters[cpu].c[j + e];
-                if ( s )
+                if ( (s = sum(ALL_CPUS, j + e, 1)) )
                     printk("%16s  ARR%02u[%10lu]\n", "", e, s);
-            }
         j += n;
     }
 }
