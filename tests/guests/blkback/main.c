@@ -624,17 +624,22 @@ static void indirect_hostile(void)
 }
 
 /*
- * An indirect read (page REF_IND) of 256 one-sector segments at @sector,
- * each in the middle of a big page, backwards in it; every sector
- * checked.
+ * @copies indirect reads (page REF_IND) queued at once, each of the same
+ * 256 one-sector segments at @sector, each in the middle of a big page,
+ * backwards in it; every one answered OKAY, every sector checked (the
+ * copies write the same bytes, whichever finishes last).
  */
-static void read_256_pieces(uint64_t sector, const char *what)
+static void read_256_pieces(uint64_t sector, unsigned int copies,
+                            const char *what)
 {
+    uint64_t first = id + 1;
     unsigned int k;
 
     for ( k = 0; k < 256; k++ )
         ind[k] = blk_seg(REF_BIG + k / 8, 7 - k % 8, 7 - k % 8);
-    check_rc(rq_ind(BLKIF_OP_READ, sector, 256, REF_IND), BLKIF_RSP_OKAY);
+    for ( k = 0; k < copies; k++ )
+        put_ind(BLKIF_OP_READ, sector, 256, REF_IND);
+    await_all(first, copies, BLKIF_OP_READ, what);
     for ( k = 0; k < 256; k++ )
         if ( !blk_holds(big[k / 8], (7 - k % 8) * 512, sector + k) )
             test_fail("%s: sector %llu wrong", what,
@@ -665,7 +670,7 @@ static void indirect(void)
     check_rc(gnt_status_bits(1, REF_IND), 0);
 
     big_pages(0);
-    read_256_pieces(3000, "256-segment read");
+    read_256_pieces(3000, 1, "256-segment read");
 
     for ( i = 0; i < 2; i++ )
     {
@@ -697,7 +702,7 @@ static void nvme_pieces(void)
     d = &xvdb;
     grant_page(REF_IND, ind, GTF_readonly);
     big_pages(0xee);
-    read_256_pieces(400, "xvdb: 256-piece read");
+    read_256_pieces(400, 1, "xvdb: 256-piece read");
     d = &xvda;
 }
 
@@ -705,25 +710,14 @@ static void nvme_pieces(void)
  * A ring full of the largest requests the backend offers: 256 segments
  * each, far more grants in flight than the shim maps at once for a disk
  * (the rest must wait for the first ones' completions, never fail).
- * Every request reads the same 256 sectors into the same pages, so the
- * pages end up as one such read leaves them, whichever finishes last.
  */
 static void ring_of_256(void)
 {
-    unsigned int j, k, n = RING_SIZE(&d->ring);
-    uint64_t first = id + 1;
+    unsigned int k;
 
     grant_page(REF_IND, ind, GTF_readonly);
     big_pages(0xee);
-    for ( k = 0; k < 256; k++ )
-        ind[k] = blk_seg(REF_BIG + k / 8, 7 - k % 8, 7 - k % 8);
-    for ( j = 0; j < n; j++ )
-        put_ind(BLKIF_OP_READ, 5000, 256, REF_IND);
-    await_all(first, n, BLKIF_OP_READ, "a ring of 256-segment reads");
-    for ( k = 0; k < 256; k++ )
-        if ( !blk_holds(big[k / 8], (7 - k % 8) * 512, 5000 + k) )
-            test_fail("a ring of 256-segment reads: sector %u wrong",
-                      5000 + k);
+    read_256_pieces(5000, RING_SIZE(&d->ring), "a ring of 256-segment reads");
     for ( k = 0; k < NBIG; k++ )
         check_rc(gnt_status_bits(1, REF_BIG + k), 0);
 }
