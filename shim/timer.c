@@ -2,16 +2,24 @@
 /*
  * Software timers (shim/timer.h): a sorted singly linked list per CPU,
  * the local APIC timer armed for its head.  The lists are short (a few
- * timers per vCPU), so insertion is a walk.
+ * timers per vCPU), so insertion is a walk.  Each list has its own lock,
+ * as Xen's per-CPU timers.lock: any CPU may set or stop a timer of any
+ * CPU, and a handler runs with it dropped, so it may set_timer() again
+ * and take whatever locks it needs (the lock is a leaf: nothing else is
+ * taken while it is held).
  */
 #include "shim/timer.h"
 #include "shim/softirq.h"
+#include "shim/spinlock.h"
 #include "arch/x86/apic.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/traps.h"
 #include "shim/console.h"
 
 static struct timer *timer_list[NR_CPUS];
+static spinlock_t timer_lock[NR_CPUS] = {
+    [0 ... NR_CPUS - 1] = SPIN_LOCK_UNLOCKED,
+};
 
 static void reprogram(unsigned int cpu)
 {
@@ -45,14 +53,18 @@ void init_timer(struct timer *t, void (*function)(void *), void *data,
 
 /*
  * A timer of another CPU may be set or stopped too (a vCPU's, from
- * another vCPU): the callers serialise every use of the lists (the
- * domain lock, once the guest runs), and the owner is sent to its
- * TIMER_SOFTIRQ to arm its own APIC timer.
+ * another vCPU), under that CPU's list lock; the owner is sent to its
+ * TIMER_SOFTIRQ to arm its own APIC timer.  Only a timer's owner CPU
+ * writes its APIC timer, under the lock, so the deadline it arms is the
+ * head it saw.  A handler already taken off the list when stop_timer()
+ * runs still runs (Xen's stop_timer() doesn't wait either).
  */
 void set_timer(struct timer *t, uint64_t expires)
 {
+    spinlock_t *lock = &timer_lock[t->cpu];
     struct timer **pp;
 
+    spin_lock(lock);
     if ( t->active )
         unlink_timer(t);
     t->expires = expires;
@@ -61,45 +73,66 @@ void set_timer(struct timer *t, uint64_t expires)
         ;
     t->next = *pp;
     *pp = t;
-    t->active = true;
+    ACCESS_ONCE(t->active) = true;
     if ( t->cpu != smp_processor_id() )
+    {
+        spin_unlock(lock);
         cpu_raise_softirq(t->cpu, TIMER_SOFTIRQ);
-    else if ( timer_list[t->cpu] == t )
+        return;
+    }
+    if ( timer_list[t->cpu] == t )
     {
         if ( expires <= NOW() )
             raise_softirq(TIMER_SOFTIRQ);
         else
             reprogram(t->cpu);
     }
+    spin_unlock(lock);
 }
 
 void stop_timer(struct timer *t)
 {
+    spinlock_t *lock = &timer_lock[t->cpu];
     bool was_head;
 
-    if ( !t->active )
-        return;
-    was_head = timer_list[t->cpu] == t;
-    unlink_timer(t);
-    /* Another CPU's APIC timer may fire for nothing: harmless. */
-    if ( was_head && t->cpu == smp_processor_id() )
-        reprogram(t->cpu);
+    spin_lock(lock);
+    if ( t->active )
+    {
+        was_head = timer_list[t->cpu] == t;
+        unlink_timer(t);
+        /* Another CPU's APIC timer may fire for nothing: harmless. */
+        if ( was_head && t->cpu == smp_processor_id() )
+            reprogram(t->cpu);
+    }
+    spin_unlock(lock);
 }
 
-/* TIMER_SOFTIRQ: run what has expired, then arm for what is left. */
+/*
+ * TIMER_SOFTIRQ: run what has expired, each handler with the list's lock
+ * dropped (as Xen's execute_timer()), then arm for what is left.
+ */
 static void timer_softirq(void)
 {
     unsigned int cpu = smp_processor_id();
+    spinlock_t *lock = &timer_lock[cpu];
     struct timer *t;
+    void (*fn)(void *);
+    void *data;
 
+    spin_lock(lock);
     while ( (t = timer_list[cpu]) && t->expires <= NOW() )
     {
         timer_list[cpu] = t->next;
         t->next = NULL;
-        t->active = false;
-        t->function(t->data);           /* may set_timer() again */
+        ACCESS_ONCE(t->active) = false;
+        fn = t->function;
+        data = t->data;
+        spin_unlock(lock);
+        fn(data);                       /* may set_timer() again */
+        spin_lock(lock);
     }
     reprogram(cpu);
+    spin_unlock(lock);
 }
 
 void timer_init(void)
@@ -120,9 +153,10 @@ void dump_timerq(unsigned char key)
     printk("Dumping timer queues:\n");
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
     {
-        if ( !timer_list[cpu] && cpu != smp_processor_id() )
+        if ( !ACCESS_ONCE(timer_list[cpu]) && cpu != smp_processor_id() )
             continue;
         printk("CPU%02u:\n", cpu);
+        spin_lock(&timer_lock[cpu]);
         for ( t = timer_list[cpu]; t; t = t->next )
         {
             fn = symbol_lookup((unsigned long)t->function, &off, &size);
@@ -130,5 +164,6 @@ void dump_timerq(unsigned char key)
                    (long)(t->expires - now) / 1000, (unsigned long)t,
                    fn ? fn : "?", (unsigned long)t->data);
         }
+        spin_unlock(&timer_lock[cpu]);
     }
 }
