@@ -276,6 +276,11 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
 #define LDT_VIRT_SIZE   (LDT_FRAMES_MAX * PAGE_SIZE)
 #define LDT_VIRT(v)     (ONDEMAND_VIRT_START + (v)->id * LDT_VIRT_SIZE)
 
+bool pv_in_ldt(const struct vcpu *v, unsigned long addr)
+{
+    return addr - LDT_VIRT(v) < (unsigned long)v->ldt_ents * 8;
+}
+
 /*
  * Each vCPU's LDT has its own range (vCPU n runs on CPU n only), so no
  * CPU ever holds a translation of another's: mapping and unmapping one

@@ -33,6 +33,8 @@ struct cpu_regs;
 /* MMUEXT_SET_LDT, and mapping the LDT's pages as the CPU reads them. */
 long pv_set_ldt(struct vcpu *v, unsigned long base, unsigned int ents);
 bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr);
+/* May a #PF at @addr be one pv_ldt_fault() handles (a first look)? */
+bool pv_in_ldt(const struct vcpu *v, unsigned long addr);
 void pv_ldt_init(void);
 void pv_load_ldt(struct vcpu *v);
 

@@ -92,26 +92,34 @@ void pv_cpu_init(void)
 }
 
 /*
- * The exit path's work (__pv_exit_to_guest(), pv/entry.h), under the
- * domain lock, taken here if the entry didn't need it, and dropped: the
- * work deferred to here (softirqs: expired timers, ...), a vCPU that
- * went down leaving for the idle loop, frames the guest gave back, then
- * a pending NMI or event upcall.  Whatever the guest (HYPERVISOR_iret,
- * VCPUOP_initialise) or a handler put in the frame, the guest then runs
- * in ring 3 with interrupts on and IOPL 0: every handler that writes
- * the frame runs under the lock, so every such frame passes here.
+ * The exit path's work (__pv_exit_to_guest(), pv/entry.h), and the
+ * domain lock dropped if this CPU holds it.  What needs the lock takes
+ * it here if the entry didn't: the work deferred to here (softirqs:
+ * expired timers, the backends on CPU 0, ...), a vCPU that went down
+ * leaving for the idle loop, frames the guest gave back.  A pending NMI
+ * or event upcall is this vCPU's alone and needs none.  Whatever the
+ * guest (HYPERVISOR_iret, VCPUOP_initialise) or a handler put in the
+ * frame, the guest then runs in ring 3 with interrupts on and IOPL 0:
+ * every handler that writes the frame ends here.
  */
 void pv_exit_work(struct cpu_regs *regs)
 {
-    if ( !pv_domain_locked() )
-        pv_domain_lock();               /* waits with interrupts on */
+    struct vcpu *v = current_vcpu();
+    bool locked = pv_domain_locked();
+
+    if ( softirq_pending() || v->down || unlikely(mm_dying_pending) )
+    {
+        if ( !locked )
+            pv_domain_lock();           /* waits with interrupts on */
+        locked = true;
+        if ( softirq_pending() )
+            do_softirq();
+        pv_vcpu_check_down(regs);
+        if ( unlikely(mm_dying_pending) )
+            pv_mm_free_dying();
+    }
     /* An interrupt's entry didn't look: a 32-bit guest's ring is its own. */
-    pv_compat_entry_mode(current_vcpu(), regs);
-    if ( softirq_pending() )
-        do_softirq();
-    pv_vcpu_check_down(regs);
-    if ( unlikely(mm_dying_pending) )
-        pv_mm_free_dying();
+    pv_compat_entry_mode(v, regs);
     pv_deliver_events(regs);
     if ( dom.compat )
     {
@@ -130,7 +138,8 @@ void pv_exit_work(struct cpu_regs *regs)
     }
     regs->rflags = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
                    X86_EFLAGS_IF;
-    pv_domain_unlock();
+    if ( locked )
+        pv_domain_unlock();
 }
 
 /* For pv_return_to_guest (pv/entry.S). */
@@ -206,6 +215,18 @@ static void report_end(void)
 }
 
 /*
+ * The VM ends under the domain lock, so what the shutdown hooks drain
+ * (the backends) and report_end()'s audit see no hypercall in flight: a
+ * lock-free path (a bounce, HYPERVISOR_iret) that crashes the guest
+ * takes it here.
+ */
+static void end_locked(void)
+{
+    if ( !pv_domain_locked() )
+        pv_domain_lock();
+}
+
+/*
  * The guest broke the ABI or can't go on: say why, show its registers,
  * and end the VM with "guest crashed".  The shim itself is fine.
  */
@@ -218,6 +239,7 @@ noreturn void domain_crash(const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, args);
     va_end(args);
 
+    end_locked();
     shutdown_hooks_run();           /* the guest's last output first */
     printk(XENLOG_ERR "d1: domain crash: %s\n", msg);
     show_guest_registers(&get_cpu_info()->guest_regs);
@@ -249,6 +271,7 @@ noreturn void domain_shutdown(unsigned int reason)
         status = SHIM_EXIT_GUEST_CRASH;
         break;
     }
+    end_locked();
     shutdown_hooks_run();           /* the guest's last output first */
     if ( reason < ARRAY_SIZE(names) && names[reason] )
         printk("d1: shutdown: %s", names[reason]);

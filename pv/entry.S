@@ -107,7 +107,7 @@ sysenter_entry:
         SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
         mov     %rsp, %rdi
         sub     $8, %rsp
-        call    pv_sysenter             /* takes the domain lock */
+        call    pv_sysenter             /* ends in the exit's checks */
         add     $8, %rsp
         jmp     pv_return_to_guest
 

@@ -28,31 +28,34 @@ void pv_exception(struct cpu_regs *regs);
 void pv_sysenter(struct cpu_regs *regs);
 void pv_iret_fault(struct cpu_regs *regs);
 
-/* pv/domain.c: the return path's work, under the domain lock. */
+/*
+ * pv/domain.c: the return path's work, taking the domain lock for what
+ * needs it, and dropping it if held.
+ */
 void pv_exit_work(struct cpu_regs *regs);
 
 /*
  * The last look at the frame before iretq, with interrupts off: the
- * syscall handlers end in it, and pv_return_to_guest calls it for the
- * other entries as pv_exit_to_guest().  @locked: this CPU holds the
- * domain lock (the handlers take it for what needs it; a lock-free
- * hypercall or an interrupt doesn't).  Work pending for the exit is
- * looked at without the lock: whatever another CPU sets after this look
- * comes with an IPI (cpu_raise_softirq(), vcpu_kick()), which stays
- * pending until the guest runs and is seen at the next exit, as Xen's
- * test_all_events has it.  With the lock held or work pending,
- * pv_exit_work() runs: the work, the frame made safe whatever a handler
- * or the guest put in it, the lock dropped.  Without, the frame is as
- * the CPU or the syscall entry built it from the guest's ring-3 state,
- * %rax aside, and the exit is a few compares.
+ * syscall and exception handlers end in it, and pv_return_to_guest calls
+ * it for the other entries as pv_exit_to_guest().  @work: this CPU holds
+ * the domain lock, or the handler wrote more of the frame than %rax (a
+ * bounce, HYPERVISOR_iret).  Work pending for the exit is looked at
+ * without the lock: whatever another CPU sets after this look comes with
+ * an IPI (cpu_raise_softirq(), vcpu_kick()), which stays pending until
+ * the guest runs and is seen at the next exit, as Xen's test_all_events
+ * has it.  With @work or work pending, pv_exit_work() runs: the work,
+ * the frame made safe whatever a handler or the guest put in it, the
+ * lock dropped if held.  Without, the frame is as the CPU or the syscall
+ * entry built it from the guest's ring-3 state, %rax aside, and the exit
+ * is a few compares.
  */
 static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
-                                             bool locked)
+                                             bool work)
 {
     const struct vcpu *v = current_vcpu();
 
     local_irq_disable();
-    if ( locked || softirq_pending() || v->down || v->nmi_pending ||
+    if ( work || softirq_pending() || v->down || v->nmi_pending ||
          vcpu_event_pending(v) )
         pv_exit_work(regs);
 }

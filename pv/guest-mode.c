@@ -125,27 +125,23 @@ void pv_bounce_syscall(struct cpu_regs *regs)
 
 /*
  * cstar, from pv/entry.S: a syscall from 32-bit code is always the
- * guest's own system call (Xen's cstar_enter), under the domain lock;
- * the exit's checks follow, as pv_syscall()'s.
+ * guest's own system call (Xen's cstar_enter): a bounce, this vCPU's
+ * alone, with no lock; the exit's checks follow, as pv_syscall()'s.
  */
 void pv_cstar_syscall(struct cpu_regs *regs)
 {
-    pv_domain_lock();
     pv_bounce_syscall(regs);
-    pv_exit_to_guest(regs);
+    __pv_exit_to_guest(regs, true);
 }
 
 /*
  * sysenter, from pv/entry.S with Xen's frame: RIP and RSP 0, CS 3, SS
  * FLAT_USER_SS, the guest's flags (the guest's stack and return address
  * are in registers, by its own convention).  To the sysenter callback,
- * or #GP(0) if there is none.
+ * or #GP(0) if there is none: a bounce with no lock, as the syscall's.
  */
-void pv_sysenter(struct cpu_regs *regs)
+static void sysenter(struct vcpu *v, struct cpu_regs *regs)
 {
-    struct vcpu *v = current_vcpu();
-
-    pv_domain_lock();
     /* sysenter cleared IF; the guest ran with it set. */
     regs->rflags |= X86_EFLAGS_IF;
     if ( dom.compat )
@@ -161,4 +157,10 @@ void pv_sysenter(struct cpu_regs *regs)
     }
     pv_bounce_to(regs, v->sysenter_callback_cs, v->sysenter_callback_eip,
                  v->sysenter_disables_events ? TBF_INTERRUPT : 0, 0);
+}
+
+void pv_sysenter(struct cpu_regs *regs)
+{
+    sysenter(current_vcpu(), regs);
+    __pv_exit_to_guest(regs, true);
 }

@@ -267,19 +267,6 @@ long pv_do_compat_hypercall(struct cpu_regs *regs, unsigned long nr,
     return do_hypercall(regs, nr, a, in_multicall, true);
 }
 
-/*
- * Hypercalls that need no domain lock: they read only the shim's
- * constants and the caller's own registers, copy to and from guest
- * memory through its page tables as the guest itself could (interrupts
- * stay off, so no flush of a frame they write can finish meanwhile),
- * and write no more of the frame than %rax (only the locked exit makes
- * a frame safe, pv_exit_work()).
- */
-static bool lock_free_hypercall(unsigned long nr)
-{
-    return nr == __HYPERVISOR_xen_version;
-}
-
 /* The 64-bit PV ABI: %rax the number, %rdi %rsi %rdx %r10 %r8 %r9. */
 static always_inline void native_hypercall(struct cpu_regs *regs)
 {
@@ -334,24 +321,30 @@ static noinline void pv_hypercall(struct cpu_regs *regs)
  * syscall from the guest.  From its kernel, a hypercall: %rax the number,
  * %rdi %rsi %rdx %r10 %r8 %r9 the arguments (the 64-bit PV ABI), result
  * in %rax.  From its user mode, the guest's own system call: bounce it to
- * the kernel's syscall callback.  The domain lock is taken here, for all
- * but the lock-free hypercalls, and the exit's checks follow inline.
+ * the kernel's syscall callback, which needs no lock (this vCPU's
+ * callbacks and frame only).  The domain lock is taken here for all but
+ * the lock-free hypercalls (pv_hypercall_lock_free()), and the exit's
+ * checks follow inline: a lock-free one's exit has work only if it wrote
+ * more of the frame than %rax (HYPERVISOR_iret).
  */
 void pv_syscall(struct cpu_regs *regs)
 {
-    bool kernel = current_vcpu()->kernel_mode;
+    unsigned long nr = regs->rax;
 
-    if ( likely(kernel) && lock_free_hypercall(regs->rax) )
+    if ( unlikely(!current_vcpu()->kernel_mode) )
+    {
+        pv_bounce_syscall(regs);
+        __pv_exit_to_guest(regs, true);
+        return;
+    }
+    if ( pv_hypercall_lock_free(nr, regs->rdi, regs->rsi) )
     {
         native_hypercall(regs);
-        __pv_exit_to_guest(regs, false);
+        __pv_exit_to_guest(regs, nr == __HYPERVISOR_iret);
         return;
     }
     pv_domain_lock();
-    if ( likely(kernel) )
-        native_hypercall(regs);
-    else
-        pv_bounce_syscall(regs);
+    native_hypercall(regs);
     __pv_exit_to_guest(regs, true);
 }
 
@@ -361,10 +354,12 @@ void pv_syscall(struct cpu_regs *regs)
  */
 void pv_int82(struct cpu_regs *regs)
 {
-    if ( lock_free_hypercall((uint32_t)regs->rax) )
+    uint32_t nr = regs->rax;
+
+    if ( pv_hypercall_lock_free(nr, (uint32_t)regs->rbx, (uint32_t)regs->rcx) )
     {
         compat_hypercall(regs);
-        __pv_exit_to_guest(regs, false);
+        __pv_exit_to_guest(regs, nr == __HYPERVISOR_iret);
         return;
     }
     pv_domain_lock();

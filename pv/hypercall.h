@@ -8,6 +8,40 @@
 #define PV_HYPERCALL_H
 
 #include "pv/domain.h"
+#include <xen/sched.h>
+#include <xen/vcpu.h>
+
+/*
+ * Hypercalls that run without the domain lock (pv/hypercall.c), from
+ * their number and first two arguments: those that read only the shim's
+ * constants or change only the calling vCPU's own state (its stack for
+ * bounces, CR0.TS, its singleshot timer under its CPU's timer lock),
+ * copying to and from guest memory through its page tables as the guest
+ * itself could (interrupts stay off, so no flush of a frame they write
+ * can finish meanwhile).  In a multicall they run under the lock, as
+ * every entry does.
+ */
+static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
+                                          unsigned long a1)
+{
+    switch ( nr )
+    {
+    case __HYPERVISOR_xen_version:
+    case __HYPERVISOR_iret:
+    case __HYPERVISOR_stack_switch:
+    case __HYPERVISOR_fpu_taskswitch:
+    case __HYPERVISOR_set_timer_op:
+        return true;
+    case __HYPERVISOR_sched_op:
+        return a0 == SCHEDOP_yield;
+    case __HYPERVISOR_vcpu_op:
+        return (a0 == VCPUOP_set_singleshot_timer ||
+                a0 == VCPUOP_stop_singleshot_timer) &&
+               a1 == current_vcpu()->id;
+    default:
+        return false;
+    }
+}
 
 /*
  * Fill @page with Xen's 64-bit hypercall stubs, 32 bytes each: for the

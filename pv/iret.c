@@ -29,7 +29,6 @@ long do_iret(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     struct iret_context ctx;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     evtchn_release_batched();
     if ( copy_from_guest(&ctx, regs->rsp, sizeof(ctx)) )
         domain_crash("iret: frame at %#lx unreadable", regs->rsp);
@@ -86,7 +85,6 @@ long compat_iret(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     uint32_t f[6], sp = regs->rsp;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     evtchn_release_batched();
     if ( copy_from_guest(f, sp, 4 * sizeof(f[0])) )
         domain_crash("iret: frame at %#x unreadable", sp);

@@ -134,7 +134,6 @@ void pv_bounce_to(struct cpu_regs *regs, unsigned int handler_cs, unsigned long 
     unsigned long frame[8], sp, cs = regs->cs, rflags;
     unsigned int n = 0;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !eip )
         domain_crash("bounce to a null handler (flags %#x, error code %#x)",
                      flags, error_code);
@@ -248,35 +247,36 @@ void pv_iret_fault(struct cpu_regs *regs)
     pv_exception(regs);
 }
 
-void pv_exception(struct cpu_regs *regs)
+/*
+ * A #PF the shim itself may have to handle, under the domain lock: a
+ * fault in this vCPU's LDT window (pv_ldt_fault() maps the page) or a
+ * guest-kernel write to a present read-only page (pv_ptwr_fault(): one
+ * of its page tables, with writable page tables).  Every other #PF (a
+ * user-mode fault, a page not present) is the guest's, bounced without
+ * the lock.
+ */
+static bool pf_may_be_ours(const struct vcpu *v, const struct cpu_regs *regs,
+                           unsigned long cr2)
+{
+    return pv_in_ldt(v, cr2) ||
+           (v->kernel_mode &&
+            (regs->error_code & (PFEC_page_present | PFEC_write_access)) ==
+            (PFEC_page_present | PFEC_write_access));
+}
+
+/*
+ * An exception the guest raised.  The domain lock only where the shim
+ * may change what the domain shares: a privileged instruction emulated
+ * (#GP: CR3, descriptor tables, I/O), an LDT page mapped or a page-table
+ * write emulated (#PF, pf_may_be_ours()).  The rest touches this vCPU's
+ * own state and frame only (its trap table, callbacks, debug registers,
+ * FPU, the bounce frame written through its page tables as the guest
+ * could), as Xen's exception paths take no lock.
+ */
+static void exception(struct cpu_regs *regs, unsigned int vec,
+                      unsigned long cr2)
 {
     struct vcpu *v = current_vcpu();
-    unsigned int vec = regs->entry_vector;
-    unsigned long cr2 = vec == X86_EXC_PF ? read_cr2() : 0;
-
-    /*
-     * An interrupt's handler runs without the domain lock (the holder may
-     * be waiting for this very IPI, a TLB flush); the exit takes the lock
-     * only if the handler left work for it (a softirq, an event to
-     * deliver, the vCPU to take down), so a flush or a halted waiter's
-     * kick costs the guest no wait for the lock.
-     */
-    if ( vec >= 32 && regs == &get_cpu_info()->guest_regs )
-    {
-        do_IRQ(regs);
-        return;
-    }
-    /* The return path drops it, whatever happened. */
-    pv_domain_lock();
-    pv_compat_entry_mode(v, regs);
-    perfc_incra(exceptions, vec);
-
-    /* NMI, #DF, #MC run on IST stacks: not a guest matter. */
-    if ( regs != &get_cpu_info()->guest_regs )
-    {
-        do_trap(regs);
-        return;
-    }
 
     switch ( vec )
     {
@@ -285,6 +285,7 @@ void pv_exception(struct cpu_regs *regs)
             return;
         break;
     case X86_EXC_GP:
+        pv_domain_lock();
         if ( pv_emulate_privileged_op(regs) )
         {
             perfc_incr(emulated_priv_ops);
@@ -293,15 +294,19 @@ void pv_exception(struct cpu_regs *regs)
         break;
     case X86_EXC_PF:
         perfc_incr(page_faults);
-        if ( pv_ldt_fault(regs, cr2) )
+        if ( pf_may_be_ours(v, regs, cr2) )
         {
-            perfc_incr(ldt_faults);
-            return;
-        }
-        if ( pv_ptwr_fault(regs, cr2, regs->error_code) )
-        {
-            perfc_incr(ptwr_emulations);
-            return;
+            pv_domain_lock();
+            if ( pv_ldt_fault(regs, cr2) )
+            {
+                perfc_incr(ldt_faults);
+                return;
+            }
+            if ( pv_ptwr_fault(regs, cr2, regs->error_code) )
+            {
+                perfc_incr(ptwr_emulations);
+                return;
+            }
         }
         pv_set_guest_cr2(v, cr2);
         /* The kernel runs in ring 3: show it the fault as its own; one
@@ -323,4 +328,37 @@ void pv_exception(struct cpu_regs *regs)
     }
 
     pv_inject_exception(regs, vec, regs->error_code);
+}
+
+void pv_exception(struct cpu_regs *regs)
+{
+    unsigned int vec = regs->entry_vector;
+    unsigned long cr2 = vec == X86_EXC_PF ? read_cr2() : 0;
+
+    /*
+     * An interrupt's handler runs without the domain lock (the holder may
+     * be waiting for this very IPI, a TLB flush); the exit takes the lock
+     * only if the handler left work for it (a softirq, the vCPU to take
+     * down), so a flush or a halted waiter's kick costs the guest no wait
+     * for the lock.
+     */
+    if ( vec >= 32 && regs == &get_cpu_info()->guest_regs )
+    {
+        do_IRQ(regs);
+        return;
+    }
+    pv_compat_entry_mode(current_vcpu(), regs);
+    perfc_incra(exceptions, vec);
+
+    /* NMI, #DF, #MC run on IST stacks: not a guest matter. */
+    if ( regs != &get_cpu_info()->guest_regs )
+    {
+        pv_domain_lock();               /* the return path drops it */
+        do_trap(regs);
+        return;
+    }
+
+    exception(regs, vec, cr2);
+    /* The frame was written: the exit's checks, and the lock if held. */
+    __pv_exit_to_guest(regs, true);
 }

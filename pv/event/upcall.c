@@ -76,13 +76,14 @@ void pv_async_exception_cleanup(struct vcpu *v)
 /*
  * Xen's process_nmi: taken once (pending cleared even with no callback),
  * then masked until the guest's iret; the callback runs with events
- * masked.
+ * masked.  Another vCPU raises nmi_pending (VCPUOP_send_nmi) while this
+ * one, without the domain lock, takes it: an exchange, so none is lost.
  */
 static bool deliver_nmi(struct vcpu *v, struct cpu_regs *regs)
 {
-    if ( !v->nmi_pending || v->nmi_masked )
+    if ( v->nmi_masked ||
+         !__atomic_exchange_n(&v->nmi_pending, false, __ATOMIC_SEQ_CST) )
         return false;
-    v->nmi_pending = false;
     if ( !v->nmi_callback_eip )
         return false;
     v->nmi_masked = true;

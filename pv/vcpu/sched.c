@@ -143,7 +143,8 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
     struct sched_shutdown s;
     struct sched_poll poll;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
+           pv_hypercall_lock_free(__HYPERVISOR_sched_op, cmd, 0));
     perfc_incra(sched_ops, cmd);
     evtchn_release_batched();       /* the CPU goes back: backends run */
     switch ( cmd )

@@ -248,7 +248,8 @@ void pv_register_time_area(struct vcpu *v, unsigned long va)
 }
 
 /*
- * set_timer_op: 0 stops the singleshot timer; a time that wrapped
+ * set_timer_op (lock-free: this vCPU's singleshot timer, under its
+ * CPU's timer lock): 0 stops the singleshot timer; a time that wrapped
  * negative or lies more than 2^50 ns (13 days) ahead is taken as Linux's
  * jiffies wrap and fires in 100 ms, as Xen does; the rest as given.
  */
@@ -257,7 +258,6 @@ long do_set_timer_op(uint64_t timeout)
     struct vcpu *v = current_vcpu();
     int64_t offset = timeout - NOW();
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !timeout )
         stop_timer(&v->singleshot_timer);
     else if ( (int64_t)timeout < 0 ||

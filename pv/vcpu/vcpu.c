@@ -286,7 +286,8 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
     unsigned long va;
     long rc;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
+           pv_hypercall_lock_free(__HYPERVISOR_vcpu_op, cmd, vcpuid));
     if ( vcpuid >= dom.max_vcpus )
         return -XEN_ENOENT;
     v = &dom.vcpu[array_index_nospec(vcpuid, dom.max_vcpus)];
@@ -346,11 +347,9 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
     case VCPUOP_send_nmi:
         if ( arg )
             return -XEN_EINVAL;
-        if ( !v->nmi_pending )
-        {
-            v->nmi_pending = true;
+        /* The target takes it without the domain lock: atomics. */
+        if ( !__atomic_exchange_n(&v->nmi_pending, true, __ATOMIC_SEQ_CST) )
             vcpu_unblock(v);            /* Xen's vcpu_kick() */
-        }
         return 0;
 
     case VCPUOP_get_physid:

@@ -3,14 +3,19 @@
  * XEN_SYSCTL_lockprof_op with lock-profile and lock-profile-guest on the
  * shim's command line (Xen answers only its control domain): a query
  * lists Xen's locks with sane counts, event channel operations count on
- * the domain's event_lock, elements beyond max_elem are counted but not
- * written, a bad or partly bad buffer is -EFAULT and leaves the argument
- * unchanged, an unknown sub-op is -EINVAL, and a reset zeroes the counts.
+ * the domain's event_lock, what touches only the calling vCPU (lock-free
+ * hypercalls, user system calls bounced) takes no domain lock while
+ * other hypercalls take it once each, elements beyond max_elem are
+ * counted but not written, a bad or partly bad buffer is -EFAULT and
+ * leaves the argument unchanged, an unknown sub-op is -EINVAL, and a
+ * reset zeroes the counts.
  */
 #define __XEN_TOOLS__ 1
 #include "guest.h"
 #include "event.h"
 #include "mm.h"
+#include "user.h"
+#include <xen/callback.h>
 #include <xen/sysctl.h>
 
 const char test_title[] = "sysctl lockprof_op: query and reset";
@@ -118,6 +123,83 @@ static void check_event_lock(void)
     check_rc(after - before, 10);
 }
 
+#ifdef __x86_64__
+/* In user mode: @n system calls, each bounced to the kernel and back. */
+static unsigned long user_syscalls(unsigned long n)
+{
+    unsigned long i, rax;
+
+    for ( i = 0; i < n; i++ )
+    {
+        rax = 0;
+        asm volatile ( "syscall" : "+a" (rax) :: "rcx", "r11", "memory" );
+    }
+    return 0;
+}
+#endif
+
+/*
+ * What touches only the calling vCPU takes no domain lock, as on Xen:
+ * xen_version, stack_switch, fpu_taskswitch, set_timer_op, SCHEDOP_yield,
+ * a singleshot timer of its own set and stopped, and (64-bit) the
+ * guest's system calls from user mode bounced to its kernel and back
+ * with HYPERVISOR_iret.  Against that, a hypercall that takes it counts
+ * once each.  A little slack for the queries themselves and a timer's
+ * softirq, whose exit takes the lock.
+ */
+#define ROUNDS      200
+#define SLACK       20
+
+static uint64_t domain_lock_count(void)
+{
+    query_all();
+    return find("domain_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt;
+}
+
+static void check_lock_free(void)
+{
+    struct vcpu_set_singleshot_timer ss = { .timeout_abs_ns = 1ULL << 62 };
+    uint64_t before, taken;
+    unsigned int i;
+
+    before = domain_lock_count();
+    for ( i = 0; i < ROUNDS; i++ )
+    {
+        check_rc(HYPERCALL(__HYPERVISOR_xen_version, XENVER_version, 0, 0,
+                           0, 0) >> 16, 4);
+        check_rc(HYPERCALL(__HYPERVISOR_stack_switch, FLAT_KERNEL_SS,
+                           (unsigned long)user_kernel_stack +
+                           USER_KERNEL_STACK_SIZE, 0, 0, 0), 0);
+        check_rc(HYPERCALL(__HYPERVISOR_fpu_taskswitch, 0, 0, 0, 0, 0), 0);
+        check_rc(HYPERCALL(__HYPERVISOR_set_timer_op, 0, 0, 0, 0, 0), 0);
+        check_rc(hypercall_sched_op(SCHEDOP_yield, NULL), 0);
+        check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 0, &ss), 0);
+        check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 0, NULL), 0);
+    }
+#ifdef __x86_64__
+    check_rc(user_register_callback(CALLBACKTYPE_syscall,
+                                    (unsigned long)user_syscall_entry, 0),
+             0);
+    check_rc(exec_user(user_syscalls, ROUNDS), 0);
+#endif
+    taken = domain_lock_count() - before;
+    printf("domain_lock taken %lu times in %u rounds of lock-free calls\n",
+           (unsigned long)taken, ROUNDS);
+    if ( taken > SLACK )
+        test_fail("lock-free paths took the domain lock %lu times",
+                  (unsigned long)taken);
+
+    /* A hypercall that needs it counts once each. */
+    before = domain_lock_count();
+    for ( i = 0; i < ROUNDS; i++ )
+        check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_enable,
+                           VMASST_TYPE_4gb_segments, 0, 0, 0), 0);
+    taken = domain_lock_count() - before;
+    if ( taken < ROUNDS || taken > ROUNDS + SLACK )
+        test_fail("%u vm_assist calls took the domain lock %lu times",
+                  ROUNDS, (unsigned long)taken);
+}
+
 /* Past max_elem the locks are counted, not written. */
 static void check_sizes(void)
 {
@@ -217,6 +299,9 @@ void test_main(void)
 {
     check_query();
     check_event_lock();
+    if ( user_init() )
+        return test_error("user_init failed");
+    check_lock_free();
     check_sizes();
     check_bad_buffers();
     check_refusals();
