@@ -37,7 +37,14 @@ enum evtchn_state {
     ECS_VIRQ, ECS_IPI,
 };
 
+/*
+ * Each port has its own lock (Xen's evtchn->lock): a port's state and
+ * binding change under it and the domain's event_lock; a send, an
+ * unmask, a priority change and a port going pending take it alone
+ * (docs/architecture.md, "Locks").
+ */
 struct evtchn {
+    spinlock_t lock;
     uint8_t state;                      /* ECS_* */
     uint8_t priority;                   /* FIFO queue */
     bool pending;                       /* FIFO: raised with no array page */
@@ -50,6 +57,7 @@ struct evtchn {
 };
 
 struct evtchn_fifo_queue {
+    spinlock_t lock;                    /* tail, and linking onto it */
     uint32_t *head;                     /* in the control block */
     uint32_t tail;
 };

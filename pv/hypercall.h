@@ -8,6 +8,7 @@
 #define PV_HYPERCALL_H
 
 #include "pv/domain.h"
+#include <xen/event_channel.h>
 #include <xen/sched.h>
 #include <xen/vcpu.h>
 
@@ -18,7 +19,7 @@
  * bounces, CR0.TS, its singleshot timer under its CPU's timer lock),
  * copying to and from guest memory through its page tables as the guest
  * itself could (interrupts stay off, so no flush of a frame they write
- * can finish meanwhile).  In a multicall they run under the lock, as
+ * can finish meanwhile); and EVTCHNOP_send, under the port's own lock.  In a multicall they run under the lock, as
  * every entry does.
  */
 static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
@@ -34,6 +35,8 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
         return true;
     case __HYPERVISOR_sched_op:
         return a0 == SCHEDOP_yield;
+    case __HYPERVISOR_event_channel_op:
+        return a0 == EVTCHNOP_send;
     case __HYPERVISOR_vcpu_op:
         return (a0 == VCPUOP_set_singleshot_timer ||
                 a0 == VCPUOP_stop_singleshot_timer) &&

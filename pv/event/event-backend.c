@@ -36,9 +36,11 @@ int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq)
             break;
     if ( i == NR_BACKEND_PORTS )
         goto out;
+    spin_lock(&chn->lock);
     backend_ports[i] = (struct backend_port){ true, guest_port, softirq };
     chn->state = ECS_INTERDOMAIN;
     chn->remote_port = i + 1;
+    spin_unlock(&chn->lock);
     rc = i + 1;
     cpu_raise_softirq(0, softirq);
  out:
@@ -65,12 +67,17 @@ void pv_evtchn_unbind_backend(unsigned int backend_port)
     spin_lock(&d->event_lock);
     if ( backend_ports[b].guest_port )
     {
+        /* A send in flight on it (no domain lock) finishes first. */
         chn = evtchn_from_port(d, backend_ports[b].guest_port);
+        spin_lock(&chn->lock);
         chn->state = ECS_UNBOUND;
         chn->remote_dom = BACKEND_DOMID;
         chn->remote_port = 0;
+        backend_ports[b] = (struct backend_port){ false, 0, 0 };
+        spin_unlock(&chn->lock);
     }
-    backend_ports[b] = (struct backend_port){ false, 0, 0 };
+    else
+        backend_ports[b] = (struct backend_port){ false, 0, 0 };
     spin_unlock(&d->event_lock);
 }
 

@@ -91,10 +91,12 @@ long evtchn_alloc_unbound(evtchn_alloc_unbound_t *alloc)
     if ( (port = get_free_port(d)) < 0 )
         return port;
     chn = evtchn_from_port(d, port);
+    spin_lock(&chn->lock);
     chn->state = ECS_UNBOUND;
     chn->remote_dom = alloc->remote_dom == DOMID_SELF ? PV_DOMID
                                                       : alloc->remote_dom;
     evtchn_port_init(d, chn);
+    spin_unlock(&chn->lock);
     alloc->port = port;
     return 0;
 }
@@ -108,12 +110,14 @@ static long bind_to_backend(struct domain *d, unsigned int rport,
 
     if ( i < 0 || backend_ports[i].guest_port )
         return -XEN_EINVAL;
+    spin_lock(&lchn->lock);
     backend_ports[i].guest_port = lport;
     lchn->state = ECS_INTERDOMAIN;
     lchn->remote_dom = BACKEND_DOMID;
     lchn->remote_port = rport;
     evtchn_port_init(d, lchn);
     evtchn_port_set_pending(d, lchn->notify_vcpu_id, lchn);
+    spin_unlock(&lchn->lock);
     return 0;
 }
 
@@ -144,6 +148,7 @@ long evtchn_bind_interdomain(evtchn_bind_interdomain_t *bind)
     if ( rchn->state != ECS_UNBOUND || rchn->remote_dom != PV_DOMID )
         return -XEN_EINVAL;
     lchn = evtchn_from_port(d, lport);
+    double_evtchn_lock(lchn, rchn);
     lchn->state = ECS_INTERDOMAIN;
     lchn->remote_dom = PV_DOMID;
     lchn->remote_port = rport;
@@ -153,6 +158,7 @@ long evtchn_bind_interdomain(evtchn_bind_interdomain_t *bind)
     rchn->remote_port = lport;
     /* Notifications sent to the unbound end may have been lost. */
     evtchn_port_set_pending(d, lchn->notify_vcpu_id, lchn);
+    double_evtchn_unlock(lchn, rchn);
     bind->local_port = lport;
     return 0;
 }
@@ -177,10 +183,12 @@ long evtchn_bind_virq(evtchn_bind_virq_t *bind)
     if ( (port = get_free_port(d)) < 0 )
         return port;
     chn = evtchn_from_port(d, port);
+    spin_lock(&chn->lock);
     chn->state = ECS_VIRQ;
     chn->notify_vcpu_id = vcpu;
     chn->virq = virq;
     evtchn_port_init(d, chn);
+    spin_unlock(&chn->lock);
     d->vcpu[vcpu].virq_to_evtchn[virq] = port;
     bind->port = port;
     return 0;
@@ -197,16 +205,24 @@ long evtchn_bind_ipi(evtchn_bind_ipi_t *bind)
     if ( (port = get_free_port(d)) < 0 )
         return port;
     chn = evtchn_from_port(d, port);
+    spin_lock(&chn->lock);
     chn->state = ECS_IPI;
     chn->notify_vcpu_id = bind->vcpu;
     evtchn_port_init(d, chn);
+    spin_unlock(&chn->lock);
     bind->port = port;
     return 0;
 }
 
+/*
+ * Under event_lock and the port's lock, and for a loopback interdomain
+ * pair both ports' (as Xen's evtchn_close()), so a send or unmask in
+ * flight on either end finishes first, and none starts on a port half
+ * closed.
+ */
 int evtchn_close(struct domain *d, unsigned int port)
 {
-    struct evtchn *chn, *rchn;
+    struct evtchn *chn, *rchn = NULL;
     unsigned int i;
     int b;
 
@@ -214,10 +230,15 @@ int evtchn_close(struct domain *d, unsigned int port)
     if ( !port_is_valid(d, port) )
         return -XEN_EINVAL;
     chn = evtchn_from_port(d, port);
+    /* event_lock keeps the binding, so the peer is known before locking. */
+    if ( chn->state == ECS_INTERDOMAIN && chn->remote_dom != BACKEND_DOMID )
+        rchn = evtchn_from_port(d, chn->remote_port);
+    double_evtchn_lock(chn, rchn ?: chn);
     switch ( chn->state )
     {
     case ECS_FREE:
     case ECS_RESERVED:
+        spin_unlock(&chn->lock);
         return -XEN_EINVAL;
     case ECS_UNBOUND:
     case ECS_IPI:
@@ -236,12 +257,12 @@ int evtchn_close(struct domain *d, unsigned int port)
                 backend_ports[b].guest_port = 0;
             break;
         }
-        rchn = evtchn_from_port(d, chn->remote_port);
         rchn->state = ECS_UNBOUND;
         rchn->remote_dom = PV_DOMID;
         break;
     }
     evtchn_free(d, chn);
+    double_evtchn_unlock(chn, rchn ?: chn);
     return 0;
 }
 
@@ -317,13 +338,22 @@ static void backend_notified(unsigned int backend_port)
     cpu_raise_softirq(0, backend_ports[i].softirq);
 }
 
+/*
+ * Without the domain lock: under the port's lock (a close or rebinding
+ * waits for it), and for a loopback pair the peer's too, whose pending
+ * state it raises.  The peer's is tried first; if another CPU holds it,
+ * both are taken again in address order and the binding looked at anew.
+ */
 long evtchn_send(struct domain *d, unsigned int port)
 {
     struct evtchn *chn, *rchn;
+    long rc = 0;
 
     if ( !port_is_valid(d, port) )
         return -XEN_EINVAL;
     chn = evtchn_from_port(d, port);
+ again:
+    spin_lock(&chn->lock);
     switch ( chn->state )
     {
     case ECS_INTERDOMAIN:
@@ -333,7 +363,20 @@ long evtchn_send(struct domain *d, unsigned int port)
             break;
         }
         rchn = evtchn_from_port(d, chn->remote_port);
+        if ( !spin_trylock(&rchn->lock) )
+        {
+            spin_unlock(&chn->lock);
+            double_evtchn_lock(chn, rchn);
+            if ( chn->state != ECS_INTERDOMAIN ||
+                 chn->remote_dom == BACKEND_DOMID ||
+                 evtchn_from_port(d, chn->remote_port) != rchn )
+            {
+                double_evtchn_unlock(chn, rchn);
+                goto again;
+            }
+        }
         evtchn_port_set_pending(d, rchn->notify_vcpu_id, rchn);
+        spin_unlock(&rchn->lock);
         break;
     case ECS_IPI:
         evtchn_port_set_pending(d, chn->notify_vcpu_id, chn);
@@ -341,9 +384,11 @@ long evtchn_send(struct domain *d, unsigned int port)
     case ECS_UNBOUND:
         break;                          /* silently dropped, as Xen */
     default:
-        return -XEN_EINVAL;
+        rc = -XEN_EINVAL;
+        break;
     }
-    return 0;
+    spin_unlock(&chn->lock);
+    return rc;
 }
 
 void pv_evtchn_notify_guest(unsigned int backend_port)
@@ -356,7 +401,9 @@ void pv_evtchn_notify_guest(unsigned int backend_port)
         return;                         /* the guest closed its end */
     chn = evtchn_from_port(&dom, backend_ports[b].guest_port);
     perfc_incr(evtchn_guest_notify);
+    spin_lock(&chn->lock);
     evtchn_port_set_pending(&dom, chn->notify_vcpu_id, chn);
+    spin_unlock(&chn->lock);
 }
 
 /* Start of day: port 0 reserved, the store and console ports bound. */
@@ -364,6 +411,15 @@ void pv_evtchn_init(struct domain *d)
 {
     unsigned int i;
 
+    for ( i = 0; i < EVTCHN_MAX_PORTS; i++ )
+        spin_lock_init(&d->evtchn[i].lock);
+    for ( i = 0; i < MAX_VCPUS; i++ )
+    {
+        unsigned int q;
+
+        for ( q = 0; q < EVTCHN_FIFO_MAX_QUEUES; q++ )
+            spin_lock_init(&d->vcpu[i].fifo_queue[q].lock);
+    }
     d->valid_evtchns = EVTCHNS_PER_BUCKET;
     d->evtchn[0].state = ECS_RESERVED;
     init_timer(&batch_timer, batch_timer_fn, NULL, 0);

@@ -16,9 +16,13 @@
 
 #define WORDS_PER_PAGE  (PAGE_SIZE / sizeof(event_word_t))
 
+/*
+ * A send (no domain lock) may look while EVTCHNOP_expand_array adds a
+ * page: the page is in fifo_array[] before fifo_num_evtchns covers it.
+ */
 static event_word_t *word_from_port(const struct domain *d, unsigned int port)
 {
-    if ( port >= d->fifo_num_evtchns )
+    if ( port >= __atomic_load_n(&d->fifo_num_evtchns, __ATOMIC_ACQUIRE) )
         return NULL;
     return d->fifo_array[port / WORDS_PER_PAGE] + port % WORDS_PER_PAGE;
 }
@@ -79,6 +83,12 @@ static bool set_link(event_word_t *word, uint32_t link)
     return true;
 }
 
+/*
+ * Under the port's lock (which keeps its priority and last queue), the
+ * queues' tails under each queue's lock, as Xen's: the old one's first,
+ * dropped, then the new one's while the port is linked onto it.  Ports
+ * of any vCPU link onto a queue at once from several CPUs.
+ */
 void evtchn_fifo_set_pending(struct vcpu *v, struct evtchn *chn)
 {
     struct domain *d = v->domain;
@@ -97,24 +107,28 @@ void evtchn_fifo_set_pending(struct vcpu *v, struct evtchn *chn)
     was_pending = word_test_and_set(word, EVTCHN_FIFO_PENDING);
 
     /* No control block: the guest may not unmask yet, the event waits. */
-    if ( !v->fifo_control )
+    if ( !__atomic_load_n(&v->fifo_control, __ATOMIC_ACQUIRE) )
         goto out;
 
     if ( !word_test(word, EVTCHN_FIFO_MASKED) &&
          !word_test_and_set(word, EVTCHN_FIFO_LINKED) )
     {
         /* Its old queue, if it was that one's tail, is empty now. */
+        spin_lock(&old_q->lock);
         if ( old_q->tail == port )
             old_q->tail = 0;
+        spin_unlock(&old_q->lock);
         chn->last_vcpu_id = v->id;
         chn->last_priority = chn->priority;
 
+        spin_lock(&q->lock);
         linked = false;
         if ( q->tail )
             linked = set_link(word_from_port(d, q->tail), port);
         if ( !linked )
             __atomic_store_n(q->head, port, __ATOMIC_SEQ_CST);
         q->tail = port;
+        spin_unlock(&q->lock);
     }
 
     if ( !linked &&
@@ -207,18 +221,22 @@ static void *map_guest_frame(uint64_t gfn, int *rc)
     return __va(gfn << PAGE_SHIFT);
 }
 
+/* The queues first: a send (no domain lock) looks at fifo_control. */
 static void map_control_block(struct vcpu *v, uint64_t gfn, void *page,
                               uint32_t offset)
 {
+    evtchn_fifo_control_block_t *cb = page + offset;
     unsigned int i;
 
-    v->fifo_control = page + offset;
     v->fifo_control_mfn = gfn;
     for ( i = 0; i < EVTCHN_FIFO_MAX_QUEUES; i++ )
     {
-        v->fifo_queue[i].head = &v->fifo_control->head[i];
+        spin_lock(&v->fifo_queue[i].lock);
+        v->fifo_queue[i].head = &cb->head[i];
         v->fifo_queue[i].tail = 0;
+        spin_unlock(&v->fifo_queue[i].lock);
     }
+    __atomic_store_n(&v->fifo_control, cb, __ATOMIC_RELEASE);
 }
 
 /* Ports bound before the switch keep their pending state, at priority 7. */
@@ -230,9 +248,11 @@ static void setup_ports(struct domain *d)
     {
         struct evtchn *chn = evtchn_from_port(d, port);
 
+        spin_lock(&chn->lock);
         if ( guest_test_bit(port, d->shared_info->evtchn_pending) )
             chn->pending = true;
         chn->priority = EVTCHN_FIFO_PRIORITY_DEFAULT;
+        spin_unlock(&chn->lock);
     }
 }
 
@@ -282,23 +302,31 @@ long evtchn_fifo_expand_array(const struct evtchn_expand_array *expand)
     d->fifo_array[slot] = page;
     d->fifo_array_mfn[slot] = expand->array_gfn;
     port = d->fifo_num_evtchns;
-    d->fifo_num_evtchns += WORDS_PER_PAGE;
+    __atomic_store_n(&d->fifo_num_evtchns, port + WORDS_PER_PAGE,
+                     __ATOMIC_RELEASE);
 
     /* Raise what was sent while this page was missing. */
     for ( ; port < d->fifo_num_evtchns && port_is_valid(d, port); port++ )
     {
         struct evtchn *chn = evtchn_from_port(d, port);
 
+        spin_lock(&chn->lock);
         if ( chn->pending )
         {
             chn->pending = false;
             evtchn_fifo_set_pending(&d->vcpu[chn->notify_vcpu_id], chn);
         }
+        spin_unlock(&chn->lock);
     }
     return 0;
 }
 
-/* EVTCHNOP_reset: drop the frames, back to the 2-level ABI. */
+/*
+ * EVTCHNOP_reset: drop the frames, back to the 2-level ABI.  Every port
+ * was closed first, each under its lock, so no send is still linking a
+ * port through these frames (a send looks at a port's state under its
+ * lock); unmask runs under the domain lock, as this does.
+ */
 void evtchn_fifo_destroy(struct domain *d)
 {
     unsigned int i;
@@ -307,10 +335,16 @@ void evtchn_fifo_destroy(struct domain *d)
     {
         struct vcpu *v = &d->vcpu[i];
 
+        unsigned int q;
+
         if ( v->fifo_control )
             put_page_and_type(v->fifo_control_mfn);
         v->fifo_control = NULL;
-        memset(v->fifo_queue, 0, sizeof(v->fifo_queue));
+        for ( q = 0; q < EVTCHN_FIFO_MAX_QUEUES; q++ )
+        {
+            v->fifo_queue[q].head = NULL;
+            v->fifo_queue[q].tail = 0;
+        }
     }
     for ( i = 0; i < d->fifo_num_evtchns / WORDS_PER_PAGE; i++ )
     {

@@ -62,18 +62,23 @@ static long evtchn_bind_vcpu(unsigned int port, unsigned int vcpu_id)
     if ( !port_is_valid(d, port) )
         return -XEN_EINVAL;
     chn = evtchn_from_port(d, port);
+    spin_lock(&chn->lock);
     switch ( chn->state )
     {
     case ECS_VIRQ:
         if ( !virq_is_global(chn->virq) )
+        {
+            spin_unlock(&chn->lock);
             return -XEN_EINVAL;         /* per-vCPU virqs stay put */
-        chn->notify_vcpu_id = vcpu_id;
-        return 0;
+        }
+        /* fall through */
     case ECS_UNBOUND:
     case ECS_INTERDOMAIN:
         chn->notify_vcpu_id = vcpu_id;
+        spin_unlock(&chn->lock);
         return 0;
     default:
+        spin_unlock(&chn->lock);
         return -XEN_EINVAL;
     }
 }
@@ -82,9 +87,14 @@ static long evtchn_unmask(unsigned int port)
 {
     struct domain *d = &dom;
 
+    struct evtchn *chn;
+
     if ( !port_is_valid(d, port) )
         return -XEN_EINVAL;
-    evtchn_port_unmask(d, evtchn_from_port(d, port));
+    chn = evtchn_from_port(d, port);
+    spin_lock(&chn->lock);
+    evtchn_port_unmask(d, chn);
+    spin_unlock(&chn->lock);
     return 0;
 }
 
@@ -109,10 +119,16 @@ static long evtchn_set_priority(const struct evtchn_set_priority *set)
 
     if ( !port_is_valid(d, set->port) )
         return -XEN_EINVAL;
+    struct evtchn *chn;
+    long rc;
+
     if ( !d->evtchn_fifo )
         return -XEN_ENOSYS;             /* the 2-level ABI has no queues */
-    return evtchn_fifo_set_priority(d, evtchn_from_port(d, set->port),
-                                    set->priority);
+    chn = evtchn_from_port(d, set->port);
+    spin_lock(&chn->lock);
+    rc = evtchn_fifo_set_priority(d, chn, set->priority);
+    spin_unlock(&chn->lock);
+    return rc;
 }
 
 /*
@@ -218,14 +234,16 @@ static long event_channel_op(unsigned long cmd, unsigned long arg)
 /*
  * Every operation but send and unmask under the domain's event_lock, as
  * Xen takes d->event_lock in each of them (send and unmask take only the
- * port's own lock there).
+ * port's own lock there).  A send needs no domain lock either
+ * (pv_hypercall_lock_free()); the rest still run under it.
  */
 long do_event_channel_op(unsigned long cmd, unsigned long arg)
 {
     struct domain *d = &dom;
     long rc;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
+           pv_hypercall_lock_free(__HYPERVISOR_event_channel_op, cmd, 0));
     if ( cmd == EVTCHNOP_send || cmd == EVTCHNOP_unmask )
         return event_channel_op(cmd, arg);
     spin_lock(&d->event_lock);

@@ -116,13 +116,14 @@ static inline void evtchn_port_init(struct domain *d, struct evtchn *chn)
         evtchn_fifo_init(d, chn);
 }
 
+/* A port going pending: under its own lock, whoever raises it. */
 static inline void evtchn_port_set_pending(struct domain *d,
                                            unsigned int vcpu_id,
                                            struct evtchn *chn)
 {
     struct vcpu *v = &d->vcpu[vcpu_id];
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    ASSERT(spin_is_locked_by_me(&chn->lock));
     if ( d->evtchn_fifo )
         evtchn_fifo_set_pending(v, chn);
     else
@@ -157,6 +158,32 @@ static inline bool evtchn_port_is_busy(const struct domain *d,
                                        unsigned int port)
 {
     return d->evtchn_fifo && evtchn_fifo_is_busy(d, port);
+}
+
+/*
+ * Two ports' locks, the lower address first, as Xen's
+ * double_evtchn_lock(): a loopback interdomain pair binds, closes and
+ * sends under both.
+ */
+static inline void double_evtchn_lock(struct evtchn *a, struct evtchn *b)
+{
+    if ( a > b )
+    {
+        struct evtchn *t = a;
+
+        a = b;
+        b = t;
+    }
+    spin_lock(&a->lock);
+    if ( b != a )
+        spin_lock(&b->lock);
+}
+
+static inline void double_evtchn_unlock(struct evtchn *a, struct evtchn *b)
+{
+    if ( b != a )
+        spin_unlock(&b->lock);
+    spin_unlock(&a->lock);
 }
 
 /* upcall.c: evtchn_upcall_pending, and waking a vCPU that waits for it. */

@@ -19,7 +19,12 @@ void vcpu_mark_events_pending(struct vcpu *v)
     vcpu_unblock(v);                    /* Xen's vcpu_kick() */
 }
 
-/* A port went pending: wake a vCPU polling for it (or for several). */
+/*
+ * A port went pending (its bit set with a full barrier): wake a vCPU
+ * polling for it (or for several).  The sender may hold no domain lock:
+ * the poller raises `polling` and then looks at its ports (do_poll()),
+ * so one of the two sees the other; the exchange wakes it once.
+ */
 void evtchn_check_pollers(struct domain *d, unsigned int port)
 {
     unsigned int i;
@@ -27,24 +32,34 @@ void evtchn_check_pollers(struct domain *d, unsigned int port)
     for ( i = 0; i < d->max_vcpus; i++ )
     {
         struct vcpu *v = &d->vcpu[i];
+        int want;
 
-        if ( v->polling && (v->poll_evtchn <= 0 ||
-                            (unsigned int)v->poll_evtchn == port) )
-        {
-            v->polling = false;
-            v->poll_evtchn = 0;
+        if ( !ACCESS_ONCE(v->polling) )
+            continue;
+        want = ACCESS_ONCE(v->poll_evtchn);
+        if ( (want <= 0 || (unsigned int)want == port) &&
+             __atomic_exchange_n(&v->polling, false, __ATOMIC_SEQ_CST) )
             vcpu_unblock(v);
-        }
     }
 }
 
+/*
+ * VIRQs are raised under the domain lock (timers' and the backends'
+ * softirqs), which keeps virq_to_evtchn (bound and closed under it),
+ * and the port's lock, as any port going pending.
+ */
 void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq)
 {
     struct domain *d = v->domain;
     unsigned int port = v->virq_to_evtchn[virq];
+    struct evtchn *chn;
 
-    if ( port )
-        evtchn_port_set_pending(d, v->id, evtchn_from_port(d, port));
+    if ( !port )
+        return;
+    chn = evtchn_from_port(d, port);
+    spin_lock(&chn->lock);
+    evtchn_port_set_pending(d, v->id, chn);
+    spin_unlock(&chn->lock);
 }
 
 void send_guest_global_virq(struct domain *d, unsigned int virq)
@@ -55,7 +70,9 @@ void send_guest_global_virq(struct domain *d, unsigned int virq)
     if ( !port )
         return;
     chn = evtchn_from_port(d, port);
+    spin_lock(&chn->lock);
     evtchn_port_set_pending(d, chn->notify_vcpu_id, chn);
+    spin_unlock(&chn->lock);
 }
 
 unsigned int pv_evtchn_max_ports(const struct domain *d)

@@ -59,6 +59,8 @@ static void vcpu_block_enable_events(struct vcpu *v)
 {
     v->vcpu_info->evtchn_upcall_mask = 0;
     v->blocked = true;
+    /* A sender (no domain lock) raises the upcall, then unblocks. */
+    smp_mb();
     if ( vcpu_event_pending(v) )
     {
         v->blocked = false;
@@ -99,8 +101,9 @@ static long do_poll(const struct sched_poll *p)
         return -XEN_EFAULT;
 
     v->blocked = true;
-    v->polling = true;
     v->poll_evtchn = -1;
+    /* Then the ports: a sender sets one pending, then looks here. */
+    __atomic_store_n(&v->polling, true, __ATOMIC_SEQ_CST);
     if ( vcpu_event_pending(v) )
         goto out;
     for ( i = 0; i < p->nr_ports; i++ )
