@@ -125,6 +125,9 @@ static long do_poll(const struct sched_poll *p)
         set_timer(&v->poll_timer, p->timeout);
     vcpu_sleep(v);
     stop_timer(&v->poll_timer);
+    /* Woken by an upcall or a timer: no longer a poller (Xen's poll_mask). */
+    __atomic_store_n(&v->polling, false, __ATOMIC_SEQ_CST);
+    v->poll_evtchn = 0;
     return 0;
 
  out:
