@@ -19,7 +19,9 @@
  * bounces, CR0.TS, its singleshot timer under its CPU's timer lock),
  * copying to and from guest memory through its page tables as the guest
  * itself could (interrupts stay off, so no flush of a frame they write
- * can finish meanwhile); and EVTCHNOP_send, under the port's own lock.  In a multicall they run under the lock, as
+ * can finish meanwhile); set_segment_base (the MSRs and a %gs selector
+ * checked against the vCPU's own GDT); and EVTCHNOP_send, under the
+ * port's own lock.  In a multicall they run under the lock, as
  * every entry does.
  */
 static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
@@ -33,6 +35,8 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
     case __HYPERVISOR_fpu_taskswitch:
     case __HYPERVISOR_set_timer_op:
         return true;
+    case __HYPERVISOR_set_segment_base:
+        return !dom.compat;             /* this vCPU's bases and %gs */
     case __HYPERVISOR_sched_op:
         return a0 == SCHEDOP_yield;
     case __HYPERVISOR_event_channel_op:

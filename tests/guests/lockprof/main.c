@@ -141,6 +141,7 @@ static unsigned long user_syscalls(unsigned long n)
 /*
  * What touches only the calling vCPU takes no domain lock, as on Xen:
  * xen_version, stack_switch, fpu_taskswitch, set_timer_op, SCHEDOP_yield,
+ * set_segment_base (64-bit),
  * a singleshot timer of its own set and stopped, EVTCHNOP_send (under the
  * port's lock; to an unbound port here, whose events Xen drops, and to
  * an IPI port of its own, with events masked), and (64-bit) the
@@ -186,6 +187,10 @@ static void check_lock_free(void)
         check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 0, NULL), 0);
         check_rc(evtchn_send(unbound), 0);
         check_rc(evtchn_send(ipi), 0);
+#ifdef __x86_64__
+        check_rc(HYPERCALL(__HYPERVISOR_set_segment_base, SEGBASE_GS_USER,
+                           0, 0, 0, 0), 0);
+#endif
     }
 #ifdef __x86_64__
     check_rc(user_register_callback(CALLBACKTYPE_syscall,
