@@ -28,9 +28,9 @@ boolean_param("lock-profile-guest", opt_lock_profile_guest);
 
 void pv_domain_locks_init(struct domain *d)
 {
-    spin_lock_init_prof(d, page_alloc_lock);
-    spin_lock_init_prof(d, event_lock);
-    spin_lock_init_prof(d, domain_lock);
+    spin_lock_init_prof(d, page_alloc_lock, LOCK_RANK_PAGE_ALLOC);
+    spin_lock_init_prof(d, event_lock, LOCK_RANK_EVENT);
+    spin_lock_init_prof(d, domain_lock, LOCK_RANK_DOMAIN);
     lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, d, PV_DOMID);
 }
 

@@ -5,7 +5,7 @@
  */
 #define __XEN_TOOLS__ 1                 /* sysctl.h: LOCKPROF_TYPE_* */
 #undef __XEN_INTERFACE_VERSION__
-#include "shim/spinlock.h"
+#include "shim/lock-impl.h"
 #include <xen/xen.h>
 #include <xen/sysctl.h>
 #include "arch/x86/barrier.h"
@@ -15,13 +15,9 @@
 #include "shim/timer.h"
 
 #ifdef SHIM_HOST_TEST
-__thread unsigned int spin_test_cpu;    /* the host tests' "CPU" */
-#define spin_cpu()  spin_test_cpu
+__thread unsigned int spin_test_cpu;
 #else
-#include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
-#define spin_cpu()  smp_processor_id()
-
 #endif
 
 /* lock-profile: count every profiled lock's use (off by default). */
@@ -68,7 +64,8 @@ static always_inline uint16_t observe_head(const spinlock_tickets_t *t)
 /*
  * Take a ticket (an atomic add to the tail), then wait until head
  * reaches it: FIFO among waiters, as Xen's spin_lock_common().  The
- * acquire ordering keeps the critical section after the lock.
+ * acquire ordering keeps the critical section after the lock.  The
+ * callers check the order.
  */
 static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
 {
@@ -109,19 +106,23 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
 
 void _spin_lock(spinlock_t *lock)
 {
+    lock_order_check(lock, lock->rank);
     spin_lock_common(lock, false);
+    lock_order_enter(lock, lock->rank);
 }
 
 void _spin_lock_irq_on_wait(spinlock_t *lock)
 {
+    lock_order_check(lock, lock->rank);
     spin_lock_common(lock, true);
+    lock_order_enter(lock, lock->rank);
 }
 
 /*
  * Only the holder moves head, so a plain release store of head + 1 is
  * the unlock (Xen's add_sized()); the holder's writes are visible first.
  */
-void _spin_unlock(spinlock_t *lock)
+static always_inline void spin_unlock_common(spinlock_t *lock)
 {
     ASSERT(lock->cpu == spin_cpu());
     profile_rel(lock);
@@ -134,6 +135,12 @@ void _spin_unlock(spinlock_t *lock)
     halt_kick(lock, __atomic_add_fetch(&lock->tickets.head, 1,
                                        __ATOMIC_SEQ_CST));
 #endif
+}
+
+void _spin_unlock(spinlock_t *lock)
+{
+    lock_order_exit(lock, lock->rank);
+    spin_unlock_common(lock);
 }
 
 /* Take the lock only if it is free now: one compare-and-exchange. */
@@ -153,6 +160,7 @@ bool _spin_trylock(spinlock_t *lock)
         return false;
     lock->cpu = spin_cpu();
     profile_got(lock, 0);
+    lock_order_enter(lock, lock->rank);
     return true;
 }
 
@@ -221,7 +229,8 @@ static struct lock_profile_anc lock_profile_ancs[LOCKPROF_TYPE_N] = {
     [LOCKPROF_TYPE_GLOBAL] = { .name = "Global lock" },
     [LOCKPROF_TYPE_PERDOM] = { .name = "Domain" },
 };
-static spinlock_t lock_profile_lock = SPIN_LOCK_UNLOCKED;
+static spinlock_t lock_profile_lock =
+    SPIN_LOCK_UNLOCKED(LOCK_RANK_LOCK_PROFILE);
 
 /*
  * Xen allocates a structure's profiles (xzalloc); the shim has no heap,
@@ -304,11 +313,11 @@ void spinlock_profile_reset(unsigned char key)
 }
 
 void _spin_lock_init_prof(spinlock_t *lock, struct lock_profile_qhead *q,
-                          const char *name)
+                          const char *name, unsigned int rank)
 {
     struct lock_profile *prof;
 
-    spin_lock_init(lock);
+    *lock = (spinlock_t)_SPIN_LOCK_UNLOCKED(rank);
     if ( !opt_lock_profile )
         return;
     if ( lock_profile_pool_used == LOCK_PROFILE_POOL )

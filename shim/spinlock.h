@@ -3,15 +3,18 @@
  * Ticket spinlocks with Xen's lock profiling (xen/common/spinlock.c,
  * xen/include/xen/spinlock.h): each lock counts acquisitions and time
  * held, waits and time waited, printed in Xen's format by the 'l' debug
- * key and read by XEN_SYSCTL_lockprof_op.  Xen compiles profiling in or
- * out (CONFIG_DEBUG_LOCK_PROFILE); here `lock-profile` on the command
- * line turns it on in any build, and a lock without a profile pays one
- * predictable branch on lock and one on unlock.
+ * key and read by XEN_SYSCTL_lockprof_op.  Xen compiles profiling in or out
+ * (CONFIG_DEBUG_LOCK_PROFILE); here `lock-profile` on the command line
+ * turns it on in any build, and a lock without a profile pays one
+ * predictable branch on lock and one on unlock.  Every lock has a class
+ * (shim/lock-rank.h), named where it is set up; the debug build checks
+ * that each CPU takes them in rank order.
  */
 #ifndef SHIM_SPINLOCK_H
 #define SHIM_SPINLOCK_H
 
 #include "shim/lib.h"
+#include "shim/lock-rank.h"
 #include "arch/x86/irq.h"
 
 /*
@@ -60,6 +63,7 @@ typedef struct spinlock {
     uint16_t cpu;                       /* holder, or SPINLOCK_NO_CPU */
     uint16_t recurse_cpu;               /* rspin_*(): SPINLOCK_NO_CPU */
     uint8_t recurse_cnt;                /* rspin_*(): depth */
+    uint8_t rank;                       /* its class (enum lock_rank) */
     struct lock_profile *profile;       /* NULL: not profiled (now) */
 } spinlock_t;
 
@@ -67,40 +71,50 @@ typedef struct spinlock {
 typedef spinlock_t rspinlock_t;
 #define SPINLOCK_MAX_RECURSE    15
 
-#define SPIN_LOCK_UNLOCKED \
-    { .cpu = SPINLOCK_NO_CPU, .recurse_cpu = SPINLOCK_NO_CPU }
-#define RSPIN_LOCK_UNLOCKED SPIN_LOCK_UNLOCKED
+/*
+ * Every lock is set up with its class @r, a LOCK_RANK_* constant of
+ * shim/lock-rank.h (anything else fails to build):
+ *
+ *   static DEFINE_SPINLOCK(call_lock, LOCK_RANK_CALL);
+ *   spinlock_t l = SPIN_LOCK_UNLOCKED(LOCK_RANK_PCI_CONF);
+ *   spin_lock_init(&v->lock, LOCK_RANK_VBD);
+ *   spin_lock_init_prof(d, event_lock, LOCK_RANK_EVENT);
+ *
+ * A lock left zeroed has no class: the debug build panics when it is
+ * taken.
+ */
+#define _SPIN_LOCK_UNLOCKED(r) \
+    { .cpu = SPINLOCK_NO_CPU, .recurse_cpu = SPINLOCK_NO_CPU, .rank = (r) }
+#define SPIN_LOCK_UNLOCKED(r)   _SPIN_LOCK_UNLOCKED(LOCK_RANK(r))
+#define RSPIN_LOCK_UNLOCKED(r)  SPIN_LOCK_UNLOCKED(r)
 
 /*
  * A global lock, profiled under its own name ("Global lock <name>"):
  * its profile's address sits in the lock_profile section, which
  * lock_profile_init() links up at boot when profiling is on.
  */
-#define DEFINE_SPINLOCK(l)                                                  \
-    spinlock_t l = SPIN_LOCK_UNLOCKED;                                      \
+#define DEFINE_SPINLOCK(l, r)                                               \
+    spinlock_t l = SPIN_LOCK_UNLOCKED(r);                                   \
     static struct lock_profile lock_profile_data__##l =                     \
         { .name = #l, .lock = &(l) };                                       \
     static struct lock_profile *const lock_profile__##l                     \
         __used __section("lock_profile") __aligned(sizeof(void *)) =        \
         &lock_profile_data__##l
-#define DEFINE_RSPINLOCK(l) DEFINE_SPINLOCK(l)
+#define DEFINE_RSPINLOCK(l, r) DEFINE_SPINLOCK(l, r)
 
-static inline void spin_lock_init(spinlock_t *l)
-{
-    *l = (spinlock_t)SPIN_LOCK_UNLOCKED;
-}
-#define rspin_lock_init spin_lock_init
+#define spin_lock_init(l, r)    (*(l) = (spinlock_t)SPIN_LOCK_UNLOCKED(r))
+#define rspin_lock_init(l, r)   spin_lock_init(l, r)
 
 /*
  * The lock @l of the structure at @s, profiled under the name "l" as a
  * member of @s's profile_head (a struct lock_profile_qhead), as Xen's
  * spin_lock_init_prof().  Unprofiled when profiling is off.
  */
-#define spin_lock_init_prof(s, l) \
-    _spin_lock_init_prof(&(s)->l, &(s)->profile_head, #l)
+#define spin_lock_init_prof(s, l, r) \
+    _spin_lock_init_prof(&(s)->l, &(s)->profile_head, #l, LOCK_RANK(r))
 #define rspin_lock_init_prof spin_lock_init_prof
 void _spin_lock_init_prof(spinlock_t *lock, struct lock_profile_qhead *q,
-                          const char *name);
+                          const char *name, unsigned int rank);
 
 /* List @s's profiled locks under @type (LOCKPROF_TYPE_PERDOM), idx @idx. */
 #define lock_profile_register_struct(type, s, idx) \
@@ -163,6 +177,27 @@ bool _rspin_trylock(rspinlock_t *lock);
 #define rspin_lock(l)           _rspin_lock(l)
 #define rspin_unlock(l)         _rspin_unlock(l)
 #define rspin_trylock(l)        _rspin_trylock(l)
+
+/* ------------------------------------------------------------ lock order */
+
+/*
+ * The debug build's order check keeps each CPU's held locks in a list of
+ * LOCKS_HELD_MAX (more panics): a lock may be taken only if its rank is
+ * above every held one's (or equal, in a class that nests by address, at
+ * a higher address than each held lock of its class).  Otherwise it
+ * panics: "lock order: taking event_lock (rank 4) while holding
+ * flush_lock (rank 13)".  A trylock can't deadlock: it is not checked,
+ * but listed once it succeeds; an rspin_lock() of a lock its CPU holds
+ * is not checked either.  Release builds have none of it.
+ */
+#define LOCKS_HELD_MAX  16
+
+/* Panic (debug build) if this CPU holds any lock: before a halt, say. */
+#define ASSERT_NO_LOCKS_HELD() do {                                         \
+    if ( IS_ENABLED(CONFIG_DEBUG) )                                         \
+        assert_no_locks_held(__FILE__, __LINE__);                           \
+} while ( 0 )
+void assert_no_locks_held(const char *file, unsigned int line);
 
 /* ------------------------------------------------------------ profiling */
 

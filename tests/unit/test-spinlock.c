@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host tests of shim/spinlock.c: the ticket arithmetic (wrap-around,
- * trylock, recursion), mutual exclusion between threads, the holder
- * check behind the debug build's held-lock assertions, Xen's lock
- * profile counters on a fake clock, and the 'l'/'L' printout, character
- * for character.
+ * Host tests of shim/spinlock.c and lock-order.c: the ticket arithmetic
+ * (wrap-around, trylock, recursion), mutual exclusion between threads,
+ * the holder check behind the debug build's held-lock assertions, the
+ * debug build's lock order check (each panic caught in a child process,
+ * its message checked), Xen's lock profile counters on a fake clock, and
+ * the 'l'/'L' printout, character for character.  Built as the debug
+ * build is, order check and all.
  */
+#define CONFIG_DEBUG 1
 #include "tests/unit/unit.h"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include <pthread.h>
@@ -13,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../../shim/spinlock.c"
+#include "../../shim/lock-order.c"
 
 /* NOW(): a clock the test sets. */
 static volatile uint64_t fake_now;
@@ -39,9 +43,70 @@ static void out_reset(void)
     out_len = 0;
 }
 
+/* panic(): its message on stderr, then abort(), as an ASSERT() would. */
+void panic(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}
+
+/* How many locks this "CPU" holds, by the order check's list. */
+static unsigned int held_nr(void)
+{
+    return locks_held[spin_test_cpu].nr;
+}
+
+/*
+ * @fn run in a child process as CPU 0: did it panic, saying @want?
+ * What it said is printed if not, and a child that hangs (what the
+ * check is there to prevent) is stopped.
+ */
+static bool dies_saying(void (*fn)(void), const char *want)
+{
+    char said[1024];
+    size_t len = 0;
+    ssize_t n;
+    int fds[2], status;
+    pid_t pid;
+
+    fflush(stdout);
+    if ( pipe(fds) )
+        return false;
+    pid = fork();
+    if ( pid == 0 )
+    {
+        close(fds[0]);
+        if ( dup2(fds[1], STDERR_FILENO) < 0 )
+            _exit(1);
+        alarm(10);                      /* a deadlock, unchecked */
+        spin_test_cpu = 0;
+        fn();
+        _exit(0);
+    }
+    close(fds[1]);
+    while ( len < sizeof(said) - 1 &&
+            (n = read(fds[0], said + len, sizeof(said) - 1 - len)) > 0 )
+        len += n;
+    said[len] = '\0';
+    close(fds[0]);
+    if ( pid < 0 || waitpid(pid, &status, 0) != pid )
+        return false;
+    if ( WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT &&
+         strstr(said, want) )
+        return true;
+    printf("  wanted a panic saying \"%s\"; it %s: \"%s\"\n", want,
+           WIFSIGNALED(status) ? "died" : "lived", said);
+    return false;
+}
+
 static void tickets(void)
 {
-    spinlock_t l = SPIN_LOCK_UNLOCKED;
+    spinlock_t l = SPIN_LOCK_UNLOCKED(LOCK_RANK_DOMAIN);
 
     CHECK(!spin_is_locked(&l));
     spin_lock(&l);
@@ -59,12 +124,14 @@ static void tickets(void)
     CHECK_EQ(l.tickets.head_tail, 0x00020001);
     spin_unlock(&l);
     CHECK(!l.profile);                  /* nothing counted when off */
+    CHECK_EQ(l.rank, LOCK_RANK_DOMAIN);
+    CHECK_EQ(held_nr(), 0);
 }
 
 /* 16-bit tickets wrap; the tail's carry must not reach head. */
 static void tickets_wrap(void)
 {
-    spinlock_t l = SPIN_LOCK_UNLOCKED;
+    spinlock_t l = SPIN_LOCK_UNLOCKED(LOCK_RANK_DOMAIN);
     unsigned int i;
 
     l.tickets.head = l.tickets.tail = 0xfffe;
@@ -85,7 +152,7 @@ static void tickets_wrap(void)
 
 static void recursive(void)
 {
-    rspinlock_t l = RSPIN_LOCK_UNLOCKED;
+    rspinlock_t l = RSPIN_LOCK_UNLOCKED(LOCK_RANK_DOMAIN);
 
     rspin_lock(&l);
     rspin_lock(&l);
@@ -112,7 +179,7 @@ static void needs_lock(const spinlock_t *l)
  */
 static bool needs_lock_dies(unsigned int holder, unsigned int cpu)
 {
-    spinlock_t l = SPIN_LOCK_UNLOCKED;
+    spinlock_t l = SPIN_LOCK_UNLOCKED(LOCK_RANK_DOMAIN);
     pid_t pid = fork();
     int status;
 
@@ -137,8 +204,8 @@ static bool needs_lock_dies(unsigned int holder, unsigned int cpu)
 /* Only the CPU that holds a lock, at any depth, is its holder. */
 static void held_by_me(void)
 {
-    spinlock_t l = SPIN_LOCK_UNLOCKED;
-    rspinlock_t r = RSPIN_LOCK_UNLOCKED;
+    spinlock_t l = SPIN_LOCK_UNLOCKED(LOCK_RANK_DOMAIN);
+    rspinlock_t r = RSPIN_LOCK_UNLOCKED(LOCK_RANK_EVENT);
 
     CHECK(!spin_is_locked_by_me(&l));
     spin_lock(&l);
@@ -172,7 +239,7 @@ static void held_by_me(void)
 /* Threads as CPUs: a counter bumped non-atomically under the lock. */
 #define THREADS     4
 #define ROUNDS      20000
-static spinlock_t shared_lock = SPIN_LOCK_UNLOCKED;
+static spinlock_t shared_lock = SPIN_LOCK_UNLOCKED(LOCK_RANK_VBD);
 static unsigned long shared_counter;
 
 static void *hammer(void *arg)
@@ -208,6 +275,224 @@ static void exclusion(void)
     CHECK_EQ(shared_lock.tickets.tail, shared_lock.tickets.head);
 }
 
+/* ----------------------------------------------------------- lock order */
+
+static spinlock_t dom_l = SPIN_LOCK_UNLOCKED(LOCK_RANK_DOMAIN);
+static spinlock_t vif_l = SPIN_LOCK_UNLOCKED(LOCK_RANK_VIF);
+static spinlock_t event_l = SPIN_LOCK_UNLOCKED(LOCK_RANK_EVENT);
+static spinlock_t flush_l = SPIN_LOCK_UNLOCKED(LOCK_RANK_FLUSH);
+static spinlock_t timer_l = SPIN_LOCK_UNLOCKED(LOCK_RANK_TIMER);
+static spinlock_t vbds_l[2] = { SPIN_LOCK_UNLOCKED(LOCK_RANK_VBD),
+                                SPIN_LOCK_UNLOCKED(LOCK_RANK_VBD) };
+static spinlock_t ports_l[LOCKS_HELD_MAX + 1];
+static rspinlock_t dom_r = RSPIN_LOCK_UNLOCKED(LOCK_RANK_DOMAIN);
+
+/* "lock order: taking A (rank a) while holding B (rank b)" */
+static const char *taking(unsigned int a, unsigned int b)
+{
+    static char msg[128];
+
+    snprintf(msg, sizeof(msg), "lock order: taking %s (rank %u) while "
+             "holding %s (rank %u)", lock_rank_name(a), a,
+             lock_rank_name(b), b);
+    return msg;
+}
+
+/* Every class has a name of its own, as its messages say. */
+static void rank_names(void)
+{
+    unsigned int r, q;
+
+    for ( r = LOCK_RANK_NONE + 1; r < LOCK_RANK_NR; r++ )
+    {
+        CHECK(strcmp(lock_rank_name(r), "(bad rank)"));
+        for ( q = LOCK_RANK_NONE; q < r; q++ )
+            CHECK(strcmp(lock_rank_name(r), lock_rank_name(q)));
+    }
+    CHECK_STR(lock_rank_name(LOCK_RANK_NR), "(bad rank)");
+    CHECK(lock_rank_nests_by_address(LOCK_RANK_EVTCHN));
+    CHECK(!lock_rank_nests_by_address(LOCK_RANK_VBD));
+}
+
+/* In rank order, and let go in any order. */
+static void order_nested(void)
+{
+    spin_lock(&dom_l);
+    spin_lock(&vif_l);
+    spin_lock(&event_l);
+    spin_lock_irq_on_wait(&flush_l);
+    spin_lock(&timer_l);
+    CHECK_EQ(held_nr(), 5);
+    spin_unlock(&vif_l);                /* from the middle */
+    CHECK_EQ(held_nr(), 4);
+    CHECK(locks_held[0].held[1].lock == &event_l);
+    CHECK(locks_held[0].held[3].lock == &timer_l);
+    spin_unlock(&dom_l);
+    spin_unlock(&timer_l);
+    spin_lock(&timer_l);                /* still above what is held */
+    spin_unlock(&event_l);
+    spin_unlock(&timer_l);
+    spin_unlock(&flush_l);
+    CHECK_EQ(held_nr(), 0);
+
+    /* Each CPU has its own list: CPU 1 holds nothing of CPU 0's. */
+    spin_lock(&flush_l);
+    spin_test_cpu = 1;
+    spin_lock(&event_l);
+    CHECK_EQ(held_nr(), 1);
+    spin_unlock(&event_l);
+    spin_test_cpu = 0;
+    spin_unlock(&flush_l);
+    CHECK_EQ(held_nr(), 0);
+}
+
+static void event_then_vif(void)
+{
+    spin_lock(&event_l);
+    spin_lock(&vif_l);
+}
+
+static void flush_then_event_irq_on(void)
+{
+    spin_lock(&flush_l);
+    spin_lock_irq_on_wait(&event_l);
+}
+
+static void dom_twice(void)
+{
+    spin_lock(&dom_l);
+    spin_lock(&dom_l);
+}
+
+static void two_vbds(void)
+{
+    spin_lock(&vbds_l[0]);
+    spin_lock(&vbds_l[1]);
+}
+
+static void no_rank(void)
+{
+    static spinlock_t zeroed;
+
+    spin_lock(&zeroed);
+}
+
+/* Out of order: a panic that names both. */
+static void order_violations(void)
+{
+    char want[160];
+
+    CHECK(dies_saying(event_then_vif,
+                      taking(LOCK_RANK_VIF, LOCK_RANK_EVENT)));
+    CHECK(dies_saying(flush_then_event_irq_on,
+                      taking(LOCK_RANK_EVENT, LOCK_RANK_FLUSH)));
+    snprintf(want, sizeof(want), "%s: the same lock, at %p",
+             taking(LOCK_RANK_DOMAIN, LOCK_RANK_DOMAIN), (void *)&dom_l);
+    CHECK(dies_saying(dom_twice, want));
+    snprintf(want, sizeof(want), "%s: its class doesn't nest",
+             taking(LOCK_RANK_VBD, LOCK_RANK_VBD));
+    CHECK(dies_saying(two_vbds, want));
+    CHECK(dies_saying(no_rank, "which has no class (rank 0)"));
+}
+
+static void ports_down(void)
+{
+    spin_lock(&ports_l[1]);
+    spin_lock(&ports_l[0]);
+}
+
+/* A class that nests by address: upwards only (double_evtchn_lock()). */
+static void order_by_address(void)
+{
+    char want[160];
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(ports_l); i++ )
+        spin_lock_init(&ports_l[i], LOCK_RANK_EVTCHN);
+    spin_lock(&event_l);
+    spin_lock(&ports_l[0]);
+    spin_lock(&ports_l[1]);
+    spin_lock(&ports_l[2]);
+    spin_unlock(&ports_l[1]);
+    spin_unlock(&ports_l[2]);
+    spin_unlock(&ports_l[0]);
+    spin_unlock(&event_l);
+    CHECK_EQ(held_nr(), 0);
+    snprintf(want, sizeof(want), "lock order: taking evtchn (rank %u) at "
+             "%p while holding evtchn (rank %u) at %p: lower address first",
+             LOCK_RANK_EVTCHN, (void *)&ports_l[0], LOCK_RANK_EVTCHN,
+             (void *)&ports_l[1]);
+    CHECK(dies_saying(ports_down, want));
+}
+
+static void trylocked_flush_then_event(void)
+{
+    CHECK(spin_trylock(&flush_l));
+    spin_lock(&event_l);
+}
+
+/* A trylock never waits: out of order is fine, and it counts as held. */
+static void order_trylock(void)
+{
+    spin_lock(&event_l);
+    CHECK(spin_trylock(&dom_l));
+    CHECK_EQ(held_nr(), 2);
+    spin_unlock(&dom_l);
+    CHECK(!spin_trylock(&event_l));     /* failed: not listed */
+    CHECK_EQ(held_nr(), 1);
+    spin_unlock(&event_l);
+    CHECK_EQ(held_nr(), 0);
+    CHECK(dies_saying(trylocked_flush_then_event,
+                      taking(LOCK_RANK_EVENT, LOCK_RANK_FLUSH)));
+}
+
+/* Taking a held recursive lock again is no new nesting. */
+static void order_recursive(void)
+{
+    rspin_lock(&dom_r);
+    spin_lock(&event_l);
+    rspin_lock(&dom_r);
+    CHECK(rspin_trylock(&dom_r));
+    CHECK_EQ(held_nr(), 2);             /* one entry, any depth */
+    rspin_unlock(&dom_r);
+    rspin_unlock(&dom_r);
+    spin_unlock(&event_l);
+    CHECK_EQ(held_nr(), 1);
+    rspin_unlock(&dom_r);
+    CHECK_EQ(held_nr(), 0);
+    CHECK(!spin_is_locked(&dom_r));
+}
+
+static void too_many(void)
+{
+    unsigned int i;
+
+    for ( i = 0; i < ARRAY_SIZE(ports_l); i++ )
+        spin_lock(&ports_l[i]);
+}
+
+static void halt_with_lock(void)
+{
+    spin_lock(&dom_l);
+    spin_lock(&vif_l);
+    ASSERT_NO_LOCKS_HELD();
+}
+
+/* The list's end, the no-lock assertion. */
+static void order_list(void)
+{
+    char want[160];
+
+    snprintf(want, sizeof(want), "lock order: CPU0 holds %u locks, taking "
+             "evtchn (rank %u)", LOCKS_HELD_MAX, LOCK_RANK_EVTCHN);
+    CHECK(dies_saying(too_many, want));
+    ASSERT_NO_LOCKS_HELD();
+    snprintf(want, sizeof(want), "Assertion 'no locks held' failed at %s:",
+             __FILE__);
+    CHECK(dies_saying(halt_with_lock, want));
+    CHECK(dies_saying(halt_with_lock, "CPU0 holds 2, the last taken vif"));
+}
+
 /* A structure with profiled locks, as struct domain has. */
 struct thing {
     spinlock_t a, b;
@@ -220,9 +505,10 @@ static void profile_off(void)
     struct thing t = { 0 };
 
     opt_lock_profile = false;
-    spin_lock_init_prof(&t, a);
+    spin_lock_init_prof(&t, a, LOCK_RANK_EVENT);
     lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, &t, 7);
     CHECK(!t.a.profile);
+    CHECK_EQ(t.a.rank, LOCK_RANK_EVENT);
     CHECK(!t.profile_head.elem_q);
     CHECK_EQ(t.a.cpu, SPINLOCK_NO_CPU);
     out_reset();
@@ -246,13 +532,14 @@ static void profile_counts(void)
 
     opt_lock_profile = true;
     fake_now = 1000;
-    spin_lock_init_prof(&glob, a);
+    spin_lock_init_prof(&glob, a, LOCK_RANK_FLUSH);
     lock_profile_register_struct(LOCKPROF_TYPE_GLOBAL, &glob, 0);
-    spin_lock_init_prof(&dom1, a);
-    spin_lock_init_prof(&dom1, b);
+    spin_lock_init_prof(&dom1, a, LOCK_RANK_DOMAIN);
+    spin_lock_init_prof(&dom1, b, LOCK_RANK_EVENT);
     lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, &dom1, 1);
     p = dom1.a.profile;
     CHECK(p && !strcmp(p->name, "a") && p->lock == &dom1.a);
+    CHECK_EQ(dom1.a.rank, LOCK_RANK_DOMAIN);
     CHECK(dom1.profile_head.elem_q == dom1.b.profile);
 
     /* Uncontended: held 250 ns, no wait. */
@@ -346,9 +633,9 @@ static void profile_pool(void)
     unsigned int i, n = 0;
 
     for ( i = 0; lock_profile_pool_used < LOCK_PROFILE_POOL; i++ )
-        spin_lock_init_prof(&many[i], a);
+        spin_lock_init_prof(&many[i], a, LOCK_RANK_VBD);
     out_reset();
-    spin_lock_init_prof(&many[i], b);
+    spin_lock_init_prof(&many[i], b, LOCK_RANK_VIF);
     CHECK(!many[i].b.profile);
     CHECK(strstr(out, "lock profiling unavailable for ") &&
           strstr(out, "'s b\n"));
@@ -366,6 +653,13 @@ int main(void)
     RUN(recursive);
     RUN(held_by_me);
     RUN(exclusion);
+    RUN(rank_names);
+    RUN(order_nested);
+    RUN(order_violations);
+    RUN(order_by_address);
+    RUN(order_trylock);
+    RUN(order_recursive);
+    RUN(order_list);
     RUN(profile_off);
     RUN(profile_counts);
     RUN(profile_print);
