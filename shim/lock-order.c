@@ -96,6 +96,17 @@ void _lock_order_exit(const void *lock, unsigned int rank)
     local_irq_restore(flags);
 }
 
+bool _lock_order_holds(const void *lock)
+{
+    const struct locks_held *me = &locks_held[spin_cpu()];
+    unsigned int i;
+
+    for ( i = 0; i < me->nr; i++ )
+        if ( me->held[i].lock == lock )
+            return true;
+    return false;
+}
+
 void assert_no_locks_held(const char *file, unsigned int line)
 {
     const struct locks_held *me = &locks_held[spin_cpu()];
