@@ -475,6 +475,8 @@ static void too_many(void)
     unsigned int i;
 
     for ( i = 0; i < ARRAY_SIZE(ports_l); i++ )
+        spin_lock_init(&ports_l[i], LOCK_RANK_EVTCHN);
+    for ( i = 0; i < ARRAY_SIZE(ports_l); i++ )
         spin_lock(&ports_l[i]);
 }
 
