@@ -33,7 +33,8 @@ unsigned int pci_nr_devs;
 /* Bus @n's ECAM, mapped as the scan reaches it (NULL: port I/O). */
 static volatile uint8_t *ecam_bus[256];
 static const struct acpi_ecam *ecam;    /* segment 0's MCFG entry */
-static DEFINE_SPINLOCK(pci_conf_lock);  /* the 0xcf8/0xcfc pair */
+/* The 0xcf8/0xcfc pair. */
+static DEFINE_SPINLOCK(pci_conf_lock, LOCK_RANK_PCI_CONF);
 
 static volatile uint8_t *ecam_addr(const struct pci_dev *d, unsigned int reg)
 {

@@ -57,7 +57,7 @@ long do_platform_op(unsigned long u_op)
  */
 static long sysctl_lockprof(struct xen_sysctl *op, unsigned long u_op)
 {
-    static DEFINE_SPINLOCK(sysctl_lock);
+    static DEFINE_SPINLOCK(sysctl_lock, LOCK_RANK_SYSCTL);
     long rc;
 
     if ( !opt_lock_profile )

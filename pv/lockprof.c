@@ -2,7 +2,8 @@
 /*
  * The domain's profiled locks ("Domain 1 ..." in the 'l' printout), and
  * XEN_SYSCTL_lockprof_op for a guest the command line trusts with it
- * (Xen's spinlock_profile_control(); Xen refuses it to a domU).
+ * (Xen's spinlock_profile_control(); Xen refuses it to a domU); the
+ * debug build's proof that its lock order check is live.
  */
 #define __XEN_TOOLS__ 1                 /* sysctl.h */
 #undef __XEN_INTERFACE_VERSION__
@@ -10,6 +11,8 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include <xen/sysctl.h>
+#include "shim/console.h"
+#include "shim/panic.h"
 #include "shim/param.h"
 #include "shim/spinlock.h"
 #include "pv/domain.h"
@@ -24,14 +27,39 @@
 bool opt_lock_profile_guest;
 boolean_param("lock-profile-guest", opt_lock_profile_guest);
 
+/*
+ * lock-order-selftest: the boot takes the domain's page_alloc_lock and
+ * then its event_lock, which ranks before it, so the debug build's
+ * order check must panic naming both; off by default, and only a
+ * warning in a build without the check.
+ */
+static bool opt_lock_order_selftest;
+boolean_param("lock-order-selftest", opt_lock_order_selftest);
+
 #define PV_DOMID    1
+
+static void lock_order_selftest(struct domain *d)
+{
+    if ( !IS_ENABLED(CONFIG_DEBUG) )
+    {
+        printk(XENLOG_WARNING "lock-order-selftest: this build has no "
+               "lock order check\n");
+        return;
+    }
+    printk("lock-order-selftest: event_lock after page_alloc_lock\n");
+    spin_lock(&d->page_alloc_lock);
+    spin_lock(&d->event_lock);
+    panic("lock-order-selftest: the lock order check let it pass");
+}
 
 void pv_domain_locks_init(struct domain *d)
 {
-    spin_lock_init_prof(d, page_alloc_lock);
-    spin_lock_init_prof(d, event_lock);
-    spin_lock_init_prof(d, domain_lock);
+    spin_lock_init_prof(d, page_alloc_lock, LOCK_RANK_PAGE_ALLOC);
+    spin_lock_init_prof(d, event_lock, LOCK_RANK_EVENT);
+    spin_lock_init_prof(d, domain_lock, LOCK_RANK_DOMAIN);
     lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, d, PV_DOMID);
+    if ( opt_lock_order_selftest )
+        lock_order_selftest(d);
 }
 
 struct ucopy {

@@ -8,7 +8,10 @@
 struct domain;
 struct xen_sysctl_lockprof_op;
 
-/* The domain's locks, listed for the lock profile ("Domain 1 <name>"). */
+/*
+ * The domain's locks, listed for the lock profile ("Domain 1 <name>");
+ * with lock-order-selftest, taken out of order (a debug build panics).
+ */
 void pv_domain_locks_init(struct domain *d);
 
 /* lock-profile-guest: the guest may read and reset the lock profile. */

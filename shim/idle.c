@@ -8,6 +8,7 @@
 #include "arch/x86/irq.h"
 #include "shim/idle.h"
 #include "shim/softirq.h"
+#include "shim/spinlock.h"
 
 static void (*idle_work)(void);
 
@@ -34,6 +35,7 @@ noreturn void idle_loop(void)
             work();
         else
             do_softirq();
+        ASSERT_NO_LOCKS_HELD();         /* a halt with one would stall all */
         cpu_wait_for_interrupt();
     }
 }

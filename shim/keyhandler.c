@@ -224,7 +224,7 @@ static void read_clocks(unsigned char key)
 {
     static uint64_t sumdif_stime, maxdif_stime, sumdif_cycles, maxdif_cycles;
     static uint32_t count;
-    static DEFINE_SPINLOCK(read_clocks_lock);
+    static DEFINE_SPINLOCK(read_clocks_lock, LOCK_RANK_READ_CLOCKS);
     int64_t min_s = 0, max_s = 0, min_c = 0, max_c = 0, t0, c0;
     struct clock_sample s;
     unsigned int cpu;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Ticket spinlocks and Xen's lock profiling (xen/common/spinlock.c): the
- * counters, the lists of profiled locks, and the 'l'/'L' printouts.
+ * counters, the lists of profiled locks (spinlocks and rwlocks), and the
+ * 'l'/'L' printouts.
  */
 #define __XEN_TOOLS__ 1                 /* sysctl.h: LOCKPROF_TYPE_* */
 #undef __XEN_INTERFACE_VERSION__
-#include "shim/spinlock.h"
+#include "shim/lock-impl.h"
 #include <xen/xen.h>
 #include <xen/sysctl.h>
 #include "arch/x86/barrier.h"
@@ -15,13 +16,9 @@
 #include "shim/timer.h"
 
 #ifdef SHIM_HOST_TEST
-__thread unsigned int spin_test_cpu;    /* the host tests' "CPU" */
-#define spin_cpu()  spin_test_cpu
+__thread unsigned int spin_test_cpu;
 #else
-#include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
-#define spin_cpu()  smp_processor_id()
-
 #endif
 
 /* lock-profile: count every profiled lock's use (off by default). */
@@ -68,7 +65,8 @@ static always_inline uint16_t observe_head(const spinlock_tickets_t *t)
 /*
  * Take a ticket (an atomic add to the tail), then wait until head
  * reaches it: FIFO among waiters, as Xen's spin_lock_common().  The
- * acquire ordering keeps the critical section after the lock.
+ * acquire ordering keeps the critical section after the lock.  No order
+ * check: the callers do it (an rwlock's queue needs none of its own).
  */
 static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
 {
@@ -109,19 +107,28 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
 
 void _spin_lock(spinlock_t *lock)
 {
+    lock_order_check(lock, lock->rank);
     spin_lock_common(lock, false);
+    lock_order_enter(lock, lock->rank);
 }
 
 void _spin_lock_irq_on_wait(spinlock_t *lock)
 {
+    lock_order_check(lock, lock->rank);
     spin_lock_common(lock, true);
+    lock_order_enter(lock, lock->rank);
+}
+
+void _spin_lock_raw(spinlock_t *lock, bool irq_on)
+{
+    spin_lock_common(lock, irq_on);
 }
 
 /*
  * Only the holder moves head, so a plain release store of head + 1 is
  * the unlock (Xen's add_sized()); the holder's writes are visible first.
  */
-void _spin_unlock(spinlock_t *lock)
+void _spin_unlock_raw(spinlock_t *lock)
 {
     ASSERT(lock->cpu == spin_cpu());
     profile_rel(lock);
@@ -134,6 +141,12 @@ void _spin_unlock(spinlock_t *lock)
     halt_kick(lock, __atomic_add_fetch(&lock->tickets.head, 1,
                                        __ATOMIC_SEQ_CST));
 #endif
+}
+
+void _spin_unlock(spinlock_t *lock)
+{
+    lock_order_exit(lock, lock->rank);
+    _spin_unlock_raw(lock);
 }
 
 /* Take the lock only if it is free now: one compare-and-exchange. */
@@ -153,6 +166,7 @@ bool _spin_trylock(spinlock_t *lock)
         return false;
     lock->cpu = spin_cpu();
     profile_got(lock, 0);
+    lock_order_enter(lock, lock->rank);
     return true;
 }
 
@@ -221,7 +235,8 @@ static struct lock_profile_anc lock_profile_ancs[LOCKPROF_TYPE_N] = {
     [LOCKPROF_TYPE_GLOBAL] = { .name = "Global lock" },
     [LOCKPROF_TYPE_PERDOM] = { .name = "Domain" },
 };
-static spinlock_t lock_profile_lock = SPIN_LOCK_UNLOCKED;
+static spinlock_t lock_profile_lock =
+    SPIN_LOCK_UNLOCKED(LOCK_RANK_LOCK_PROFILE);
 
 /*
  * Xen allocates a structure's profiles (xzalloc); the shim has no heap,
@@ -249,6 +264,36 @@ int64_t spinlock_profile_iterate(lock_profile_subfunc *fn, void *par)
 }
 
 /*
+ * Who holds a profiled lock: its word (the tickets, an rwlock's count)
+ * into *@val, and "not locked", "cpu=N" (the holder, an rwlock's
+ * writer) or, for an rwlock, "readers=N" into @held.
+ */
+static const void *lock_state(const struct lock_profile *data,
+                              uint32_t *val, char *held, size_t size)
+{
+    const spinlock_t *lock = data->lock;
+    uint32_t cnts;
+
+    if ( data->is_rwlock )
+    {
+        *val = cnts = __atomic_load_n(&data->rwlock->cnts, __ATOMIC_RELAXED);
+        if ( (cnts & QW_WMASK) == QW_LOCKED )
+            snprintf(held, size, "cpu=%u", cnts & QW_CPUMASK);
+        else if ( cnts >> QR_SHIFT )
+            snprintf(held, size, "readers=%u", cnts >> QR_SHIFT);
+        else
+            snprintf(held, size, "not locked");
+        return data->rwlock;
+    }
+    *val = ACCESS_ONCE(lock->tickets.head_tail);
+    if ( ACCESS_ONCE(lock->cpu) == SPINLOCK_NO_CPU )
+        snprintf(held, size, "not locked");
+    else
+        snprintf(held, size, "cpu=%d", ACCESS_ONCE(lock->cpu));
+    return lock;
+}
+
+/*
  * Xen 4.17's format, one whole line at a time:
  *   Global lock flush_lock: addr=ffff82d0..., lockval=00000000, not locked
  *     lock:0(0), block:0(0)
@@ -256,20 +301,18 @@ int64_t spinlock_profile_iterate(lock_profile_subfunc *fn, void *par)
 static void spinlock_profile_print_elem(struct lock_profile *data,
                                         int32_t type, int32_t idx, void *par)
 {
-    const spinlock_t *lock = data->lock;
-    char who[32], held[16];
+    const void *lock;
+    char who[32], held[24];
+    uint32_t val;
 
     if ( type != LOCKPROF_TYPE_GLOBAL )
         snprintf(who, sizeof(who), "%s %d", lock_profile_ancs[type].name,
                  idx);
     else
         snprintf(who, sizeof(who), "%s", lock_profile_ancs[type].name);
-    if ( ACCESS_ONCE(lock->cpu) == SPINLOCK_NO_CPU )
-        snprintf(held, sizeof(held), "not locked");
-    else
-        snprintf(held, sizeof(held), "cpu=%d", ACCESS_ONCE(lock->cpu));
+    lock = lock_state(data, &val, held, sizeof(held));
     printk("%s %s: addr=%016lx, lockval=%08x, %s\n", who, data->name,
-           (unsigned long)lock, ACCESS_ONCE(lock->tickets.head_tail), held);
+           (unsigned long)lock, val, held);
     printk("  lock:%ld(%ld), block:%ld(%ld)\n", (long)data->lock_cnt,
            (long)data->time_hold, (long)data->block_cnt,
            (long)data->time_block);
@@ -303,26 +346,33 @@ void spinlock_profile_reset(unsigned char key)
     spinlock_profile_iterate(spinlock_profile_reset_elem, NULL);
 }
 
-void _spin_lock_init_prof(spinlock_t *lock, struct lock_profile_qhead *q,
-                          const char *name)
+struct lock_profile *lock_profile_alloc(struct lock_profile_qhead *q,
+                                        const char *name)
 {
     struct lock_profile *prof;
 
-    spin_lock_init(lock);
     if ( !opt_lock_profile )
-        return;
+        return NULL;
     if ( lock_profile_pool_used == LOCK_PROFILE_POOL )
     {
         printk(XENLOG_WARNING "lock profiling unavailable for %016lx(%d)'s "
                "%s\n", (unsigned long)q, q->idx, name);
-        return;
+        return NULL;
     }
     prof = &lock_profile_pool[lock_profile_pool_used++];
     prof->name = name;
-    prof->lock = lock;
     prof->next = q->elem_q;
     q->elem_q = prof;
-    lock->profile = prof;
+    return prof;
+}
+
+void _spin_lock_init_prof(spinlock_t *lock, struct lock_profile_qhead *q,
+                          const char *name, unsigned int rank)
+{
+    *lock = (spinlock_t)_SPIN_LOCK_UNLOCKED(rank);
+    lock->profile = lock_profile_alloc(q, name);
+    if ( lock->profile )
+        lock->profile->lock = lock;
 }
 
 void _lock_profile_register_struct(int32_t type,
@@ -353,7 +403,10 @@ void lock_profile_init(void)
     {
         (*q)->next = lock_profile_glb_q.elem_q;
         lock_profile_glb_q.elem_q = *q;
-        (*q)->lock->profile = *q;
+        if ( (*q)->is_rwlock )
+            (*q)->rwlock->profile = *q;
+        else
+            (*q)->lock->profile = *q;
     }
     _lock_profile_register_struct(LOCKPROF_TYPE_GLOBAL, &lock_profile_glb_q,
                                   0);

@@ -12,7 +12,7 @@
 struct flush_stats flush_stats;
 
 /* Xen's: one cross-CPU flush at a time (arch/x86/smp.c). */
-DEFINE_SPINLOCK(flush_lock);
+DEFINE_SPINLOCK(flush_lock, LOCK_RANK_FLUSH);
 
 /* The flush in flight, under flush_lock: its targets clear their bits. */
 static unsigned long flush_cpumask;

@@ -26,7 +26,7 @@ static struct {
     void *data;
     bool done;
 } call_req[NR_CPUS];
-static DEFINE_SPINLOCK(call_lock);
+static DEFINE_SPINLOCK(call_lock, LOCK_RANK_CALL);
 
 #define CALL_TIMEOUT_NS     1000000000ULL
 

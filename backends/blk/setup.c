@@ -140,7 +140,7 @@ static bool add_vbd(struct blk_dev *dev, bool ro)
         return false;
     }
     v = &vbds[nr_vbds];
-    spin_lock_init(&v->lock);
+    spin_lock_init(&v->lock, LOCK_RANK_VBD);
     v->req = __va(pfn << PAGE_SHIFT);
     memset(v->req, 0, nr << PAGE_SHIFT);
     for ( i = 0; i < VBD_MAX_QUEUES; i++ )

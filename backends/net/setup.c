@@ -102,7 +102,7 @@ static bool add_vif(struct net_dev *dev)
     }
     pv_guest_info(&g);
     v = &vifs[nr_vifs];
-    spin_lock_init(&v->lock);
+    spin_lock_init(&v->lock, LOCK_RANK_VIF);
     v->devid = nr_vifs;
     snprintf(v->name, sizeof(v->name), "vif1.%u", v->devid);
     snprintf(v->be, sizeof(v->be), "/local/domain/0/backend/vif/1/%u",

@@ -21,7 +21,7 @@ bool nvme_queue_alloc(struct nvme_ctrl *c, struct nvme_queue *q,
 {
     unsigned int i;
 
-    spin_lock_init(&q->lock);
+    spin_lock_init(&q->lock, LOCK_RANK_NVME_QUEUE);
     q->ctrl = c;
     q->qid = qid;
     q->depth = depth;

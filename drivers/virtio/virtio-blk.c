@@ -316,7 +316,7 @@ static bool setup_queue(struct vblk *vb, unsigned int i)
     struct vblk_queue *q = &vb->q[i];
     unsigned int n, cpu = i % num_online_cpus();
 
-    spin_lock_init(&q->lock);
+    spin_lock_init(&q->lock, LOCK_RANK_BLK_QUEUE);
     q->vb = vb;
     /* Entry 0 stays for configuration changes, unused (4.1.5.1.2). */
     if ( !virtio_queue_setup(&vb->vd, &q->vq, i, VBLK_QUEUE_SIZE, i + 1,

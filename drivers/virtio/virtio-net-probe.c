@@ -47,8 +47,8 @@ static bool setup_queue(struct vnet *vn, unsigned int i)
     struct vnet_queue *q = &vn->q[i];
     unsigned int n, cpu = i % num_online_cpus();
 
-    spin_lock_init(&q->rx_lock);
-    spin_lock_init(&q->tx_lock);
+    spin_lock_init(&q->rx_lock, LOCK_RANK_NET_RX);
+    spin_lock_init(&q->tx_lock, LOCK_RANK_NET_TX);
     q->vn = vn;
     q->index = i;
     /* Entry 0 stays for configuration changes, unused (4.1.5.1.2). */

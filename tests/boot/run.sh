@@ -189,6 +189,15 @@ section_config() {
     done
     expect "config: debug build says so in its banner" 0 \
         "+debug build" -- "$demo" --shim-dir build/debug
+    # Its lock order check is live: two locks out of order at boot panic,
+    # naming both; a release build only warns.
+    expect "config: debug build refuses locks out of order" 4 \
+        "+lock order: taking event_lock \(rank [0-9]+\) while holding page_alloc_lock \(rank [0-9]+\)" \
+        "-$guest_ok" -- "$demo" --shim-dir build/debug \
+        --shim-cmdline lock-order-selftest
+    expect "config: release build has no lock order check" 0 \
+        "+lock-order-selftest: this build has no lock order check" \
+        "+$guest_ok" -- "$demo" --shim-cmdline lock-order-selftest
 }
 
 # The TSC's reference clock and the local APIC timer.

@@ -50,7 +50,8 @@
 #   epyc         64-bit, EPYC (SMEP, SMAP, Zen's DIV on exit), mm-audit
 #   intel        64-bit, qemu64 with an Intel vendor (global pages on)
 #   smp2         64-bit, 2 CPUs (TCG thread=multi), mm-audit, the debug
-#                build (build/debug: its ASSERT()s checked, loglvl=all)
+#                build (build/debug: its ASSERT()s and lock order checked,
+#                loglvl=all), as are all the SMP passes
 #   smp4         64-bit, 4 CPUs, spin-halt-us=0 (every contended wait halts)
 #   smp4-single  64-bit, 4 CPUs on one TCG thread, taking turns
 #   pv32-epyc    32-bit, EPYC, mm-audit
@@ -77,10 +78,10 @@ declare -A pass_env=(
     [epyc]="GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit"
     [intel]="GUEST_CPU=qemu64,vendor=GenuineIntel"
     [smp2]="GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit GUEST_SHIM_DIR=build/debug"
-    [smp4]="GUEST_VCPUS=4 GUEST_SHIM_CMDLINE=spin-halt-us=0"
-    [smp4-single]="GUEST_VCPUS=4 GUEST_TCG_THREADS=single"
+    [smp4]="GUEST_VCPUS=4 GUEST_SHIM_CMDLINE=spin-halt-us=0 GUEST_SHIM_DIR=build/debug"
+    [smp4-single]="GUEST_VCPUS=4 GUEST_TCG_THREADS=single GUEST_SHIM_DIR=build/debug"
     [pv32-epyc]="GUEST_WIDTH=32 GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit"
-    [pv32-smp2]="GUEST_WIDTH=32 GUEST_VCPUS=2"
+    [pv32-smp2]="GUEST_WIDTH=32 GUEST_VCPUS=2 GUEST_SHIM_DIR=build/debug"
     [kvm]="GUEST_ACCEL=kvm"
 )
 pass_order="pv64 pv32 epyc intel smp2 smp4 smp4-single pv32-epyc pv32-smp2 kvm"
