@@ -18,7 +18,7 @@
 
 static struct timer *timer_list[NR_CPUS];
 static spinlock_t timer_lock[NR_CPUS] = {
-    [0 ... NR_CPUS - 1] = SPIN_LOCK_UNLOCKED,
+    [0 ... NR_CPUS - 1] = SPIN_LOCK_UNLOCKED(LOCK_RANK_TIMER),
 };
 
 static void reprogram(unsigned int cpu)

@@ -412,13 +412,14 @@ void pv_evtchn_init(struct domain *d)
     unsigned int i;
 
     for ( i = 0; i < EVTCHN_MAX_PORTS; i++ )
-        spin_lock_init(&d->evtchn[i].lock);
+        spin_lock_init(&d->evtchn[i].lock, LOCK_RANK_EVTCHN);
     for ( i = 0; i < MAX_VCPUS; i++ )
     {
         unsigned int q;
 
         for ( q = 0; q < EVTCHN_FIFO_MAX_QUEUES; q++ )
-            spin_lock_init(&d->vcpu[i].fifo_queue[q].lock);
+            spin_lock_init(&d->vcpu[i].fifo_queue[q].lock,
+                           LOCK_RANK_EVTCHN_FIFO_QUEUE);
     }
     d->valid_evtchns = EVTCHNS_PER_BUCKET;
     d->evtchn[0].state = ECS_RESERVED;
