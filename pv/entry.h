@@ -58,6 +58,8 @@ static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
     if ( work || softirq_pending() || v->down || v->nmi_pending ||
          vcpu_event_pending(v) )
         pv_exit_work(regs);
+    /* No path into the guest keeps a lock (debug build). */
+    ASSERT_NO_LOCKS_HELD();
 }
 void pv_exit_to_guest(struct cpu_regs *regs);
 #endif

@@ -48,6 +48,7 @@ static void vcpu_sleep(struct vcpu *v)
             break;
         /* Others may enter the shim meanwhile; a wake-up's IPI waits. */
         pv_domain_unlock();
+        ASSERT_NO_LOCKS_HELD();         /* a halt with one would stall all */
         cpu_wait_for_interrupt();
         pv_domain_lock();
     }
