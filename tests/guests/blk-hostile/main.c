@@ -255,7 +255,12 @@ static uint64_t batch_first_id;
 /*
  * BATCH reads of 11 pages each, then @op of @ref's sectors 0-7 at
  * @sector, pushed together; true if that last one was still in flight
- * (its grant in use by the device) once the push returned.
+ * (its grant in use by the device) once the push returned.  The shim
+ * runs with backend-batch=0 (expect), so the backend takes the ring on
+ * the send's own way out: with batching, it would wait for the next
+ * iret or sched_op, and a request was caught in flight only when
+ * something (mm-audit after each send, once) delayed that exit past the
+ * batch's 1 ms timer.
  */
 static bool batch(uint8_t op, uint64_t sector, grant_ref_t ref)
 {
