@@ -368,7 +368,10 @@ static void uvm_private(struct cpu *c)
         check_window(c, va, pte);
 }
 
-/* The shared window: whatever it maps now, a data frame's tag or a fault. */
+/*
+ * The shared window: whatever it maps now, a data frame's tag or a
+ * fault; or, before a flush reached this vCPU, its own frame's mark.
+ */
 static void uvm_shared(struct cpu *c)
 {
     unsigned long va = (unsigned long)swin;
@@ -386,7 +389,7 @@ static void uvm_shared(struct cpu *c)
     v = peek(va);
     for ( i = 0; i < NR_DATA && v != DATA_TAG(i); i++ )
         ;
-    if ( i == NR_DATA )
+    if ( i == NR_DATA && v != WIN_MARK(NR_VCPUS) )
         fail(c, "the shared window reads %#llx, no data frame's tag",
              (unsigned long long)v);
 }
@@ -1604,9 +1607,40 @@ static long race_rc[NR_RACES][NR_VCPUS];
 static grant_handle_t race_handle[NR_VCPUS + 1];    /* the last: vCPU 0's */
 static evtchn_port_t race_port;
 
-/* vCPU 0 before the races: an unbound port and a mapping to fight over. */
+/*
+ * Two races of sends: a storm of them from every vCPU into one vCPU's
+ * ports (on FIFO, one queue, whose tail every send may move), and sends
+ * against one vCPU closing the ports they go to (masked, so nothing
+ * takes them off: a close clears a port's pending bit and a send after
+ * it must set none).
+ */
+#define NR_STORM        8
+#define STORM_SENDS     4
+#define NR_CLOSING      12
+static uint32_t storm_port[NR_STORM], closing_port[NR_CLOSING];
+static unsigned int closed_upto, closer_done;
+
+static long bind_ipi_masked(struct cpu *c, unsigned int t, bool masked)
+{
+    long port = evtchn_bind_ipi_on(t);
+
+    if ( port <= 0 || port >= SMP_EVENT_PORTS )
+    {
+        fail(c, "bind_ipi for a race: %ld", port);
+        return 0;
+    }
+    mark_bound(port);
+    if ( masked )
+        evtchn_mask(port);
+    else
+        check_rc(evtchn_unmask(port), 0);
+    return port;
+}
+
+/* vCPU 0 before the races: ports, and a mapping, to fight over. */
 static void race_prepare(struct cpu *c)
 {
+    unsigned int t = LOAD(round_no) % NR_VCPUS, i;
     struct gnttab_map_grant_ref op;
     long port = evtchn_alloc_unbound_self();
     int16_t st;
@@ -1620,6 +1654,93 @@ static void race_prepare(struct cpu *c)
     if ( st )
         fail(c, "map for the race: status %d", st);
     race_handle[NR_VCPUS] = op.handle;
+    for ( i = 0; i < NR_STORM; i++ )
+        storm_port[i] = bind_ipi_masked(c, t, false);
+    for ( i = 0; i < NR_CLOSING; i++ )
+        closing_port[i] = bind_ipi_masked(c, i % NR_VCPUS, true);
+    closed_upto = closer_done = 0;
+}
+
+/* Every vCPU sends to every storm port, each starting at another. */
+static void race_storm(struct cpu *c)
+{
+    unsigned int i, j;
+    long rc;
+
+    for ( j = 0; j < STORM_SENDS; j++ )
+        for ( i = 0; i < NR_STORM; i++ )
+            if ( (rc = evtchn_send(storm_port[(i + c->id) % NR_STORM])) )
+                fail(c, "send in the storm to port %u: %ld",
+                     storm_port[(i + c->id) % NR_STORM], rc);
+}
+
+/*
+ * One vCPU closes the closing ports in turn; the others send to the one
+ * it closes now and the one before, until it is done: 0 while a port is
+ * open, -EINVAL once closed (and from then on: nothing binds meanwhile).
+ */
+static void race_closes(struct cpu *c)
+{
+    unsigned int i, k, upto, passes = 0;
+    long rc;
+
+    if ( c->id == (LOAD(round_no) + 1) % NR_VCPUS )
+    {
+        for ( i = 0; i < NR_CLOSING; i++ )
+        {
+            if ( (rc = evtchn_close(closing_port[i])) )
+                fail(c, "close of port %u in the race: %ld",
+                     closing_port[i], rc);
+            STORE(closed_upto, i + 1);
+        }
+        STORE(closer_done, 1);
+        return;
+    }
+    while ( !LOAD(closer_done) && passes++ < 400 )
+        for ( k = 0; k < 2; k++ )
+        {
+            upto = LOAD(closed_upto);
+            if ( (i = upto - k) >= NR_CLOSING )
+                continue;
+            rc = evtchn_send(closing_port[i]);
+            if ( (rc && rc != -XEN_EINVAL) || (!rc && i < upto) )
+                fail(c, "send to port %u while it closed: %ld (%s)",
+                     closing_port[i], rc, i < upto ? "closed before"
+                                                   : "open");
+        }
+}
+
+/*
+ * vCPU 0 after the sends' races: no closed port pending; each storm
+ * port still delivers a send (a port a storm lost from its queue stays
+ * linked and never does), then closed.
+ */
+static void race_sends_end(struct cpu *c)
+{
+    uint64_t end = smp_time() + DELIVERY_NS;
+    unsigned int i;
+    uint32_t before;
+    long rc;
+
+    for ( i = 0; i < NR_CLOSING; i++ )
+        if ( evtchn_test_pending(closing_port[i]) )
+            fail(c, "port %u pending after its close", closing_port[i]);
+    for ( i = 0; i < NR_STORM; i++ )
+    {
+        before = LOAD(smp_port_events[storm_port[i]]);
+        if ( (rc = evtchn_send(storm_port[i])) )
+            fail(c, "send to port %u after the storm: %ld", storm_port[i],
+                 rc);
+        while ( LOAD(smp_port_events[storm_port[i]]) == before &&
+                smp_time() < end )
+            smp_sleep(100000);
+        if ( LOAD(smp_port_events[storm_port[i]]) == before )
+            fail(c, "port %u never delivered after the storm (%s)",
+                 storm_port[i], evtchn_test_pending(storm_port[i])
+                                ? "pending" : "not pending");
+        if ( (rc = evtchn_close(storm_port[i])) )
+            fail(c, "close of storm port %u: %ld", storm_port[i], rc);
+    }
 }
 
 static void race_phase(struct cpu *c)
@@ -1674,6 +1795,13 @@ static void race_phase(struct cpu *c)
     if ( !race_rc[R_MAP][id] &&
          (rc = gnt_unmap1((unsigned long)race_gwin[id], race_handle[id], 0)) )
         fail(c, "unmap after the race of maps: status %ld", rc);
+
+    race_storm(c);
+    sync(c, "race: a storm of sends");
+    race_closes(c);
+    sync(c, "race: sends and closes");
+    if ( !id )
+        race_sends_end(c);
 }
 
 /* Exactly one vCPU won @race (0, or a port), the others got @lose. */
