@@ -10,6 +10,7 @@
 #include "vcpu.h"
 
 #define SMP_STACK_BYTES 16384
+#define SMP_BARRIER_SPINS 20000         /* about a millisecond under TCG */
 
 /* vCPU n > 0 runs on stack n - 1; vCPU 0 on the boot stack. */
 static uint8_t smp_stacks[SMP_MAX_VCPUS - 1][SMP_STACK_BYTES]
@@ -93,6 +94,9 @@ bool smp_barrier_wait(struct smp_barrier *b, unsigned int n,
         STORE(b->gen, gen + 1);
         return true;
     }
+    /* A moment's spin first: the vCPUs leave together, to race. */
+    for ( i = 0; i < SMP_BARRIER_SPINS && LOAD(b->gen) == gen; i++ )
+        asm volatile ( "pause" );
     while ( LOAD(b->gen) == gen )
     {
         if ( smp_time() > end )

@@ -39,8 +39,9 @@ uint64_t smp_time(void);
  * A barrier for @n vCPUs that names the late ones: smp_barrier_wait()
  * returns true once all @n arrived, or false after @timeout_ns of system
  * time with *@late the bitmap of those that had not (the barrier is
- * then broken: the test should end).  Waiting vCPUs sleep in short
- * SCHEDOP_polls, so those at work get the host's CPUs.  Zero it to start.
+ * then broken: the test should end).  Waiting vCPUs spin a moment, so
+ * that they leave together (to race), then sleep in short SCHEDOP_polls,
+ * so those at work get the host's CPUs.  Zero it to start.
  */
 struct smp_barrier {
     unsigned int gen, count;
