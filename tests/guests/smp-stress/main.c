@@ -55,7 +55,12 @@
  *   three -EEXIST); four bind_interdomain to one unbound port (one port,
  *   three -EINVAL); four unmaps of one handle (one GNTST_okay, three
  *   GNTST_bad_handle); four maps of one ref at once (four distinct
- *   handles, the entry reading and writing until the last unmap).
+ *   handles, the entry reading and writing until the last unmap); a
+ *   storm of sends into one vCPU's ports (each delivers again after
+ *   it); sends to masked ports one vCPU closes meanwhile (0 before the
+ *   close, -EINVAL after, no closed port left pending); one vCPU's
+ *   timers set and stopped by all four (its last singleshot fires, a
+ *   periodic one set after ticks and stops when stopped).
  *
  * A vCPU that stops making progress (a barrier waits WAIT_NS) is named
  * with the step and operation it was in.  Command line: rounds=N,
@@ -1225,7 +1230,8 @@ static void ev_status(struct cpu *c)
     if ( !slot_same(s, &snap) )
         return;
     if ( snap.state == SL_UNBOUND )
-        ok = st.status == EVTCHNSTAT_unbound && st.u.unbound.dom == GNT_SELF_ID;
+        ok = st.status == EVTCHNSTAT_unbound &&
+             st.u.unbound.dom == GNT_SELF_ID;
     else if ( snap.kind == K_LOOP )
         ok = st.status == EVTCHNSTAT_interdomain &&
              st.u.interdomain.dom == GNT_SELF_ID &&
@@ -1485,7 +1491,7 @@ static void vc_wait(struct cpu *c)
         fail(c, "SCHEDOP_block: %ld", rc);
 }
 
-/* vCPU 0, the others done: periodic timers off, the last timers and NMIs in. */
+/* vCPU 0, the others done: periodic timers off, last timers and NMIs in. */
 static void vc_end(struct cpu *c)
 {
     uint64_t end = smp_time() + DELIVERY_NS;
@@ -1743,6 +1749,98 @@ static void race_sends_end(struct cpu *c)
     }
 }
 
+/*
+ * Timers of one vCPU from all four: the others set and stop its
+ * periodic timer, it sets its own singleshot one, every call changing
+ * that vCPU's timers at once (Xen: its CPU's timer lock).
+ */
+#define TIMER_RACE_OPS  8
+
+static void race_timers(struct cpu *c)
+{
+    unsigned int t = (LOAD(round_no) + 2) % NR_VCPUS, j;
+    struct vcpu_set_periodic_timer p;
+    vcpu_set_singleshot_timer_t ss = { .flags = 0 };
+    long rc;
+
+    for ( j = 0; j < TIMER_RACE_OPS; j++ )
+    {
+        if ( c->id == t )
+        {
+            ss.timeout_abs_ns = smp_time() + 100000 + below(c, 400000);
+            c->armed_count = timer_count(c);
+            rc = vcpu_op(VCPUOP_set_singleshot_timer, t, &ss);
+        }
+        else if ( j & 1 )
+            rc = vcpu_op(VCPUOP_stop_periodic_timer, t, NULL);
+        else
+        {
+            p.period_ns = 1000000 + below(c, 1000000);
+            rc = vcpu_op(VCPUOP_set_periodic_timer, t, &p);
+        }
+        if ( rc )
+            fail(c, "timer op %u of the race on vCPU %u: %ld", j, t, rc);
+    }
+}
+
+/* Wait until @n counts past @before; false after DELIVERY_NS. */
+static bool count_passes(const volatile uint32_t *n, uint32_t before)
+{
+    uint64_t end = smp_time() + DELIVERY_NS;
+
+    while ( (int32_t)(*n - before) <= 0 && smp_time() < end )
+        smp_sleep(100000);
+    return (int32_t)(*n - before) > 0;
+}
+
+/*
+ * After the race of timers, every vCPU's timers still work: the last
+ * singleshot timer the vCPU fought over set fires, then each vCPU's
+ * own; and (vCPU 0 checks) a periodic timer set on the vCPU fought over
+ * ticks, and stops when stopped.
+ */
+static void race_timers_end(struct cpu *c)
+{
+    unsigned int t = (LOAD(round_no) + 2) % NR_VCPUS;
+    struct vcpu_set_periodic_timer p = { .period_ns = 2000000 };
+    const volatile uint32_t *n = &smp_port_events[timer_port[c->id]];
+    uint32_t before;
+    long rc;
+
+    if ( c->id == t )
+    {
+        if ( !count_passes(n, c->armed_count) )
+            fail(c, "its last singleshot timer of the race never fired");
+        if ( (rc = vcpu_op(VCPUOP_stop_periodic_timer, t, NULL)) )
+            fail(c, "stop_periodic_timer after the race: %ld", rc);
+    }
+    before = *n;
+    if ( (rc = set_timer_op(smp_time() + 500000)) )
+        fail(c, "set_timer_op after the race of timers: %ld", rc);
+    else if ( !count_passes(n, before) )
+        fail(c, "its timer never fired after the race of timers");
+    sync(c, "race: own timers after the race");
+    if ( c->id )
+        return;
+
+    n = &smp_port_events[timer_port[t]];
+    before = *n;
+    if ( (rc = vcpu_op(VCPUOP_set_periodic_timer, t, &p)) )
+        return fail(c, "set_periodic_timer after the race: %ld", rc);
+    if ( !count_passes(n, before) || !count_passes(n, before + 1) ||
+         !count_passes(n, before + 2) )
+        fail(c, "vCPU %u's periodic timer set after the race: %u ticks",
+             t, *n - before);
+    if ( (rc = vcpu_op(VCPUOP_stop_periodic_timer, t, NULL)) )
+        return fail(c, "stop_periodic_timer after the race: %ld", rc);
+    smp_sleep(5000000);
+    before = *n;
+    smp_sleep(30000000);
+    if ( *n - before > 1 )
+        fail(c, "vCPU %u's periodic timer ticked %u times in 30 ms after "
+             "its stop", t, *n - before);
+}
+
 static void race_phase(struct cpu *c)
 {
     unsigned int id = c->id, t = LOAD(round_no) % NR_VCPUS, v, w;
@@ -1802,6 +1900,11 @@ static void race_phase(struct cpu *c)
     sync(c, "race: sends and closes");
     if ( !id )
         race_sends_end(c);
+    sync(c, "race: sends checked");
+
+    race_timers(c);
+    sync(c, "race: timers");
+    race_timers_end(c);
 }
 
 /* Exactly one vCPU won @race (0, or a port), the others got @lose. */
