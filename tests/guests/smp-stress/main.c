@@ -2127,7 +2127,7 @@ void test_main(void)
     unsigned int v;
     long rc;
 
-    nr_rounds = cmdline_ulong("rounds", 32);
+    nr_rounds = cmdline_ulong("rounds", 24);
     nr_steps = cmdline_ulong("steps", 60);
     if ( event_init() || smp_event_init() )
         return test_error("event callbacks");
