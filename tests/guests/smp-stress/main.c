@@ -63,8 +63,8 @@
  *   periodic one set after ticks and stops when stopped).
  *
  * A vCPU that stops making progress (a barrier waits WAIT_NS) is named
- * with the step and operation it was in.  Command line: rounds=N,
- * steps=N (per vCPU and round), seed=N.
+ * with the step and operation it was in.  Command line: rounds=N
+ * (default 24), steps=N (per vCPU and round, default 60), seed=N.
  */
 #include "guest.h"
 #include "event.h"
