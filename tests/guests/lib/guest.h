@@ -49,6 +49,13 @@ void test_error(const char *fmt, ...) __printf(1, 2);   /* the test broke */
 void test_fail(const char *fmt, ...) __printf(1, 2);   /* the hypervisor did */
 
 /*
+ * End the test at once, from any vCPU: print the result line and power
+ * off (every test ends so when test_main() returns).  For a vCPU that
+ * finds another one stuck, which test_main() may never return from.
+ */
+void __noreturn test_exit(void);
+
+/*
  * test_fail() unless @expr evaluates to @want, both taken as long long:
  * a 32-bit guest's PTEs and times compare in full too.  An unsigned long
  * (a hypercall's result, e.g. HYPERVISOR_get_debugreg's) is sign-extended

@@ -5,6 +5,7 @@
  */
 #include "guest.h"
 #include "lib.h"
+#include "smp.h"
 
 struct extable_entry {
     unsigned long fault, fixup;
@@ -63,14 +64,17 @@ const char *exc_name(unsigned int vec)
 /*
  * Called by entry.S for every exception.  One that a test expected (its
  * RIP is in the fix-up table) resumes at the fix-up with %rax = exinfo_t;
- * any other ends the test in ERROR.
+ * any other ends the test in ERROR.  The nesting is counted per vCPU
+ * (smp.h's, by the stack it runs on; any other stack counts as vCPU
+ * 0's): expected faults on two vCPUs at once are no fault in a handler.
  */
 void do_exception(struct cpu_user_regs *regs)
 {
-    static unsigned int depth;
+    static unsigned int depths[SMP_MAX_VCPUS];
+    unsigned int *depth = &depths[smp_id()];
     const struct extable_entry *fix;
 
-    if ( ++depth > 1 )
+    if ( ++*depth > 1 )
     {
         /* Faulted while handling a fault: nothing left to trust. */
         hypercall_shutdown(SHUTDOWN_crash);
@@ -91,7 +95,7 @@ void do_exception(struct cpu_user_regs *regs)
 
     regs_ax(regs) = EXINFO(regs->entry_vector, regs->error_code);
     regs_ip(regs) = fix->fixup;
-    depth--;
+    --*depth;
 }
 
 /* A page-aligned page whose mapping map_shared_info() replaces. */

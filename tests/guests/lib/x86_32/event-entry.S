@@ -44,5 +44,8 @@
         bounce_entry event_upcall_entry, do_event_upcall
         /* The NMI callback (VCPUOP_send_nmi): the same frame. */
         bounce_entry nmi_entry, do_guest_nmi
+        /* lib/smp.c's, which any vCPU may take (smp_event_init()). */
+        bounce_entry smp_upcall_entry, do_smp_upcall
+        bounce_entry smp_nmi_entry, do_smp_nmi
 
         .section .note.GNU-stack, "", @progbits
