@@ -401,9 +401,7 @@ void pv_evtchn_notify_guest(unsigned int backend_port)
         return;                         /* the guest closed its end */
     chn = evtchn_from_port(&dom, backend_ports[b].guest_port);
     perfc_incr(evtchn_guest_notify);
-    spin_lock(&chn->lock);
-    evtchn_port_set_pending(&dom, chn->notify_vcpu_id, chn);
-    spin_unlock(&chn->lock);
+    evtchn_port_raise(&dom, chn->notify_vcpu_id, chn);
 }
 
 /* Start of day: port 0 reserved, the store and console ports bound. */

@@ -52,14 +52,9 @@ void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq)
 {
     struct domain *d = v->domain;
     unsigned int port = v->virq_to_evtchn[virq];
-    struct evtchn *chn;
 
-    if ( !port )
-        return;
-    chn = evtchn_from_port(d, port);
-    spin_lock(&chn->lock);
-    evtchn_port_set_pending(d, v->id, chn);
-    spin_unlock(&chn->lock);
+    if ( port )
+        evtchn_port_raise(d, v->id, evtchn_from_port(d, port));
 }
 
 void send_guest_global_virq(struct domain *d, unsigned int virq)
@@ -70,9 +65,7 @@ void send_guest_global_virq(struct domain *d, unsigned int virq)
     if ( !port )
         return;
     chn = evtchn_from_port(d, port);
-    spin_lock(&chn->lock);
-    evtchn_port_set_pending(d, chn->notify_vcpu_id, chn);
-    spin_unlock(&chn->lock);
+    evtchn_port_raise(d, chn->notify_vcpu_id, chn);
 }
 
 unsigned int pv_evtchn_max_ports(const struct domain *d)
