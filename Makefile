@@ -244,6 +244,8 @@ build/unit/test-netback: UNIT_CFLAGS += $(XEN_IFACE)
 
 # Two threads on the xenstore ring: the guest's and the backend's.
 build/unit/test-xenstore-race: UNIT_CFLAGS += -pthread
+# The guest's and the shim's CPUs on the FIFO queues.
+build/unit/test-event-fifo-race: UNIT_CFLAGS += -pthread
 
 unit: $(UNIT_TESTS)
 

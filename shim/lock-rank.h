@@ -41,7 +41,11 @@ enum lock_rank {
      * Xen's double_evtchn_lock() for EVTCHNOP_bind_interdomain.
      */
     LOCK_RANK_EVTCHN,
-    /* One FIFO queue's lock (Xen's evtchn_fifo_queue.lock). */
+    /*
+     * One FIFO queue's lock (Xen's evtchn_fifo_queue.lock).  Nests by
+     * address: a port moving queues holds its old one's and its new
+     * one's, lower address first, as Xen's evtchn_fifo_set_pending().
+     */
     LOCK_RANK_EVTCHN_FIFO_QUEUE,
     /*
      * A vCPU's state (running, blocked, down): Xen's scheduling lock,
@@ -143,7 +147,7 @@ static inline const char *lock_rank_name(unsigned int r)
  */
 static inline bool lock_rank_nests_by_address(unsigned int r)
 {
-    return r == LOCK_RANK_EVTCHN;
+    return r == LOCK_RANK_EVTCHN || r == LOCK_RANK_EVTCHN_FIFO_QUEUE;
 }
 
 #endif /* SHIM_LOCK_RANK_H */

@@ -84,11 +84,39 @@ static bool set_link(event_word_t *word, uint32_t link)
 }
 
 /*
- * Under the port's lock (which keeps its priority and last queue), the
- * queues' tails under each queue's lock, as Xen's: the old one's first,
- * dropped, then the new one's while the port is linked onto it.  Ports
- * of any vCPU link onto a queue at once from several CPUs.
+ * Under the port's lock (which keeps its priority and last queue), both
+ * its queues' locks, lower address first, held from before PENDING is
+ * set until the port is linked, as Xen's evtchn_fifo_set_pending().  A
+ * port moving queues (bind_vcpu, set_priority) may still be its old
+ * queue's tail: until that tail is cleared, a port raised on the old
+ * queue would link behind it, onto the new queue, and the old queue's
+ * vCPU would never be told (a vCPU blocked on its own timer slept on).
  */
+static void fifo_lock_queues(struct evtchn_fifo_queue *q,
+                             struct evtchn_fifo_queue *old_q)
+{
+    if ( q == old_q )
+        spin_lock(&q->lock);
+    else if ( q < old_q )
+    {
+        spin_lock(&q->lock);
+        spin_lock(&old_q->lock);
+    }
+    else
+    {
+        spin_lock(&old_q->lock);
+        spin_lock(&q->lock);
+    }
+}
+
+static void fifo_unlock_queues(struct evtchn_fifo_queue *q,
+                               struct evtchn_fifo_queue *old_q)
+{
+    if ( q != old_q )
+        spin_unlock(&old_q->lock);
+    spin_unlock(&q->lock);
+}
+
 void evtchn_fifo_set_pending(struct vcpu *v, struct evtchn *chn)
 {
     struct domain *d = v->domain;
@@ -104,37 +132,40 @@ void evtchn_fifo_set_pending(struct vcpu *v, struct evtchn *chn)
     }
     q = &v->fifo_queue[chn->priority];
     old_q = &d->vcpu[chn->last_vcpu_id].fifo_queue[chn->last_priority];
+    fifo_lock_queues(q, old_q);
     was_pending = word_test_and_set(word, EVTCHN_FIFO_PENDING);
 
     /* No control block: the guest may not unmask yet, the event waits. */
     if ( !__atomic_load_n(&v->fifo_control, __ATOMIC_ACQUIRE) )
-        goto out;
+        goto unlock;
 
     if ( !word_test(word, EVTCHN_FIFO_MASKED) &&
          !word_test_and_set(word, EVTCHN_FIFO_LINKED) )
     {
         /* Its old queue, if it was that one's tail, is empty now. */
-        spin_lock(&old_q->lock);
         if ( old_q->tail == port )
             old_q->tail = 0;
-        spin_unlock(&old_q->lock);
         chn->last_vcpu_id = v->id;
         chn->last_priority = chn->priority;
 
-        spin_lock(&q->lock);
+        /*
+         * Link behind the tail iff the tail is still linked (else the
+         * queue is empty).  If the port was this queue's tail, the tail
+         * was cleared above: it is the head now.
+         */
         linked = false;
         if ( q->tail )
             linked = set_link(word_from_port(d, q->tail), port);
         if ( !linked )
             __atomic_store_n(q->head, port, __ATOMIC_SEQ_CST);
         q->tail = port;
-        spin_unlock(&q->lock);
     }
+ unlock:
+    fifo_unlock_queues(q, old_q);
 
     if ( !linked &&
          !guest_test_and_set_bit(q - v->fifo_queue, &v->fifo_control->ready) )
         vcpu_mark_events_pending(v);
- out:
     if ( !was_pending )
         evtchn_check_pollers(d, port);
 }
