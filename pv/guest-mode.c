@@ -8,6 +8,7 @@
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
+#include "arch/x86/flush.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/desc.h"
 #include "arch/x86/eflags.h"
@@ -50,14 +51,15 @@ void pv_user_cpu_init(void)
  * change them behind our back (no FSGSBASE), so the cached copies stay
  * right.  The CR3 write is a plain one: user mappings are global with
  * global pages on, and survive it as on Xen, which doesn't tick the TLB
- * flush clock here either.
+ * flush clock here either; with global pages off it flushes everything,
+ * and load_cr3() notes it so (arch/x86/tlbflush.h).
  */
 void pv_toggle_guest_mode(struct vcpu *v)
 {
     perfc_incr(guest_mode_switches);
     swapgs();
     v->kernel_mode = !v->kernel_mode;
-    write_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
+    load_cr3((v->kernel_mode ? v->guest_table : v->guest_table_user)
               << PAGE_SHIFT);
     if ( !v->kernel_mode )
         return;

@@ -11,6 +11,9 @@
 
 struct flush_stats flush_stats;
 
+uint64_t tlbflush_clock = 1;
+uint64_t tlbflush_time[NR_CPUS];
+
 /* Xen's: one cross-CPU flush at a time (arch/x86/smp.c). */
 DEFINE_SPINLOCK(flush_lock, LOCK_RANK_FLUSH);
 
@@ -46,8 +49,14 @@ static struct flush_req {
 static unsigned long flush_pending[NR_CPUS];
 static unsigned long flush_done[NR_CPUS][NR_CPUS];  /* [target][initiator] */
 
+/*
+ * A flush of everything (global entries too, or a CR3 reload while there
+ * are none) is noted for tlbflush_filter(), with the clock as it began.
+ */
 void flush_area_local(unsigned long va, unsigned int flags)
 {
+    uint64_t t = tlbflush_begin();
+
     if ( flags & FLUSH_TLB_GLOBAL )
     {
         unsigned long cr4 = read_cr4();
@@ -64,11 +73,12 @@ void flush_area_local(unsigned long va, unsigned int flags)
             write_cr3(read_cr3());
             flush_stats.global_cr3++;
         }
+        tlbflush_note(smp_processor_id(), t);
         perfc_incr(tlb_flush_local_global);
     }
     else if ( flags & FLUSH_TLB )
     {
-        write_cr3(read_cr3());
+        load_cr3(read_cr3());
         flush_stats.tlb++;
         perfc_incr(tlb_flush_local);
     }
@@ -215,6 +225,7 @@ unsigned long flush_ipis_taken(unsigned int cpu)
 void switch_cr3(unsigned long cr3)
 {
     unsigned long cr4 = read_cr4();
+    uint64_t t = tlbflush_begin();
 
     if ( cr4 & X86_CR4_PGE )
     {
@@ -228,4 +239,5 @@ void switch_cr3(unsigned long cr3)
         write_cr3(cr3);
         flush_stats.global_cr3++;
     }
+    tlbflush_note(smp_processor_id(), t);
 }

@@ -7,6 +7,10 @@
 #define ARCH_X86_FLUSH_H
 
 #include "shim/lib.h"
+#include "arch/x86/cr.h"
+#include "arch/x86/page.h"
+#include "arch/x86/percpu.h"
+#include "arch/x86/tlbflush.h"
 
 #define FLUSH_VA            0x1     /* one address: invlpg */
 #define FLUSH_TLB           0x2     /* all non-global entries: CR3 reload */
@@ -28,6 +32,22 @@ static inline void invlpg_one(unsigned long va)
 
 /* Load @cr3, flushing everything, global entries included. */
 void switch_cr3(unsigned long cr3);
+
+/*
+ * Load @cr3 and keep the global entries: with global pages off there are
+ * none (CR4.PGE clear), so the write flushes everything and is noted as
+ * a full flush (arch/x86/tlbflush.h).  Xen's toggle between a 64-bit
+ * guest's kernel and user tables doesn't tick its clock, as user
+ * mappings may be global there; here they are only with global pages on.
+ */
+static inline void load_cr3(unsigned long cr3)
+{
+    uint64_t t = tlbflush_begin();
+
+    write_cr3(cr3);
+    if ( !opt_global_pages )
+        tlbflush_note(smp_processor_id(), t);
+}
 
 /*
  * The same on every online CPU in @mask (a bitmap of CPU numbers), as

@@ -7,6 +7,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/io/console.h>
+#include "arch/x86/flush.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/eflags.h"
 #include "arch/x86/layout.h"
@@ -224,5 +225,5 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
         v->compat_data_sel[i] = d->compat ? COMPAT_FLAT_KERNEL_DS : 0;
 
     v->running = true;                  /* this CPU holds its tables now */
-    write_cr3(pv_vcpu_cr3(v));
+    load_cr3(pv_vcpu_cr3(v));
 }

@@ -9,6 +9,7 @@
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
+#include "arch/x86/flush.h"
 #include "arch/x86/cr.h"
 #include "pv/emul/emulate.h"
 #include "pv/guest-access.h"
@@ -44,11 +45,11 @@ bool pv_io_ok(struct vcpu *v, unsigned int port, unsigned int bytes)
     if ( port + bytes > v->iobmp_limit )
         return false;
     if ( !v->kernel_mode && !dom.compat )
-        write_cr3(v->guest_table << PAGE_SHIFT);
+        load_cr3(v->guest_table << PAGE_SHIFT);
     if ( !copy_from_guest(&b[0], v->iobmp + (port >> 3), 1) )
         (void)copy_from_guest(&b[1], v->iobmp + (port >> 3) + 1, 1);
     if ( !v->kernel_mode && !dom.compat )
-        write_cr3(v->guest_table_user << PAGE_SHIFT);
+        load_cr3(v->guest_table_user << PAGE_SHIFT);
     mask = b[0] | (b[1] << 8);
     return !(mask & (((1u << bytes) - 1) << (port & 7)));
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The guest's TLB flushes and those the MMU needs itself, on this CPU or
- * on every CPU running the guest, and the flush clock they move: only a
- * flush that left no translation of the guest's anywhere advances
- * tlbflush_clock, the clock page types are stamped with when they end
- * (pv/mm/page-type.c).  The flushes themselves are arch/x86/flush.c's.
+ * The guest's TLB flushes and those the MMU needs itself, on this CPU,
+ * on every CPU running the guest, or on those that may still hold what a
+ * frame's ended type left (tlbflush_filter()).  The flushes themselves,
+ * and each CPU's note of its full ones, are arch/x86/flush.c's.
  */
 #include "shim/lib.h"
 #include "arch/x86/flush.h"
@@ -15,27 +14,13 @@
 #include "pv/mm/guest-flush.h"
 #include "pv/mm/page-type.h"
 #include "pv/vcpu/smp.h"
-
-/*
- * Only a flush that leaves no translation at all advances the clock that
- * type stamps are compared to.  With global pages on, a CR3 reload keeps
- * the global entries (guest user mappings are global then), so it
- * doesn't count: a stale global writable entry would otherwise outlive
- * its frame becoming a page table.
- */
-void pv_note_cr3_reload(void)
-{
-    if ( !opt_global_pages )
-        tlbflush_clock++;
-}
+#include "shim/perfc.h"
 
 /*
  * A flush of the CPUs in @mask: this one at once, the others by IPI,
  * waited for with interrupts on (flush_area_mask()'s rule: every CPU
  * spinning for the domain lock or for flush_lock answers meanwhile).
- * Only a flush that reached every CPU holding the guest's translations
- * (pv_domain_cpumask()) moves the flush clock: a frame's type may then
- * change without another.
+ * Each CPU notes its own full flush (arch/x86/tlbflush.h).
  */
 void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags)
 {
@@ -49,29 +34,11 @@ void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags)
     }
     else if ( mask & self )
         flush_area_local(va, flags);
-    pv_note_flush(mask, flags);
 }
 
-void pv_note_flush(unsigned long mask, unsigned int flags)
-{
-    if ( pv_domain_cpumask() & ~mask )
-        return;
-    if ( flags & FLUSH_TLB_GLOBAL )
-        tlbflush_clock++;
-    else if ( flags & FLUSH_TLB )
-        pv_note_cr3_reload();
-}
-
-/*
- * The domain lock is dropped around the remote part only: the flush
- * clock and the stamps are read before, under it, and the clock moves
- * afterwards, under it again, only if tlbflush_may_advance() says no
- * frame's type ended meanwhile (page-type.c).
- */
+/* The domain lock is dropped around the remote part only. */
 void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
 {
-    uint32_t clock = tlbflush_clock, stamps = tlbflush_stamps;
-
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !(mask & ~(1UL << smp_processor_id())) )
     {
@@ -83,8 +50,26 @@ void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
     flush_area_mask(mask, va, flags);
     pv_domain_lock();                   /* waits with interrupts on */
     local_irq_disable();
-    if ( tlbflush_may_advance(clock, stamps) )
-        pv_note_flush(mask, flags);
+}
+
+/*
+ * Xen's _get_page_type() flush on a type change: every CPU running a
+ * vCPU (and this one) that hasn't flushed everything since @pg's last
+ * type ended, as tlbflush_filter() finds them; none, most of the time
+ * with global pages off, where each CR3 write is such a flush.
+ */
+void pv_flush_stale(const struct page_info *pg)
+{
+    unsigned long mask = pv_domain_cpumask() | (1UL << smp_processor_id());
+
+    tlbflush_filter(&mask, pg->flush_stamp);
+    if ( mask )
+    {
+        perfc_incr(tlb_flush_type_change);
+        pv_flush_mask(mask, 0, FLUSH_TLB_GLOBAL);
+    }
+    else
+        perfc_incr(tlb_flush_type_change_filtered);
 }
 
 void pv_flush_local(unsigned long va, unsigned int flags)

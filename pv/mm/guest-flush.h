@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The guest's TLB flushes, and those the MMU needs itself
- * (pv/mm/guest-flush.c): each full flush advances the flush clock page
- * types are stamped with (pv/mm/page-type.h).
+ * (pv/mm/guest-flush.c), and those a frame's new type needs.
  */
 #ifndef PV_MM_GUEST_FLUSH_H
 #define PV_MM_GUEST_FLUSH_H
@@ -23,9 +22,11 @@ void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags);
  * on the lock across the call.
  */
 void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags);
-/* A flush of @mask happened elsewhere (a CR3 switch): the clock's view. */
-void pv_note_flush(unsigned long mask, unsigned int flags);
-/* A CR3 write happened: it counts as a full flush only without PGE. */
-void pv_note_cr3_reload(void);
+/*
+ * Before @pg takes a new type: flush the CPUs that may still hold
+ * translations from its last one (arch/x86/tlbflush.h).
+ */
+struct page_info;
+void pv_flush_stale(const struct page_info *pg);
 
 #endif /* PV_MM_GUEST_FLUSH_H */

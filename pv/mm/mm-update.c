@@ -137,12 +137,9 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
     else if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
         pv_fill_ro_mpt(mfn);
     v->guest_table = mfn;
+    /* Everything goes, global entries too, as in Xen's write_ptbase. */
     if ( v->kernel_mode || dom.compat )
-    {
-        /* Everything goes, global entries too, as in Xen's write_ptbase. */
         switch_cr3(pv_vcpu_cr3(v));
-        pv_note_flush(1UL << smp_processor_id(), FLUSH_TLB_GLOBAL);
-    }
     if ( old )
         put_page_and_type(old);
     return 0;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The frame table's state machine (pv/mm/page-type.h): general and type
- * reference counts, validation, pinning and the TLB-flush clock, after
+ * reference counts, validation, pinning and the TLB-flush stamp, after
  * Xen's get_page/put_page and _get_page_type/_put_page_type (x86 mm.c).
  */
 #include "shim/lib.h"
 #include <xen/errno.h>
 #include "pv/mm/page-type.h"
+#include "arch/x86/tlbflush.h"
 
 /*
  * States of one frame (all others are shim bugs), with tc its type count:
@@ -26,11 +27,11 @@
  * leaves it "devalidating" with the last reference held by the caller's
  * devalidation, so nothing can type it meanwhile, as Xen keeps the count
  * at 1 through _put_final_page_type().  No state but struct page_info and
- * tlbflush_clock: one lock around each call makes this SMP-safe.
+ * the flush clock: one lock around each call makes this SMP-safe.
  *
  * A seg_desc frame is not validated here: the caller checks its
- * descriptors after taking the type (and after any flush that
- * page_needs_flush() asks for), never before, so they can't change behind
+ * descriptors after taking the type (and after any flush its stamp
+ * asks for), never before, so they can't change behind
  * the check.
  */
 
@@ -42,55 +43,13 @@
 #define PAGE_COUNT_MAX      UINT32_MAX
 #define PAGE_TYPE_COUNT_MAX UINT32_MAX
 
-/*
- * The TLB-flush clock.  The flush code increments it on every flush that
- * removes all the guest's translations (global ones too: a CR4.PGE
- * toggle, or a CR3 reload while no guest mapping can be global) and on
- * nothing else.  When a frame's last type reference goes (its type ends),
- * the frame is stamped with the current clock: from then on no new
- * translation can use it in that role, but TLBs and paging-structure
- * caches may still hold old ones (a writable mapping of it; for a page
- * table, a cached upper-level entry that still points at it).  Hence:
- *
- *     a flush is needed  iff  flush_stamp == tlbflush_clock
- *
- * (no full flush since the stamp).  Wrap-around can only err on the safe
- * side: after 2^32 flushes an old stamp equals the clock again and asks
- * for one flush too many; it can never hide a needed one, because the
- * clock moves only by flushing.  The clock starts at 1 so that a zeroed
- * frame table (stamp 0, a frame never typed) needs no flush.  With more
- * than one CPU this becomes Xen's per-CPU comparison (tlbflush_filter()).
- */
-uint32_t tlbflush_clock = 1;
-uint32_t tlbflush_stamps;
-
-/*
- * A full flush that ran without the lock (pv_flush_guest()), started when
- * the clock read @clock and tlbflush_stamps @stamps, reached every CPU
- * holding the guest's translations: may it move the clock?  Only if
- * neither moved meanwhile.  A stamp taken while the flush ran equals the
- * clock too, yet that frame's translations may have been reloaded on a
- * CPU already flushed: advancing would hide the flush it needs.  If the
- * clock moved, another flush already did the job.
- */
-bool tlbflush_may_advance(uint32_t clock, uint32_t stamps)
-{
-    return clock == tlbflush_clock && stamps == tlbflush_stamps;
-}
-
-bool page_needs_flush(const struct page_info *pg)
-{
-    return pg->flush_stamp == tlbflush_clock;
-}
-
 /* The type has ended (its count is 0): the frame is free of type. */
 static void type_ended(struct page_info *pg)
 {
     pg->type = PGT_NONE;
     pg->type_count = 0;
     pg->flags = 0;
-    pg->flush_stamp = tlbflush_clock;
-    tlbflush_stamps++;
+    pg->flush_stamp = tlbflush_stamp();
 }
 
 /*
@@ -122,7 +81,7 @@ int page_get_type(struct page_info *pg, enum page_type type)
     {
         /*
          * A type change.  Any earlier type (writable included) has ended,
-         * so no reference of it is left; page_needs_flush() tells the
+         * so no reference of it is left; its flush_stamp tells the
          * caller whether translations of it may remain.
          */
         pg->type = type;

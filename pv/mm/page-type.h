@@ -48,6 +48,11 @@ enum page_owner {
 #define PGF_VALIDATING  0x04    /* validation in progress (recursion guard) */
 
 struct page_info {
+    /*
+     * tlbflush_stamp() when its last type ended (0: never), for
+     * tlbflush_filter() (arch/x86/tlbflush.h).
+     */
+    uint64_t flush_stamp;
     uint32_t count;             /* general references */
     uint32_t type_count;        /* references to the current type */
     uint8_t type;               /* enum page_type */
@@ -59,7 +64,6 @@ struct page_info {
      * the frame.
      */
     uint8_t stale_table;
-    uint32_t flush_stamp;       /* flush clock when its last type ended */
     /*
      * Linear (recursive) page tables, as Xen's linear_pt_count: > 0, how
      * many linear entries this table holds; < 0, how many linear entries
@@ -141,16 +145,13 @@ void page_pin_abort(struct page_info *pg);
 int page_unpin(struct page_info *pg);
 
 /*
- * The TLB-flush clock: a frame whose type ends (its last type reference
- * goes) is stamped; until the next full flush, TLBs may still hold a
- * writable translation of it, and paging-structure caches a pointer to it
- * if it was a page table.  When a frame takes a new type, the caller asks
- * page_needs_flush() and flushes before the frame is used in that role.
+ * A frame whose type ends (its last type reference goes) is stamped
+ * (pg->flush_stamp, tlbflush_stamp()): until each CPU that ran the guest
+ * has flushed everything since, TLBs may still hold a writable
+ * translation of it, and paging-structure caches a pointer to it if it
+ * was a page table.  When a frame takes a new type, the caller flushes
+ * the CPUs tlbflush_filter() leaves before the frame is used in that
+ * role (pv/mm/validate.c).
  */
-extern uint32_t tlbflush_clock;
-bool page_needs_flush(const struct page_info *pg);
-/* Stamps taken so far (a count: only its changes matter). */
-extern uint32_t tlbflush_stamps;
-bool tlbflush_may_advance(uint32_t clock, uint32_t stamps);
 
 #endif /* PV_PAGE_TYPE_H */

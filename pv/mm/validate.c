@@ -231,8 +231,7 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
 {
     int rc;
 
-    if ( page_needs_flush(pg) )
-        pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+    pv_flush_stale(pg);
     rc = validate_table(mfn, type);
     if ( rc )
         page_type_invalid(pg);
@@ -249,14 +248,14 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
  * so before it is anything else (writable above all); and a frame whose
  * writable type ended may still be writable through a stale TLB entry,
  * so before it holds descriptors (seg_desc: the CPU reads an LDT frame
- * itself) or a page table.  Every CPU running a vCPU flushes.
+ * itself) or a page table.  Every CPU running a vCPU that may still
+ * hold such a translation flushes (pv_flush_stale()).
  */
 int page_get_type_flush(struct page_info *pg, enum page_type type)
 {
     if ( pg->type_count == 0 && (pg->stale_table || type != PGT_WRITABLE) )
     {
-        if ( page_needs_flush(pg) )
-            pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+        pv_flush_stale(pg);
         pg->stale_table = 0;
     }
     return page_get_type(pg, type);

@@ -119,7 +119,7 @@ static noreturn void vcpu_start(struct vcpu *v)
     v->started = true;
     pv_cpu_init();
     v->running = true;
-    write_cr3(pv_vcpu_cr3(v));
+    load_cr3(pv_vcpu_cr3(v));
     pv_load_gdt(v);
     pv_load_ldt(v);
     load_segments(v);

@@ -32,12 +32,16 @@ static void unit_assert(bool ok)
 
 #include "../../pv/mm/page-type.c"
 
+uint64_t tlbflush_clock = 1;
+uint64_t tlbflush_time[NR_CPUS];
+
 #define MAX32 UINT32_MAX
 
 /* ------------------------------------------------------ reference model */
 
 struct st {
-    uint32_t count, tc, stamp;
+    uint32_t count, tc;
+    uint64_t stamp;
     unsigned int type, owner, flags;
 };
 
@@ -79,11 +83,11 @@ static enum cls classify(const struct st *s)
 
 enum op { OP_GET, OP_PUT, OP_GET_TYPE, OP_VALIDATED, OP_INVALID,
           OP_PUT_TYPE, OP_RELEASED, OP_PIN, OP_PIN_ABORT, OP_UNPIN,
-          OP_NEEDS_FLUSH, OP_NR };
+          OP_NR };
 
 static const char *const op_name[OP_NR] = {
     "get", "put", "get_type", "validated", "invalid", "put_type",
-    "released", "pin", "pin_abort", "unpin", "needs_flush",
+    "released", "pin", "pin_abort", "unpin",
 };
 
 struct res {
@@ -101,13 +105,16 @@ static struct res ok(int ret)
     return (struct res){ ret, false };
 }
 
+/* The clock as the model sees it: compared with the real one after. */
+static uint64_t model_clock;
+
 static void make_free(struct st *s, bool stamp)
 {
     s->type = PGT_NONE;
     s->tc = 0;
     s->flags = 0;
     if ( stamp )
-        s->stamp = tlbflush_clock;
+        s->stamp = model_clock++;
 }
 
 /* get_type's rules, shared by pin (which then adds the flag). */
@@ -209,8 +216,6 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
         }
         s->flags = 0;
         return ok(1);
-    case OP_NEEDS_FLUSH:
-        return ok(s->stamp == tlbflush_clock);
     default:
         abort();
     }
@@ -254,7 +259,6 @@ static int run_op(struct page_info *pg, enum op op, unsigned int arg)
     case OP_PIN:          return page_pin(pg, arg);
     case OP_PIN_ABORT:    page_pin_abort(pg); return 0;
     case OP_UNPIN:        return page_unpin(pg);
-    case OP_NEEDS_FLUSH:  return page_needs_flush(pg);
     default:              abort();
     }
 }
@@ -274,10 +278,11 @@ static void report(const char *what, const struct st *in, enum op op,
     if ( ++mismatches > 10 )
         return;
     printf("  %s: %s(%u) on count %#x type %u tc %#x flags %#x owner %u "
-           "stamp %#x: got ret %d count %#x type %u tc %#x flags %#x "
-           "stamp %#x asserts %u\n", what, op_name[op], arg, in->count,
-           in->type, in->tc, in->flags, in->owner, in->stamp, ret,
-           got->count, got->type, got->tc, got->flags, got->stamp,
+           "stamp %#llx: got ret %d count %#x type %u tc %#x flags %#x "
+           "stamp %#llx asserts %u\n", what, op_name[op], arg, in->count,
+           in->type, in->tc, in->flags, in->owner,
+           (unsigned long long)in->stamp, ret, got->count, got->type,
+           got->tc, got->flags, (unsigned long long)got->stamp,
            asserts_fired);
 }
 
@@ -305,6 +310,7 @@ static bool check_one(const struct st *in, enum op op, unsigned int arg)
     int ret;
 
     to_page(in, &pg);
+    model_clock = tlbflush_clock;
     asserts_fired = 0;
     ret = run_op(&pg, op, arg);
     from_page(&pg, &got);
@@ -319,7 +325,8 @@ static bool check_one(const struct st *in, enum op op, unsigned int arg)
     }
 
     r = model(&want, op, arg);
-    if ( ret != r.ret || !same(&got, &want) || r.bug != (asserts_fired > 0) )
+    if ( ret != r.ret || !same(&got, &want) || r.bug != (asserts_fired > 0) ||
+         model_clock != tlbflush_clock )
         report(r.bug ? "bug case" : "mismatch", in, op, arg, &got, ret);
     if ( r.bug && !same(&got, in) )
         report("changed after ASSERT", in, op, arg, &got, ret);
@@ -361,8 +368,8 @@ static void exhaustive(void)
         s.flags = x % 8;                        x /= 8;
         s.owner = x % (PGO_DYING + 1);          x /= PGO_DYING + 1;
         s.count = counts[x % ARRAY_SIZE(counts)]; x /= ARRAY_SIZE(counts);
-        /* Stamped now, one flush ago, or 2^32 - 1 flushes ago. */
-        s.stamp = tlbflush_clock - 1 + x;
+        /* Never stamped, stamped last, or stamped long ago. */
+        s.stamp = (uint64_t[]){ 0, tlbflush_clock - 1, 7 }[x];
 
         for ( op = 0; op < OP_NR; op++ )
             for ( arg = 0; arg < nr_args(op); arg++ )
@@ -502,72 +509,80 @@ static void seg_desc(void)
 static void flush_stamp(void)
 {
     struct page_info pg = guest_frame();
+    uint64_t first;
 
-    tlbflush_clock = 1;
-    CHECK(!page_needs_flush(&pg));          /* never typed */
-    page_get_type(&pg, PGT_WRITABLE);
-    page_get_type(&pg, PGT_WRITABLE);
     tlbflush_clock = 5;
+    page_get_type(&pg, PGT_WRITABLE);
+    page_get_type(&pg, PGT_WRITABLE);
     page_put_type(&pg);
     CHECK_EQ(pg.flush_stamp, 0);            /* a writable ref is left */
+    CHECK_EQ(tlbflush_clock, 5);
     page_put_type(&pg);
-    CHECK_EQ(pg.flush_stamp, 5);
-    CHECK(page_needs_flush(&pg));
-    tlbflush_clock++;
-    CHECK(!page_needs_flush(&pg));
+    CHECK_EQ(pg.flush_stamp, 5);            /* the clock as it ended */
+    CHECK_EQ(tlbflush_clock, 6);            /* and it moved on */
+    first = pg.flush_stamp;
 
     /* A page table's end is stamped too (paging-structure caches). */
     page_get_type(&pg, PGT_L2);
     page_type_validated(&pg);
     CHECK(page_put_type(&pg));
-    CHECK(!page_needs_flush(&pg));          /* not ended yet */
+    CHECK_EQ(pg.flush_stamp, first);        /* not ended yet */
     page_type_released(&pg);
-    CHECK(page_needs_flush(&pg));
+    CHECK_EQ(pg.flush_stamp, 6);
 
     /* A failed validation used nothing: not stamped. */
-    tlbflush_clock++;
     page_get_type(&pg, PGT_L3);
     page_type_invalid(&pg);
-    CHECK(!page_needs_flush(&pg));
+    CHECK_EQ(pg.flush_stamp, 6);
+    CHECK_EQ(tlbflush_clock, 7);
 
-    /* Wrap-around: only ever one flush too many. */
-    tlbflush_clock = MAX32;
+    /* 64 bits: no wrap in any guest's lifetime. */
+    tlbflush_clock = (uint64_t)UINT32_MAX + 1;
     page_get_type(&pg, PGT_SEG_DESC);
     page_put_type(&pg);
-    CHECK(page_needs_flush(&pg));
-    tlbflush_clock++;
-    CHECK_EQ(tlbflush_clock, 0);
-    CHECK(!page_needs_flush(&pg));
-    tlbflush_clock = MAX32;                 /* 2^32 flushes later */
-    CHECK(page_needs_flush(&pg));
+    CHECK_EQ(pg.flush_stamp, (uint64_t)UINT32_MAX + 1);
 }
 
 /*
- * A flush that ran without the lock moves the clock only if no frame's
- * type ended while it ran (the frame stamped meanwhile may have been
- * re-walked on a CPU already flushed) and no other flush moved it.
+ * tlbflush_filter(): a CPU is left to flush unless it noted a full flush
+ * that began after the stamp was handed out (its time above the stamp);
+ * a frame never stamped needs none, a CPU that never flushed needs one.
  */
-static void flush_without_lock(void)
+static void flush_filter(void)
 {
     struct page_info pg = guest_frame();
-    uint32_t clock, stamps;
+    unsigned long mask;
 
-    tlbflush_clock = 7;
+    memset(tlbflush_time, 0, sizeof(tlbflush_time));
+    tlbflush_clock = 10;
+    mask = 0xf;
+    tlbflush_filter(&mask, pg.flush_stamp);
+    CHECK_EQ(mask, 0);                      /* never typed */
+
+    tlbflush_time[1] = tlbflush_begin();    /* flushed before the end */
+    tlbflush_time[2] = tlbflush_begin();
     page_get_type(&pg, PGT_WRITABLE);
-    page_put_type(&pg);                     /* stamped before the start */
-    clock = tlbflush_clock;
-    stamps = tlbflush_stamps;
-    CHECK(tlbflush_may_advance(clock, stamps));
+    page_put_type(&pg);                     /* stamped 10 */
+    tlbflush_time[2] = tlbflush_begin();    /* flushed after: 11 */
+    tlbflush_time[3] = 12;
+    mask = 0xf;
+    tlbflush_filter(&mask, pg.flush_stamp);
+    CHECK_EQ(mask, 0x3);                    /* CPU 0 never, CPU 1 before */
+    CHECK(tlbflush_needed(10, 10));         /* began with the stamp */
+    CHECK(!tlbflush_needed(11, 10));
+    CHECK(!tlbflush_needed(0, 0));
 
-    page_get_type(&pg, PGT_WRITABLE);
-    page_put_type(&pg);                     /* stamped while it ran */
-    CHECK(!tlbflush_may_advance(clock, stamps));
-    CHECK(page_needs_flush(&pg));
-
-    stamps = tlbflush_stamps;
-    tlbflush_clock++;                       /* another flush finished */
-    CHECK(!tlbflush_may_advance(clock, stamps));
-    CHECK(!page_needs_flush(&pg));
+    /* A later end needs the CPUs' flushes again. */
+    page_get_type(&pg, PGT_L1);
+    page_type_validated(&pg);
+    CHECK(page_put_type(&pg));
+    page_type_released(&pg);                /* stamped 11 */
+    mask = 0xf;
+    tlbflush_filter(&mask, pg.flush_stamp);
+    CHECK_EQ(mask, 0x7);
+    mask = 0x8;
+    tlbflush_filter(&mask, pg.flush_stamp);
+    CHECK_EQ(mask, 0);                      /* CPU 3 flushed at 12 */
 }
 
 /* A frame the guest gave back goes with its last reference, only then. */
@@ -698,11 +713,6 @@ static void random_sequence(void)
         enum op op;
         int ret;
 
-        if ( rnd(20) == 0 )                 /* a full flush */
-        {
-            tlbflush_clock += 1 + rnd(2) * (MAX32 / 3);
-            continue;
-        }
         /* Reach the ceilings now and then. */
         if ( rnd(50000) == 0 )
             pg[f].count = model_st[f].count = MAX32 - rnd(2);
@@ -720,6 +730,7 @@ static void random_sequence(void)
 
         before = model_st[f];
         count0 = pg[f].count;
+        model_clock = tlbflush_clock;
         r = model(&model_st[f], op, arg);
         asserts_fired = 0;
         ret = run_op(&pg[f], op, arg);
@@ -728,6 +739,7 @@ static void random_sequence(void)
         seen[classify(&got)]++;
         if ( ret != r.ret || !same(&got, &model_st[f]) ||
              r.bug != (asserts_fired > 0) || !invariants(&pg[f]) ||
+             model_clock != tlbflush_clock ||
              wrapped(count0, pg[f].count) ||
              wrapped(before.tc, pg[f].type_count) )
         {
@@ -756,7 +768,7 @@ int main(void)
     RUN(pin_unpin);
     RUN(seg_desc);
     RUN(flush_stamp);
-    RUN(flush_without_lock);
+    RUN(flush_filter);
     RUN(dying_frame);
     RUN(ceilings);
     RUN(shim_bugs_stop_debug_builds);
