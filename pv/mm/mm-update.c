@@ -26,11 +26,41 @@ static bool is_shim_l4_slot(unsigned int i)
            i < L4_SLOT(HYPERVISOR_VIRT_END);
 }
 
+/*
+ * Xen's update_intpte(): write @val over the entry that read @old.  With
+ * @preserve_ad, the entry's Accessed and Dirty bits survive, those a
+ * CPU's page walk sets between the read and the write too: a cmpxchg
+ * loop, retried with what the walk left (nothing else may change an
+ * entry of a validated table behind the shim's back).
+ */
+static void update_intpte(uint64_t *slot, uint64_t old, uint64_t val,
+                          bool preserve_ad)
+{
+    const uint64_t ad = _PAGE_ACCESSED | _PAGE_DIRTY;
+
+    if ( !preserve_ad )
+    {
+        ACCESS_ONCE(*slot) = val;
+        return;
+    }
+    for ( ;; )
+    {
+        uint64_t seen = old;
+
+        if ( __atomic_compare_exchange_n(slot, &seen, val | (old & ad),
+                                         false, __ATOMIC_SEQ_CST,
+                                         __ATOMIC_SEQ_CST) )
+            return;
+        ASSERT(!((seen ^ old) & ~ad));
+        old = seen;
+    }
+}
+
 int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
               uint64_t val, bool preserve_ad)
 {
     uint64_t *slot = (uint64_t *)__va(table_mfn << PAGE_SHIFT) + idx;
-    uint64_t old = *slot;
+    uint64_t old = ACCESS_ONCE(*slot);
     int rc;
 
     if ( level == 4 && is_shim_l4_slot(idx) )
@@ -52,7 +82,7 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
         return -XEN_EPERM;
     }
     if ( preserve_ad )
-        val |= old & (_PAGE_ACCESSED | _PAGE_DIRTY);
+        val |= old & (_PAGE_ACCESSED | _PAGE_DIRTY);     /* to check */
 
     /*
      * Same frame, same RW, both present: only the flags move, so no
@@ -63,13 +93,13 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
     {
         if ( (rc = pv_check_entry(level, &val)) )
             return rc;
-        *slot = val;
+        update_intpte(slot, old, val, preserve_ad);
         return 0;
     }
 
     if ( (rc = get_page_from_entry(level, &val, table_mfn)) )
         return rc;
-    *slot = val;
+    update_intpte(slot, old, val, preserve_ad);
     put_page_from_entry(level, old, table_mfn);
     return 0;
 }
