@@ -27,9 +27,9 @@
 # the profile (CTRL-a x3, l, CTRL-a x3) and types a line, and /init
 # powers off.  Rows: flush_lock acquisitions per second of the workload,
 # average hold and block time, the workload's fork/exec and unmap cycles
-# per second, the share of the vCPUs' time spent waiting for the domain
-# lock, the host's load; then the same off/on ratios, and lock-free over
-# flush_lock throughput.  Each configuration runs with one TCG thread per
+# per second, the host's load, and each profiled lock's share of the
+# vCPUs' time spent waiting for it; then the same off/on ratios, and
+# lock-free over flush_lock throughput.  Each configuration runs with one TCG thread per
 # vCPU (multi, as the storms) but only up to the host's cores: with more
 # vCPUs than cores the domain lock's FIFO hand-over waits for threads the
 # host is not running, and Linux stops booting (3 vCPUs on 2 cores: no
@@ -93,6 +93,40 @@ lock_prof() {   # log, lock line's head
     sed -n '/lock profile info RESET/,$p' "$1" | grep -a -A1 "$2:" |
         grep -a 'lock:' | tail -n1 |
         sed -E 's/.*lock: *([0-9]+)\(([0-9]+)\), block: *([0-9]+)\(([0-9]+)\).*/\1 \2 \3 \4/'
+}
+
+# Each profiled lock's share of the vCPUs' time spent waiting for it
+# (block time over vCPUs x the profile's span, "total = NS" since the
+# RESET), the largest first: "domain_lock 5.5% flush_lock 0.1%"; "-"
+# if no lock was waited for.
+lock_waits() {  # log, cpus
+    local w
+    w=$(awk -v cpus="$2" '
+        /lock profile info RESET/ { reset = 1; next }
+        reset && /lock profile info SHOW/ {
+            if ( match($0, /total = [0-9]+/) )
+                total = substr($0, RSTART + 8, RLENGTH - 8) + 0
+            next
+        }
+        reset && /(Global lock|Domain [0-9]+) [a-z_0-9]+: addr=/ {
+            name = $0
+            sub(/: addr=.*/, "", name)
+            sub(/.* /, "", name)
+            next
+        }
+        reset && /  lock:[0-9]+\([0-9]+\), block:[0-9]+\([0-9]+\)/ {
+            b = $0
+            sub(/.*block:[0-9]+\(/, "", b)
+            sub(/\).*/, "", b)
+            tb[name] = b + 0
+        }
+        END {
+            for ( l in tb )
+                if ( total > 0 && tb[l] > 0 )
+                    printf "%s %.1f\n", l, 100 * tb[l] / (cpus * total)
+        }' "$1" | sort -k2 -rn |
+        awk '{ printf "%s%s %s%%", (NR > 1 ? " " : ""), $1, $2 }')
+    echo "${w:--}"
 }
 
 # flush_lock's into acq/hold/block[key]; false if the log has none.
@@ -281,14 +315,7 @@ linux_figures() {   # cpus, design, key, log
     acq_s[$3]=$(per_s "${acq[$3]}" "$ms")
     exec_s[$3]=$(per_s "$e" "$ms")
     unmap_s[$3]=$(per_s "$u" "$ms")
-    # The share of the vCPUs' time spent waiting for the domain lock
-    # (every hypercall and exception takes it) over the profile's span
-    # ("total = NS" since the reset).
-    read -r _ _ _ tb < <(lock_prof "$4" 'Domain 1 domain_lock')
-    total=$(sed -n 's/.*lock profile info SHOW .*total = \([0-9]*\).*/\1/p' \
-            "$4" | tail -n1)
-    domwait[$3]=$(awk -v b="${tb:-0}" -v t="${total:-0}" -v n="$1" \
-        'BEGIN { printf "%.0f", (t > 0 ? 100 * b / (n * t) : 0) }')
+    waits[$3]=$(lock_waits "$4" "$1")
     load[$3]=$(cut -d' ' -f1 /proc/loadavg)
 }
 
@@ -324,7 +351,7 @@ linux_counts() {    # TCG threads
     done
 }
 
-declare -A acq_s exec_s unmap_s domwait load
+declare -A acq_s exec_s unmap_s waits load
 if [ -n "$linux_ok" ]; then
     for tcg in $linux_tcg; do
         for n in $(linux_counts "$tcg"); do
@@ -338,12 +365,13 @@ if [ -n "$linux_ok" ]; then
     say ""
     say "flush_lock under Debian's Linux (tlb-churn: fork/exec and munmap" \
         "on every vCPU), ${lms} ms a run"
-    say "(tcg: QEMU's TCG threads, one per vCPU or one for all; dom-wait:" \
-        "the vCPUs' time spent waiting"
-    say " for the domain lock; load: the host's load average after the run)"
-    fmt='%6s %5s %4s %9s %8s %9s %9s %7s %7s %7s%% %5s'
-    say "$(printf "${fmt/\%\%/ }" tcg vCPUs gp design 'acq/s' 'hold ns' \
-           'block ns' 'exec/s' 'unmap/s' 'dom-wait' load)"
+    say "(tcg: QEMU's TCG threads, one per vCPU or one for all; load: the" \
+        "host's load average after the run;"
+    say " waits: each profiled lock's share of the vCPUs' time spent" \
+        "waiting for it, largest first)"
+    fmt='%6s %5s %4s %9s %8s %9s %9s %7s %7s %5s  %s'
+    say "$(printf "$fmt" tcg vCPUs gp design 'acq/s' 'hold ns' \
+           'block ns' 'exec/s' 'unmap/s' load waits)"
     for tcg in $linux_tcg; do
         for n in $(linux_counts "$tcg"); do
             for gp in $linux_gp; do
@@ -354,7 +382,7 @@ if [ -n "$linux_ok" ]; then
                            "$([ "$gp" = 1 ] && echo on || echo off)" \
                            "$design" "${acq_s[$k]}" "${hold[$k]}" \
                            "${block[$k]}" "${exec_s[$k]}" "${unmap_s[$k]}" \
-                           "${domwait[$k]}" "${load[$k]}")"
+                           "${load[$k]}" "${waits[$k]}")"
                 done
             done
         done
