@@ -329,7 +329,8 @@ static noinline void pv_hypercall(struct cpu_regs *regs)
  * callbacks and frame only).  The domain lock is taken here for all but
  * the lock-free hypercalls (pv_hypercall_lock_free()), and the exit's
  * checks follow inline: a lock-free one's exit has work only if it wrote
- * more of the frame than %rax (HYPERVISOR_iret).
+ * more of the frame than %rax (HYPERVISOR_iret) or took the lock after
+ * all (mmuext_op, for an op that needs it: the exit drops it).
  */
 void pv_syscall(struct cpu_regs *regs)
 {
@@ -344,7 +345,8 @@ void pv_syscall(struct cpu_regs *regs)
     if ( pv_hypercall_lock_free(nr, regs->rdi, regs->rsi) )
     {
         native_hypercall(regs);
-        __pv_exit_to_guest(regs, nr == __HYPERVISOR_iret);
+        __pv_exit_to_guest(regs, nr == __HYPERVISOR_iret ||
+                                 pv_domain_locked());
         return;
     }
     pv_domain_lock();
@@ -363,7 +365,8 @@ void pv_int82(struct cpu_regs *regs)
     if ( pv_hypercall_lock_free(nr, (uint32_t)regs->rbx, (uint32_t)regs->rcx) )
     {
         compat_hypercall(regs);
-        __pv_exit_to_guest(regs, nr == __HYPERVISOR_iret);
+        __pv_exit_to_guest(regs, nr == __HYPERVISOR_iret ||
+                                 pv_domain_locked());
         return;
     }
     pv_domain_lock();

@@ -36,19 +36,26 @@ void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags)
         flush_area_local(va, flags);
 }
 
-/* The domain lock is dropped around the remote part only. */
+/*
+ * Called with the domain lock (update_va_mapping, a multicall's op) or
+ * without (mmuext_op's flushes); a held lock is dropped around the remote
+ * part only.
+ */
 void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
 {
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    bool locked = pv_domain_locked();
+
     if ( !(mask & ~(1UL << smp_processor_id())) )
     {
         pv_flush_mask(mask, va, flags);
         return;
     }
-    pv_domain_unlock();
+    if ( locked )
+        pv_domain_unlock();
     local_irq_enable();
     flush_area_mask(mask, va, flags);
-    pv_domain_lock();                   /* waits with interrupts on */
+    if ( locked )
+        pv_domain_lock();               /* waits with interrupts on */
     local_irq_disable();
 }
 

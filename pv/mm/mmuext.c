@@ -3,7 +3,9 @@
  * HYPERVISOR_mmuext_op, as Xen's do_mmuext_op: pinning, the vCPU's root
  * tables, TLB and cache flushes, page copies.  A batch stops at the first
  * failing op, *pdone says how many succeeded, and long batches continue
- * themselves like mmu_update's.
+ * themselves like mmu_update's.  Entered without the domain lock: the
+ * flushes (a Linux guest's TLB shootdowns) need none, the first other op
+ * takes it.
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -51,6 +53,30 @@ static int copy_or_clear(unsigned long dst, unsigned long src, bool copy)
     page_put_type(d);
     page_put(d);
     return 0;
+}
+
+/*
+ * The flushes touch no frame, table or other vCPU's state: this vCPU's
+ * bitmap of vCPUs read from its memory, the running vCPUs' CPUs flushed
+ * (pv_flush_guest()), as Xen's run under no lock.  Every other op takes
+ * the domain lock, held then to the exit (the interim design).
+ */
+static bool op_lock_free(unsigned int cmd)
+{
+    switch ( cmd )
+    {
+    case MMUEXT_TLB_FLUSH_LOCAL:
+    case MMUEXT_TLB_FLUSH_ALL:
+    case MMUEXT_INVLPG_LOCAL:
+    case MMUEXT_INVLPG_ALL:
+    case MMUEXT_TLB_FLUSH_MULTI:
+    case MMUEXT_INVLPG_MULTI:
+    case MMUEXT_FLUSH_CACHE:
+    case MMUEXT_FLUSH_CACHE_GLOBAL:
+        return true;
+    default:
+        return false;
+    }
 }
 
 static int one_op(struct vcpu *v, const struct mmuext_op *op)
@@ -141,7 +167,6 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
     unsigned long i;
     long rc;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
     done = batch_begin(&count, pdone);
@@ -179,6 +204,8 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
         }
         if ( compat )
             xlat_mmuext_op_from_compat(&op, c);
+        if ( !op_lock_free(op.cmd) && !pv_domain_locked() )
+            pv_domain_lock();
         if ( (rc = one_op(v, &op)) )
         {
             printk(XENLOG_DEBUG "d1: mmuext_op %u (arg %#lx) failed: %ld\n",

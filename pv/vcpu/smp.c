@@ -57,7 +57,7 @@ unsigned long pv_domain_cpumask(void)
     unsigned int i;
 
     for ( i = 0; i < dom.max_vcpus; i++ )
-        if ( dom.vcpu[i].running )
+        if ( ACCESS_ONCE(dom.vcpu[i].running) )
             mask |= 1UL << i;
     return mask;
 }

@@ -141,13 +141,14 @@ static unsigned long user_syscalls(unsigned long n)
 /*
  * What touches only the calling vCPU takes no domain lock, as on Xen:
  * xen_version, stack_switch, fpu_taskswitch, set_timer_op, SCHEDOP_yield,
- * set_segment_base (64-bit),
+ * set_segment_base (64-bit), mmuext_op's TLB flushes (local, all, and
+ * of a bitmap of vCPUs),
  * a singleshot timer of its own set and stopped, EVTCHNOP_send (under the
  * port's lock; to an unbound port here, whose events Xen drops, and to
  * an IPI port of its own, with events masked), and (64-bit) the
  * guest's system calls from user mode bounced to its kernel and back
  * with HYPERVISOR_iret.  Against that, a hypercall that takes it counts
- * once each.  A little slack for the queries themselves and a timer's
+ * once each, as does an mmuext_op batch with one op that needs it.  A little slack for the queries themselves and a timer's
  * softirq, whose exit takes the lock.
  */
 #define ROUNDS      200
@@ -162,6 +163,20 @@ static uint64_t domain_lock_count(void)
 static void check_lock_free(void)
 {
     struct vcpu_set_singleshot_timer ss = { .timeout_abs_ns = 1ULL << 62 };
+    unsigned long self = 1;
+    struct mmuext_op flushes[] = {
+        { .cmd = MMUEXT_TLB_FLUSH_LOCAL },
+        { .cmd = MMUEXT_INVLPG_LOCAL, .arg1.linear_addr = (unsigned long)&ss },
+        { .cmd = MMUEXT_TLB_FLUSH_ALL },
+        { .cmd = MMUEXT_INVLPG_ALL, .arg1.linear_addr = (unsigned long)&ss },
+        { .cmd = MMUEXT_TLB_FLUSH_MULTI, .arg2.vcpumask.p = (void *)&self },
+        { .cmd = MMUEXT_INVLPG_MULTI, .arg1.linear_addr = (unsigned long)&ss,
+          .arg2.vcpumask.p = (void *)&self },
+    }, mixed[] = {
+        { .cmd = MMUEXT_TLB_FLUSH_LOCAL },
+        { .cmd = MMUEXT_SET_LDT },      /* none: needs the lock */
+        { .cmd = MMUEXT_TLB_FLUSH_LOCAL },
+    };
     uint64_t before, taken;
     long unbound, ipi = 0;
     unsigned int i;
@@ -187,6 +202,8 @@ static void check_lock_free(void)
         check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 0, NULL), 0);
         check_rc(evtchn_send(unbound), 0);
         check_rc(evtchn_send(ipi), 0);
+        check_rc(HYPERCALL(__HYPERVISOR_mmuext_op, &flushes[0],
+                           ARRAY_SIZE(flushes), 0, DOMID_SELF, 0), 0);
 #ifdef __x86_64__
         check_rc(HYPERCALL(__HYPERVISOR_set_segment_base, SEGBASE_GS_USER,
                            0, 0, 0, 0), 0);
@@ -216,6 +233,14 @@ static void check_lock_free(void)
     if ( taken < ROUNDS || taken > ROUNDS + SLACK )
         test_fail("%u vm_assist calls took the domain lock %lu times",
                   ROUNDS, (unsigned long)taken);
+    before = domain_lock_count();
+    for ( i = 0; i < ROUNDS; i++ )
+        check_rc(HYPERCALL(__HYPERVISOR_mmuext_op, &mixed[0], ARRAY_SIZE(mixed),
+                           0, DOMID_SELF, 0), 0);
+    taken = domain_lock_count() - before;
+    if ( taken < ROUNDS || taken > ROUNDS + SLACK )
+        test_fail("%u mmuext_op batches with a SET_LDT took the domain lock "
+                  "%lu times", ROUNDS, (unsigned long)taken);
 }
 
 /* Past max_elem the locks are counted, not written. */
