@@ -55,11 +55,10 @@ static unsigned long flush_done[NR_CPUS][NR_CPUS];  /* [target][initiator] */
  */
 void flush_area_local(unsigned long va, unsigned int flags)
 {
-    uint64_t t = tlbflush_begin();
-
     if ( flags & FLUSH_TLB_GLOBAL )
     {
         unsigned long cr4 = read_cr4();
+        uint64_t t = tlbflush_begin();
 
         if ( cr4 & X86_CR4_PGE )
         {

@@ -82,7 +82,7 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
         return -XEN_EPERM;
     }
     if ( preserve_ad )
-        val |= old & (_PAGE_ACCESSED | _PAGE_DIRTY);     /* to check */
+        val |= old & (_PAGE_ACCESSED | _PAGE_DIRTY);     /* as checked */
 
     /*
      * Same frame, same RW, both present: only the flags move, so no

@@ -31,8 +31,7 @@
  *
  * A seg_desc frame is not validated here: the caller checks its
  * descriptors after taking the type (and after any flush its stamp
- * asks for), never before, so they can't change behind
- * the check.
+ * asks for), never before, so they can't change behind the check.
  */
 
 /*

@@ -49,8 +49,11 @@ enum page_owner {
 
 struct page_info {
     /*
-     * tlbflush_stamp() when its last type ended (0: never), for
-     * tlbflush_filter() (arch/x86/tlbflush.h).
+     * tlbflush_stamp() when its last type ended (0: never): until each
+     * CPU that ran the guest has flushed everything since, TLBs may still
+     * hold a writable translation of it, and paging-structure caches a
+     * pointer to it if it was a page table.  Before it takes a new type,
+     * the CPUs tlbflush_filter() leaves flush (pv/mm/validate.c).
      */
     uint64_t flush_stamp;
     uint32_t count;             /* general references */
@@ -143,15 +146,5 @@ void page_type_released(struct page_info *pg);
 int page_pin(struct page_info *pg, enum page_type type);
 void page_pin_abort(struct page_info *pg);
 int page_unpin(struct page_info *pg);
-
-/*
- * A frame whose type ends (its last type reference goes) is stamped
- * (pg->flush_stamp, tlbflush_stamp()): until each CPU that ran the guest
- * has flushed everything since, TLBs may still hold a writable
- * translation of it, and paging-structure caches a pointer to it if it
- * was a page table.  When a frame takes a new type, the caller flushes
- * the CPUs tlbflush_filter() leaves before the frame is used in that
- * role (pv/mm/validate.c).
- */
 
 #endif /* PV_PAGE_TYPE_H */
