@@ -72,23 +72,41 @@ static void apic_write(unsigned int reg, uint32_t val)
 }
 
 /*
- * Count the one-shot timer (divide by 1) down for a TSC-timed 1 ms:
- * its rate is the bus clock, which nothing else tells us.
+ * The one-shot timer (divide by 1) counting down from the top, read as
+ * counting up: its rate is the bus clock, which nothing else tells us.
  */
-static uint64_t calibrate_apic_timer_once(unsigned long unused)
+static bool apic_timer_start(unsigned long unused)
 {
-    uint64_t start, span = cpu_khz();
-    uint32_t left;
-
     apic_write(APIC_LVTT, LVT_MASKED | LOCAL_TIMER_VECTOR);
     apic_write(APIC_TDCR, TDCR_DIV_1);
     apic_write(APIC_TMICT, 0xffffffff);
-    start = rdtsc();
-    while ( rdtsc() - start < span )
-        ;
+    return true;
+}
+
+/* Once it has reached 0 it stays there. */
+static bool apic_timer_read(struct counter_stamp *s, unsigned long unused)
+{
+    uint32_t left;
+
+    s->before = rdtsc();
     left = apic_read(APIC_TMCCT);
+    s->after = rdtsc();
+    s->count = ~left;
+    return left;
+}
+
+static uint64_t calibrate_apic_timer(void)
+{
+    const struct counter timer = {
+        .start = apic_timer_start, .read = apic_timer_read,
+        .mask = 0xffffffff, .min_ticks = 1,
+        .min_tsc = cpu_khz() * CALIBRATE_MS,
+    };
+    struct counter_span span;
+    bool ok = tsc_time_counter(&timer, &span);
+
     apic_write(APIC_TMICT, 0);
-    return 0xffffffffULL - left;
+    return ok ? span.ticks * cpu_khz() / span.tsc : 0;
 }
 
 /* This CPU's local APIC on, in the mode the boot CPU chose. */
@@ -128,7 +146,7 @@ void lapic_init(void)
 
     lapic_enable();
     if ( !tsc_deadline )
-        apic_timer_khz = calibrate_agreeing(calibrate_apic_timer_once, 0);
+        apic_timer_khz = calibrate_apic_timer();
     if ( !tsc_deadline && !apic_timer_khz )
         panic("local APIC timer does not count");
     apic_ns_mul = (apic_timer_khz << 32) / 1000000;

@@ -14,9 +14,16 @@
 #define PM_TIMER_HZ     3579545
 
 #define PIT_HZ          1193182
-#define CALIBRATE_MS    2       /* a run; the median of 5 is taken */
+/* Channel 2's start count: a reading above it is a port that floats. */
+#define PIT_LOAD        0xfff0
+/*
+ * A run lasts CALIBRATE_MS (time.h); one whose two readings pin the instants
+ * they stand for to within 1/CALIBRATE_PRECISION of it is taken.
+ */
+#define CALIBRATE_PRECISION     2000
+#define CALIBRATE_RUNS          10
 
-static uint64_t tsc_khz, tsc_boot;
+static uint64_t tsc_khz, tsc_boot, tsc_err_ppm;
 static const char *tsc_source = "PIT";
 
 /*
@@ -31,98 +38,100 @@ static uint64_t tsc_to_ns_mul;
 /* and back: tsc = (ns * mul) >> 32. */
 static uint64_t ns_to_tsc_mul;
 
-static uint64_t measure_tsc_khz(void)
+/*
+ * Time a counter against the TSC.  Each reading is taken between two
+ * TSC reads, so the instant it stands for is known to within their gap
+ * however late the CPU gets round to the next instruction: a busy host
+ * that stalls a virtual CPU mid-run (seen to put a run 60% off when the
+ * TSC was read only after noticing the counter had moved) widens a gap,
+ * and the run is then measured again rather than believed.
+ */
+bool tsc_time_counter(const struct counter *c, struct counter_span *best)
 {
-    uint16_t count = PIT_HZ * CALIBRATE_MS / 1000, latch;
-    uint64_t start, end;
-    unsigned long spins = 0;
+    struct counter_stamp a, b;
+    struct counter_span run;
+    unsigned int n;
+    bool ok;
 
-    /* Gate channel 2 on, speaker off; mode 0 (count down once), binary. */
-    outb((inb(0x61) & ~0x02) | 0x01, 0x61);
-    outb(0xb0, 0x43);
-    outb(count & 0xff, 0x42);
-    outb(count >> 8, 0x42);
+    best->tsc = 0;
+    for ( n = 0; n < CALIBRATE_RUNS; n++ )
+    {
+        if ( !c->start(c->arg) )
+            return false;
+        if ( !c->read(&a, c->arg) )
+            continue;
+        do {
+            ok = c->read(&b, c->arg);
+            run.ticks = (b.count - a.count) & c->mask;
+            /* A counter that doesn't count: give up after 2^32 cycles. */
+            if ( b.after - a.before > (1ULL << 32) )
+                return false;
+        } while ( ok && (run.ticks < c->min_ticks ||
+                         b.before - a.after < c->min_tsc) );
+        if ( !ok )
+            continue;
 
-    /*
-     * A PIT counts down from @count with its output low; with no PIT the
-     * port reads float (QEMU -machine pit=off): then don't believe it.
-     */
-    outb(0x80, 0x43);                   /* latch channel 2 */
-    latch = inb(0x42);
-    latch |= inb(0x42) << 8;
-    if ( (inb(0x61) & 0x20) || latch > count || latch == 0 )
-        return 0;
-
-    start = rdtsc();
-    /* Output (bit 5) rises at terminal count; bounded if there's no PIT. */
-    while ( !(inb(0x61) & 0x20) && ++spins < 100000000UL )
-        ;
-    end = rdtsc();
-
-    if ( !(inb(0x61) & 0x20) )
-        return 0;
-    return (end - start) / CALIBRATE_MS;
-}
-
-/* The TSC against the ACPI PM timer for CALIBRATE_MS; 0 if it is stuck. */
-static uint64_t measure_tsc_khz_pm(uint16_t port, bool wide)
-{
-    uint32_t mask = wide ? 0xffffffff : 0xffffff;
-    uint32_t want = PM_TIMER_HZ / 1000 * CALIBRATE_MS, first, ticks = 0;
-    uint64_t start, end;
-    unsigned long spins = 0;
-
-    first = inl(port) & mask;
-    start = rdtsc();
-    while ( (ticks = ((inl(port) & mask) - first) & mask) < want &&
-            ++spins < 100000000UL )
-        ;
-    end = rdtsc();
-    if ( ticks < want )
-        return 0;
-    return (end - start) * PM_TIMER_HZ / ((uint64_t)ticks * 1000);
+        run.tsc = (b.before + b.after) / 2 - (a.before + a.after) / 2;
+        run.err = (b.after - b.before + a.after - a.before + 1) / 2;
+        if ( !best->tsc || run.err * best->tsc < best->err * run.tsc )
+            *best = run;
+        if ( run.err * CALIBRATE_PRECISION <= run.tsc )
+            break;
+    }
+    return best->tsc;
 }
 
 /*
- * Repeat a short measurement until three runs agree within 1/256 (0.4%),
- * at most CALIBRATE_RUNS times, and take the median of those that agree
- * (of all, if none do).  On a busy host a virtual CPU's reads can stall:
- * one that ends a run late makes the TSC look fast, one that starts it
- * late slow, and a single run was seen 60% off under load.  An idle host
- * agrees at once: 3 runs of CALIBRATE_MS.
+ * PIT channel 2 counting down once (mode 0) from PIT_LOAD, gate on and
+ * speaker off; read as counting up.  Its output (port 0x61 bit 5) going
+ * high means it reached 0 and wrapped on unseen; a port that floats (QEMU
+ * -machine pit=off) reads all ones: neither reading is believed.
  */
-#define CALIBRATE_RUNS  15
-
-uint64_t calibrate_agreeing(uint64_t (*measure)(unsigned long),
-                            unsigned long arg)
+static bool pit_read(struct counter_stamp *s, unsigned long unused)
 {
-    uint64_t v[CALIBRATE_RUNS], t;
-    unsigned int n, i, j;
+    uint16_t left;
 
-    for ( n = 0; n < CALIBRATE_RUNS; n++ )
-    {
-        if ( !(t = measure(arg)) )
-            return 0;
-        /* Insert in order: v[0..n] stays sorted. */
-        for ( j = n; j > 0 && v[j - 1] > t; j-- )
-            v[j] = v[j - 1];
-        v[j] = t;
-        for ( i = 0; i + 2 <= n; i++ )
-            if ( v[i + 2] - v[i] <= v[i + 1] / 256 )
-                return v[i + 1];
-    }
-    return v[CALIBRATE_RUNS / 2];
+    s->before = rdtsc();
+    outb(0x80, 0x43);                   /* latch channel 2 */
+    s->after = rdtsc();
+    left = inb(0x42);
+    left |= inb(0x42) << 8;
+    s->count = PIT_LOAD - left;
+    return left <= PIT_LOAD && !(inb(0x61) & 0x20);
 }
 
-static uint64_t measure_pit(unsigned long unused)
+/* (Re)start channel 2; false if there is no PIT. */
+static bool pit_start(unsigned long unused)
 {
-    return measure_tsc_khz();
+    struct counter_stamp s;
+
+    outb((inb(0x61) & ~0x02) | 0x01, 0x61);
+    outb(0xb0, 0x43);
+    outb(PIT_LOAD & 0xff, 0x42);
+    outb(PIT_LOAD >> 8, 0x42);
+    return pit_read(&s, 0);
 }
 
-/* @arg: the PM timer's port, and bit 16 set if it counts 32 bits. */
-static uint64_t measure_pm(unsigned long arg)
+/* The ACPI PM timer (@arg: its port). */
+static bool pm_read(struct counter_stamp *s, unsigned long arg)
 {
-    return measure_tsc_khz_pm(arg & 0xffff, arg >> 16);
+    s->before = rdtsc();
+    s->count = inl(arg);
+    s->after = rdtsc();
+    return true;
+}
+
+static bool pm_start(unsigned long arg)
+{
+    return true;
+}
+
+/* The TSC's rate from @span of a counter of @hz, and how sure it is. */
+static uint64_t span_khz(const struct counter_span *span, uint32_t hz,
+                         uint64_t *err_ppm)
+{
+    *err_ppm = span->err * 1000000 / span->tsc;
+    return span->tsc * hz / ((uint64_t)span->ticks * 1000);
 }
 
 static void set_tsc_khz(uint64_t khz)
@@ -134,36 +143,52 @@ static void set_tsc_khz(uint64_t khz)
 
 void time_init(void)
 {
-    uint64_t khz;
+    static const struct counter pit = {
+        .start = pit_start, .read = pit_read, .mask = 0xffff,
+        .min_ticks = PIT_HZ / 1000 * CALIBRATE_MS,
+    };
+    struct counter_span span;
 
     tsc_boot = rdtsc();
-    khz = calibrate_agreeing(measure_pit, 0);
-    if ( !khz )
+    if ( tsc_time_counter(&pit, &span) )
+        set_tsc_khz(span_khz(&span, PIT_HZ, &tsc_err_ppm));
+    else
     {
-        khz = 1000000;          /* no PIT: guess 1 GHz until ACPI is up */
+        set_tsc_khz(1000000);   /* no PIT: guess 1 GHz until ACPI is up */
         tsc_source = NULL;
     }
-    set_tsc_khz(khz);
 }
 
 void time_calibrate_late(void)
 {
+    struct counter pm = {
+        .start = pm_start, .read = pm_read,
+        .min_ticks = PM_TIMER_HZ / 1000 * CALIBRATE_MS,
+    };
+    struct counter_span span;
     uint16_t port;
     bool wide;
-    uint64_t khz;
 
     if ( strcmp(opt_clocksource, "pit") && strcmp(opt_clocksource, "acpi") )
         printk(XENLOG_WARNING "clocksource=%s: not supported, using the "
                "default\n", opt_clocksource);
     if ( (!tsc_source || !strcmp(opt_clocksource, "acpi")) &&
-         (port = acpi_pm_timer_port(&wide)) &&
-         (khz = calibrate_agreeing(measure_pm, port | (wide << 16))) )
+         (port = acpi_pm_timer_port(&wide)) )
     {
-        set_tsc_khz(khz);
-        tsc_source = "ACPI PM timer";
+        pm.arg = port;
+        pm.mask = wide ? 0xffffffff : 0xffffff;
+        if ( tsc_time_counter(&pm, &span) )
+        {
+            set_tsc_khz(span_khz(&span, PM_TIMER_HZ, &tsc_err_ppm));
+            tsc_source = "ACPI PM timer";
+        }
     }
-    printk("TSC: %lu.%03lu MHz, %s\n", tsc_khz / 1000, tsc_khz % 1000,
-           tsc_source ? tsc_source : "a guess (no PIT, no ACPI PM timer)");
+    if ( tsc_source )
+        printk("TSC: %lu.%03lu MHz, %s, within %lu ppm\n", tsc_khz / 1000,
+               tsc_khz % 1000, tsc_source, tsc_err_ppm);
+    else
+        printk("TSC: %lu.%03lu MHz, a guess (no PIT, no ACPI PM timer)\n",
+               tsc_khz / 1000, tsc_khz % 1000);
 }
 
 uint64_t cpu_khz(void)

@@ -27,11 +27,41 @@ void time_init(void);
 /* After acpi_init(): without a PIT, calibrate against the ACPI PM timer. */
 void time_calibrate_late(void);
 /*
- * Run @measure(@arg) (a rate; 0: failed) until three runs agree, robust
- * to a busy host's stalls (arch/x86/time.c).
+ * A counter's reading taken between two TSC reads: the instant it stands
+ * for lies in [before, after].
  */
-uint64_t calibrate_agreeing(uint64_t (*measure)(unsigned long),
-                            unsigned long arg);
+struct counter_stamp {
+    uint32_t count;
+    uint64_t before, after;
+};
+
+/* How long each run of tsc_time_counter() lasts. */
+#define CALIBRATE_MS    20
+
+/* A counter to time against the TSC. */
+struct counter {
+    /* Set it counting; false: there is no such counter. */
+    bool (*start)(unsigned long arg);
+    /* Read it, counting up; false: this reading is not to be believed. */
+    bool (*read)(struct counter_stamp *s, unsigned long arg);
+    unsigned long arg;
+    uint32_t mask;              /* its width */
+    uint32_t min_ticks;         /* a run lasts this many ticks of it, */
+    uint64_t min_tsc;           /* and this many TSC cycles */
+};
+
+struct counter_span {
+    uint32_t ticks;             /* of the counter, in */
+    uint64_t tsc;               /* TSC cycles, */
+    uint64_t err;               /* give or take this many */
+};
+
+/*
+ * Time @c against the TSC, robust to a busy host's stalls: the most
+ * precise of a few runs in *@span; false if it does not count
+ * (arch/x86/time.c).
+ */
+bool tsc_time_counter(const struct counter *c, struct counter_span *span);
 uint64_t cpu_khz(void);
 /* Nanoseconds since time_init() started counting. */
 uint64_t now_ns(void);

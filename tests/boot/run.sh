@@ -203,7 +203,7 @@ section_config() {
 # The TSC's reference clock and the local APIC timer.
 section_time() {
     expect "time: TSC calibrated against the PIT" 0 \
-        "+TSC: [0-9]+\.[0-9]{3} MHz, PIT" \
+        "+TSC: [0-9]+\.[0-9]{3} MHz, PIT, within [0-9]+ ppm" \
         "+APIC: xAPIC, id 0, timer one-shot, [0-9]+\.[0-9]{3} MHz" \
         "+$guest_ok" -- "$demo"
     expect "time: no PIT -> the ACPI PM timer" 0 \
