@@ -246,6 +246,7 @@ build/unit/test-netback: UNIT_CFLAGS += $(XEN_IFACE)
 build/unit/test-xenstore-race: UNIT_CFLAGS += -pthread
 # The guest's and the shim's CPUs on the FIFO queues.
 build/unit/test-event-fifo-race: UNIT_CFLAGS += -pthread
+build/unit/test-page-type-race: UNIT_CFLAGS += -pthread
 
 unit: $(UNIT_TESTS)
 

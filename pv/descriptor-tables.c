@@ -235,7 +235,7 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
          !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
     /* A descriptor frame in use, or any frame that may be writable. */
-    type = pg->type == PGT_SEG_DESC ? PGT_SEG_DESC : PGT_WRITABLE;
+    type = page_type(pg) == PGT_SEG_DESC ? PGT_SEG_DESC : PGT_WRITABLE;
     if ( page_get_type_flush(pg, type) != PGT_OK )
     {
         page_put(pg);

@@ -41,8 +41,8 @@ static uint64_t *find_l1e(uint64_t addr, bool contains_pte,
         return NULL;
 
     pg = mfn_to_page(*l1_mfn);
-    if ( !pg || pg->owner != PGO_GUEST || pg->type != PGT_L1 ||
-         !(pg->flags & PGF_VALIDATED) )
+    if ( !pg || page_owner(pg) != PGO_GUEST || page_type(pg) != PGT_L1 ||
+         !(page_flags(pg) & PGF_VALIDATED) )
         return NULL;
     return (uint64_t *)__va(*l1_mfn << PAGE_SHIFT) + idx;
 }

@@ -112,14 +112,17 @@ static int unshare_frame(void *va, bool check_only)
     unsigned long mfn = va_to_mfn(va);
     struct page_info *pg = mfn_to_page(mfn);
 
-    if ( pg->count != 1 || pg->type_count != 1 )
+    if ( page_count(pg) != 1 || page_type_count(pg) != 1 )
         return -XEN_EBUSY;
     if ( check_only )
         return 0;
-    page_put_type(pg);
     spin_lock(&dom.page_alloc_lock);
-    page_put(pg);
-    pg->owner = PGO_NONE;
+    if ( !page_release(pg, PGO_GUEST) )
+    {
+        spin_unlock(&dom.page_alloc_lock);
+        return -XEN_EBUSY;
+    }
+    page_put_type(pg);
     spin_unlock(&dom.page_alloc_lock);
     pv_flush_domain(0, FLUSH_TLB_GLOBAL);
     frames_free(mfn, 1);

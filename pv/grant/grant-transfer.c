@@ -30,12 +30,14 @@ static int steal_page(unsigned long mfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
-    if ( pg->owner != PGO_GUEST || pg->count != 1 || pg->type_count ||
-         mfn == dom.shared_info_mfn )
+    if ( page_type_count(pg) || mfn == dom.shared_info_mfn )
         return -XEN_EINVAL;
     spin_lock(&dom.page_alloc_lock);
-    page_put(pg);
-    pg->owner = PGO_NONE;
+    if ( !page_release(pg, PGO_GUEST) )
+    {
+        spin_unlock(&dom.page_alloc_lock);
+        return -XEN_EINVAL;
+    }
     dom.tot_pages--;
     spin_unlock(&dom.page_alloc_lock);
     pv_flush_domain(0, FLUSH_TLB_GLOBAL);
@@ -100,7 +102,7 @@ static int16_t transfer_one(const struct gnttab_transfer *gop)
     unsigned long mfn = gop->mfn;
     enum gnt_dom e;
 
-    if ( !mfn_to_page(mfn) || mfn_to_page(mfn)->owner == PGO_IO )
+    if ( !mfn_to_page(mfn) || page_owner(mfn_to_page(mfn)) == PGO_IO )
         return GNTST_bad_page;
     if ( steal_page(mfn) )
         return GNTST_bad_page;

@@ -29,7 +29,7 @@ static bool owned_type(uint32_t type)
 static void mark_io_range(unsigned long mfn, unsigned long end)
 {
     for ( end = MIN(end, frame_table_nr); mfn < end; mfn++ )
-        frame_table[mfn].owner = PGO_IO;
+        page_set_cinfo(&frame_table[mfn], PGO_IO, 0);
 }
 
 /*
@@ -87,9 +87,9 @@ static void give_locked(unsigned long mfn, unsigned long nr)
     ASSERT(pg && nr <= frame_table_nr - mfn);
     for ( ; pg < end; pg++ )
     {
-        ASSERT(pg->owner == PGO_NONE && !pg->count && !pg->type_count);
-        pg->owner = PGO_GUEST;
-        pg->count = 1;                  /* the allocation's reference */
+        ASSERT(page_cinfo(pg) == PAGE_CINFO(PGO_NONE, 0) &&
+               !page_type_count(pg));
+        page_set_cinfo(pg, PGO_GUEST, 1);   /* the allocation's reference */
     }
 }
 
@@ -154,18 +154,22 @@ void page_put(struct page_info *pg)
 static void free_dying(unsigned long mfn)
 {
     struct page_info *pg = &frame_table[mfn];
-    bool unused = pg->owner == PGO_DYING && !pg->count && !pg->type_count;
+    bool unused = page_cinfo(pg) == PAGE_CINFO(PGO_DYING, 0) &&
+                  !page_type_count(pg);
 
     ASSERT(unused);
     if ( unlikely(!unused) )
     {
         printk(XENLOG_ERR "d1: mfn %#lx given back still in use (owner %u "
-               "count %u type %u/%u): not freed\n", mfn, pg->owner,
-               pg->count, pg->type, pg->type_count);
+               "count %u type %u/%u): not freed\n", mfn, page_owner(pg),
+               page_count(pg), page_type(pg), page_type_count(pg));
         return;
     }
     spin_lock(&dom.page_alloc_lock);
-    *pg = (struct page_info){ .owner = PGO_NONE };
+    page_set_cinfo(pg, PGO_NONE, 0);
+    page_set_tinfo(pg, PGT_NONE, 0, 0);
+    pg->flush_stamp = 0;
+    pg->linear_pt_count = 0;
     dom.tot_pages--;
     spin_unlock(&dom.page_alloc_lock);
     frames_free(mfn, 1);                /* M2P entry: gone when given back */
@@ -184,8 +188,7 @@ void pv_mm_free_dying(void)
         free_dying(dying[--nr_dying]);
     if ( dying_overflow )
         for ( mfn = 0; mfn < frame_table_nr; mfn++ )
-            if ( frame_table[mfn].owner == PGO_DYING &&
-                 !frame_table[mfn].count )
+            if ( page_cinfo(&frame_table[mfn]) == PAGE_CINFO(PGO_DYING, 0) )
                 free_dying(mfn);
     dying_overflow = false;
     mm_dying_pending = false;

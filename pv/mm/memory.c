@@ -219,16 +219,21 @@ static bool remove_frame(unsigned long mfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
-    if ( !pg || pg->owner != PGO_GUEST || !pg->count ||
+    if ( !pg || page_owner(pg) != PGO_GUEST || !page_count(pg) ||
          mfn == dom.shared_info_mfn || gnttab_shares_frame(mfn) )
     {
         printk(XENLOG_DEBUG "d1: bad page free: mfn %#lx\n", mfn);
         return false;
     }
-    if ( pg->flags & PGF_PINNED )
+    if ( page_flags(pg) & PGF_PINNED )
         unpin_table(mfn);
     spin_lock(&dom.page_alloc_lock);
-    pg->owner = PGO_DYING;
+    if ( !page_change_owner(pg, PGO_GUEST, PGO_DYING) )
+    {
+        spin_unlock(&dom.page_alloc_lock);
+        printk(XENLOG_DEBUG "d1: bad page free: mfn %#lx\n", mfn);
+        return false;
+    }
     spin_unlock(&dom.page_alloc_lock);
     pv_m2p_set(mfn, ~0UL);
     page_put(pg);                       /* may release it: see below */

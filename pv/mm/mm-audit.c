@@ -83,7 +83,8 @@ static long count_table(unsigned long mfn, unsigned int type)
         }
         if ( !(t[i] & _PAGE_PRESENT) )
             continue;
-        if ( !pg || (pg->owner != PGO_GUEST && pg->owner != PGO_DYING) )
+        if ( !pg || (page_owner(pg) != PGO_GUEST &&
+                     page_owner(pg) != PGO_DYING) )
         {
             bad += report(mfn, "an entry to a non-guest frame", target, 0);
             continue;
@@ -94,9 +95,9 @@ static long count_table(unsigned long mfn, unsigned int type)
             if ( t[i] & _PAGE_RW )
             {
                 want_type[target]++;
-                if ( pg->type != PGT_WRITABLE )
+                if ( page_type(pg) != PGT_WRITABLE )
                     bad += report(target, "type of a writable mapping",
-                                  pg->type, PGT_WRITABLE);
+                                  page_type(pg), PGT_WRITABLE);
             }
             continue;
         }
@@ -104,9 +105,9 @@ static long count_table(unsigned long mfn, unsigned int type)
             continue;                   /* linear self-entry */
         want_count[target]++;
         want_type[target]++;
-        if ( pg->type != child_type(type, i) &&
-             pg->type != PGT_L1 + level - 1 )
-            bad += report(target, "type of a mapped table", pg->type,
+        if ( page_type(pg) != child_type(type, i) &&
+             page_type(pg) != PGT_L1 + level - 1 )
+            bad += report(target, "type of a mapped table", page_type(pg),
                           child_type(type, i));
     }
     return bad;
@@ -151,14 +152,14 @@ long pv_mm_audit(void)
         const struct page_info *pg = &frame_table[mfn];
 
         /* A frame given back but still referenced: no allocation. */
-        if ( pg->owner != PGO_GUEST && pg->owner != PGO_DYING )
+        if ( page_owner(pg) != PGO_GUEST && page_owner(pg) != PGO_DYING )
             continue;
-        if ( pg->owner == PGO_GUEST )
+        if ( page_owner(pg) == PGO_GUEST )
             want_count[mfn]++;          /* allocation */
-        if ( pg->flags & PGF_PINNED )
+        if ( page_flags(pg) & PGF_PINNED )
             count_root(mfn);
-        if ( is_page_table_type(pg->type) && pg->type_count )
-            bad += count_table(mfn, pg->type);
+        if ( is_page_table_type(page_type(pg)) && page_type_count(pg) )
+            bad += count_table(mfn, page_type(pg));
     }
     for ( i = 0; i < dom.max_vcpus; i++ )
         count_vcpu(&dom.vcpu[i]);
@@ -176,26 +177,28 @@ long pv_mm_audit(void)
     {
         const struct page_info *pg = &frame_table[mfn];
 
-        if ( pg->owner != PGO_GUEST && pg->owner != PGO_DYING )
+        if ( page_owner(pg) != PGO_GUEST && page_owner(pg) != PGO_DYING )
         {
-            if ( pg->count || pg->type_count )
+            if ( page_count(pg) || page_type_count(pg) )
                 bad += report(mfn, "references to a non-guest frame",
-                              pg->count, 0);
+                              page_count(pg), 0);
             /* Held by the shim (grant frames, vcpu_info...), yet freed. */
             if ( want_count[mfn] || want_type[mfn] )
                 bad += report(mfn, "references held to a non-guest frame",
                               want_count[mfn] + want_type[mfn], 0);
             continue;
         }
-        if ( pg->count != want_count[mfn] )
-            bad += report(mfn, "count", pg->count, want_count[mfn]);
-        if ( pg->type_count != want_type[mfn] )
-            bad += report(mfn, "type count", pg->type_count, want_type[mfn]);
-        if ( (pg->type == PGT_NONE) != (pg->type_count == 0) )
-            bad += report(mfn, "type with no count", pg->type,
-                          pg->type_count);
-        if ( (pg->flags & PGF_VALIDATED) && !is_page_table_type(pg->type) )
-            bad += report(mfn, "validated flag on type", pg->type, 0);
+        if ( page_count(pg) != want_count[mfn] )
+            bad += report(mfn, "count", page_count(pg), want_count[mfn]);
+        if ( page_type_count(pg) != want_type[mfn] )
+            bad += report(mfn, "type count", page_type_count(pg),
+                          want_type[mfn]);
+        if ( (page_type(pg) == PGT_NONE) != (page_type_count(pg) == 0) )
+            bad += report(mfn, "type with no count", page_type(pg),
+                          page_type_count(pg));
+        if ( (page_flags(pg) & PGF_VALIDATED) &&
+             !is_page_table_type(page_type(pg)) )
+            bad += report(mfn, "validated flag on type", page_type(pg), 0);
     }
     return bad;
 }

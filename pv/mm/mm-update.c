@@ -75,7 +75,7 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
         printk(XENLOG_DEBUG "d1: PAE L3 slot %u can't change\n", idx);
         return -XEN_EINVAL;
     }
-    if ( mfn_to_page(table_mfn)->type == PGT_L2_XEN &&
+    if ( page_type(mfn_to_page(table_mfn)) == PGT_L2_XEN &&
          idx >= pv_m2p_compat_first_slot() )
     {
         printk(XENLOG_DEBUG "d1: L2 slot %u is the hypervisor's\n", idx);
@@ -234,7 +234,7 @@ int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
             return -XEN_EINVAL;
         mfn = (e & PADDR_MASK) >> PAGE_SHIFT;
     }
-    if ( mfn_to_page(mfn)->type != PGT_L1 )
+    if ( page_type(mfn_to_page(mfn)) != PGT_L1 )
         return -XEN_EINVAL;             /* e.g. reached through linear */
     *l1_mfn = mfn;
     *idx = (va >> 12) & 511;

@@ -59,10 +59,10 @@ static int pt_update(unsigned long ptr, uint64_t val, bool preserve_ad)
     struct page_info *pg = mfn_to_page(mfn);
     unsigned int idx = (ptr & (PAGE_SIZE - 1)) / 8;
 
-    if ( !pg || pg->owner != PGO_GUEST )
+    if ( !pg || page_owner(pg) != PGO_GUEST )
         return -XEN_EINVAL;
-    if ( is_page_table_type(pg->type) )
-        return mod_entry(mfn, type_level(pg->type), idx, val, preserve_ad);
+    if ( is_page_table_type(page_type(pg)) )
+        return mod_entry(mfn, type_level(page_type(pg)), idx, val, preserve_ad);
 
     /* Not a page table: an ordinary write, if it may be writable. */
     if ( page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
@@ -77,7 +77,7 @@ static int machphys_update(unsigned long mfn, unsigned long gpfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
-    if ( !pg || pg->owner != PGO_GUEST )
+    if ( !pg || page_owner(pg) != PGO_GUEST )
         return -XEN_EINVAL;
     pv_m2p_set(mfn, gpfn);
     return 0;

@@ -10,24 +10,32 @@
 #include "arch/x86/tlbflush.h"
 
 /*
- * States of one frame (all others are shim bugs), with tc its type count:
+ * States of one frame's type (all others are shim bugs), with tc its
+ * type count:
  *
- *   free of type   PGT_NONE, tc 0, no flags
+ *   free of type   PGT_NONE, tc 0, no flags (STALE_TABLE possibly)
  *   writable       PGT_WRITABLE, tc >= 1, no flags
  *   seg_desc       PGT_SEG_DESC, tc >= 1, no flags
- *   validating     PGT_Lx, tc 1, VALIDATING (+ PINNED if page_pin())
+ *   validating     any type, tc 1, VALIDATING (+ PINNED if page_pin(),
+ *                  + STALE_TABLE until the flush)
  *   validated      PGT_Lx, tc >= 1, VALIDATED (+ PINNED)
  *   devalidating   PGT_Lx, tc 1, no flags
  *
- * Unlike Xen, nothing here waits: a frame being validated or devalidated
- * refuses a new reference of its own type (Xen spins until the other CPU
- * is done; on one CPU that CPU is us, so it is a table that reaches
- * itself).  Validation is not partial or preemptible, and a page table
- * whose last type reference goes is devalidated at once: page_put_type()
- * leaves it "devalidating" with the last reference held by the caller's
- * devalidation, so nothing can type it meanwhile, as Xen keeps the count
- * at 1 through _put_final_page_type().  No state but struct page_info and
- * the flush clock: one lock around each call makes this SMP-safe.
+ * As Xen's _get_page_type(), a frame being validated or devalidated
+ * holds off a new reference of its type (PGT_BUSY: the caller waits for
+ * the other CPU, or refuses if that is itself: a table that contains
+ * itself), and the CPU that took a type is the only one to change the
+ * frame until it is validated: so the flush and the checks happen with
+ * no one else using the type.  Validation is not partial or preemptible,
+ * and a page table whose last type reference goes is devalidated at
+ * once: page_put_type() leaves it "devalidating" with the last reference
+ * held by the caller's devalidation, so nothing can type it meanwhile, as
+ * Xen keeps the count at 1 through _put_final_page_type().
+ *
+ * Every change is one cmpxchg of the word that holds it, so there is no
+ * lock; the flush stamp is written by the CPU that ends a type before the
+ * cmpxchg that ends it, and read by the one that next holds the frame
+ * VALIDATING (the cmpxchg orders the two).
  *
  * A seg_desc frame is not validated here: the caller checks its
  * descriptors after taking the type (and after any flush its stamp
@@ -42,13 +50,11 @@
 #define PAGE_COUNT_MAX      UINT32_MAX
 #define PAGE_TYPE_COUNT_MAX UINT32_MAX
 
-/* The type has ended (its count is 0): the frame is free of type. */
-static void type_ended(struct page_info *pg)
+/* *@x becomes @nx if it still is *@seen; else *@seen is what it is now. */
+static bool cas(uint64_t *x, uint64_t *seen, uint64_t nx)
 {
-    pg->type = PGT_NONE;
-    pg->type_count = 0;
-    pg->flags = 0;
-    pg->flush_stamp = tlbflush_stamp();
+    return __atomic_compare_exchange_n(x, seen, nx, false, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
 }
 
 /*
@@ -60,12 +66,90 @@ static void type_ended(struct page_info *pg)
  */
 bool page_get(struct page_info *pg, enum page_owner owner)
 {
-    if ( owner == PGO_NONE || owner == PGO_DYING || pg->owner != owner )
+    uint64_t x = page_cinfo(pg);
+
+    if ( owner == PGO_NONE || owner == PGO_DYING )
         return false;
-    if ( pg->count == 0 || pg->count == PAGE_COUNT_MAX )
-        return false;
-    pg->count++;
+    do {
+        if ( PAGE_OWNER(x) != owner || PAGE_COUNT(x) == 0 ||
+             PAGE_COUNT(x) == PAGE_COUNT_MAX )
+            return false;
+    } while ( !cas(&pg->count_info, &x, x + 1) );
     return true;
+}
+
+bool page_change_owner(struct page_info *pg, enum page_owner from,
+                       enum page_owner to)
+{
+    uint64_t x = page_cinfo(pg);
+
+    do {
+        if ( PAGE_OWNER(x) != from )
+            return false;
+    } while ( !cas(&pg->count_info, &x, PAGE_CINFO(to, PAGE_COUNT(x))) );
+    return true;
+}
+
+bool page_release(struct page_info *pg, enum page_owner owner)
+{
+    uint64_t x = PAGE_CINFO(owner, 1);
+
+    return cas(&pg->count_info, &x, PAGE_CINFO(PGO_NONE, 0));
+}
+
+/*
+ * Does a type change to @type need the taker's attention first?  A page
+ * table or descriptor frame is checked, after a flush of what may still
+ * map it writable; any frame a page-table walk may still reach is
+ * flushed before it is anything (writable above all).
+ */
+static bool needs_validating(enum page_type type, uint64_t x)
+{
+    return type != PGT_WRITABLE || (PAGE_FLAGS(x) & PGF_STALE_TABLE);
+}
+
+/* page_get_type(), and with @pin page_pin(): the flag in the same step. */
+static int get_type(struct page_info *pg, enum page_type type, bool pin)
+{
+    uint64_t x = page_tinfo(pg), nx;
+    unsigned int flags;
+    int rc;
+
+    do {
+        flags = PAGE_FLAGS(x);
+        if ( pin && (flags & PGF_PINNED) )
+            return -XEN_EINVAL;
+        if ( PAGE_TCOUNT(x) == 0 )
+        {
+            /*
+             * A type change.  Any earlier type (writable included) has
+             * ended, so no reference of it is left; its flush_stamp tells
+             * the caller whether translations of it may remain.
+             */
+            if ( needs_validating(type, x) )
+            {
+                nx = PAGE_TINFO(type, 1, PGF_VALIDATING |
+                                (flags & PGF_STALE_TABLE) |
+                                (pin ? PGF_PINNED : 0));
+                rc = PGT_VALIDATE;
+            }
+            else
+            {
+                nx = PAGE_TINFO(type, 1, 0);
+                rc = PGT_OK;
+            }
+            continue;
+        }
+        if ( PAGE_TYPE(x) != type || PAGE_TCOUNT(x) == PAGE_TYPE_COUNT_MAX )
+            return -XEN_EINVAL;
+        /* Being validated or devalidated: wait, or reaching itself. */
+        if ( (flags & PGF_VALIDATING) ||
+             (is_page_table_type(type) && !(flags & PGF_VALIDATED)) )
+            return PGT_BUSY;
+        nx = (x + 1) | (pin ? PAGE_TINFO(0, 0, PGF_PINNED) : 0);
+        rc = PGT_OK;
+    } while ( !cas(&pg->type_info, &x, nx) );
+    return rc;
 }
 
 int page_get_type(struct page_info *pg, enum page_type type)
@@ -75,66 +159,52 @@ int page_get_type(struct page_info *pg, enum page_type type)
     ASSERT(known);
     if ( unlikely(!known) )
         return -XEN_EINVAL;
-
-    if ( pg->type_count == 0 )
-    {
-        /*
-         * A type change.  Any earlier type (writable included) has ended,
-         * so no reference of it is left; its flush_stamp tells the
-         * caller whether translations of it may remain.
-         */
-        pg->type = type;
-        pg->type_count = 1;
-        if ( !is_page_table_type(type) )
-        {
-            pg->flags = 0;
-            return PGT_OK;
-        }
-        pg->flags = PGF_VALIDATING;
-        return PGT_VALIDATE;
-    }
-
-    if ( pg->type != type || pg->type_count == PAGE_TYPE_COUNT_MAX )
-        return -XEN_EINVAL;
-    /* Being validated or devalidated: the caller is reaching itself. */
-    if ( is_page_table_type(type) && !(pg->flags & PGF_VALIDATED) )
-        return -XEN_EINVAL;
-
-    pg->type_count++;
-    return PGT_OK;
+    return get_type(pg, type, false);
 }
 
-/* Only a frame page_get_type() left validating ends its validation. */
-static bool is_validating(const struct page_info *pg)
+/*
+ * Only the CPU that left a frame validating ends its validation, so
+ * there is no one to race with: but a shim bug is caught, not believed.
+ */
+static bool is_validating(uint64_t x)
 {
-    return (pg->flags & PGF_VALIDATING) && pg->type_count == 1;
+    return (PAGE_FLAGS(x) & PGF_VALIDATING) && PAGE_TCOUNT(x) == 1;
 }
 
 void page_type_validated(struct page_info *pg)
 {
-    bool validating = is_validating(pg);
+    uint64_t x = page_tinfo(pg), nx;
+    unsigned int flags;
 
-    ASSERT(validating);
-    if ( unlikely(!validating) )
-        return;
-    pg->flags = (pg->flags & ~PGF_VALIDATING) | PGF_VALIDATED;
+    do {
+        ASSERT(is_validating(x));
+        if ( unlikely(!is_validating(x)) )
+            return;
+        flags = PAGE_FLAGS(x) & PGF_PINNED;
+        if ( is_page_table_type(PAGE_TYPE(x)) )
+            flags |= PGF_VALIDATED;
+        nx = PAGE_TINFO(PAGE_TYPE(x), 1, flags);
+    } while ( !cas(&pg->type_info, &x, nx) );
 }
 
 /*
  * The type was new (a frame validates only on a type change), so undoing
  * leaves no type; nothing used it yet, so there is nothing to stamp.  A
- * pin taken with it goes too.
+ * walk that could reach it still can as far as the next taker knows (the
+ * caller may not have flushed: STALE_TABLE stays).  A pin taken with it
+ * goes too.
  */
 void page_type_invalid(struct page_info *pg)
 {
-    bool validating = is_validating(pg);
+    uint64_t x = page_tinfo(pg);
 
-    ASSERT(validating);
-    if ( unlikely(!validating) )
-        return;
-    pg->type = PGT_NONE;
-    pg->type_count = 0;
-    pg->flags = 0;
+    do {
+        ASSERT(is_validating(x));
+        if ( unlikely(!is_validating(x)) )
+            return;
+    } while ( !cas(&pg->type_info, &x,
+                   PAGE_TINFO(PGT_NONE, 0,
+                              PAGE_FLAGS(x) & PGF_STALE_TABLE)) );
 }
 
 /*
@@ -142,47 +212,86 @@ void page_type_invalid(struct page_info *pg)
  * validation or devalidation holds, and not the last one of a pin
  * (page_unpin() drops that).
  */
-static bool holds_type_ref(const struct page_info *pg)
+static bool holds_type_ref(uint64_t x)
 {
-    if ( pg->type_count == 0 || (pg->flags & PGF_VALIDATING) )
+    unsigned int flags = PAGE_FLAGS(x);
+
+    if ( PAGE_TCOUNT(x) == 0 || (flags & PGF_VALIDATING) )
         return false;
-    if ( is_page_table_type(pg->type) && !(pg->flags & PGF_VALIDATED) )
+    if ( is_page_table_type(PAGE_TYPE(x)) && !(flags & PGF_VALIDATED) )
         return false;
-    return !(pg->flags & PGF_PINNED) || pg->type_count > 1;
+    return !(flags & PGF_PINNED) || PAGE_TCOUNT(x) > 1;
+}
+
+/*
+ * Is a pin there to drop?  Not while the pin's own validation runs: as
+ * Xen, which sets the flag only once that is done, the guest's other
+ * vCPUs see no pin until then.
+ */
+static bool holds_pin(uint64_t x)
+{
+    return (PAGE_FLAGS(x) & (PGF_PINNED | PGF_VALIDATING)) == PGF_PINNED;
+}
+
+/*
+ * page_put_type(), and with @unpin page_unpin()'s: the flag with it.
+ * 1: devalidate; 0: done; -1: no such reference.
+ */
+static int put_type(struct page_info *pg, bool unpin)
+{
+    uint64_t x = page_tinfo(pg), nx;
+    int rc;
+
+    do {
+        if ( unpin ? !holds_pin(x) : !holds_type_ref(x) )
+            return -1;
+        nx = x & ~PAGE_TINFO(0, 0, unpin ? PGF_PINNED : 0);
+        rc = 0;
+        if ( PAGE_TCOUNT(x) > 1 )
+            nx--;
+        else if ( is_page_table_type(PAGE_TYPE(x)) )
+        {
+            /* Devalidating: the count stays 1 until page_type_released(). */
+            nx = PAGE_TINFO(PAGE_TYPE(x), 1, 0);
+            rc = 1;
+        }
+        else
+        {
+            /* The type ends: stamped before anyone can take another. */
+            pg->flush_stamp = tlbflush_stamp();
+            nx = PAGE_TINFO(PGT_NONE, 0, 0);
+        }
+    } while ( !cas(&pg->type_info, &x, nx) );
+    return rc;
 }
 
 bool page_put_type(struct page_info *pg)
 {
-    bool held = holds_type_ref(pg);
+    int rc = put_type(pg, false);
 
-    ASSERT(held);
-    if ( unlikely(!held) )
-        return false;
-
-    if ( pg->type_count > 1 )
-    {
-        pg->type_count--;
-        return false;
-    }
-    if ( is_page_table_type(pg->type) )
-    {
-        /* Devalidating: the count stays 1 until page_type_released(). */
-        pg->flags &= ~PGF_VALIDATED;
-        return true;
-    }
-    type_ended(pg);
-    return false;
+    ASSERT(rc >= 0);
+    return rc > 0;
 }
 
+/*
+ * The devalidation is over, the entries' references dropped: the type
+ * ends, and a paging-structure cache may still walk through the frame
+ * until the next full flush.  Only the devalidating CPU changes the frame.
+ */
 void page_type_released(struct page_info *pg)
 {
-    bool devalidating = is_page_table_type(pg->type) &&
-                        pg->type_count == 1 && pg->flags == 0;
+    uint64_t x = page_tinfo(pg);
+    bool devalidating;
 
-    ASSERT(devalidating);
-    if ( unlikely(!devalidating) )
-        return;
-    type_ended(pg);
+    do {
+        devalidating = is_page_table_type(PAGE_TYPE(x)) &&
+                       PAGE_TCOUNT(x) == 1 && PAGE_FLAGS(x) == 0;
+        ASSERT(devalidating);
+        if ( unlikely(!devalidating) )
+            return;
+        pg->flush_stamp = tlbflush_stamp();
+    } while ( !cas(&pg->type_info, &x,
+                   PAGE_TINFO(PGT_NONE, 0, PGF_STALE_TABLE)) );
 }
 
 /*
@@ -193,44 +302,29 @@ void page_type_released(struct page_info *pg)
 int page_pin(struct page_info *pg, enum page_type type)
 {
     bool table = is_page_table_type(type);
-    int rc;
 
     ASSERT(table);
-    if ( unlikely(!table) || (pg->flags & PGF_PINNED) )
+    if ( unlikely(!table) )
         return -XEN_EINVAL;
-
-    rc = page_get_type(pg, type);
-    if ( rc >= 0 )
-        pg->flags |= PGF_PINNED;
-    return rc;
+    return get_type(pg, type, true);
 }
 
-/* Before or after page_type_invalid(): only a failed pin has this to do. */
-void page_pin_abort(struct page_info *pg)
-{
-    bool failed = pg->type_count == 0 || is_validating(pg);
-
-    ASSERT(failed);
-    if ( unlikely(!failed) )
-        return;
-    pg->flags &= ~PGF_PINNED;
-}
-
-/* Xen's MMUEXT_UNPIN_TABLE: -EINVAL for a frame not pinned. */
+/*
+ * Xen's MMUEXT_UNPIN_TABLE: -EINVAL for a frame not pinned (or whose pin
+ * is still being validated, by another vCPU).  A pin outlives its
+ * validation only if that succeeded.
+ */
 int page_unpin(struct page_info *pg)
 {
-    bool validated;
+    uint64_t x = page_tinfo(pg);
+    bool validated = !holds_pin(x) ||
+                     ((PAGE_FLAGS(x) & PGF_VALIDATED) && PAGE_TCOUNT(x) &&
+                      is_page_table_type(PAGE_TYPE(x)));
+    int rc;
 
-    if ( !(pg->flags & PGF_PINNED) )
-        return -XEN_EINVAL;
-
-    /* A pin outlives its validation only if that succeeded. */
-    validated = (pg->flags & PGF_VALIDATED) && pg->type_count != 0 &&
-                is_page_table_type(pg->type);
     ASSERT(validated);
     if ( unlikely(!validated) )
         return -XEN_EINVAL;
-
-    pg->flags &= ~PGF_PINNED;
-    return page_put_type(pg) ? 1 : 0;
+    rc = put_type(pg, true);
+    return rc < 0 ? -XEN_EINVAL : rc;
 }

@@ -45,7 +45,38 @@ enum page_owner {
 
 #define PGF_VALIDATED   0x01    /* type's contents checked (page tables) */
 #define PGF_PINNED      0x02    /* the guest pinned it (one type ref) */
-#define PGF_VALIDATING  0x04    /* validation in progress (recursion guard) */
+/*
+ * The type was just taken (a page table, a descriptor frame, or a frame
+ * a stale walk may still reach): the CPU that took it flushes, validates
+ * and ends this with page_type_validated() or page_type_invalid().
+ */
+#define PGF_VALIDATING  0x04
+/*
+ * Set when a page-table type ends, cleared when the frame next takes a
+ * type (after the flush that takes): a paging-structure cache may still
+ * walk through the frame until then.
+ */
+#define PGF_STALE_TABLE 0x08
+
+/*
+ * A frame's counts live in two words, each changed only by cmpxchg (or,
+ * before any other CPU can see the frame, a plain store), as Xen's
+ * count_info and type_info: so the rules below hold with no lock.
+ *
+ *   count_info  bits 0-31 general references, 32-39 enum page_owner
+ *   type_info   bits 0-31 type references, 32-39 enum page_type,
+ *               40-47 PGF_*
+ */
+#define PAGE_COUNT(x)   ((uint32_t)(x))
+#define PAGE_OWNER(x)   ((uint8_t)((x) >> 32))
+#define PAGE_CINFO(owner, count) \
+    (((uint64_t)(owner) << 32) | (uint32_t)(count))
+#define PAGE_TCOUNT(x)  ((uint32_t)(x))
+#define PAGE_TYPE(x)    ((uint8_t)((x) >> 32))
+#define PAGE_FLAGS(x)   ((uint8_t)((x) >> 40))
+#define PAGE_TINFO(type, count, flags) \
+    (((uint64_t)(uint8_t)(flags) << 40) | ((uint64_t)(type) << 32) | \
+     (uint32_t)(count))
 
 struct page_info {
     /*
@@ -53,28 +84,88 @@ struct page_info {
      * CPU that ran the guest has flushed everything since, TLBs may still
      * hold a writable translation of it, and paging-structure caches a
      * pointer to it if it was a page table.  Before it takes a new type,
-     * the CPUs tlbflush_filter() leaves flush (pv/mm/validate.c).
+     * the CPUs tlbflush_filter() leaves flush (pv/mm/validate.c).  Written
+     * by the CPU that ends a type while it still holds the last
+     * reference, read by the one that next holds the frame VALIDATING.
      */
     uint64_t flush_stamp;
-    uint32_t count;             /* general references */
-    uint32_t type_count;        /* references to the current type */
-    uint8_t type;               /* enum page_type */
-    uint8_t owner;              /* enum page_owner */
-    uint8_t flags;              /* PGF_* */
-    /*
-     * pv/mm/validate.c's: a page-table type ended and no full flush has
-     * happened since, so a paging-structure cache may still walk through
-     * the frame.
-     */
-    uint8_t stale_table;
+    uint64_t count_info;
+    uint64_t type_info;
     /*
      * Linear (recursive) page tables, as Xen's linear_pt_count: > 0, how
      * many linear entries this table holds; < 0, how many linear entries
      * point at it.  A table can't be both (XSA-240).  pv/mm/validate.c's
-     * business.
+     * business, changed by cmpxchg.
      */
     int16_t linear_pt_count;
 };
+
+static inline uint64_t page_cinfo(const struct page_info *pg)
+{
+    return __atomic_load_n(&pg->count_info, __ATOMIC_ACQUIRE);
+}
+
+static inline uint64_t page_tinfo(const struct page_info *pg)
+{
+    return __atomic_load_n(&pg->type_info, __ATOMIC_ACQUIRE);
+}
+
+static inline uint32_t page_count(const struct page_info *pg)
+{
+    return PAGE_COUNT(page_cinfo(pg));
+}
+
+static inline unsigned int page_owner(const struct page_info *pg)
+{
+    return PAGE_OWNER(page_cinfo(pg));
+}
+
+static inline unsigned int page_type(const struct page_info *pg)
+{
+    return PAGE_TYPE(page_tinfo(pg));
+}
+
+static inline uint32_t page_type_count(const struct page_info *pg)
+{
+    return PAGE_TCOUNT(page_tinfo(pg));
+}
+
+static inline unsigned int page_flags(const struct page_info *pg)
+{
+    return PAGE_FLAGS(page_tinfo(pg));
+}
+
+/*
+ * Whole states, for a frame no other CPU can reach yet (being given to
+ * the guest, freed, or a test's).
+ */
+static inline void page_set_cinfo(struct page_info *pg,
+                                  enum page_owner owner, uint32_t count)
+{
+    __atomic_store_n(&pg->count_info, PAGE_CINFO(owner, count),
+                     __ATOMIC_RELEASE);
+}
+
+static inline void page_set_tinfo(struct page_info *pg, enum page_type type,
+                                  uint32_t count, unsigned int flags)
+{
+    __atomic_store_n(&pg->type_info, PAGE_TINFO(type, count, flags),
+                     __ATOMIC_RELEASE);
+}
+
+/*
+ * The owner @from becomes @to, the count kept: false if it was not
+ * @from's (decrease_reservation's PGO_GUEST -> PGO_DYING).
+ */
+bool page_change_owner(struct page_info *pg, enum page_owner from,
+                       enum page_owner to);
+
+/*
+ * @owner's frame referenced only by its allocation becomes no one's,
+ * count 0, in one step: false if anything else holds a reference (Xen's
+ * steal_page()).
+ */
+bool page_release(struct page_info *pg, enum page_owner owner);
 
 static inline bool is_page_table_type(unsigned int t)
 {
@@ -83,7 +174,8 @@ static inline bool is_page_table_type(unsigned int t)
 
 /* What page_get_type() tells its caller. */
 #define PGT_OK          0       /* reference taken, nothing more to do */
-#define PGT_VALIDATE    1       /* new page-table type: validate it now */
+#define PGT_VALIDATE    1       /* new type, VALIDATING: finish it now */
+#define PGT_BUSY        2       /* another CPU is (de)validating it: retry */
 
 /*
  * General references.  page_get() refuses (false) a frame not owned by
@@ -104,21 +196,32 @@ bool page_get(struct page_info *pg, enum page_owner owner);
 static inline bool __attribute__((__warn_unused_result__))
 page_unref(struct page_info *pg)
 {
-    ASSERT(pg->count != 0);
-    if ( unlikely(pg->count == 0) )
-        return false;
-    return !--pg->count && pg->owner == PGO_DYING;
+    uint64_t x = page_cinfo(pg), nx;
+
+    do {
+        ASSERT(PAGE_COUNT(x) != 0);
+        if ( unlikely(PAGE_COUNT(x) == 0) )
+            return false;
+        nx = x - 1;
+    } while ( !__atomic_compare_exchange_n(&pg->count_info, &x, nx, false,
+                                           __ATOMIC_ACQ_REL,
+                                           __ATOMIC_ACQUIRE) );
+    return !PAGE_COUNT(nx) && PAGE_OWNER(nx) == PGO_DYING;
 }
 
 /*
  * Type references.  page_get_type() raises the type count if the frame
  * already has @type (and, for page tables, is validated), or gives it
- * @type if its type count is 0.  For a page-table type that needs checking
- * it returns PGT_VALIDATE: the caller validates the contents and then
- * calls page_type_validated() or, on failure, page_type_invalid() (which
- * drops the reference it took).  Refusals (-XEN_EINVAL): another type in
- * use, a validation of this very frame already in progress (a table that
- * contains itself), a count that would overflow.
+ * @type if its type count is 0.  A new type that needs more (a page
+ * table's checks, or a flush first: any type but writable, or a frame a
+ * page-table walk may still reach) leaves the frame VALIDATING and returns
+ * PGT_VALIDATE: the caller flushes, validates a page table's contents and
+ * then calls page_type_validated() or, on failure, page_type_invalid()
+ * (which drops the reference it took).  PGT_BUSY: the frame has @type but
+ * is being validated or devalidated (by another CPU: the caller waits and
+ * asks again; by this one, a table that contains itself, which it refuses).
+ * Refusals (-XEN_EINVAL): another type in use, a count that would
+ * overflow.
  */
 int page_get_type(struct page_info *pg, enum page_type type);
 void page_type_validated(struct page_info *pg);
@@ -137,14 +240,13 @@ void page_type_released(struct page_info *pg);
 
 /*
  * Pinning (MMUEXT_PIN_Lx_TABLE / MMUEXT_UNPIN_TABLE): a pin is one type
- * reference and the PGF_PINNED flag.  page_pin() is page_get_type() plus
- * the flag (-XEN_EINVAL if already pinned); if validation then fails the
- * caller calls page_type_invalid() and page_pin_abort().  page_unpin()
+ * reference and the PGF_PINNED flag, taken together.  page_pin() is
+ * page_get_type() plus the flag (-XEN_EINVAL if already pinned); if
+ * validation then fails, page_type_invalid() drops both.  page_unpin()
  * refuses (-XEN_EINVAL) a frame not pinned; otherwise it returns 1 when
  * the caller must devalidate (as page_put_type() returning true), else 0.
  */
 int page_pin(struct page_info *pg, enum page_type type);
-void page_pin_abort(struct page_info *pg);
 int page_unpin(struct page_info *pg);
 
 #endif /* PV_PAGE_TYPE_H */

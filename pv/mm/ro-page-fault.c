@@ -224,7 +224,7 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
     table = (pte & PADDR_MASK) >> PAGE_SHIFT;
     if ( !(pte & _PAGE_PRESENT) || (pte & _PAGE_RW) || !mfn_to_page(table) )
         return false;
-    type = mfn_to_page(table)->type;
+    type = page_type(mfn_to_page(table));
     if ( type_level(type) == 2 )
     {
         if ( !l2 )
@@ -265,6 +265,6 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
         return false;
 
     off = addr & 7;
-    return emulate(regs, &in, table, type_level(mfn_to_page(table)->type),
+    return emulate(regs, &in, table, type_level(page_type(mfn_to_page(table))),
                    (addr & (PAGE_SIZE - 1)) / 8, off);
 }

@@ -147,7 +147,7 @@ static int get_xen_l2(uint64_t *e)
     if ( (rc = pv_check_entry(3, e)) ||
          (rc = get_page_and_type(mfn, PGT_L2_XEN)) )
         return rc;
-    if ( mfn_to_page(mfn)->type_count != 1 )
+    if ( page_type_count(mfn_to_page(mfn)) != 1 )
     {
         printk(XENLOG_DEBUG "d1: PAE L3 slot 3 (mfn %#lx) is shared\n", mfn);
         put_page_and_type(mfn);
@@ -222,6 +222,47 @@ void pv_zap_ro_mpt(unsigned long mfn)
 }
 
 /*
+ * The frames each CPU is validating, innermost last: a page table's
+ * validation takes references on the tables below it, never (levels only
+ * go down, and a linear entry takes only a validated table) on one it is
+ * inside, unless the guest made a table contain itself.
+ */
+#define MAX_VALIDATING  8
+static struct {
+    const struct page_info *pg[MAX_VALIDATING];
+    unsigned int nr;
+} validating[NR_CPUS];
+
+static bool validating_here(const struct page_info *pg)
+{
+    unsigned int cpu = smp_processor_id(), i;
+
+    for ( i = 0; i < validating[cpu].nr; i++ )
+        if ( validating[cpu].pg[i] == pg )
+            return true;
+    return false;
+}
+
+/*
+ * page_get_type(), waiting while another CPU validates or devalidates
+ * the frame (Xen's _get_page_type() spins the same way); a frame this CPU
+ * is validating is a table that contains itself: refused.
+ */
+static int get_type_wait(struct page_info *pg, enum page_type type, bool pin)
+{
+    int rc;
+
+    while ( (rc = pin ? page_pin(pg, type) : page_get_type(pg, type)) ==
+            PGT_BUSY )
+    {
+        if ( validating_here(pg) )
+            return -XEN_EINVAL;
+        cpu_relax();
+    }
+    return rc;
+}
+
+/*
  * A frame that just took page-table type @type: a TLB may still map it
  * writable (flush, then it can't), and its entries must pass.  The type
  * is validated, or undone, on return.
@@ -229,10 +270,19 @@ void pv_zap_ro_mpt(unsigned long mfn)
 static int validate_new_type(struct page_info *pg, unsigned long mfn,
                              enum page_type type)
 {
+    unsigned int cpu = smp_processor_id();
     int rc;
 
     pv_flush_stale(pg);
-    rc = validate_table(mfn, type);
+    ASSERT(validating[cpu].nr < MAX_VALIDATING);    /* 4 levels deep */
+    if ( unlikely(validating[cpu].nr == MAX_VALIDATING) )
+        rc = -XEN_EINVAL;
+    else
+    {
+        validating[cpu].pg[validating[cpu].nr++] = pg;
+        rc = validate_table(mfn, type);
+        validating[cpu].nr--;
+    }
     if ( rc )
         page_type_invalid(pg);
     else
@@ -241,39 +291,45 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
 }
 
 /*
- * page_get_type(), for a type that needs no validation as well, flushing
- * on a type change as Xen's _get_page_type() does by its TLB-flush
- * timestamp: a frame whose page-table type ended since the last full
- * flush may still be walked as one by a CPU's paging-structure caches,
- * so before it is anything else (writable above all); and a frame whose
- * writable type ended may still be writable through a stale TLB entry,
- * so before it holds descriptors (seg_desc: the CPU reads an LDT frame
- * itself) or a page table.  Every CPU running a vCPU that may still
- * hold such a translation flushes (pv_flush_stale()).
+ * page_get_type() for a type that needs no validation, flushing on a
+ * type change as Xen's _get_page_type() does by its TLB-flush timestamp:
+ * a frame whose page-table type ended since the last full flush may
+ * still be walked as one by a CPU's paging-structure caches, so before
+ * it is anything else (writable above all); and a frame whose writable
+ * type ended may still be writable through a stale TLB entry, so before
+ * it holds descriptors (seg_desc: the CPU reads an LDT frame itself).
+ * Every CPU running a vCPU that may still hold such a translation
+ * flushes (pv_flush_stale()).  A page-table type is left to the caller
+ * to validate (PGT_VALIDATE).
  */
 int page_get_type_flush(struct page_info *pg, enum page_type type)
 {
-    if ( pg->type_count == 0 && (pg->stale_table || type != PGT_WRITABLE) )
+    int rc = get_type_wait(pg, type, false);
+
+    if ( rc == PGT_VALIDATE && !is_page_table_type(type) )
     {
         pv_flush_stale(pg);
-        pg->stale_table = 0;
+        page_type_validated(pg);
+        rc = PGT_OK;
     }
-    return page_get_type(pg, type);
+    return rc;
 }
 
 /*
- * A page table's type is gone: mark it for page_get_type_flush().  The
- * shim's slots of a PGT_L2_XEN go with it (the frame holds nothing of the
- * shim's once the guest may map it, and may become a plain L2).
+ * A page table's type is gone: the frame is marked PGF_STALE_TABLE for
+ * page_get_type_flush().  The shim's slots of a PGT_L2_XEN go with it
+ * (the frame holds nothing of the shim's once the guest may map it, and
+ * may become a plain L2).
  */
 static void release_table(struct page_info *pg, unsigned long mfn)
 {
-    devalidate_table(mfn, pg->type, 512);
-    if ( pg->type == PGT_L2_XEN )
+    unsigned int type = page_type(pg);
+
+    devalidate_table(mfn, type, 512);
+    if ( type == PGT_L2_XEN )
         memset(map_table(mfn) + pv_m2p_compat_first_slot(), 0,
                (512 - pv_m2p_compat_first_slot()) * sizeof(uint64_t));
     page_type_released(pg);
-    pg->stale_table = 1;
 }
 
 int get_page_and_type(unsigned long mfn, enum page_type type)
@@ -304,6 +360,31 @@ void put_page_and_type(unsigned long mfn)
 }
 
 /*
+ * Xen's inc_linear_entries() and inc_linear_uses(): a table may hold
+ * linear entries (its count > 0) or be pointed at by them (< 0), never
+ * both (XSA-240), and neither count overflows.
+ */
+static bool linear_step(struct page_info *pg, int step)
+{
+    int16_t x = __atomic_load_n(&pg->linear_pt_count, __ATOMIC_RELAXED);
+
+    do {
+        if ( step > 0 ? x < 0 || x == INT16_MAX : x > 0 || x == INT16_MIN )
+            return false;
+    } while ( !__atomic_compare_exchange_n(&pg->linear_pt_count, &x,
+                                           (int16_t)(x + step), false,
+                                           __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED) );
+    return true;
+}
+
+/* And undoing one (towards zero: never refused). */
+static void linear_unstep(struct page_info *pg, int step)
+{
+    __atomic_sub_fetch(&pg->linear_pt_count, step, __ATOMIC_RELAXED);
+}
+
+/*
  * A linear (recursive) entry: a table of @level pointing at a table of the
  * same level, read-only, only to an already validated table that holds
  * no linear entries itself, from a table no one maps linearly (Xen's
@@ -314,26 +395,41 @@ static int get_linear(unsigned int level, uint64_t e, unsigned long table_mfn)
 {
     unsigned long mfn = entry_mfn(e);
     struct page_info *pg = mfn_to_page(mfn), *tpg = mfn_to_page(table_mfn);
+    uint64_t x;
+    int rc;
 
     if ( !pte_linear_ok(level, e) )
         return -XEN_EINVAL;
     if ( mfn == table_mfn )
         return 0;
-    if ( !pg || pg->type != PGT_L1 + level - 1 ||
-         !(pg->flags & PGF_VALIDATED) || pg->linear_pt_count > 0 ||
-         tpg->linear_pt_count < 0 || tpg->linear_pt_count == INT16_MAX ||
-         pg->linear_pt_count == INT16_MIN )
+    if ( !pg )
         return -XEN_EINVAL;
+    x = page_tinfo(pg);
+    if ( PAGE_TYPE(x) != PGT_L1 + level - 1 ||
+         !(PAGE_FLAGS(x) & PGF_VALIDATED) || !linear_step(tpg, 1) )
+        return -XEN_EINVAL;
+    if ( !linear_step(pg, -1) )
+        goto no_use;
     if ( !page_get(pg, PGO_GUEST) )
-        return -XEN_EINVAL;
-    if ( page_get_type(pg, pg->type) != PGT_OK )
-    {
-        page_put(pg);
-        return -XEN_EINVAL;
-    }
-    tpg->linear_pt_count++;
-    pg->linear_pt_count--;
+        goto no_ref;
+    /*
+     * Only a table validated already (never a wait): one that went free
+     * since the look above is taken as new (PGT_VALIDATE), and let go.
+     */
+    rc = page_get_type(pg, PGT_L1 + level - 1);
+    if ( rc == PGT_VALIDATE )
+        page_type_invalid(pg);
+    if ( rc != PGT_OK )
+        goto no_type;
     return 0;
+
+ no_type:
+    page_put(pg);
+ no_ref:
+    linear_unstep(pg, -1);
+ no_use:
+    linear_unstep(tpg, 1);
+    return -XEN_EINVAL;
 }
 
 int pv_check_entry(unsigned int level, uint64_t *e)
@@ -367,7 +463,7 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
          * writable now, is -EBUSY.
          */
         pg = mfn_to_page(mfn);
-        if ( !pg || pg->owner == PGO_IO )
+        if ( !pg || page_owner(pg) == PGO_IO )
         {
             printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is no RAM of "
                    "the guest's\n", (unsigned long)*e, mfn);
@@ -384,7 +480,8 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
              page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
         {
             printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx can't be "
-                   "writable (type %u)\n", (unsigned long)*e, mfn, pg->type);
+                   "writable (type %u)\n", (unsigned long)*e, mfn,
+                   page_type(pg));
             page_put(pg);
             return -XEN_EBUSY;
         }
@@ -406,13 +503,19 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
 static bool entry_holds_refs(unsigned int level, uint64_t e,
                              const struct page_info *pg)
 {
-    if ( !pg || (pg->owner != PGO_GUEST && pg->owner != PGO_DYING) ||
-         !pg->count )
+    uint64_t c, t;
+
+    if ( !pg )
+        return false;
+    c = page_cinfo(pg);
+    t = page_tinfo(pg);
+    if ( (PAGE_OWNER(c) != PGO_GUEST && PAGE_OWNER(c) != PGO_DYING) ||
+         !PAGE_COUNT(c) )
         return false;
     if ( level == 1 )
         return !(e & _PAGE_RW) ||
-               (pg->type == PGT_WRITABLE && pg->type_count);
-    return is_page_table_type(pg->type) && pg->type_count;
+               (PAGE_TYPE(t) == PGT_WRITABLE && PAGE_TCOUNT(t));
+    return is_page_table_type(PAGE_TYPE(t)) && PAGE_TCOUNT(t);
 }
 
 void put_page_from_entry(unsigned int level, uint64_t e,
@@ -442,11 +545,11 @@ void put_page_from_entry(unsigned int level, uint64_t e,
         page_put(pg);
         return;
     }
-    if ( pg->type == PGT_L1 + level - 1 )
+    if ( page_type(pg) == PGT_L1 + level - 1 )
     {
         /* A linear entry: undo get_linear()'s counts. */
-        mfn_to_page(table_mfn)->linear_pt_count--;
-        pg->linear_pt_count++;
+        linear_unstep(mfn_to_page(table_mfn), 1);
+        linear_unstep(pg, -1);
     }
     put_page_and_type(mfn);
 }
@@ -459,11 +562,9 @@ int pin_table(unsigned long mfn, enum page_type type)
 
     if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
-    if ( pg->type_count == 0 && pg->stale_table )
-        pg->stale_table = 0;            /* validate_new_type() flushes */
-    rc = page_pin(pg, type);
-    if ( rc == PGT_VALIDATE && (rc = validate_new_type(pg, mfn, type)) )
-        page_pin_abort(pg);
+    rc = get_type_wait(pg, type, true);
+    if ( rc == PGT_VALIDATE )
+        rc = validate_new_type(pg, mfn, type);
     if ( rc < 0 )
         page_put(pg);
     return rc < 0 ? rc : 0;
@@ -474,7 +575,7 @@ int unpin_table(unsigned long mfn)
     struct page_info *pg = mfn_to_page(mfn);
     int rc;
 
-    if ( !pg || pg->owner != PGO_GUEST )
+    if ( !pg || page_owner(pg) != PGO_GUEST )
         return -XEN_EINVAL;
     rc = page_unpin(pg);
     if ( rc < 0 )

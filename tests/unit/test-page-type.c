@@ -58,13 +58,19 @@ static bool pt(unsigned int t)
 static enum cls classify(const struct st *s)
 {
     unsigned int pin = s->flags & PGF_PINNED;
-    unsigned int v = s->flags & ~PGF_PINNED;
+    unsigned int stale = s->flags & PGF_STALE_TABLE;
+    unsigned int v = s->flags & ~(PGF_PINNED | PGF_STALE_TABLE);
 
-    if ( s->type >= PGT_NR || s->owner > PGO_DYING || s->flags > 7 )
+    if ( s->type >= PGT_NR || s->owner > PGO_DYING || s->flags > 15 )
         return BAD;
     if ( s->type == PGT_NONE )
-        return s->tc == 0 && s->flags == 0 ? FREE : BAD;
+        return s->tc == 0 && !v && !pin ? FREE : BAD;
     if ( s->tc == 0 )
+        return BAD;
+    /* Any type is validating while its taker flushes (and checks). */
+    if ( v == PGF_VALIDATING && s->tc == 1 && (!pin || pt(s->type)) )
+        return VALIDATING;
+    if ( stale )
         return BAD;
     if ( !pt(s->type) )
     {
@@ -72,8 +78,6 @@ static enum cls classify(const struct st *s)
             return BAD;
         return s->type == PGT_WRITABLE ? WRITABLE : SEGDESC;
     }
-    if ( v == PGF_VALIDATING && s->tc == 1 )
-        return VALIDATING;
     if ( v == PGF_VALIDATED )
         return VALIDATED;
     if ( v == 0 && !pin && s->tc == 1 )
@@ -82,12 +86,12 @@ static enum cls classify(const struct st *s)
 }
 
 enum op { OP_GET, OP_PUT, OP_GET_TYPE, OP_VALIDATED, OP_INVALID,
-          OP_PUT_TYPE, OP_RELEASED, OP_PIN, OP_PIN_ABORT, OP_UNPIN,
-          OP_NR };
+          OP_PUT_TYPE, OP_RELEASED, OP_PIN, OP_UNPIN, OP_DYING,
+          OP_RELEASE, OP_NR };
 
 static const char *const op_name[OP_NR] = {
     "get", "put", "get_type", "validated", "invalid", "put_type",
-    "released", "pin", "pin_abort", "unpin",
+    "released", "pin", "unpin", "dying", "release",
 };
 
 struct res {
@@ -117,20 +121,34 @@ static void make_free(struct st *s, bool stamp)
         s->stamp = model_clock++;
 }
 
-/* get_type's rules, shared by pin (which then adds the flag). */
-static int model_get_type(struct st *s, enum cls c, unsigned int t)
+/*
+ * get_type's rules, shared by pin (@pin: the flag in the same step).  A
+ * new type is left validating unless it is writable and no page-table
+ * walk may still reach the frame.
+ */
+static int model_get_type(struct st *s, enum cls c, unsigned int t,
+                          unsigned int pin)
 {
+    unsigned int stale = s->flags & PGF_STALE_TABLE;
+
     if ( c == FREE )
     {
         s->type = t;
         s->tc = 1;
-        s->flags = pt(t) ? PGF_VALIDATING : 0;
-        return pt(t) ? PGT_VALIDATE : PGT_OK;
+        if ( t == PGT_WRITABLE && !stale )
+        {
+            s->flags = 0;
+            return PGT_OK;
+        }
+        s->flags = PGF_VALIDATING | stale | pin;
+        return PGT_VALIDATE;
     }
-    if ( s->type != t || s->tc == MAX32 || c == VALIDATING ||
-         c == DEVALIDATING )
+    if ( s->type != t || s->tc == MAX32 )
         return -XEN_EINVAL;
+    if ( c == VALIDATING || c == DEVALIDATING )
+        return PGT_BUSY;
     s->tc++;
+    s->flags |= pin;
     return PGT_OK;
 }
 
@@ -157,16 +175,19 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
     case OP_GET_TYPE:
         if ( arg == PGT_NONE || arg >= PGT_NR )
             return bug(-XEN_EINVAL);
-        return ok(model_get_type(s, c, arg));
+        return ok(model_get_type(s, c, arg, 0));
     case OP_VALIDATED:
         if ( c != VALIDATING )
             return bug(0);
-        s->flags = PGF_VALIDATED | (s->flags & PGF_PINNED);
+        s->flags = (pt(s->type) ? PGF_VALIDATED : 0) |
+                   (s->flags & PGF_PINNED);
         return ok(0);
     case OP_INVALID:
         if ( c != VALIDATING )
             return bug(0);
+        rc = s->flags & PGF_STALE_TABLE;
         make_free(s, false);
+        s->flags = rc;
         return ok(0);
     case OP_PUT_TYPE:
         if ( c == FREE || c == VALIDATING || c == DEVALIDATING ||
@@ -188,23 +209,17 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
         if ( c != DEVALIDATING )
             return bug(0);
         make_free(s, true);
+        s->flags = PGF_STALE_TABLE;
         return ok(0);
     case OP_PIN:
         if ( !pt(arg) )
             return bug(-XEN_EINVAL);
         if ( pinned )
             return ok(-XEN_EINVAL);
-        rc = model_get_type(s, c, arg);
-        if ( rc >= 0 )
-            s->flags |= PGF_PINNED;
-        return ok(rc);
-    case OP_PIN_ABORT:
-        if ( c != FREE && c != VALIDATING )
-            return bug(0);
-        s->flags &= ~PGF_PINNED;
-        return ok(0);
+        return ok(model_get_type(s, c, arg, PGF_PINNED));
     case OP_UNPIN:
-        if ( !pinned )
+        /* A pin whose validation runs is no pin yet. */
+        if ( !pinned || c == VALIDATING )
             return ok(-XEN_EINVAL);
         if ( c != VALIDATED )
             return bug(-XEN_EINVAL);
@@ -216,6 +231,17 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
         }
         s->flags = 0;
         return ok(1);
+    case OP_DYING:
+        if ( s->owner != PGO_GUEST )
+            return ok(0);
+        s->owner = PGO_DYING;
+        return ok(1);
+    case OP_RELEASE:
+        if ( s->owner != PGO_GUEST || s->count != 1 )
+            return ok(0);
+        s->owner = PGO_NONE;
+        s->count = 0;
+        return ok(1);
     default:
         abort();
     }
@@ -226,22 +252,19 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
 static void to_page(const struct st *s, struct page_info *pg)
 {
     memset(pg, 0, sizeof(*pg));
-    pg->count = s->count;
-    pg->type_count = s->tc;
-    pg->type = s->type;
-    pg->owner = s->owner;
-    pg->flags = s->flags;
+    page_set_cinfo(pg, s->owner, s->count);
+    page_set_tinfo(pg, s->type, s->tc, s->flags);
     pg->flush_stamp = s->stamp;
     pg->linear_pt_count = -7;   /* not ours: must stay as it is */
 }
 
 static void from_page(const struct page_info *pg, struct st *s)
 {
-    s->count = pg->count;
-    s->tc = pg->type_count;
-    s->type = pg->type;
-    s->owner = pg->owner;
-    s->flags = pg->flags;
+    s->count = page_count(pg);
+    s->tc = page_type_count(pg);
+    s->type = page_type(pg);
+    s->owner = page_owner(pg);
+    s->flags = page_flags(pg);
     s->stamp = pg->flush_stamp;
 }
 
@@ -257,8 +280,9 @@ static int run_op(struct page_info *pg, enum op op, unsigned int arg)
     case OP_PUT_TYPE:     return page_put_type(pg);
     case OP_RELEASED:     page_type_released(pg); return 0;
     case OP_PIN:          return page_pin(pg, arg);
-    case OP_PIN_ABORT:    page_pin_abort(pg); return 0;
     case OP_UNPIN:        return page_unpin(pg);
+    case OP_DYING:        return page_change_owner(pg, PGO_GUEST, PGO_DYING);
+    case OP_RELEASE:      return page_release(pg, PGO_GUEST);
     default:              abort();
     }
 }
@@ -314,7 +338,8 @@ static bool check_one(const struct st *in, enum op op, unsigned int arg)
     asserts_fired = 0;
     ret = run_op(&pg, op, arg);
     from_page(&pg, &got);
-    if ( pg.linear_pt_count != -7 || pg.stale_table )
+    if ( pg.linear_pt_count != -7 || (pg.count_info >> 40) ||
+         (pg.type_info >> 48) )
         report("touched another field", in, op, arg, &got, ret);
 
     if ( !covered )
@@ -352,7 +377,7 @@ static unsigned int nr_args(enum op op)
 
 static void exhaustive(void)
 {
-    unsigned long i, nr = PGT_NR * ARRAY_SIZE(counts) * 8 * (PGO_DYING + 1) *
+    unsigned long i, nr = PGT_NR * ARRAY_SIZE(counts) * 16 * (PGO_DYING + 1) *
                           ARRAY_SIZE(counts) * 3;
     unsigned int op, arg;
     struct st s;
@@ -365,7 +390,7 @@ static void exhaustive(void)
 
         s.type = x % PGT_NR;                    x /= PGT_NR;
         s.tc = counts[x % ARRAY_SIZE(counts)];  x /= ARRAY_SIZE(counts);
-        s.flags = x % 8;                        x /= 8;
+        s.flags = x % 16;                       x /= 16;
         s.owner = x % (PGO_DYING + 1);          x /= PGO_DYING + 1;
         s.count = counts[x % ARRAY_SIZE(counts)]; x /= ARRAY_SIZE(counts);
         /* Never stamped, stamped last, or stamped long ago. */
@@ -387,9 +412,9 @@ static void exhaustive(void)
 
 static struct page_info guest_frame(void)
 {
-    struct page_info pg = { .count = 1, .owner = PGO_GUEST,
-                            .flush_stamp = 0 };
+    struct page_info pg = { .flush_stamp = 0 };
 
+    page_set_cinfo(&pg, PGO_GUEST, 1);
     return pg;
 }
 
@@ -398,18 +423,18 @@ static void owner_and_count(void)
     struct page_info pg = guest_frame();
 
     CHECK(page_get(&pg, PGO_GUEST));
-    CHECK_EQ(pg.count, 2);
+    CHECK_EQ(page_count(&pg), 2);
     CHECK(!page_get(&pg, PGO_SHIM));
     CHECK(!page_get(&pg, PGO_NONE));
-    pg.owner = PGO_NONE;
+    page_set_cinfo(&pg, PGO_NONE, 2);
     CHECK(!page_get(&pg, PGO_NONE));
-    pg.owner = PGO_GUEST;
+    page_set_cinfo(&pg, PGO_GUEST, 2);
     CHECK(!page_unref(&pg));
     CHECK(!page_unref(&pg));
-    CHECK_EQ(pg.count, 0);
+    CHECK_EQ(page_count(&pg), 0);
     /* A frame whose last reference went can't be brought back. */
     CHECK(!page_get(&pg, PGO_GUEST));
-    CHECK_EQ(pg.count, 0);
+    CHECK_EQ(page_count(&pg), 0);
 }
 
 static void writable_blocks_l1(void)
@@ -420,12 +445,12 @@ static void writable_blocks_l1(void)
     CHECK_EQ(page_get_type(&pg, PGT_L1), -XEN_EINVAL);
     CHECK_EQ(page_pin(&pg, PGT_L1), -XEN_EINVAL);
     CHECK_EQ(page_get_type(&pg, PGT_SEG_DESC), -XEN_EINVAL);
-    CHECK(!(pg.flags & PGF_PINNED));
+    CHECK(!(page_flags(&pg) & PGF_PINNED));
     CHECK(!page_put_type(&pg));
-    CHECK_EQ(pg.type, PGT_NONE);
+    CHECK_EQ(page_type(&pg), PGT_NONE);
     CHECK_EQ(page_get_type(&pg, PGT_L1), PGT_VALIDATE);
     page_type_validated(&pg);
-    CHECK_EQ(pg.flags, PGF_VALIDATED);
+    CHECK_EQ(page_flags(&pg), PGF_VALIDATED);
 }
 
 static void l1_blocks_writable(void)
@@ -433,20 +458,31 @@ static void l1_blocks_writable(void)
     struct page_info pg = guest_frame();
 
     CHECK_EQ(page_get_type(&pg, PGT_L1), PGT_VALIDATE);
-    /* While validating: not writable, and not itself again. */
+    /* While validating: not writable; an L1 waits for the validation. */
     CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
-    CHECK_EQ(page_get_type(&pg, PGT_L1), -XEN_EINVAL);
+    CHECK_EQ(page_get_type(&pg, PGT_L1), PGT_BUSY);
+    CHECK_EQ(page_type_count(&pg), 1);
     page_type_validated(&pg);
     CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
     CHECK_EQ(page_get_type(&pg, PGT_L2), -XEN_EINVAL);
     CHECK_EQ(page_get_type(&pg, PGT_L1), PGT_OK);
-    CHECK_EQ(pg.type_count, 2);
+    CHECK_EQ(page_type_count(&pg), 2);
     CHECK(!page_put_type(&pg));
     CHECK(page_put_type(&pg));
     /* Devalidating: still no writable mapping until released. */
     CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
-    CHECK_EQ(page_get_type(&pg, PGT_L1), -XEN_EINVAL);
+    CHECK_EQ(page_get_type(&pg, PGT_L1), PGT_BUSY);
     page_type_released(&pg);
+    CHECK_EQ(page_flags(&pg), PGF_STALE_TABLE);
+    /* A walk may still reach it: writable only after the taker flushes. */
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), PGT_VALIDATE);
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), PGT_BUSY);
+    page_type_validated(&pg);
+    CHECK_EQ(page_flags(&pg), 0);
+    CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), PGT_OK);
+    CHECK(!page_put_type(&pg));
+    CHECK(!page_put_type(&pg));
+    /* No longer stale: straight to writable. */
     CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), PGT_OK);
 }
 
@@ -456,19 +492,15 @@ static void table_mapping_itself_writable(void)
     struct page_info pg = guest_frame();
 
     CHECK_EQ(page_pin(&pg, PGT_L1), PGT_VALIDATE);
+    CHECK_EQ(page_flags(&pg), PGF_VALIDATING | PGF_PINNED);
     CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
+    /* Another vCPU sees no pin to undo, nor one to add, meanwhile. */
+    CHECK_EQ(page_unpin(&pg), -XEN_EINVAL);
+    CHECK_EQ(page_pin(&pg, PGT_L1), -XEN_EINVAL);
     page_type_invalid(&pg);
-    page_pin_abort(&pg);
-    CHECK_EQ(pg.type, PGT_NONE);
-    CHECK_EQ(pg.type_count, 0);
-    CHECK_EQ(pg.flags, 0);
-    /* The other order leaves the same. */
-    CHECK_EQ(page_pin(&pg, PGT_L2), PGT_VALIDATE);
-    page_pin_abort(&pg);
-    CHECK_EQ(pg.flags, PGF_VALIDATING);
-    page_type_invalid(&pg);
-    CHECK_EQ(pg.type, PGT_NONE);
-    CHECK_EQ(pg.flags, 0);
+    CHECK_EQ(page_type(&pg), PGT_NONE);
+    CHECK_EQ(page_type_count(&pg), 0);
+    CHECK_EQ(page_flags(&pg), 0);
 }
 
 static void pin_unpin(void)
@@ -479,31 +511,34 @@ static void pin_unpin(void)
     CHECK_EQ(page_pin(&pg, PGT_L4), PGT_VALIDATE);
     page_type_validated(&pg);
     CHECK_EQ(page_pin(&pg, PGT_L4), -XEN_EINVAL);
-    CHECK_EQ(pg.type_count, 1);
+    CHECK_EQ(page_type_count(&pg), 1);
     CHECK_EQ(page_get_type(&pg, PGT_L4), PGT_OK);     /* e.g. CR3 */
     CHECK_EQ(page_unpin(&pg), 0);
     CHECK_EQ(page_unpin(&pg), -XEN_EINVAL);
     CHECK_EQ(page_pin(&pg, PGT_L4), PGT_OK);
     CHECK(!page_put_type(&pg));
     CHECK_EQ(page_unpin(&pg), 1);
-    CHECK_EQ(pg.type, PGT_L4);
-    CHECK_EQ(pg.flags, 0);
+    CHECK_EQ(page_type(&pg), PGT_L4);
+    CHECK_EQ(page_flags(&pg), 0);
     page_type_released(&pg);
-    CHECK_EQ(pg.type, PGT_NONE);
-    CHECK_EQ(pg.type_count, 0);
+    CHECK_EQ(page_type(&pg), PGT_NONE);
+    CHECK_EQ(page_type_count(&pg), 0);
 }
 
 static void seg_desc(void)
 {
     struct page_info pg = guest_frame();
 
-    CHECK_EQ(page_get_type(&pg, PGT_SEG_DESC), PGT_OK);
-    CHECK_EQ(pg.flags, 0);
+    /* Checked by its taker after a flush: validating until then. */
+    CHECK_EQ(page_get_type(&pg, PGT_SEG_DESC), PGT_VALIDATE);
+    CHECK_EQ(page_get_type(&pg, PGT_SEG_DESC), PGT_BUSY);
+    page_type_validated(&pg);
+    CHECK_EQ(page_flags(&pg), 0);
     CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
     CHECK_EQ(page_get_type(&pg, PGT_L1), -XEN_EINVAL);
     CHECK_EQ(page_pin(&pg, PGT_L1), -XEN_EINVAL);
     CHECK(!page_put_type(&pg));
-    CHECK_EQ(pg.type, PGT_NONE);
+    CHECK_EQ(page_type(&pg), PGT_NONE);
 }
 
 static void flush_stamp(void)
@@ -539,6 +574,7 @@ static void flush_stamp(void)
     /* 64 bits: no wrap in any guest's lifetime. */
     tlbflush_clock = (uint64_t)UINT32_MAX + 1;
     page_get_type(&pg, PGT_SEG_DESC);
+    page_type_validated(&pg);
     page_put_type(&pg);
     CHECK_EQ(pg.flush_stamp, (uint64_t)UINT32_MAX + 1);
 }
@@ -591,12 +627,13 @@ static void dying_frame(void)
     struct page_info pg = guest_frame();
 
     CHECK(page_get(&pg, PGO_GUEST));        /* a mapping */
-    pg.owner = PGO_DYING;                   /* decrease_reservation */
+    CHECK(page_change_owner(&pg, PGO_GUEST, PGO_DYING));
+    CHECK(!page_change_owner(&pg, PGO_GUEST, PGO_DYING));
     CHECK(!page_get(&pg, PGO_GUEST));       /* nothing new */
     CHECK(!page_get(&pg, PGO_DYING));
     CHECK(!page_unref(&pg));                /* the allocation's */
     CHECK(page_unref(&pg));                 /* the mapping's: it died */
-    CHECK_EQ(pg.count, 0);
+    CHECK_EQ(page_count(&pg), 0);
 
     /* A guest frame's last reference going is no death. */
     pg = guest_frame();
@@ -607,22 +644,20 @@ static void ceilings(void)
 {
     struct page_info pg = guest_frame();
 
-    pg.count = MAX32 - 1;
+    page_set_cinfo(&pg, PGO_GUEST, MAX32 - 1);
     CHECK(page_get(&pg, PGO_GUEST));
     CHECK(!page_get(&pg, PGO_GUEST));
-    CHECK_EQ(pg.count, MAX32);
+    CHECK_EQ(page_count(&pg), MAX32);
 
-    pg.type = PGT_WRITABLE;
-    pg.type_count = MAX32 - 1;
+    page_set_tinfo(&pg, PGT_WRITABLE, MAX32 - 1, 0);
     CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), PGT_OK);
     CHECK_EQ(page_get_type(&pg, PGT_WRITABLE), -XEN_EINVAL);
-    CHECK_EQ(pg.type_count, MAX32);
+    CHECK_EQ(page_type_count(&pg), MAX32);
 
-    pg.type = PGT_L3;
-    pg.flags = PGF_VALIDATED;
+    page_set_tinfo(&pg, PGT_L3, MAX32, PGF_VALIDATED);
     CHECK_EQ(page_pin(&pg, PGT_L3), -XEN_EINVAL);
-    CHECK_EQ(pg.flags, PGF_VALIDATED);
-    CHECK_EQ(pg.type_count, MAX32);
+    CHECK_EQ(page_flags(&pg), PGF_VALIDATED);
+    CHECK_EQ(page_type_count(&pg), MAX32);
 }
 
 /* In a debug build each shim bug stops the shim: see it in a child. */
@@ -646,13 +681,13 @@ static void shim_bugs_stop_debug_builds(void)
 {
     struct page_info none = guest_frame(), pg = guest_frame();
 
-    none.count = 0;
+    page_set_cinfo(&none, PGO_GUEST, 0);
     CHECK(dies(OP_PUT, none));
     CHECK(dies(OP_PUT_TYPE, none));
     CHECK(dies(OP_VALIDATED, none));
     CHECK(dies(OP_RELEASED, none));
     CHECK(!dies(OP_GET_TYPE, pg));
-    CHECK_EQ(pg.type, PGT_NONE);            /* the child's, not ours */
+    CHECK_EQ(page_type(&pg), PGT_NONE);            /* the child's, not ours */
 }
 
 /* ----------------------------------------------------- random sequence */
@@ -673,16 +708,18 @@ static uint32_t rnd(uint32_t n)
 /* The invariants, read straight off the frame. */
 static bool invariants(const struct page_info *pg)
 {
-    bool none = pg->type == PGT_NONE;
+    unsigned int flags = page_flags(pg), type = page_type(pg);
+    bool none = type == PGT_NONE;
 
-    if ( none != (pg->type_count == 0 && !(pg->flags & PGF_VALIDATING)) )
+    if ( none != (page_type_count(pg) == 0) )
         return false;
-    if ( (pg->flags & PGF_PINNED) && pg->type_count == 0 )
+    if ( (flags & PGF_PINNED) && !is_page_table_type(type) )
         return false;
-    if ( (pg->flags & (PGF_VALIDATED | PGF_VALIDATING)) &&
-         !is_page_table_type(pg->type) )
+    if ( (flags & PGF_VALIDATED) && !is_page_table_type(type) )
         return false;
-    return (pg->flags & (PGF_VALIDATED | PGF_VALIDATING)) !=
+    if ( (flags & PGF_STALE_TABLE) && !none && !(flags & PGF_VALIDATING) )
+        return false;
+    return (flags & (PGF_VALIDATED | PGF_VALIDATING)) !=
            (PGF_VALIDATED | PGF_VALIDATING);
 }
 
@@ -715,7 +752,10 @@ static void random_sequence(void)
 
         /* Reach the ceilings now and then. */
         if ( rnd(50000) == 0 )
-            pg[f].count = model_st[f].count = MAX32 - rnd(2);
+        {
+            model_st[f].count = MAX32 - rnd(2);
+            page_set_cinfo(&pg[f], model_st[f].owner, model_st[f].count);
+        }
 
         /* Mostly what a correct caller does; a shim bug one time in 8. */
         do {
@@ -729,7 +769,7 @@ static void random_sequence(void)
         } while ( model(&before, op, arg).bug && rnd(8) );
 
         before = model_st[f];
-        count0 = pg[f].count;
+        count0 = page_count(&pg[f]);
         model_clock = tlbflush_clock;
         r = model(&model_st[f], op, arg);
         asserts_fired = 0;
@@ -740,8 +780,8 @@ static void random_sequence(void)
         if ( ret != r.ret || !same(&got, &model_st[f]) ||
              r.bug != (asserts_fired > 0) || !invariants(&pg[f]) ||
              model_clock != tlbflush_clock ||
-             wrapped(count0, pg[f].count) ||
-             wrapped(before.tc, pg[f].type_count) )
+             wrapped(count0, page_count(&pg[f])) ||
+             wrapped(before.tc, page_type_count(&pg[f])) )
         {
             report("random", &before, op, arg, &got, ret);
             model_st[f] = got;
