@@ -107,6 +107,8 @@ void pv_exit_work(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     bool locked = pv_domain_locked();
 
+    if ( unlikely(ACCESS_ONCE(pv_pause_request)) && !locked )
+        pv_pause_park();
     if ( softirq_pending() || v->down || unlikely(mm_dying_pending) )
     {
         if ( !locked )

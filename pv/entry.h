@@ -12,6 +12,8 @@
 #include "arch/x86/layout.h"
 #include "pv/domain.h"
 #include "pv/event/event.h"
+#include "pv/mm/frame-table.h"
+#include "pv/vcpu/smp.h"
 #include "shim/softirq.h"
 
 extern const char lstar_stubs[];
@@ -56,7 +58,8 @@ static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
 
     local_irq_disable();
     if ( work || softirq_pending() || v->down || v->nmi_pending ||
-         vcpu_event_pending(v) )
+         vcpu_event_pending(v) || ACCESS_ONCE(pv_pause_request) ||
+         unlikely(ACCESS_ONCE(mm_dying_pending)) )
         pv_exit_work(regs);
     /* No path into the guest keeps a lock (debug build). */
     ASSERT_NO_LOCKS_HELD();

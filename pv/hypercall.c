@@ -230,14 +230,34 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     return -XEN_ENOSYS;
 }
 
-/* mm-audit: the frame table must add up after every such hypercall. */
+/*
+ * mm-audit: the frame table must add up after every such hypercall,
+ * walked under the domain lock with every other vCPU paused (mmu_update
+ * and update_va_mapping run without the lock).
+ */
 static void audit_after(unsigned long nr, long rc)
 {
+    bool locked = pv_domain_locked();
+    long bad;
+
+    if ( !is_mmu_hypercall(nr) )
+        return;
     /*
-     * Only under the domain lock: a lock-free one (EVTCHNOP_send) would
-     * walk while other vCPUs change references.
+     * Of those run without the lock, only these change references (an
+     * mmuext_op batch with an op that does took the lock; EVTCHNOP_send
+     * and a vCPU's timer ops touch no frame).
      */
-    if ( is_mmu_hypercall(nr) && pv_domain_locked() && pv_mm_audit() )
+    if ( !locked && nr != __HYPERVISOR_mmu_update &&
+         nr != __HYPERVISOR_update_va_mapping )
+        return;
+    if ( !locked )
+        pv_domain_lock();
+    pv_pause_others();
+    bad = pv_mm_audit();
+    pv_unpause_others();
+    if ( !locked )
+        pv_domain_unlock();
+    if ( bad )
         panic("mm audit failed after hypercall %lu (rc %ld)", nr, rc);
 }
 

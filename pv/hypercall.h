@@ -32,6 +32,8 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
     case __HYPERVISOR_xen_version:
     case __HYPERVISOR_iret:
     case __HYPERVISOR_mmuext_op:        /* locks per op (pv/mm/mmuext.c) */
+    case __HYPERVISOR_mmu_update:       /* page locks (pv/mm/mm-update.c) */
+    case __HYPERVISOR_update_va_mapping:
     case __HYPERVISOR_stack_switch:
     case __HYPERVISOR_fpu_taskswitch:
     case __HYPERVISOR_set_timer_op:

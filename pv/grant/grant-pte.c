@@ -21,10 +21,12 @@ static uint64_t grant_pte_flags(unsigned int flags)
 /*
  * The L1 entry @addr names: with contains_pte the machine address of an
  * aligned entry in a guest frame, else the entry mapping guest linear
- * @addr.  The L1 must be a validated page table of the guest's.
+ * @addr.  The L1 must be a validated page table of the guest's; it is
+ * returned locked (*@locked, for pv_unlock_table()), as Xen's grant
+ * mapping takes the L1's page lock.
  */
 static uint64_t *find_l1e(uint64_t addr, bool contains_pte,
-                          unsigned long *l1_mfn)
+                          unsigned long *l1_mfn, struct page_info **locked)
 {
     struct page_info *pg;
     unsigned int idx;
@@ -40,10 +42,14 @@ static uint64_t *find_l1e(uint64_t addr, bool contains_pte,
               guest_l1_slot(current_vcpu(), addr, l1_mfn, &idx) )
         return NULL;
 
-    pg = mfn_to_page(*l1_mfn);
-    if ( !pg || page_owner(pg) != PGO_GUEST || page_type(pg) != PGT_L1 ||
-         !(page_flags(pg) & PGF_VALIDATED) )
+    if ( !(pg = pv_lock_table(*l1_mfn)) )
         return NULL;
+    if ( page_type(pg) != PGT_L1 )
+    {
+        pv_unlock_table(pg);
+        return NULL;
+    }
+    *locked = pg;
     return (uint64_t *)__va(*l1_mfn << PAGE_SHIFT) + idx;
 }
 
@@ -53,20 +59,22 @@ int create_grant_pv_mapping(uint64_t addr, unsigned long mfn,
     uint64_t nl1e = ((uint64_t)mfn << PAGE_SHIFT) | grant_pte_flags(flags);
     uint64_t ol1e, *pl1e;
     unsigned long l1_mfn;
+    struct page_info *l1pg;
 
     /* adjust_guest_l1e(): the same completion as any guest L1 entry. */
     if ( pv_check_entry(1, &nl1e) )
         return GNTST_general_error;
-    pl1e = find_l1e(addr, flags & GNTMAP_contains_pte, &l1_mfn);
+    pl1e = find_l1e(addr, flags & GNTMAP_contains_pte, &l1_mfn, &l1pg);
     if ( !pl1e )
     {
         printk(XENLOG_DEBUG "d1: no L1 entry for grant map at %#lx\n",
                (unsigned long)addr);
         return GNTST_general_error;
     }
-    ol1e = *pl1e;
-    *pl1e = nl1e;
+    ol1e = ACCESS_ONCE(*pl1e);
+    ACCESS_ONCE(*pl1e) = nl1e;
     put_page_from_entry(1, ol1e, l1_mfn);
+    pv_unlock_table(l1pg);
     return GNTST_okay;
 }
 
@@ -74,12 +82,14 @@ int create_grant_pv_mapping(uint64_t addr, unsigned long mfn,
 static bool steal_linear_address(uint64_t linear, uint64_t *out)
 {
     unsigned long l1_mfn;
-    uint64_t *pl1e = find_l1e(linear, false, &l1_mfn);
+    struct page_info *l1pg;
+    uint64_t *pl1e = find_l1e(linear, false, &l1_mfn, &l1pg);
 
     if ( !pl1e )
         return false;
-    *out = *pl1e;
-    *pl1e = 0;
+    *out = ACCESS_ONCE(*pl1e);
+    ACCESS_ONCE(*pl1e) = 0;
+    pv_unlock_table(l1pg);
     return true;
 }
 
@@ -89,6 +99,7 @@ int replace_grant_pv_mapping(uint64_t addr, unsigned long mfn,
     uint64_t gflags = grant_pte_flags(flags), nl1e = 0, ol1e, *pl1e;
     bool contains_pte = flags & GNTMAP_contains_pte;
     unsigned long l1_mfn;
+    struct page_info *l1pg;
     int rc = GNTST_general_error;
 
     /* Replace is for linear addresses only. */
@@ -96,21 +107,22 @@ int replace_grant_pv_mapping(uint64_t addr, unsigned long mfn,
         return rc;
     if ( !contains_pte && new_addr && !steal_linear_address(new_addr, &nl1e) )
         return rc;
-    pl1e = find_l1e(addr, contains_pte, &l1_mfn);
+    pl1e = find_l1e(addr, contains_pte, &l1_mfn, &l1pg);
     if ( !pl1e )
         goto out;
 
     /* The entry must still map the granted frame, as it was granted. */
-    ol1e = *pl1e;
+    ol1e = ACCESS_ONCE(*pl1e);
     if ( ((ol1e & PADDR_MASK) >> PAGE_SHIFT) != mfn ||
          ((ol1e ^ gflags) & (_PAGE_PRESENT | _PAGE_RW)) )
-    {
         printk(XENLOG_DEBUG "d1: PTE %#lx at %#lx doesn't match grant of "
                "mfn %#lx\n", (unsigned long)ol1e, (unsigned long)addr, mfn);
-        goto out;
+    else
+    {
+        ACCESS_ONCE(*pl1e) = nl1e;
+        rc = GNTST_okay;
     }
-    *pl1e = nl1e;
-    rc = GNTST_okay;
+    pv_unlock_table(l1pg);
 
  out:
     /* Failed: the stolen entry is ours to drop. */

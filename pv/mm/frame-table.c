@@ -8,10 +8,12 @@
 #include "shim/lib.h"
 #include "arch/x86/flush.h"
 #include "arch/x86/page.h"
+#include "arch/x86/tlbflush.h"
 #include "pv/domain.h"
 #include "pv/mm/frame-table.h"
 #include "pv/mm/guest-flush.h"
 #include "pv/mm/private.h"
+#include "pv/vcpu/smp.h"
 #include "shim/console.h"
 #include "shim/frame.h"
 #include "shim/memmap.h"
@@ -126,36 +128,49 @@ bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr)
 /*
  * Frames the guest gave back whose last reference is gone (PGO_DYING,
  * count 0), waiting for pv_mm_free_dying(): a TLB may still translate to
- * one, so they return to the allocator only after a flush.  Past the
- * queue's size, a scan of the frame table finds the rest.
+ * one, so they return to the allocator only once every CPU that ran the
+ * guest has flushed since the frame died (its flush_stamp, then).  Past
+ * the queue's size, a scan of the frame table finds the rest.  The queue
+ * is page_alloc_lock's: a frame dies wherever its last reference goes,
+ * with the domain lock or without.
  */
-static unsigned long dying[64];
+#define NR_DYING    64
+static unsigned long dying[NR_DYING];
 static unsigned int nr_dying;
 static bool dying_overflow;
 bool mm_dying_pending;
+
+static void queue_dying(unsigned long mfn)
+{
+    spin_lock(&dom.page_alloc_lock);
+    if ( nr_dying < NR_DYING )
+        dying[nr_dying++] = mfn;
+    else
+        dying_overflow = true;
+    ACCESS_ONCE(mm_dying_pending) = true;
+    spin_unlock(&dom.page_alloc_lock);
+}
 
 /* Xen's put_page(): the state machine says when a frame died. */
 void page_put(struct page_info *pg)
 {
     if ( !page_unref(pg) )
         return;
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
-    if ( nr_dying < ARRAY_SIZE(dying) )
-        dying[nr_dying++] = pg - frame_table;
-    else
-        dying_overflow = true;
-    mm_dying_pending = true;
+    pg->flush_stamp = tlbflush_stamp();     /* nothing else writes it now */
+    queue_dying(pg - frame_table);
 }
 
 /*
  * Only a frame no one references goes back to the allocator: a type
  * reference left over (a shim bug) leaks the frame instead, and says so.
+ * The frame is claimed in one step (dying -> no one's), so a frame both
+ * queued and found by a scan, or queued twice because it died again
+ * after it was freed and given out, is freed once.
  */
 static void free_dying(unsigned long mfn)
 {
     struct page_info *pg = &frame_table[mfn];
-    bool unused = page_cinfo(pg) == PAGE_CINFO(PGO_DYING, 0) &&
-                  !page_type_count(pg);
+    bool unused = !page_type_count(pg);
 
     ASSERT(unused);
     if ( unlikely(!unused) )
@@ -166,7 +181,11 @@ static void free_dying(unsigned long mfn)
         return;
     }
     spin_lock(&dom.page_alloc_lock);
-    page_set_cinfo(pg, PGO_NONE, 0);
+    if ( !page_change_owner(pg, PGO_DYING, PGO_NONE) )
+    {
+        spin_unlock(&dom.page_alloc_lock);
+        return;
+    }
     page_set_tinfo(pg, PGT_NONE, 0, 0);
     pg->flush_stamp = 0;
     pg->linear_pt_count = 0;
@@ -175,21 +194,53 @@ static void free_dying(unsigned long mfn)
     frames_free(mfn, 1);                /* M2P entry: gone when given back */
 }
 
-/* One flush, then every released frame is free. */
+/*
+ * A dying frame every CPU that may have run the guest has flushed since
+ * it died is free; one that died after the flush began waits for the
+ * next (it goes back on the queue).
+ */
+static void free_if_flushed(unsigned long mfn)
+{
+    unsigned long mask = pv_domain_cpumask() | (1UL << smp_processor_id());
+
+    if ( page_cinfo(&frame_table[mfn]) != PAGE_CINFO(PGO_DYING, 0) )
+        return;                         /* freed already */
+    tlbflush_filter(&mask, frame_table[mfn].flush_stamp);
+    if ( mask )
+        queue_dying(mfn);
+    else
+        free_dying(mfn);
+}
+
+/*
+ * One flush, then the frames that died before it are free.  One CPU at a
+ * time (the domain lock); the queue is taken whole first, so frames
+ * dying meanwhile on other CPUs queue for the next round.
+ */
 void pv_mm_free_dying(void)
 {
-    unsigned long mfn;
+    unsigned long mfn, batch[NR_DYING];
+    unsigned int n, i;
+    bool overflow;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
-    if ( !mm_dying_pending )
+    if ( !ACCESS_ONCE(mm_dying_pending) )
         return;
     pv_flush_domain(0, FLUSH_TLB_GLOBAL);
-    while ( nr_dying )
-        free_dying(dying[--nr_dying]);
-    if ( dying_overflow )
+
+    spin_lock(&dom.page_alloc_lock);
+    n = nr_dying;
+    memcpy(batch, dying, n * sizeof(*batch));
+    nr_dying = 0;
+    overflow = dying_overflow;
+    dying_overflow = false;
+    ACCESS_ONCE(mm_dying_pending) = false;
+    spin_unlock(&dom.page_alloc_lock);
+
+    for ( i = 0; i < n; i++ )
+        free_if_flushed(batch[i]);
+    if ( overflow )
         for ( mfn = 0; mfn < frame_table_nr; mfn++ )
             if ( page_cinfo(&frame_table[mfn]) == PAGE_CINFO(PGO_DYING, 0) )
-                free_dying(mfn);
-    dying_overflow = false;
-    mm_dying_pending = false;
+                free_if_flushed(mfn);
 }

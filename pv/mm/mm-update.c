@@ -56,12 +56,46 @@ static void update_intpte(uint64_t *slot, uint64_t old, uint64_t val,
     }
 }
 
+/* Each CPU's locked table, for the debug build's checks. */
+static struct page_info *locked_table[NR_CPUS];
+
+struct page_info *pv_lock_table(unsigned long mfn)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+
+    ASSERT(!locked_table[smp_processor_id()]);
+    if ( !pg || !page_get(pg, PGO_GUEST) )
+        return NULL;
+    if ( !page_lock(pg) )
+    {
+        page_put(pg);
+        return NULL;
+    }
+    locked_table[smp_processor_id()] = pg;
+    return pg;
+}
+
+bool pv_holds_table_lock(void)
+{
+    return locked_table[smp_processor_id()];
+}
+
+void pv_unlock_table(struct page_info *pg)
+{
+    ASSERT(locked_table[smp_processor_id()] == pg);
+    locked_table[smp_processor_id()] = NULL;
+    page_unlock(pg);
+    page_put(pg);                       /* never the last: the guest's */
+}
+
 int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
               uint64_t val, bool preserve_ad)
 {
     uint64_t *slot = (uint64_t *)__va(table_mfn << PAGE_SHIFT) + idx;
     uint64_t old = ACCESS_ONCE(*slot);
     int rc;
+
+    ASSERT(locked_table[smp_processor_id()] == mfn_to_page(table_mfn));
 
     if ( level == 4 && is_shim_l4_slot(idx) )
     {

@@ -55,7 +55,19 @@ int get_page_and_type(unsigned long mfn, enum page_type type);
 void put_page_and_type(unsigned long mfn);
 
 /*
- * Replace entry @idx of page table @table_mfn (typed @level) with @val:
+ * The guest's validated page table @mfn, with a general reference and
+ * its page_lock() (Xen's get_page() and page_lock() in do_mmu_update):
+ * its entries are this CPU's to change until pv_unlock_table().  NULL if
+ * @mfn is no validated page table of the guest's now.  One at a time.
+ */
+struct page_info *pv_lock_table(unsigned long mfn);
+void pv_unlock_table(struct page_info *pg);
+/* Does this CPU hold one (for the debug build's checks)? */
+bool pv_holds_table_lock(void);
+
+/*
+ * Replace entry @idx of page table @table_mfn (typed @level) with @val,
+ * the table locked by pv_lock_table():
  * validate the new entry, write it, then release the old one.  With
  * @preserve_ad the old entry's Accessed/Dirty bits survive.
  */

@@ -58,18 +58,28 @@ static int pt_update(unsigned long ptr, uint64_t val, bool preserve_ad)
     unsigned long mfn = ptr >> PAGE_SHIFT;
     struct page_info *pg = mfn_to_page(mfn);
     unsigned int idx = (ptr & (PAGE_SIZE - 1)) / 8;
+    int rc = -XEN_EINVAL;
 
-    if ( !pg || page_owner(pg) != PGO_GUEST )
-        return -XEN_EINVAL;
-    if ( is_page_table_type(page_type(pg)) )
-        return mod_entry(mfn, type_level(page_type(pg)), idx, val, preserve_ad);
+    /* A validated page table's entry, under its page lock. */
+    if ( (pg = pv_lock_table(mfn)) )
+    {
+        rc = mod_entry(mfn, type_level(page_type(pg)), idx, val, preserve_ad);
+        pv_unlock_table(pg);
+        return rc;
+    }
 
     /* Not a page table: an ordinary write, if it may be writable. */
-    if ( page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
+    pg = mfn_to_page(mfn);
+    if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
-    ((uint64_t *)__va(mfn << PAGE_SHIFT))[idx] = val;
-    page_put_type(pg);
-    return 0;
+    if ( page_get_type_flush(pg, PGT_WRITABLE) == PGT_OK )
+    {
+        ((uint64_t *)__va(mfn << PAGE_SHIFT))[idx] = val;
+        page_put_type(pg);
+        rc = 0;
+    }
+    page_put(pg);
+    return rc;
 }
 
 /* MMU_MACHPHYS_UPDATE: the guest says which pfn its frame is. */
@@ -77,9 +87,10 @@ static int machphys_update(unsigned long mfn, unsigned long gpfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
-    if ( !pg || page_owner(pg) != PGO_GUEST )
+    if ( !pg || !page_get(pg, PGO_GUEST) )
         return -XEN_EINVAL;
     pv_m2p_set(mfn, gpfn);
+    page_put(pg);
     return 0;
 }
 
@@ -91,7 +102,6 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
     unsigned long i;
     long rc = 0;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
     done = batch_begin(&count, pdone);
@@ -183,17 +193,29 @@ long do_update_va_mapping(unsigned long va, unsigned long val,
                           unsigned long flags)
 {
     struct vcpu *v = current_vcpu();
+    struct page_info *pg;
     unsigned long l1;
     unsigned int idx;
     long rc, frc;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     perfc_incr(calls_to_update_va);
     if ( !guest_range_ok(va, 1) )
         return -XEN_EINVAL;
+    /*
+     * The walk reads tables other vCPUs may be changing, as Xen's
+     * map_guest_l1e(): what it finds is checked under the L1's lock.
+     */
     rc = guest_l1_slot(v, va, &l1, &idx);
     if ( !rc )
-        rc = mod_entry(l1, 1, idx, val, false);
+    {
+        rc = -XEN_EINVAL;
+        if ( (pg = pv_lock_table(l1)) )
+        {
+            if ( page_type(pg) == PGT_L1 )
+                rc = mod_entry(l1, 1, idx, val, false);
+            pv_unlock_table(pg);
+        }
+    }
     /*
      * As Xen since XSA-279: an update that failed changed nothing, so
      * there is nothing to flush, and its error is the result (a vCPU

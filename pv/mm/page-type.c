@@ -18,7 +18,8 @@
  *   seg_desc       PGT_SEG_DESC, tc >= 1, no flags
  *   validating     any type, tc 1, VALIDATING (+ PINNED if page_pin(),
  *                  + STALE_TABLE until the flush)
- *   validated      PGT_Lx, tc >= 1, VALIDATED (+ PINNED)
+ *   validated      PGT_Lx, tc >= 1, VALIDATED (+ PINNED, + LOCKED:
+ *                  page_lock()'s reference counted in tc)
  *   devalidating   PGT_Lx, tc 1, no flags
  *
  * As Xen's _get_page_type(), a frame being validated or devalidated
@@ -209,8 +210,8 @@ void page_type_invalid(struct page_info *pg)
 
 /*
  * May the caller drop a type reference?  It must hold one: not the one a
- * validation or devalidation holds, and not the last one of a pin
- * (page_unpin() drops that).
+ * validation or devalidation holds, nor a pin's (page_unpin() drops
+ * that) or a page lock's (page_unlock()).
  */
 static bool holds_type_ref(uint64_t x)
 {
@@ -220,7 +221,8 @@ static bool holds_type_ref(uint64_t x)
         return false;
     if ( is_page_table_type(PAGE_TYPE(x)) && !(flags & PGF_VALIDATED) )
         return false;
-    return !(flags & PGF_PINNED) || PAGE_TCOUNT(x) > 1;
+    return PAGE_TCOUNT(x) >
+           (unsigned int)!!(flags & PGF_PINNED) + !!(flags & PGF_LOCKED);
 }
 
 /*
@@ -235,8 +237,11 @@ static bool holds_pin(uint64_t x)
 
 /*
  * page_put_type(), and with @unpin page_unpin()'s: the flag with it.
- * 1: devalidate; 0: done; -1: no such reference.
+ * 1: devalidate; 0: done; -1: no such reference; PUT_WAIT: only the page
+ * lock's would be left (wait for the unlock, then ask again).
  */
+#define PUT_WAIT    2
+
 static int put_type(struct page_info *pg, bool unpin)
 {
     uint64_t x = page_tinfo(pg), nx;
@@ -247,6 +252,8 @@ static int put_type(struct page_info *pg, bool unpin)
             return -1;
         nx = x & ~PAGE_TINFO(0, 0, unpin ? PGF_PINNED : 0);
         rc = 0;
+        if ( PAGE_TCOUNT(x) == 2 && (PAGE_FLAGS(x) & PGF_LOCKED) )
+            return PUT_WAIT;
         if ( PAGE_TCOUNT(x) > 1 )
             nx--;
         else if ( is_page_table_type(PAGE_TYPE(x)) )
@@ -265,9 +272,19 @@ static int put_type(struct page_info *pg, bool unpin)
     return rc;
 }
 
+/* put_type(), waiting while only a page lock's reference would be left. */
+static int put_type_wait(struct page_info *pg, bool unpin)
+{
+    int rc;
+
+    while ( (rc = put_type(pg, unpin)) == PUT_WAIT )
+        page_wait_relax();
+    return rc;
+}
+
 bool page_put_type(struct page_info *pg)
 {
-    int rc = put_type(pg, false);
+    int rc = put_type_wait(pg, false);
 
     ASSERT(rc >= 0);
     return rc > 0;
@@ -325,6 +342,39 @@ int page_unpin(struct page_info *pg)
     ASSERT(validated);
     if ( unlikely(!validated) )
         return -XEN_EINVAL;
-    rc = put_type(pg, true);
+    rc = put_type_wait(pg, true);
     return rc < 0 ? -XEN_EINVAL : rc;
+}
+
+bool page_lock(struct page_info *pg)
+{
+    uint64_t x = page_tinfo(pg), nx;
+
+    do {
+        while ( PAGE_FLAGS(x) & PGF_LOCKED )
+        {
+            page_wait_relax();
+            x = page_tinfo(pg);
+        }
+        if ( !(PAGE_FLAGS(x) & PGF_VALIDATED) || !PAGE_TCOUNT(x) ||
+             PAGE_TCOUNT(x) == PAGE_TYPE_COUNT_MAX )
+            return false;
+        nx = (x + 1) | PAGE_TINFO(0, 0, PGF_LOCKED);
+    } while ( !cas(&pg->type_info, &x, nx) );
+    return true;
+}
+
+/* Never the last type reference: put_type() waits rather than leave it. */
+void page_unlock(struct page_info *pg)
+{
+    uint64_t x = page_tinfo(pg);
+    bool held;
+
+    do {
+        held = (PAGE_FLAGS(x) & PGF_LOCKED) && PAGE_TCOUNT(x) >= 2;
+        ASSERT(held);
+        if ( unlikely(!held) )
+            return;
+    } while ( !cas(&pg->type_info, &x,
+                   (x - 1) & ~PAGE_TINFO(0, 0, PGF_LOCKED)) );
 }

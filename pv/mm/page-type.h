@@ -57,6 +57,11 @@ enum page_owner {
  * walk through the frame until then.
  */
 #define PGF_STALE_TABLE 0x08
+/*
+ * page_lock(): one CPU at a time changes this validated table's entries
+ * (Xen's PGT_locked); the lock holds a type reference of its own.
+ */
+#define PGF_LOCKED      0x10
 
 /*
  * A frame's counts live in two words, each changed only by cmpxchg (or,
@@ -237,6 +242,26 @@ void page_type_invalid(struct page_info *pg);
  */
 bool page_put_type(struct page_info *pg);
 void page_type_released(struct page_info *pg);
+
+/*
+ * Xen's page_lock()/page_unlock(): a validated page table's entries are
+ * changed by one CPU at a time, which holds a type reference while it
+ * does, so the table can't be devalidated under it.  page_lock() waits
+ * while another CPU holds it, and fails (false) on a frame that isn't a
+ * validated page table.  A put that would leave only the lock's
+ * reference waits for the unlock (page_unlock() never drops the last
+ * one: it can't devalidate), as Xen's _put_page_type().  One page lock
+ * per CPU at a time (the debug build checks).
+ */
+bool page_lock(struct page_info *pg);
+void page_unlock(struct page_info *pg);
+
+/*
+ * What a CPU does while it waits for another one in the calls above
+ * (pv/mm/validate.c: interrupts let in, so a flush IPI the other CPU
+ * waits for is answered).
+ */
+void page_wait_relax(void);
 
 /*
  * Pinning (MMUEXT_PIN_Lx_TABLE / MMUEXT_UNPIN_TABLE): a pin is one type

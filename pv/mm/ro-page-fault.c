@@ -75,8 +75,8 @@ static uint64_t cmp_flags(uint64_t a, uint64_t b, unsigned int size)
 
 /*
  * OR/AND/XOR/BTS/BTR/BTC on the entry: the whole read-modify-write happens
- * here, with the guest's one vCPU stopped, so it is atomic to the guest
- * whether it was locked or not.  The new entry must pass mod_entry() like
+ * here, under the table's page lock, so it is atomic to the guest whether
+ * it was locked or not.  The new entry must pass mod_entry() like
  * any write; an unchanged one is not written (as Xen's emulator), but the
  * flags still come out as the instruction leaves them.
  */
@@ -203,7 +203,8 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
 {
     struct vcpu *v = current_vcpu();
     unsigned long l1, table, seg_base = 0;
-    bool l2 = opt_ptwr_l2;
+    struct page_info *pg;
+    bool l2 = opt_ptwr_l2, done = false;
     unsigned int idx, off, type;
     struct ptwr_insn in;
     uint8_t bytes[15];
@@ -264,7 +265,17 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
          addr || (addr & (in.size - 1)) )
         return false;
 
+    /*
+     * The entry's read, the decision and the write, under the table's
+     * page lock: atomic to every vCPU, as the instruction would have been.
+     * The table must still be what was found above.
+     */
     off = addr & 7;
-    return emulate(regs, &in, table, type_level(page_type(mfn_to_page(table))),
-                   (addr & (PAGE_SIZE - 1)) / 8, off);
+    if ( !(pg = pv_lock_table(table)) )
+        return false;
+    if ( page_type(pg) == type )
+        done = emulate(regs, &in, table, type_level(type),
+                       (addr & (PAGE_SIZE - 1)) / 8, off);
+    pv_unlock_table(pg);
+    return done;
 }

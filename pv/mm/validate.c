@@ -244,6 +244,18 @@ static bool validating_here(const struct page_info *pg)
 }
 
 /*
+ * Waiting for another CPU's validation or page lock: interrupts let in
+ * now and then, so a flush that CPU waits for is answered (it may be
+ * flushing for the very frame).
+ */
+void page_wait_relax(void)
+{
+    if ( !irqs_enabled() )
+        local_irq_window();
+    cpu_relax();
+}
+
+/*
  * page_get_type(), waiting while another CPU validates or devalidates
  * the frame (Xen's _get_page_type() spins the same way); a frame this CPU
  * is validating is a table that contains itself: refused.
@@ -257,7 +269,7 @@ static int get_type_wait(struct page_info *pg, enum page_type type, bool pin)
     {
         if ( validating_here(pg) )
             return -XEN_EINVAL;
-        cpu_relax();
+        page_wait_relax();
     }
     return rc;
 }

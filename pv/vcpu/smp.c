@@ -31,6 +31,56 @@
 #include "shim/softirq.h"
 
 /*
+ * mm-audit's stop of the world, as Xen pauses every vCPU but the
+ * caller's: each other CPU running a vCPU is sent an IPI and comes to
+ * rest where it holds none of the MMU's state, with no page lock and
+ * between two operations: parked on its way back to the guest
+ * (pv_pause_park()), or waiting for the domain lock, which the pauser
+ * holds.  A vCPU blocked or polling waits for the lock as it wakes.
+ * quiescent[cpu] says which CPUs are at such a stop.
+ */
+bool pv_pause_request;
+static uint8_t quiescent[NR_CPUS];
+
+void pv_pause_others(void)
+{
+    unsigned long others;
+    unsigned int cpu;
+
+    ASSERT(pv_domain_locked());
+    __atomic_store_n(&pv_pause_request, true, __ATOMIC_SEQ_CST);
+    others = pv_domain_cpumask() & ~(1UL << smp_processor_id());
+    if ( others )
+        send_IPI_mask(others, EVENT_CHECK_VECTOR);
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        while ( ((others >> cpu) & 1) &&
+                !__atomic_load_n(&quiescent[cpu], __ATOMIC_ACQUIRE) )
+        {
+            local_irq_window();         /* a flush they wait for */
+            cpu_relax();
+        }
+}
+
+void pv_unpause_others(void)
+{
+    __atomic_store_n(&pv_pause_request, false, __ATOMIC_RELEASE);
+}
+
+void pv_pause_park(void)
+{
+    unsigned int cpu = smp_processor_id();
+
+    ASSERT(!pv_domain_locked() && !pv_holds_table_lock());
+    __atomic_store_n(&quiescent[cpu], 1, __ATOMIC_SEQ_CST);
+    while ( __atomic_load_n(&pv_pause_request, __ATOMIC_ACQUIRE) )
+    {
+        local_irq_window();
+        cpu_relax();
+    }
+    __atomic_store_n(&quiescent[cpu], 0, __ATOMIC_RELEASE);
+}
+
+/*
  * The domain lock: who takes it, what it protects and what nests inside
  * it are in docs/architecture.md, "Locks".  Waiting for it with
  * interrupts on keeps this CPU answering the holder's TLB-flush and
@@ -38,7 +88,13 @@
  */
 void pv_domain_lock(void)
 {
+    unsigned int cpu = smp_processor_id();
+
+    /* A wait here is a stop where a pause may find this CPU (below). */
+    ASSERT(!pv_holds_table_lock());
+    __atomic_store_n(&quiescent[cpu], 1, __ATOMIC_SEQ_CST);
     spin_lock_irq_on_wait(&dom.domain_lock);
+    __atomic_store_n(&quiescent[cpu], 0, __ATOMIC_RELEASE);
 }
 
 void pv_domain_unlock(void)

@@ -24,6 +24,16 @@ static inline bool pv_domain_locked(void)
 }
 
 unsigned long pv_domain_cpumask(void);
+
+/*
+ * Every other CPU running a vCPU at rest, with no MMU operation under
+ * way, until pv_unpause_others() (mm-audit; the caller holds the domain
+ * lock).  pv_pause_park(): the rest, on the way back to the guest.
+ */
+extern bool pv_pause_request;
+void pv_pause_others(void);
+void pv_unpause_others(void);
+void pv_pause_park(void);
 /* Make @v's CPU look at it again (an event, a wake-up, work to do). */
 void vcpu_kick(struct vcpu *v);
 /* The idle loop's work once the guest exists (never returns if up). */

@@ -10,7 +10,9 @@
  * is checked from the outside every time a thread holds a type: no
  * other thread holds the frame with another type at that moment (a
  * frame mapped writable is never also a page table), and no one uses a
- * page-table type that is not validated.  At the end every frame is back
+ * page-table type that is not validated; page locks are held by one
+ * thread at a time on a table that stays validated meanwhile (pins and
+ * puts going on around it).  At the end every frame is back
  * to one general reference and no type.  Without the cmpxchg loops (plain
  * read-modify-write, as when one domain lock serialised every caller)
  * the counts drift within the first few thousand operations.
@@ -23,6 +25,11 @@
 uint64_t tlbflush_clock = 1;
 uint64_t tlbflush_time[NR_CPUS];
 
+void page_wait_relax(void)
+{
+    sched_yield();
+}
+
 #define NR_THREADS  4
 #define NR_FRAMES   3
 #define OPS         1000000
@@ -31,6 +38,7 @@ static struct page_info frames[NR_FRAMES];
 /* References held, by frame and type, across all threads. */
 static int held[NR_FRAMES][PGT_NR];
 static int pins[NR_FRAMES];
+static int lockers[NR_FRAMES];          /* threads in a page lock */
 static int violations;
 
 static void violation(const char *what, unsigned int f, unsigned int t)
@@ -126,6 +134,23 @@ static void *worker(void *arg)
         /* Mostly writable against L1, the fight fork() brings. */
         t = (r >> 8) % 8 < 6 ? PGT_WRITABLE + (r >> 11) % 2
                              : PGT_WRITABLE + (r >> 11) % (PGT_NR - 1);
+        if ( (r >> 16) % 16 == 1 )
+        {
+            /* A page lock: alone in it, the table validated throughout. */
+            if ( !page_lock(&frames[f]) )
+                continue;
+            if ( __atomic_fetch_add(&lockers[f], 1, __ATOMIC_SEQ_CST) )
+                violation("two in a page lock", f, 0);
+            t = page_type(&frames[f]);
+            check_exclusive(f, t);
+            sched_yield();
+            if ( page_type(&frames[f]) != t )
+                violation("type changed under a page lock", f, t);
+            check_exclusive(f, t);
+            __atomic_fetch_sub(&lockers[f], 1, __ATOMIC_SEQ_CST);
+            page_unlock(&frames[f]);
+            continue;
+        }
         if ( (r >> 16) % 16 == 0 )
         {
             /* Pin or unpin a page table. */
