@@ -85,7 +85,7 @@ void pv_unlock_table(struct page_info *pg)
     ASSERT(locked_table[smp_processor_id()] == pg);
     locked_table[smp_processor_id()] = NULL;
     page_unlock(pg);
-    page_put(pg);                       /* never the last: the guest's */
+    page_put(pg);           /* the last, if the guest gave it back meanwhile */
 }
 
 int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
