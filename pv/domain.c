@@ -107,7 +107,7 @@ void pv_exit_work(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     bool locked = pv_domain_locked();
 
-    if ( unlikely(ACCESS_ONCE(pv_pause_request)) && !locked )
+    if ( unlikely(ACCESS_ONCE(pv_pause_seq) & 1) && !locked )
         pv_pause_park();
     if ( softirq_pending() || v->down || unlikely(mm_dying_pending) )
     {

@@ -37,42 +37,56 @@
  * between two operations: parked on its way back to the guest
  * (pv_pause_park()), or waiting for the domain lock, which the pauser
  * holds.  A vCPU blocked or polling waits for the lock as it wakes.
- * quiescent[cpu] says which CPUs are at such a stop.
+ * pv_pause_seq counts pauses begun and ended (odd: one in progress);
+ * quiescent[cpu] is the pause a CPU is parked for, or LOCK_WAIT.  A
+ * parked CPU leaves once that pause ends and goes on, not parking again
+ * at once for the next (whose pauser waits for its next stop): a stream
+ * of audits on one vCPU can't keep another from its own work (a vCPU
+ * going down, in vcpu-down-race, never got the moment between two).
  */
-bool pv_pause_request;
-static uint8_t quiescent[NR_CPUS];
+#define LOCK_WAIT   (~0UL)
+unsigned long pv_pause_seq;
+static unsigned long quiescent[NR_CPUS];
 
 void pv_pause_others(void)
 {
-    unsigned long others;
+    unsigned long others, seq;
     unsigned int cpu;
 
     ASSERT(pv_domain_locked());
-    __atomic_store_n(&pv_pause_request, true, __ATOMIC_SEQ_CST);
+    seq = __atomic_add_fetch(&pv_pause_seq, 1, __ATOMIC_SEQ_CST);
     others = pv_domain_cpumask() & ~(1UL << smp_processor_id());
     if ( others )
         send_IPI_mask(others, EVENT_CHECK_VECTOR);
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+    {
+        unsigned long q;
+
         while ( ((others >> cpu) & 1) &&
-                !__atomic_load_n(&quiescent[cpu], __ATOMIC_ACQUIRE) )
+                (q = __atomic_load_n(&quiescent[cpu], __ATOMIC_ACQUIRE)) !=
+                seq && q != LOCK_WAIT )
         {
             local_irq_window();         /* a flush they wait for */
             cpu_relax();
         }
+    }
 }
 
 void pv_unpause_others(void)
 {
-    __atomic_store_n(&pv_pause_request, false, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&pv_pause_seq, 1, __ATOMIC_SEQ_CST);
 }
 
 void pv_pause_park(void)
 {
     unsigned int cpu = smp_processor_id();
+    unsigned long seq = __atomic_load_n(&pv_pause_seq, __ATOMIC_ACQUIRE);
 
     ASSERT(!pv_domain_locked() && !pv_holds_table_lock());
-    __atomic_store_n(&quiescent[cpu], 1, __ATOMIC_SEQ_CST);
-    while ( __atomic_load_n(&pv_pause_request, __ATOMIC_ACQUIRE) )
+    if ( !(seq & 1) )
+        return;
+    __atomic_store_n(&quiescent[cpu], seq, __ATOMIC_SEQ_CST);
+    while ( __atomic_load_n(&pv_pause_seq, __ATOMIC_ACQUIRE) == seq )
     {
         local_irq_window();
         cpu_relax();
@@ -92,7 +106,7 @@ void pv_domain_lock(void)
 
     /* A wait here is a stop where a pause may find this CPU (below). */
     ASSERT(!pv_holds_table_lock());
-    __atomic_store_n(&quiescent[cpu], 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&quiescent[cpu], LOCK_WAIT, __ATOMIC_SEQ_CST);
     spin_lock_irq_on_wait(&dom.domain_lock);
     __atomic_store_n(&quiescent[cpu], 0, __ATOMIC_RELEASE);
 }

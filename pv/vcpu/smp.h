@@ -30,7 +30,7 @@ unsigned long pv_domain_cpumask(void);
  * way, until pv_unpause_others() (mm-audit; the caller holds the domain
  * lock).  pv_pause_park(): the rest, on the way back to the guest.
  */
-extern bool pv_pause_request;
+extern unsigned long pv_pause_seq;
 void pv_pause_others(void);
 void pv_unpause_others(void);
 void pv_pause_park(void);
