@@ -208,6 +208,9 @@ static void report_end(void)
 
     if ( opt_mm_audit )
     {
+        /* Other vCPUs may be in a lock-free mmu_update: at rest first. */
+        if ( pv_domain_locked() )
+            pv_pause_others();
         bad = pv_mm_audit();
         printk("mm audit: %s (%ld problem(s))\n", bad ? "FAILED" : "OK", bad);
     }
