@@ -123,6 +123,12 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
 
     for ( i = 0; i < count; i++ )
     {
+        /*
+         * Between two requests (no page lock held), interrupts in for a
+         * moment: a flush another vCPU's CPU started waits for this one
+         * (Xen runs hypercalls with interrupts on).
+         */
+        local_irq_window();
         if ( hypercall_preempt_check(i) )
         {
             rc = hypercall_create_continuation(

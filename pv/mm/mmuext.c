@@ -183,6 +183,7 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
 
     for ( i = 0; i < count; i++ )
     {
+        local_irq_window();             /* as do_mmu_update()'s requests */
         if ( hypercall_preempt_check(i) )
         {
             rc = hypercall_create_continuation(

@@ -92,6 +92,13 @@ static always_inline int for_each_guest_entry(
 
     for ( i = 0; i < 512; i++ )
     {
+        /*
+         * A table's walk is long: interrupts in now and then, so a flush
+         * another CPU waits for is answered (it may wait for this very
+         * frame's validation next).
+         */
+        if ( !(i & 63) && !irqs_enabled() )
+            local_irq_window();
         if ( !is_guest_slot(type, i) || !(t[i] & _PAGE_PRESENT) )
             continue;
         if ( (rc = fn(level, &t[i], table_mfn)) )
