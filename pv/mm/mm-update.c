@@ -56,36 +56,53 @@ static void update_intpte(uint64_t *slot, uint64_t old, uint64_t val,
     }
 }
 
-/* Each CPU's locked table, for the debug build's checks. */
+/*
+ * Each CPU's locked table, for the debug build's checks (one at a time;
+ * mod_entry() under it; none held where a pause may find the CPU).
+ */
+#ifdef CONFIG_DEBUG
 static struct page_info *locked_table[NR_CPUS];
+#define note_locked(pg) (locked_table[smp_processor_id()] = (pg))
+#else
+#define note_locked(pg) ((void)(pg))
+#endif
 
+/*
+ * No general reference of our own, unlike Xen's do_mmu_update(): the
+ * lock's type reference keeps the table validated, and each other type
+ * reference comes with its holder's general one, which a put can't drop
+ * while only the lock's would be left (page_put_type() waits), so the
+ * frame stays the guest's until the unlock.  A frame no longer the
+ * guest's (given back, still a table somewhere) is refused as Xen's
+ * get_page_from_gfn() would (the look is racy, the lock's checks aren't).
+ */
 struct page_info *pv_lock_table(unsigned long mfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
-    ASSERT(!locked_table[smp_processor_id()]);
-    if ( !pg || !page_get(pg, PGO_GUEST) )
+    ASSERT(!pv_holds_table_lock());
+    if ( !pg || page_owner(pg) != PGO_GUEST || !page_lock(pg) )
         return NULL;
-    if ( !page_lock(pg) )
-    {
-        page_put(pg);
-        return NULL;
-    }
-    locked_table[smp_processor_id()] = pg;
+    note_locked(pg);
     return pg;
 }
 
 bool pv_holds_table_lock(void)
 {
+#ifdef CONFIG_DEBUG
     return locked_table[smp_processor_id()];
+#else
+    return false;
+#endif
 }
 
 void pv_unlock_table(struct page_info *pg)
 {
+#ifdef CONFIG_DEBUG
     ASSERT(locked_table[smp_processor_id()] == pg);
-    locked_table[smp_processor_id()] = NULL;
+#endif
+    note_locked(NULL);
     page_unlock(pg);
-    page_put(pg);           /* the last, if the guest gave it back meanwhile */
 }
 
 int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
@@ -95,7 +112,9 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
     uint64_t old = ACCESS_ONCE(*slot);
     int rc;
 
+#ifdef CONFIG_DEBUG
     ASSERT(locked_table[smp_processor_id()] == mfn_to_page(table_mfn));
+#endif
 
     if ( level == 4 && is_shim_l4_slot(idx) )
     {

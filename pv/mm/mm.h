@@ -55,14 +55,15 @@ int get_page_and_type(unsigned long mfn, enum page_type type);
 void put_page_and_type(unsigned long mfn);
 
 /*
- * The guest's validated page table @mfn, with a general reference and
- * its page_lock() (Xen's get_page() and page_lock() in do_mmu_update):
+ * The guest's validated page table @mfn, locked by page_lock() (Xen's
+ * get_page() and page_lock() in do_mmu_update; no general reference
+ * needed: pv/mm/mm-update.c):
  * its entries are this CPU's to change until pv_unlock_table().  NULL if
  * @mfn is no validated page table of the guest's now.  One at a time.
  */
 struct page_info *pv_lock_table(unsigned long mfn);
 void pv_unlock_table(struct page_info *pg);
-/* Does this CPU hold one (for the debug build's checks)? */
+/* Does this CPU hold one?  (The debug build knows; others say no.) */
 bool pv_holds_table_lock(void);
 
 /*
