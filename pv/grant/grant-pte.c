@@ -42,13 +42,8 @@ static uint64_t *find_l1e(uint64_t addr, bool contains_pte,
               guest_l1_slot(current_vcpu(), addr, l1_mfn, &idx) )
         return NULL;
 
-    if ( !(pg = pv_lock_table(*l1_mfn)) )
+    if ( !(pg = pv_lock_table(*l1_mfn, PGT_L1)) )
         return NULL;
-    if ( page_type(pg) != PGT_L1 )
-    {
-        pv_unlock_table(pg);
-        return NULL;
-    }
     *locked = pg;
     return (uint64_t *)__va(*l1_mfn << PAGE_SHIFT) + idx;
 }

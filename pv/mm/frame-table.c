@@ -201,7 +201,7 @@ static void free_dying(unsigned long mfn)
  */
 static void free_if_flushed(unsigned long mfn)
 {
-    unsigned long mask = pv_domain_cpumask() | (1UL << smp_processor_id());
+    unsigned long mask = pv_guest_cpus();
 
     if ( page_cinfo(&frame_table[mfn]) != PAGE_CINFO(PGO_DYING, 0) )
         return;                         /* freed already */

@@ -16,6 +16,11 @@
 #include "pv/vcpu/smp.h"
 #include "shim/perfc.h"
 
+unsigned long pv_guest_cpus(void)
+{
+    return pv_domain_cpumask() | (1UL << smp_processor_id());
+}
+
 /*
  * A flush of the CPUs in @mask: this one at once, the others by IPI,
  * waited for with interrupts on (flush_area_mask()'s rule: every CPU
@@ -67,7 +72,7 @@ void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
  */
 void pv_flush_stale(const struct page_info *pg)
 {
-    unsigned long mask = pv_domain_cpumask() | (1UL << smp_processor_id());
+    unsigned long mask = pv_guest_cpus();
 
     tlbflush_filter(&mask, pg->flush_stamp);
     if ( mask )
@@ -87,6 +92,5 @@ void pv_flush_local(unsigned long va, unsigned int flags)
 /* Every CPU that may hold a translation of the guest's (and this one). */
 void pv_flush_domain(unsigned long va, unsigned int flags)
 {
-    pv_flush_mask(pv_domain_cpumask() | (1UL << smp_processor_id()), va,
-                  flags);
+    pv_flush_mask(pv_guest_cpus(), va, flags);
 }

@@ -8,6 +8,12 @@
 
 #include "shim/lib.h"
 
+/*
+ * The CPUs that may hold a translation of the guest's: those running its
+ * vCPUs, and this one (a bitmap of CPU numbers).
+ */
+unsigned long pv_guest_cpus(void);
+
 void pv_flush_local(unsigned long va, unsigned int flags);
 /* Every CPU running a vCPU of the domain (and this one): for the MMU's
  * own correctness, and the guest's _ALL flushes. */

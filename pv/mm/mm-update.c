@@ -76,13 +76,18 @@ static struct page_info *locked_table[NR_CPUS];
  * guest's (given back, still a table somewhere) is refused as Xen's
  * get_page_from_gfn() would (the look is racy, the lock's checks aren't).
  */
-struct page_info *pv_lock_table(unsigned long mfn)
+struct page_info *pv_lock_table(unsigned long mfn, enum page_type type)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
     ASSERT(!pv_holds_table_lock());
     if ( !pg || page_owner(pg) != PGO_GUEST || !page_lock(pg) )
         return NULL;
+    if ( type != PGT_NONE && page_type(pg) != type )
+    {
+        page_unlock(pg);
+        return NULL;
+    }
     note_locked(pg);
     return pg;
 }

@@ -59,9 +59,10 @@ void put_page_and_type(unsigned long mfn);
  * get_page() and page_lock() in do_mmu_update; no general reference
  * needed: pv/mm/mm-update.c):
  * its entries are this CPU's to change until pv_unlock_table().  NULL if
- * @mfn is no validated page table of the guest's now.  One at a time.
+ * @mfn is no validated page table of the guest's now, or (unless @type
+ * is PGT_NONE: any table) not one of @type.  One at a time.
  */
-struct page_info *pv_lock_table(unsigned long mfn);
+struct page_info *pv_lock_table(unsigned long mfn, enum page_type type);
 void pv_unlock_table(struct page_info *pg);
 /* Does this CPU hold one?  (The debug build knows; others say no.) */
 bool pv_holds_table_lock(void);

@@ -61,7 +61,7 @@ static int pt_update(unsigned long ptr, uint64_t val, bool preserve_ad)
     int rc = -XEN_EINVAL;
 
     /* A validated page table's entry, under its page lock. */
-    if ( (pg = pv_lock_table(mfn)) )
+    if ( (pg = pv_lock_table(mfn, PGT_NONE)) )
     {
         rc = mod_entry(mfn, type_level(page_type(pg)), idx, val, preserve_ad);
         pv_unlock_table(pg);
@@ -184,7 +184,7 @@ static long uvmf_flush(unsigned long va, unsigned long flags)
     if ( type != UVMF_TLB_FLUSH && type != UVMF_INVLPG )
         return 1;
     if ( where == UVMF_ALL )
-        mask |= pv_domain_cpumask();
+        mask = pv_guest_cpus();
     else if ( where != UVMF_LOCAL )
     {
         rc = pv_vcpu_mask(where, &mask) ? -XEN_EFAULT : 0;
@@ -215,10 +215,9 @@ long do_update_va_mapping(unsigned long va, unsigned long val,
     if ( !rc )
     {
         rc = -XEN_EINVAL;
-        if ( (pg = pv_lock_table(l1)) )
+        if ( (pg = pv_lock_table(l1, PGT_L1)) )
         {
-            if ( page_type(pg) == PGT_L1 )
-                rc = mod_entry(l1, 1, idx, val, false);
+            rc = mod_entry(l1, 1, idx, val, false);
             pv_unlock_table(pg);
         }
     }

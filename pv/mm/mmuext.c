@@ -81,7 +81,6 @@ static bool op_lock_free(unsigned int cmd)
 
 static int one_op(struct vcpu *v, const struct mmuext_op *op)
 {
-    unsigned long self = 1UL << smp_processor_id();
     unsigned long mask;
 
     switch ( op->cmd )
@@ -104,7 +103,7 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
         pv_flush_local(0, FLUSH_TLB_GLOBAL);
         return 0;
     case MMUEXT_TLB_FLUSH_ALL:
-        pv_flush_guest(pv_domain_cpumask() | self, 0, FLUSH_TLB_GLOBAL);
+        pv_flush_guest(pv_guest_cpus(), 0, FLUSH_TLB_GLOBAL);
         return 0;
     case MMUEXT_INVLPG_LOCAL:
         /* Xen ignores an address that is not the guest's. */
@@ -113,7 +112,7 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
         return 0;
     case MMUEXT_INVLPG_ALL:
         if ( guest_range_ok(op->arg1.linear_addr, 1) )
-            pv_flush_guest(pv_domain_cpumask() | self, op->arg1.linear_addr,
+            pv_flush_guest(pv_guest_cpus(), op->arg1.linear_addr,
                            FLUSH_VA);
         return 0;
     case MMUEXT_TLB_FLUSH_MULTI:

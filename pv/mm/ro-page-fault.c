@@ -204,7 +204,7 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
     struct vcpu *v = current_vcpu();
     unsigned long l1, table, seg_base = 0;
     struct page_info *pg;
-    bool l2 = opt_ptwr_l2, done = false;
+    bool l2 = opt_ptwr_l2, done;
     unsigned int idx, off, type;
     struct ptwr_insn in;
     uint8_t bytes[15];
@@ -271,11 +271,10 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
      * The table must still be what was found above.
      */
     off = addr & 7;
-    if ( !(pg = pv_lock_table(table)) )
+    if ( !(pg = pv_lock_table(table, type)) )
         return false;
-    if ( page_type(pg) == type )
-        done = emulate(regs, &in, table, type_level(type),
-                       (addr & (PAGE_SIZE - 1)) / 8, off);
+    done = emulate(regs, &in, table, type_level(type),
+                   (addr & (PAGE_SIZE - 1)) / 8, off);
     pv_unlock_table(pg);
     return done;
 }
