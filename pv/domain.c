@@ -107,9 +107,9 @@ void pv_exit_work(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     bool locked = pv_domain_locked();
 
-    if ( unlikely(ACCESS_ONCE(pv_pause_seq) & 1) && !locked )
+    if ( unlikely(pv_pause_on()) && !locked )
         pv_pause_park();
-    if ( softirq_pending() || v->down || unlikely(mm_dying_pending) )
+    if ( softirq_pending() || v->down || unlikely(mm_dying_pending()) )
     {
         if ( !locked )
             pv_domain_lock();           /* waits with interrupts on */
@@ -117,7 +117,7 @@ void pv_exit_work(struct cpu_regs *regs)
         if ( softirq_pending() )
             do_softirq();
         pv_vcpu_check_down(regs);
-        if ( unlikely(mm_dying_pending) )
+        if ( unlikely(mm_dying_pending()) )
             pv_mm_free_dying();
     }
     /* An interrupt's entry didn't look: a 32-bit guest's ring is its own. */

@@ -58,8 +58,8 @@ static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
 
     local_irq_disable();
     if ( work || softirq_pending() || v->down || v->nmi_pending ||
-         vcpu_event_pending(v) || (ACCESS_ONCE(pv_pause_seq) & 1) ||
-         unlikely(ACCESS_ONCE(mm_dying_pending)) )
+         vcpu_event_pending(v) ||
+         (ACCESS_ONCE(pv_exit_all) & (EXIT_ALL_PAUSE | EXIT_ALL_DYING)) )
         pv_exit_work(regs);
     /* No path into the guest keeps a lock (debug build). */
     ASSERT_NO_LOCKS_HELD();

@@ -138,7 +138,6 @@ bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr)
 static unsigned long dying[NR_DYING];
 static unsigned int nr_dying;
 static bool dying_overflow;
-bool mm_dying_pending;
 
 static void queue_dying(unsigned long mfn)
 {
@@ -147,7 +146,7 @@ static void queue_dying(unsigned long mfn)
         dying[nr_dying++] = mfn;
     else
         dying_overflow = true;
-    ACCESS_ONCE(mm_dying_pending) = true;
+    __atomic_fetch_or(&pv_exit_all, EXIT_ALL_DYING, __ATOMIC_RELAXED);
     spin_unlock(&dom.page_alloc_lock);
 }
 
@@ -224,7 +223,7 @@ void pv_mm_free_dying(void)
     bool overflow;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
-    if ( !ACCESS_ONCE(mm_dying_pending) )
+    if ( !mm_dying_pending() )
         return;
     pv_flush_domain(0, FLUSH_TLB_GLOBAL);
 
@@ -234,7 +233,7 @@ void pv_mm_free_dying(void)
     nr_dying = 0;
     overflow = dying_overflow;
     dying_overflow = false;
-    ACCESS_ONCE(mm_dying_pending) = false;
+    __atomic_fetch_and(&pv_exit_all, ~EXIT_ALL_DYING, __ATOMIC_RELAXED);
     spin_unlock(&dom.page_alloc_lock);
 
     for ( i = 0; i < n; i++ )

@@ -9,6 +9,7 @@
 
 #include "shim/lib.h"
 #include "pv/mm/page-type.h"
+#include "pv/vcpu/smp.h"
 
 extern struct page_info *frame_table;
 extern unsigned long frame_table_nr;
@@ -31,9 +32,12 @@ bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr);
 /*
  * Frames the guest gave back (decrease_reservation) that nothing holds
  * any more: free them, after one flush.  Domain lock held; the exit to
- * the guest calls it when mm_dying_pending says there are some.
+ * the guest calls it when mm_dying_pending() says there are some.
  */
-extern bool mm_dying_pending;
+static inline bool mm_dying_pending(void)
+{
+    return ACCESS_ONCE(pv_exit_all) & EXIT_ALL_DYING;
+}
 void pv_mm_free_dying(void);
 
 /*

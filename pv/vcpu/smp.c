@@ -37,15 +37,16 @@
  * between two operations: parked on its way back to the guest
  * (pv_pause_park()), or waiting for the domain lock, which the pauser
  * holds.  A vCPU blocked or polling waits for the lock as it wakes.
- * pv_pause_seq counts pauses begun and ended (odd: one in progress);
- * quiescent[cpu] is the pause a CPU is parked for, or LOCK_WAIT.  A
+ * pv_exit_all counts pauses begun and ended above bit 32 (odd: one in
+ * progress); quiescent[cpu] is the count a CPU is parked for, or
+ * LOCK_WAIT.  A
  * parked CPU leaves once that pause ends and goes on, not parking again
  * at once for the next (whose pauser waits for its next stop): a stream
  * of audits on one vCPU can't keep another from its own work (a vCPU
  * going down, in vcpu-down-race, never got the moment between two).
  */
 #define LOCK_WAIT   (~0UL)
-unsigned long pv_pause_seq;
+unsigned long pv_exit_all;
 static unsigned long quiescent[NR_CPUS];
 
 void pv_pause_others(void)
@@ -54,7 +55,8 @@ void pv_pause_others(void)
     unsigned int cpu;
 
     ASSERT(pv_domain_locked());
-    seq = __atomic_add_fetch(&pv_pause_seq, 1, __ATOMIC_SEQ_CST);
+    seq = __atomic_add_fetch(&pv_exit_all, EXIT_ALL_PAUSE,
+                             __ATOMIC_SEQ_CST) >> 32;
     others = pv_domain_cpumask() & ~(1UL << smp_processor_id());
     if ( others )
         send_IPI_mask(others, EVENT_CHECK_VECTOR);
@@ -74,19 +76,19 @@ void pv_pause_others(void)
 
 void pv_unpause_others(void)
 {
-    __atomic_add_fetch(&pv_pause_seq, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&pv_exit_all, EXIT_ALL_PAUSE, __ATOMIC_SEQ_CST);
 }
 
 void pv_pause_park(void)
 {
     unsigned int cpu = smp_processor_id();
-    unsigned long seq = __atomic_load_n(&pv_pause_seq, __ATOMIC_ACQUIRE);
+    unsigned long seq = __atomic_load_n(&pv_exit_all, __ATOMIC_ACQUIRE) >> 32;
 
     ASSERT(!pv_domain_locked() && !pv_holds_table_lock());
     if ( !(seq & 1) )
         return;
     __atomic_store_n(&quiescent[cpu], seq, __ATOMIC_SEQ_CST);
-    while ( __atomic_load_n(&pv_pause_seq, __ATOMIC_ACQUIRE) == seq )
+    while ( (__atomic_load_n(&pv_exit_all, __ATOMIC_ACQUIRE) >> 32) == seq )
     {
         local_irq_window();
         cpu_relax();

@@ -26,11 +26,26 @@ static inline bool pv_domain_locked(void)
 unsigned long pv_domain_cpumask(void);
 
 /*
+ * Work for every CPU's way back to the guest, in one word so that the
+ * exit looks with one load (__pv_exit_to_guest()): EXIT_ALL_DYING,
+ * frames died (pv/mm/frame-table.c); and above bit 32 the count of
+ * pauses begun and ended (pv_pause_others()), odd while one is on, so
+ * EXIT_ALL_PAUSE is set then.
+ */
+extern unsigned long pv_exit_all;
+#define EXIT_ALL_DYING  (1UL << 0)
+#define EXIT_ALL_PAUSE  (1UL << 32)     /* one step of the pause count */
+
+static inline bool pv_pause_on(void)
+{
+    return ACCESS_ONCE(pv_exit_all) & EXIT_ALL_PAUSE;
+}
+
+/*
  * Every other CPU running a vCPU at rest, with no MMU operation under
  * way, until pv_unpause_others() (mm-audit; the caller holds the domain
  * lock).  pv_pause_park(): the rest, on the way back to the guest.
  */
-extern unsigned long pv_pause_seq;
 void pv_pause_others(void);
 void pv_unpause_others(void);
 void pv_pause_park(void);

@@ -55,8 +55,7 @@ uint32_t pv_features_submap(unsigned int idx) { return 0; }
 void pv_bounce_syscall(struct cpu_regs *r) { }
 void pv_domain_lock(void) { }
 void pv_domain_unlock(void) { }
-unsigned long pv_pause_seq;
-bool mm_dying_pending;
+unsigned long pv_exit_all;
 void pv_pause_others(void) { }
 void pv_unpause_others(void) { }
 void pv_exit_work(struct cpu_regs *r) { }
