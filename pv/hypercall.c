@@ -232,8 +232,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
 
 /*
  * mm-audit: the frame table must add up after every such hypercall,
- * walked under the domain lock with every other vCPU paused (mmu_update
- * and update_va_mapping run without the lock).
+ * walked under the domain lock with every other vCPU paused (the MMU's
+ * hypercalls run without the lock).
  */
 static void audit_after(unsigned long nr, long rc)
 {
@@ -243,12 +243,13 @@ static void audit_after(unsigned long nr, long rc)
     if ( !is_mmu_hypercall(nr) )
         return;
     /*
-     * Of those run without the lock, only these change references (an
-     * mmuext_op batch with an op that does took the lock; EVTCHNOP_send
-     * and a vCPU's timer ops touch no frame).
+     * Of those run without the lock, only the MMU's change references
+     * (EVTCHNOP_send and a vCPU's timer ops touch no frame, nor do
+     * mmuext_op's flushes; a multicall's entries were audited each).
      */
     if ( !locked && nr != __HYPERVISOR_mmu_update &&
-         nr != __HYPERVISOR_update_va_mapping )
+         nr != __HYPERVISOR_update_va_mapping &&
+         (nr != __HYPERVISOR_mmuext_op || !pv_mmuext_changed_refs()) )
         return;
     if ( !locked )
         pv_domain_lock();
@@ -349,8 +350,9 @@ static noinline void pv_hypercall(struct cpu_regs *regs)
  * callbacks and frame only).  The domain lock is taken here for all but
  * the lock-free hypercalls (pv_hypercall_lock_free()), and the exit's
  * checks follow inline: a lock-free one's exit has work only if it wrote
- * more of the frame than %rax (HYPERVISOR_iret) or took the lock after
- * all (mmuext_op, for an op that needs it: the exit drops it).
+ * more of the frame than %rax (pv_hypercall_may_write_frame()) or took
+ * the lock after all (mmuext_op or a multicall's entry, for one that
+ * needs it: the exit drops it).
  */
 void pv_syscall(struct cpu_regs *regs)
 {
@@ -365,7 +367,7 @@ void pv_syscall(struct cpu_regs *regs)
     if ( pv_hypercall_lock_free(nr, regs->rdi, regs->rsi) )
     {
         native_hypercall(regs);
-        __pv_exit_to_guest(regs, nr == __HYPERVISOR_iret ||
+        __pv_exit_to_guest(regs, pv_hypercall_may_write_frame(nr) ||
                                  pv_domain_locked());
         return;
     }
@@ -385,7 +387,7 @@ void pv_int82(struct cpu_regs *regs)
     if ( pv_hypercall_lock_free(nr, (uint32_t)regs->rbx, (uint32_t)regs->rcx) )
     {
         compat_hypercall(regs);
-        __pv_exit_to_guest(regs, nr == __HYPERVISOR_iret ||
+        __pv_exit_to_guest(regs, pv_hypercall_may_write_frame(nr) ||
                                  pv_domain_locked());
         return;
     }

@@ -20,9 +20,11 @@
  * copying to and from guest memory through its page tables as the guest
  * itself could (interrupts stay off, so no flush of a frame they write
  * can finish meanwhile); set_segment_base (the MSRs and a %gs selector
- * checked against the vCPU's own GDT); and EVTCHNOP_send, under the
- * port's own lock.  In a multicall they run under the lock, as
- * every entry does.
+ * checked against the vCPU's own GDT); EVTCHNOP_send, under the
+ * port's own lock; mmu_update, update_va_mapping and mmuext_op's ops on
+ * the frame table's words and the tables' page locks (an mmuext op that
+ * needs the domain lock takes it, held then to the exit); and multicall,
+ * whose entries each take the domain lock the same way if they need it.
  */
 static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
                                           unsigned long a1)
@@ -37,6 +39,7 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
     case __HYPERVISOR_stack_switch:
     case __HYPERVISOR_fpu_taskswitch:
     case __HYPERVISOR_set_timer_op:
+    case __HYPERVISOR_multicall:        /* locks per entry (pv/multicall.c) */
         return true;
     case __HYPERVISOR_set_segment_base:
         return !dom.compat;             /* this vCPU's bases and %gs */
@@ -51,6 +54,16 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
     default:
         return false;
     }
+}
+
+/*
+ * May hypercall @nr have written more of the guest's frame than %rax
+ * (its selectors and flags: HYPERVISOR_iret, alone or in a multicall)?
+ * Then the exit makes the frame safe (pv_exit_work()).
+ */
+static inline bool pv_hypercall_may_write_frame(unsigned long nr)
+{
+    return nr == __HYPERVISOR_iret || nr == __HYPERVISOR_multicall;
 }
 
 /*

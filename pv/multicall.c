@@ -15,6 +15,7 @@
 #include "pv/hypercall.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
+#include "pv/vcpu/smp.h"
 #include "shim/perfc.h"
 
 /*
@@ -23,7 +24,8 @@
  * result written; the entries before it have run.  A sub-call's own
  * error is only that entry's result.  Only `result` is written back; a
  * debug build poisons the rest of each entry, as a debug Xen does, so
- * guests that rely on more get caught.  An iret ends the batch.
+ * guests that rely on more get caught.  An iret ends the batch.  Entered
+ * without the domain lock: each entry takes it if it needs it.
  */
 static always_inline long multicall(unsigned long call_list,
                                     unsigned long nr_calls, bool compat)
@@ -40,7 +42,6 @@ static always_inline long multicall(unsigned long call_list,
     const void *res;
     unsigned long i, entry;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     perfc_incr(calls_to_multicall);
     if ( nr_calls >= ~0UL / size || !guest_range_ok(call_list, 1) )
         return -XEN_EFAULT;
@@ -62,10 +63,18 @@ static always_inline long multicall(unsigned long call_list,
                     : copy_from_guest(&call, entry, size) )
             return -XEN_EFAULT;
 
-        /* A nested multicall fails here with -EINVAL. */
+        /*
+         * An entry that needs the domain lock takes it, held then to the
+         * exit (as mmuext_op's ops); the lock-free ones run as they would
+         * on their own.  A nested multicall fails with -EINVAL.
+         */
+        if ( compat )
+            xlat_multicall_entry_from_compat(&call, c);
+        if ( !pv_domain_locked() &&
+             !pv_hypercall_lock_free(call.op, call.args[0], call.args[1]) )
+            pv_domain_lock();
         if ( compat )
         {
-            xlat_multicall_entry_from_compat(&call, c);
             call.result = pv_do_compat_hypercall(regs, call.op, call.args,
                                                  true);
             xlat_multicall_entry_to_compat(c, &call);

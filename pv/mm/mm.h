@@ -132,4 +132,7 @@ int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
 long pv_mm_audit(void);
 extern bool opt_mm_audit;
 
+/* mm-audit's: did this CPU's last mmuext_op run more than flushes? */
+bool pv_mmuext_changed_refs(void);
+
 #endif /* PV_MM_H */

@@ -3,9 +3,8 @@
  * HYPERVISOR_mmuext_op, as Xen's do_mmuext_op: pinning, the vCPU's root
  * tables, TLB and cache flushes, page copies.  A batch stops at the first
  * failing op, *pdone says how many succeeded, and long batches continue
- * themselves like mmu_update's.  Entered without the domain lock: the
- * flushes (a Linux guest's TLB shootdowns) need none, the first other op
- * takes it.
+ * themselves like mmu_update's.  Entered without the domain lock: only
+ * MMUEXT_SET_LDT takes it (op_lock_free()).
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -56,12 +55,16 @@ static int copy_or_clear(unsigned long dst, unsigned long src, bool copy)
 }
 
 /*
- * The flushes touch no frame, table or other vCPU's state: this vCPU's
- * bitmap of vCPUs read from its memory, the running vCPUs' CPUs flushed
- * (pv_flush_guest()), as Xen's run under no lock.  Every other op takes
- * the domain lock, held then to the exit (the interim design).
+ * The ops that run under no lock, as Xen's: pins and unpins, the vCPU's
+ * own root tables, page copies and clears change frames only through the
+ * frame table's words (a new type validated by the CPU that holds it
+ * VALIDATING, pv/mm/page-type.c); the flushes touch no frame, table or
+ * other vCPU's state (this vCPU's bitmap of vCPUs read from its memory,
+ * the running vCPUs' CPUs flushed by pv_flush_guest()).  MMUEXT_SET_LDT
+ * (the vCPU's LDT frames and mapping, pv/descriptor-tables.c) takes the
+ * domain lock, held then to the exit (the interim design).
  */
-static bool op_lock_free(unsigned int cmd)
+static bool op_is_flush(unsigned int cmd)
 {
     switch ( cmd )
     {
@@ -77,6 +80,37 @@ static bool op_lock_free(unsigned int cmd)
     default:
         return false;
     }
+}
+
+static bool op_lock_free(unsigned int cmd)
+{
+    switch ( cmd )
+    {
+    case MMUEXT_PIN_L1_TABLE:
+    case MMUEXT_PIN_L2_TABLE:
+    case MMUEXT_PIN_L3_TABLE:
+    case MMUEXT_PIN_L4_TABLE:
+    case MMUEXT_UNPIN_TABLE:
+    case MMUEXT_NEW_BASEPTR:
+    case MMUEXT_NEW_USER_BASEPTR:
+    case MMUEXT_CLEAR_PAGE:
+    case MMUEXT_COPY_PAGE:
+        return true;
+    default:
+        return op_is_flush(cmd);
+    }
+}
+
+/*
+ * Did this CPU's last mmuext_op run an op other than a flush (one that
+ * may change references)?  For mm-audit, which needs not stop every
+ * vCPU after a batch of flushes (pv/hypercall.c).
+ */
+static bool ran_non_flush[NR_CPUS];
+
+bool pv_mmuext_changed_refs(void)
+{
+    return ran_non_flush[smp_processor_id()];
 }
 
 static int one_op(struct vcpu *v, const struct mmuext_op *op)
@@ -168,6 +202,7 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
 
     /* Xen takes both as unsigned int: the upper halves don't count. */
     foreigndom = (unsigned int)foreigndom;
+    ran_non_flush[smp_processor_id()] = false;
     done = batch_begin(&count, pdone);
     perfc_incr(calls_to_mmuext_op);
     perfc_add(num_mmuext_ops, count);
@@ -206,6 +241,8 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
             xlat_mmuext_op_from_compat(&op, c);
         if ( !op_lock_free(op.cmd) && !pv_domain_locked() )
             pv_domain_lock();
+        if ( !op_is_flush(op.cmd) )
+            ran_non_flush[smp_processor_id()] = true;
         if ( (rc = one_op(v, &op)) )
         {
             printk(XENLOG_DEBUG "d1: mmuext_op %u (arg %#lx) failed: %ld\n",

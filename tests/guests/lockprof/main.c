@@ -142,13 +142,15 @@ static unsigned long user_syscalls(unsigned long n)
  * What touches only the calling vCPU takes no domain lock, as on Xen:
  * xen_version, stack_switch, fpu_taskswitch, set_timer_op, SCHEDOP_yield,
  * set_segment_base (64-bit), mmuext_op's TLB flushes (local, all, and
- * of a bitmap of vCPUs),
+ * of a bitmap of vCPUs), a multicall of such calls, mmuext_op's pin and
+ * unpin of a page table (with mm-audit on, each audit takes it once),
  * a singleshot timer of its own set and stopped, EVTCHNOP_send (under the
  * port's lock; to an unbound port here, whose events Xen drops, and to
  * an IPI port of its own, with events masked), and (64-bit) the
  * guest's system calls from user mode bounced to its kernel and back
  * with HYPERVISOR_iret.  Against that, a hypercall that takes it counts
- * once each, as does an mmuext_op batch with one op that needs it.  A little slack for the queries themselves and a timer's
+ * once each, as does an mmuext_op batch or a multicall with one op that
+ * needs it.  A little slack for the queries themselves and a timer's
  * softirq, whose exit takes the lock.
  */
 #define ROUNDS      200
@@ -158,6 +160,30 @@ static uint64_t domain_lock_count(void)
 {
     query_all();
     return find("domain_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt;
+}
+
+/*
+ * xen_version, fpu_taskswitch and a local flush; with @locked the middle
+ * one a vm_assist instead, which needs the lock.
+ */
+static void lock_free_multicall(multicall_entry_t calls[3], bool locked)
+{
+    static struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_LOCAL };
+
+    memset(calls, 0, 3 * sizeof(*calls));
+    calls[0].op = __HYPERVISOR_xen_version;
+    calls[0].args[0] = XENVER_version;
+    calls[1].op = __HYPERVISOR_fpu_taskswitch;
+    if ( locked )
+    {
+        calls[1].op = __HYPERVISOR_vm_assist;
+        calls[1].args[0] = VMASST_CMD_enable;
+        calls[1].args[1] = VMASST_TYPE_4gb_segments;
+    }
+    calls[2].op = __HYPERVISOR_mmuext_op;
+    calls[2].args[0] = (unsigned long)&flush;
+    calls[2].args[1] = 1;
+    calls[2].args[3] = DOMID_SELF;
 }
 
 static void check_lock_free(void)
@@ -177,9 +203,13 @@ static void check_lock_free(void)
         { .cmd = MMUEXT_SET_LDT },      /* none: needs the lock */
         { .cmd = MMUEXT_TLB_FLUSH_LOCAL },
     };
+    static char cmdline[1024];
+    multicall_entry_t calls[3];
+    unsigned long l1 = new_table(1, 0, pte_make(alloc_frame(), PTE_RO));
     uint64_t before, taken;
     long unbound, ipi = 0;
     unsigned int i;
+    bool audit;
 
     /* The IPI's upcalls (user mode runs with events on) go somewhere. */
     if ( event_init() )
@@ -187,6 +217,7 @@ static void check_lock_free(void)
     if ( (unbound = evtchn_alloc_unbound_self()) < 0 ||
          (ipi = evtchn_bind_ipi_on(0)) < 0 )
         return test_error("binding ports: %ld %ld", unbound, ipi);
+    check_rc(hypercall_xen_version(XENVER_commandline, cmdline), 0);
     before = domain_lock_count();
     for ( i = 0; i < ROUNDS; i++ )
     {
@@ -204,6 +235,11 @@ static void check_lock_free(void)
         check_rc(evtchn_send(ipi), 0);
         check_rc(HYPERCALL(__HYPERVISOR_mmuext_op, &flushes[0],
                            ARRAY_SIZE(flushes), 0, DOMID_SELF, 0), 0);
+        lock_free_multicall(calls, false);
+        check_rc(hypercall_multicall(calls, ARRAY_SIZE(calls)), 0);
+        check_rc(calls[0].result >> 16, 4);
+        check_rc(calls[1].result, 0);
+        check_rc(calls[2].result, 0);
 #ifdef __x86_64__
         check_rc(HYPERCALL(__HYPERVISOR_set_segment_base, SEGBASE_GS_USER,
                            0, 0, 0, 0), 0);
@@ -224,6 +260,19 @@ static void check_lock_free(void)
         test_fail("lock-free paths took the domain lock %lu times",
                   (unsigned long)taken);
 
+    audit = strstr(cmdline, "mm-audit") != NULL;
+    before = domain_lock_count();
+    for ( i = 0; i < ROUNDS; i++ )
+    {
+        check_rc(unpin_table(l1), 0);
+        check_rc(pin_table(1, l1), 0);
+    }
+    taken = domain_lock_count() - before;
+    if ( taken < (audit ? 2 * ROUNDS : 0) ||
+         taken > (audit ? 2 * ROUNDS : 0) + SLACK )
+        test_fail("%u unpins and pins took the domain lock %lu times%s",
+                  ROUNDS, (unsigned long)taken, audit ? " (mm-audit)" : "");
+
     /* A hypercall that needs it counts once each. */
     before = domain_lock_count();
     for ( i = 0; i < ROUNDS; i++ )
@@ -241,6 +290,17 @@ static void check_lock_free(void)
     if ( taken < ROUNDS || taken > ROUNDS + SLACK )
         test_fail("%u mmuext_op batches with a SET_LDT took the domain lock "
                   "%lu times", ROUNDS, (unsigned long)taken);
+    before = domain_lock_count();
+    for ( i = 0; i < ROUNDS; i++ )
+    {
+        lock_free_multicall(calls, true);
+        check_rc(hypercall_multicall(calls, ARRAY_SIZE(calls)), 0);
+        check_rc(calls[2].result, 0);
+    }
+    taken = domain_lock_count() - before;
+    if ( taken < ROUNDS || taken > ROUNDS + SLACK )
+        test_fail("%u multicalls with a vm_assist took the domain lock %lu "
+                  "times", ROUNDS, (unsigned long)taken);
 }
 
 /* Past max_elem the locks are counted, not written. */
