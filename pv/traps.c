@@ -248,27 +248,26 @@ void pv_iret_fault(struct cpu_regs *regs)
 }
 
 /*
- * A #PF the shim itself may have to handle, under the domain lock: a
- * fault in this vCPU's LDT window (pv_ldt_fault() maps the page) or a
+ * A #PF the shim itself may have to handle: a fault in this vCPU's LDT
+ * window (pv_ldt_fault() maps the page, under the domain lock), or a
  * guest-kernel write to a present read-only page (pv_ptwr_fault(): one
- * of its page tables, with writable page tables).  Every other #PF (a
+ * of its page tables, with writable page tables; under the table's page
+ * lock, as Xen's ptwr emulation, no domain lock).  Every other #PF (a
  * user-mode fault, a page not present) is the guest's, bounced without
- * the lock.
+ * a lock.
  */
-static bool pf_may_be_ours(const struct vcpu *v, const struct cpu_regs *regs,
-                           unsigned long cr2)
+static bool pf_may_be_ptwr(const struct vcpu *v, const struct cpu_regs *regs)
 {
-    return pv_in_ldt(v, cr2) ||
-           (v->kernel_mode &&
-            (regs->error_code & (PFEC_page_present | PFEC_write_access)) ==
-            (PFEC_page_present | PFEC_write_access));
+    return v->kernel_mode &&
+           (regs->error_code & (PFEC_page_present | PFEC_write_access)) ==
+           (PFEC_page_present | PFEC_write_access);
 }
 
 /*
  * An exception the guest raised.  The domain lock only where the shim
  * may change what the domain shares: a privileged instruction emulated
- * (#GP: CR3, descriptor tables, I/O), an LDT page mapped or a page-table
- * write emulated (#PF, pf_may_be_ours()).  The rest touches this vCPU's
+ * (#GP: CR3, descriptor tables, I/O), an LDT page mapped (#PF); a
+ * page-table write is emulated under the table's page lock alone.  The rest touches this vCPU's
  * own state and frame only (its trap table, callbacks, debug registers,
  * FPU, the bounce frame written through its page tables as the guest
  * could), as Xen's exception paths take no lock.
@@ -294,7 +293,7 @@ static void exception(struct cpu_regs *regs, unsigned int vec,
         break;
     case X86_EXC_PF:
         perfc_incr(page_faults);
-        if ( pf_may_be_ours(v, regs, cr2) )
+        if ( pv_in_ldt(v, cr2) )
         {
             pv_domain_lock();
             if ( pv_ldt_fault(regs, cr2) )
@@ -302,11 +301,12 @@ static void exception(struct cpu_regs *regs, unsigned int vec,
                 perfc_incr(ldt_faults);
                 return;
             }
-            if ( pv_ptwr_fault(regs, cr2, regs->error_code) )
-            {
-                perfc_incr(ptwr_emulations);
-                return;
-            }
+        }
+        else if ( pf_may_be_ptwr(v, regs) &&
+                  pv_ptwr_fault(regs, cr2, regs->error_code) )
+        {
+            perfc_incr(ptwr_emulations);
+            return;
         }
         pv_set_guest_cr2(v, cr2);
         /* The kernel runs in ring 3: show it the fault as its own; one

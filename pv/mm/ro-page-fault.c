@@ -212,7 +212,6 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
     size_t n;
     int i;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !v->kernel_mode ||
          (ec & (PFEC_page_present | PFEC_write_access | PFEC_reserved_bit |
                 PFEC_insn_fetch)) != (PFEC_page_present | PFEC_write_access) )
