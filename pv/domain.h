@@ -96,6 +96,8 @@ struct vcpu {
     vcpu_info_t *vcpu_info;             /* in shared_info */
 
     bool kernel_mode;                   /* guest kernel, not guest user */
+    /* The kernel's last #PF bounced, and how often it came in a row. */
+    unsigned long pf_rip, pf_addr, pf_repeats;
     trap_info_t trap_ctxt[256];         /* set_trap_table(); address 0: none */
     unsigned long event_callback_eip;
     /* A 32-bit guest's callbacks' code selectors (ring 1 by default). */

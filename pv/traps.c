@@ -15,6 +15,7 @@
 #include "arch/x86/exception.h"
 #include "arch/x86/fpu.h"
 #include "arch/x86/percpu.h"
+#include "arch/x86/page.h"
 #include "arch/x86/traps.h"
 #include "pv/domain.h"
 #include "pv/entry.h"
@@ -24,8 +25,10 @@
 #include "pv/descriptor-tables.h"
 #include "pv/guest-mode.h"
 #include "pv/lifecycle.h"
+#include "pv/mm/frame-table.h"
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
+#include "shim/frame.h"
 #include "shim/perfc.h"
 
 /* trap_info.flags bit 2: the handler runs with events masked. */
@@ -264,6 +267,58 @@ static bool pf_may_be_ptwr(const struct vcpu *v, const struct cpu_regs *regs)
 }
 
 /*
+ * A kernel that takes the same page fault again and again, each time
+ * bounced, is stuck: a guest that takes the fault as spurious (its own
+ * walk of its tables allows the access) while the walk the CPU makes
+ * does not, or a guest bug.  Say so once per vCPU, with the CPU's walk
+ * of the address and the frame table's view of each table, so that a
+ * hang has its cause on the console.
+ */
+#define PF_REPEATS_SAID     100000
+
+static void pf_repeats_say(const struct vcpu *v, const struct cpu_regs *regs,
+                           unsigned long addr)
+{
+    unsigned long mfn = (read_cr3() & PADDR_MASK) >> PAGE_SHIFT;
+    const struct page_info *pg;
+    uint64_t e;
+    int level;
+
+    printk(XENLOG_WARNING "d1v%u: kernel #PF at %lx (rip %lx, error %#x) "
+           "bounced %u times in a row; the CPU's walk:\n", v->id, addr,
+           regs->rip, (unsigned int)regs->error_code, PF_REPEATS_SAID);
+    for ( level = 4; level >= 1; level-- )
+    {
+        pg = mfn_to_page(mfn);
+        e = ((const uint64_t *)__va(mfn << PAGE_SHIFT))
+                [(addr >> (12 + 9 * (level - 1))) & 511];
+        printk(XENLOG_WARNING "  L%d table %lx (count %#lx type %#lx): "
+               "entry %#lx\n", level, mfn,
+               pg ? (unsigned long)page_cinfo(pg) : 0,
+               pg ? (unsigned long)page_tinfo(pg) : 0, (unsigned long)e);
+        if ( !(e & _PAGE_PRESENT) || (level > 1 && (e & _PAGE_PSE)) )
+            return;
+        mfn = (e & PADDR_MASK) >> PAGE_SHIFT;
+    }
+    if ( (pg = mfn_to_page(mfn)) )
+        printk(XENLOG_WARNING "  frame %lx (count %#lx type %#lx)\n", mfn,
+               (unsigned long)page_cinfo(pg), (unsigned long)page_tinfo(pg));
+}
+
+static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
+                            unsigned long addr)
+{
+    if ( v->pf_rip != regs->rip || v->pf_addr != addr )
+    {
+        v->pf_rip = regs->rip;
+        v->pf_addr = addr;
+        v->pf_repeats = 0;
+    }
+    else if ( ++v->pf_repeats == PF_REPEATS_SAID )
+        pf_repeats_say(v, regs, addr);
+}
+
+/*
  * An exception the guest raised.  The domain lock only where the shim
  * may change what the domain shares: a privileged instruction emulated
  * (#GP: CR3, descriptor tables, I/O), an LDT page mapped (#PF); a
@@ -312,7 +367,10 @@ static void exception(struct cpu_regs *regs, unsigned int vec,
         /* The kernel runs in ring 3: show it the fault as its own; one
          * from user mode keeps its U bit. */
         if ( v->kernel_mode )
+        {
+            pf_repeats_note(v, regs, cr2);
             regs->error_code &= ~PFEC_user_mode;
+        }
         break;
     case X86_EXC_DB:
         pv_debug_trap_dr6(v);
