@@ -56,14 +56,8 @@ static bool is_mmu_hypercall(unsigned long nr)
  * (mmu_update, mmuext_op) one invocation handles before it continues
  * itself, so the guest can't hold the CPU for long; 0 never preempts.
  */
-static unsigned int opt_hypercall_batch = 512;
+unsigned int opt_hypercall_batch = 512;
 integer_param("hypercall-batch", opt_hypercall_batch);
-
-bool hypercall_preempt_check(unsigned long done)
-{
-    return opt_hypercall_batch && done >= opt_hypercall_batch &&
-           !current_vcpu()->in_multicall;
-}
 
 /*
  * Make the guest issue hypercall @nr again, with these arguments, when it
@@ -396,25 +390,20 @@ void pv_int82(struct cpu_regs *regs)
     __pv_exit_to_guest(regs, true);
 }
 
-unsigned int batch_begin(unsigned long *count, unsigned long pdone)
+/* batch_begin()'s and batch_end()'s rarer halves (pv/hypercall.h). */
+unsigned int batch_continued(unsigned long *count, unsigned long pdone)
 {
     unsigned int done = 0;
 
-    *count = (unsigned int)*count;
-    if ( *count & MMU_UPDATE_PREEMPTED )
-    {
-        *count &= ~MMU_UPDATE_PREEMPTED;
-        if ( pdone )
-            (void)copy_from_guest(&done, pdone, sizeof(done));
-    }
+    *count &= ~MMU_UPDATE_PREEMPTED;
+    if ( pdone )
+        (void)copy_from_guest(&done, pdone, sizeof(done));
     return done;
 }
 
-void batch_end(unsigned long pdone, unsigned int done, unsigned long i)
+void batch_write_done(unsigned long pdone, unsigned int done)
 {
-    done += i;
-    if ( pdone )
-        (void)copy_to_guest(pdone, &done, sizeof(done));
+    (void)copy_to_guest(pdone, &done, sizeof(done));
 }
 
 /*

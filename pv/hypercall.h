@@ -144,7 +144,12 @@ long do_update_va_mapping_otherdomain(unsigned long va, unsigned long val,
  * stop and continue itself (never inside a multicall)?  The continuation
  * re-issues hypercall @nr with new arguments; return its result.
  */
-bool hypercall_preempt_check(unsigned long done);
+extern unsigned int opt_hypercall_batch;
+static inline bool hypercall_preempt_check(unsigned long done)
+{
+    return opt_hypercall_batch && done >= opt_hypercall_batch &&
+           !current_vcpu()->in_multicall;
+}
 
 /* In a batch's count: "continued" (Xen's own, not part of the ABI). */
 #define MMU_UPDATE_PREEMPTED (1UL << 31)
@@ -154,8 +159,23 @@ bool hypercall_preempt_check(unsigned long done);
  * continuation flag) and the total done so far, read back from *pdone
  * when continuing; at the end, the total is written back.
  */
-unsigned int batch_begin(unsigned long *count, unsigned long pdone);
-void batch_end(unsigned long pdone, unsigned int done, unsigned long i);
+unsigned int batch_continued(unsigned long *count, unsigned long pdone);
+void batch_write_done(unsigned long pdone, unsigned int done);
+
+static inline unsigned int batch_begin(unsigned long *count,
+                                       unsigned long pdone)
+{
+    *count = (unsigned int)*count;
+    return unlikely(*count & MMU_UPDATE_PREEMPTED)
+           ? batch_continued(count, pdone) : 0;
+}
+
+static inline void batch_end(unsigned long pdone, unsigned int done,
+                             unsigned long i)
+{
+    if ( pdone )
+        batch_write_done(pdone, done + i);
+}
 unsigned long hypercall_create_continuation(unsigned long nr,
                                             unsigned long a0,
                                             unsigned long a1,

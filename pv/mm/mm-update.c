@@ -133,7 +133,7 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
         printk(XENLOG_DEBUG "d1: PAE L3 slot %u can't change\n", idx);
         return -XEN_EINVAL;
     }
-    if ( page_type(mfn_to_page(table_mfn)) == PGT_L2_XEN &&
+    if ( level == 2 && page_type(mfn_to_page(table_mfn)) == PGT_L2_XEN &&
          idx >= pv_m2p_compat_first_slot() )
     {
         printk(XENLOG_DEBUG "d1: L2 slot %u is the hypervisor's\n", idx);
