@@ -319,13 +319,15 @@ static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
 }
 
 /*
- * An exception the guest raised.  The domain lock only where the shim
- * may change what the domain shares: a privileged instruction emulated
- * (#GP: CR3, descriptor tables, I/O), an LDT page mapped (#PF); a
- * page-table write is emulated under the table's page lock alone.  The rest touches this vCPU's
- * own state and frame only (its trap table, callbacks, debug registers,
- * FPU, the bounce frame written through its page tables as the guest
- * could), as Xen's exception paths take no lock.
+ * An exception the guest raised.  The domain lock only for an LDT page
+ * mapped (#PF: the vCPU's LDT frames and mapping); a page-table write is
+ * emulated under the table's page lock alone, and a privileged
+ * instruction (#GP) changes this vCPU's own state, a new CR3 as
+ * NEW_BASEPTR takes it (the frame table's words), or the domain's I/O
+ * latches (one word each, as Xen's).  The rest touches this vCPU's own
+ * state and frame only (its trap table, callbacks, debug registers, FPU,
+ * the bounce frame written through its page tables as the guest could),
+ * as Xen's exception paths take no lock.
  */
 static void exception(struct cpu_regs *regs, unsigned int vec,
                       unsigned long cr2)
@@ -339,7 +341,6 @@ static void exception(struct cpu_regs *regs, unsigned int vec,
             return;
         break;
     case X86_EXC_GP:
-        pv_domain_lock();
         if ( pv_emulate_privileged_op(regs) )
         {
             perfc_incr(emulated_priv_ops);

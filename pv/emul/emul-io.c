@@ -18,7 +18,11 @@
 #define RTC_PORT_INDEX      0x70
 #define PCI_CONF_ADDRESS    0xcf8
 
-/* One domain: its latches live here. */
+/*
+ * One domain: its latches live here, each one word that any vCPU may
+ * write, with no lock (as Xen's d->arch.cmos_idx and pci_cf8): two vCPUs
+ * racing for one index are racing on real hardware too.
+ */
 static uint32_t cmos_idx, pci_cf8;
 
 /* The kernel is CPL 1, or 0 with architectural IOPL; user mode is 3. */
@@ -60,10 +64,10 @@ uint32_t pv_io_read(unsigned int port, unsigned int size)
     unsigned int i;
 
     if ( port == PCI_CONF_ADDRESS && size == 4 )
-        return pci_cf8;
+        return ACCESS_ONCE(pci_cf8);
     for ( i = 0; i < size; i++ )
-        data |= (port + i == RTC_PORT_INDEX ? cmos_idx & 0xff : 0xff)
-                << (i * 8);
+        data |= (port + i == RTC_PORT_INDEX ? ACCESS_ONCE(cmos_idx) & 0xff
+                                            : 0xff) << (i * 8);
     return data;
 }
 
@@ -72,9 +76,9 @@ void pv_io_write(unsigned int port, unsigned int size, uint32_t data)
     unsigned int i;
 
     if ( port == PCI_CONF_ADDRESS && size == 4 )
-        pci_cf8 = data;
+        ACCESS_ONCE(pci_cf8) = data;
     else
         for ( i = 0; i < size; i++ )
             if ( port + i == RTC_PORT_INDEX )
-                cmos_idx = (data >> (i * 8)) & 0xff;
+                ACCESS_ONCE(cmos_idx) = (data >> (i * 8)) & 0xff;
 }

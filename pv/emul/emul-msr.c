@@ -96,14 +96,22 @@ static void unhandled(const char *what, uint32_t msr)
 {
     static uint32_t said[32];
     static unsigned int nr_said;
-    unsigned int i;
+    unsigned int i, n = __atomic_load_n(&nr_said, __ATOMIC_ACQUIRE);
 
-    for ( i = 0; i < nr_said; i++ )
-        if ( said[i] == msr )
+    /*
+     * vCPUs emulate at once (no lock): a slot is claimed by one of them;
+     * two naming the same MSR at once may both say it.
+     */
+    for ( i = 0; i < n && i < ARRAY_SIZE(said); i++ )
+        if ( ACCESS_ONCE(said[i]) == msr )
             return;
-    if ( nr_said == ARRAY_SIZE(said) )
-        return;
-    said[nr_said++] = msr;
+    do {
+        if ( n >= ARRAY_SIZE(said) )
+            return;
+    } while ( !__atomic_compare_exchange_n(&nr_said, &n, n + 1, false,
+                                           __ATOMIC_ACQ_REL,
+                                           __ATOMIC_ACQUIRE) );
+    ACCESS_ONCE(said[n]) = msr;
     printk(XENLOG_DEBUG "d1: %s %#x refused: #GP\n", what, msr);
 }
 

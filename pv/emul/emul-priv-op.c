@@ -355,7 +355,6 @@ bool pv_emulate_privileged_op(struct cpu_regs *regs)
     struct insn in;
     int op;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     /*
      * An external event's #GP, or code we don't decode: as it was.  An
      * `int $n` decodes the same from 32-bit user code (its segment taken

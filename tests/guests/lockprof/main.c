@@ -142,7 +142,9 @@ static unsigned long user_syscalls(unsigned long n)
  * What touches only the calling vCPU takes no domain lock, as on Xen:
  * xen_version, stack_switch, fpu_taskswitch, set_timer_op, SCHEDOP_yield,
  * set_segment_base (64-bit), mmuext_op's TLB flushes (local, all, and
- * of a bitmap of vCPUs), a multicall of such calls, mmuext_op's pin and
+ * of a bitmap of vCPUs), a multicall of such calls, a privileged
+ * instruction the shim emulates (wbinvd) and one it bounces as #GP (cli
+ * without I/O privilege), mmuext_op's pin and
  * unpin of a page table (with mm-audit on, each audit takes it once),
  * a singleshot timer of its own set and stopped, EVTCHNOP_send (under the
  * port's lock; to an unbound port here, whose events Xen drops, and to
@@ -237,6 +239,8 @@ static void check_lock_free(void)
                            ARRAY_SIZE(flushes), 0, DOMID_SELF, 0), 0);
         lock_free_multicall(calls, false);
         check_rc(hypercall_multicall(calls, ARRAY_SIZE(calls)), 0);
+        check_rc(TRY("wbinvd"), 0);
+        check_rc(exinfo_vector(TRY("cli")), X86_EXC_GP);
         check_rc(calls[0].result >> 16, 4);
         check_rc(calls[1].result, 0);
         check_rc(calls[2].result, 0);
