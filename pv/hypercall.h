@@ -48,6 +48,8 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
     case __HYPERVISOR_event_channel_op:
         return a0 == EVTCHNOP_send;
     case __HYPERVISOR_vcpu_op:
+        if ( a0 == VCPUOP_is_up )
+            return true;                /* one word, as Xen reads it */
         return (a0 == VCPUOP_set_singleshot_timer ||
                 a0 == VCPUOP_stop_singleshot_timer) &&
                a1 == current_vcpu()->id;

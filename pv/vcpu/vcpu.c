@@ -312,7 +312,7 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
     case VCPUOP_down:
         return vcpu_down(v);
     case VCPUOP_is_up:
-        return !v->down;
+        return !ACCESS_ONCE(v->down);   /* no lock: as Xen, a snapshot */
     case VCPUOP_get_runstate_info:
         return get_runstate_info(v, arg, compat);
 

@@ -146,7 +146,7 @@ static unsigned long user_syscalls(unsigned long n)
  * instruction the shim emulates (wbinvd) and one it bounces as #GP (cli
  * without I/O privilege), mmuext_op's pin and
  * unpin of a page table (with mm-audit on, each audit takes it once),
- * a singleshot timer of its own set and stopped, EVTCHNOP_send (under the
+ * a singleshot timer of its own set and stopped, VCPUOP_is_up, EVTCHNOP_send (under the
  * port's lock; to an unbound port here, whose events Xen drops, and to
  * an IPI port of its own, with events masked), and (64-bit) the
  * guest's system calls from user mode bounced to its kernel and back
@@ -233,6 +233,7 @@ static void check_lock_free(void)
         check_rc(hypercall_sched_op(SCHEDOP_yield, NULL), 0);
         check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 0, &ss), 0);
         check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 0, NULL), 0);
+        check_rc(vcpu_op(VCPUOP_is_up, 0, NULL), 1);
         check_rc(evtchn_send(unbound), 0);
         check_rc(evtchn_send(ipi), 0);
         check_rc(HYPERCALL(__HYPERVISOR_mmuext_op, &flushes[0],
