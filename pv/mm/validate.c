@@ -118,6 +118,9 @@ static int put_entry_cb(unsigned int level, uint64_t *e,
     return 0;
 }
 
+static int put_l1e_cb(unsigned int level, uint64_t *e,
+                      unsigned long table_mfn);
+
 /* Drop the references entries [0, upto) of a table of @type hold. */
 static void devalidate_table(unsigned long mfn, unsigned int type,
                              unsigned int upto)
@@ -125,6 +128,12 @@ static void devalidate_table(unsigned long mfn, unsigned int type,
     uint64_t *t = map_table(mfn);
     unsigned int i, done;
 
+    if ( upto == 512 && type == PGT_L1 )
+    {
+        /* An L1's walk with its type known, its entries' release inline. */
+        for_each_guest_entry(t, PGT_L1, mfn, put_l1e_cb, &done);
+        return;
+    }
     if ( upto == 512 )
     {
         for_each_guest_entry(t, type, mfn, put_entry_cb, &done);
@@ -163,6 +172,9 @@ static int get_xen_l2(uint64_t *e)
     return 0;
 }
 
+static int get_l1e_cb(unsigned int level, uint64_t *e,
+                      unsigned long table_mfn);
+
 static int validate_table(unsigned long mfn, unsigned int type)
 {
     uint64_t *t = map_table(mfn);
@@ -191,7 +203,10 @@ static int validate_table(unsigned long mfn, unsigned int type)
             put_page_and_type(entry_mfn(l3e3));
         return rc;
     }
-    rc = for_each_guest_entry(t, type, mfn, get_page_from_entry, &done);
+    /* An L1's walk with its type known, its entries' checks inline. */
+    rc = type == PGT_L1
+         ? for_each_guest_entry(t, PGT_L1, mfn, get_l1e_cb, &done)
+         : for_each_guest_entry(t, type, mfn, get_page_from_entry, &done);
     if ( rc )
     {
         devalidate_table(mfn, type, done);
@@ -462,50 +477,66 @@ int pv_check_entry(unsigned int level, uint64_t *e)
     return rc;
 }
 
-int get_page_from_entry(unsigned int level, uint64_t *e,
-                        unsigned long table_mfn)
+/*
+ * Xen's get_page_from_l1e(), for a present entry: I/O space needs a
+ * permission we never give (-EPERM); a frame that is someone else's, or
+ * that can't be writable now, is -EBUSY.  Inline into the L1 walk of a
+ * validation (validate_table()), the bulk of a pin's work.
+ */
+static always_inline int get_l1e(uint64_t *e)
 {
     struct page_info *pg;
     unsigned long mfn;
     int rc;
 
+    if ( (rc = pv_check_entry(1, e)) )
+        return rc;
+    mfn = entry_mfn(*e);
+    pg = mfn_to_page(mfn);
+    if ( !pg || page_owner(pg) == PGO_IO )
+    {
+        printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is no RAM of "
+               "the guest's\n", (unsigned long)*e, mfn);
+        return mfn == PADDR_MASK >> PAGE_SHIFT ? -XEN_EINVAL  /* invalid */
+                                               : -XEN_EPERM;
+    }
+    if ( !page_get(pg, PGO_GUEST) )
+    {
+        printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is not the "
+               "guest's\n", (unsigned long)*e, mfn);
+        return -XEN_EBUSY;
+    }
+    if ( (*e & _PAGE_RW) &&
+         page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
+    {
+        printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx can't be "
+               "writable (type %u)\n", (unsigned long)*e, mfn,
+               page_type(pg));
+        page_put(pg);
+        return -XEN_EBUSY;
+    }
+    return 0;
+}
+
+static int get_l1e_cb(unsigned int level, uint64_t *e,
+                      unsigned long table_mfn)
+{
+    return get_l1e(e);
+}
+
+int get_page_from_entry(unsigned int level, uint64_t *e,
+                        unsigned long table_mfn)
+{
+    unsigned long mfn;
+    int rc;
+
     if ( !(*e & _PAGE_PRESENT) )
         return 0;
+    if ( level == 1 )
+        return get_l1e(e);
     if ( (rc = pv_check_entry(level, e)) )
         return rc;
     mfn = entry_mfn(*e);
-    if ( level == 1 )
-    {
-        /*
-         * Xen's get_page_from_l1e(): I/O space needs a permission we never
-         * give (-EPERM); a frame that is someone else's, or that can't be
-         * writable now, is -EBUSY.
-         */
-        pg = mfn_to_page(mfn);
-        if ( !pg || page_owner(pg) == PGO_IO )
-        {
-            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is no RAM of "
-                   "the guest's\n", (unsigned long)*e, mfn);
-            return mfn == PADDR_MASK >> PAGE_SHIFT ? -XEN_EINVAL  /* invalid */
-                                                   : -XEN_EPERM;
-        }
-        if ( !page_get(pg, PGO_GUEST) )
-        {
-            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is not the "
-                   "guest's\n", (unsigned long)*e, mfn);
-            return -XEN_EBUSY;
-        }
-        if ( (*e & _PAGE_RW) &&
-             page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
-        {
-            printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx can't be "
-                   "writable (type %u)\n", (unsigned long)*e, mfn,
-                   page_type(pg));
-            page_put(pg);
-            return -XEN_EBUSY;
-        }
-        return 0;
-    }
     /* As Xen: only a type refusal (-EINVAL) may be a linear entry. */
     rc = get_page_and_type(mfn, PGT_L1 + level - 2);
     if ( rc == -XEN_EINVAL && !get_linear(level, *e, table_mfn) )
@@ -519,8 +550,8 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
  * MMU's back (as the grant copy of XSA-500 could): then releasing it
  * must not fault on a frame past RAM nor drop references others hold.
  */
-static bool entry_holds_refs(unsigned int level, uint64_t e,
-                             const struct page_info *pg)
+static always_inline bool entry_holds_refs(unsigned int level, uint64_t e,
+                                           const struct page_info *pg)
 {
     uint64_t c, t;
 
@@ -537,8 +568,9 @@ static bool entry_holds_refs(unsigned int level, uint64_t e,
     return is_page_table_type(PAGE_TYPE(t)) && PAGE_TCOUNT(t);
 }
 
-void put_page_from_entry(unsigned int level, uint64_t e,
-                         unsigned long table_mfn)
+/* Inline into an L1's devalidation, the bulk of an unpin's work. */
+static always_inline void put_entry(unsigned int level, uint64_t e,
+                                   unsigned long table_mfn)
 {
     unsigned long mfn = entry_mfn(e);
     struct page_info *pg = mfn_to_page(mfn);
@@ -571,6 +603,19 @@ void put_page_from_entry(unsigned int level, uint64_t e,
         linear_unstep(pg, -1);
     }
     put_page_and_type(mfn);
+}
+
+void put_page_from_entry(unsigned int level, uint64_t e,
+                         unsigned long table_mfn)
+{
+    put_entry(level, e, table_mfn);
+}
+
+static int put_l1e_cb(unsigned int level, uint64_t *e,
+                      unsigned long table_mfn)
+{
+    put_entry(1, *e, table_mfn);
+    return 0;
 }
 
 /* MMUEXT_PIN_Lx_TABLE: a general reference, a type reference, the flag. */
