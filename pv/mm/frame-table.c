@@ -150,11 +150,9 @@ static void queue_dying(unsigned long mfn)
     spin_unlock(&dom.page_alloc_lock);
 }
 
-/* Xen's put_page(): the state machine says when a frame died. */
-void page_put(struct page_info *pg)
+/* page_put()'s rare half: the state machine said the frame died. */
+void page_died(struct page_info *pg)
 {
-    if ( !page_unref(pg) )
-        return;
     pg->flush_stamp = tlbflush_stamp();     /* nothing else writes it now */
     queue_dying(pg - frame_table);
 }

@@ -42,8 +42,15 @@ void pv_mm_free_dying(void);
 
 /*
  * Drop a general reference (page_unref()); a frame the guest gave back
- * goes to pv_mm_free_dying() with its last one.
+ * goes to pv_mm_free_dying() with its last one (page_died()).  Xen's
+ * put_page(); inline, as devalidation drops one per entry.
  */
-void page_put(struct page_info *pg);
+void page_died(struct page_info *pg);
+
+static inline void page_put(struct page_info *pg)
+{
+    if ( unlikely(page_unref(pg)) )
+        page_died(pg);
+}
 
 #endif /* PV_MM_FRAME_TABLE_H */

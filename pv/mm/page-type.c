@@ -44,11 +44,11 @@
  */
 
 /*
- * Ceilings: a get at the ceiling is refused, so no count ever wraps.  A
- * type count overflow is -XEN_EINVAL, as Xen's _get_page_type() returns
- * ("Type count overflow"); a guest can't reach either with real memory.
+ * Ceilings (PAGE_COUNT_MAX: page-type.h): a get at the ceiling is
+ * refused, so no count ever wraps.  A type count overflow is
+ * -XEN_EINVAL, as Xen's _get_page_type() returns ("Type count
+ * overflow"); a guest can't reach either with real memory.
  */
-#define PAGE_COUNT_MAX      UINT32_MAX
 #define PAGE_TYPE_COUNT_MAX UINT32_MAX
 
 /* *@x becomes @nx if it still is *@seen; else *@seen is what it is now. */
@@ -56,27 +56,6 @@ static bool cas(uint64_t *x, uint64_t *seen, uint64_t nx)
 {
     return __atomic_compare_exchange_n(x, seen, nx, false, __ATOMIC_ACQ_REL,
                                        __ATOMIC_ACQUIRE);
-}
-
-/*
- * Xen's get_page(): no reference on a frame that isn't @owner's, that no
- * one owns, that was given back (PGO_DYING: stricter than Xen, which
- * still counts new ones on a frame that lost its allocation), or that has
- * none left (count 0: not allocated, or being freed; whoever assigns a
- * frame sets its owner and first reference).
- */
-bool page_get(struct page_info *pg, enum page_owner owner)
-{
-    uint64_t x = page_cinfo(pg);
-
-    if ( owner == PGO_NONE || owner == PGO_DYING )
-        return false;
-    do {
-        if ( PAGE_OWNER(x) != owner || PAGE_COUNT(x) == 0 ||
-             PAGE_COUNT(x) == PAGE_COUNT_MAX )
-            return false;
-    } while ( !cas(&pg->count_info, &x, x + 1) );
-    return true;
 }
 
 bool page_change_owner(struct page_info *pg, enum page_owner from,

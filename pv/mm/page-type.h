@@ -188,8 +188,27 @@ static inline bool is_page_table_type(unsigned int t)
  * 0: whoever assigns a frame sets its owner and first reference), and a
  * count that would overflow.  A guest frame holds one reference for being
  * allocated, so its count never reaches 0 while the guest has it.
+ * Xen's get_page(); stricter in one way: PGO_DYING (a frame given back)
+ * takes none, where Xen still counts new ones on a frame that lost its
+ * allocation.  Inline, as page_unref(): validation takes one per entry.
  */
-bool page_get(struct page_info *pg, enum page_owner owner);
+#define PAGE_COUNT_MAX      UINT32_MAX
+
+static inline bool page_get(struct page_info *pg, enum page_owner owner)
+{
+    uint64_t x = page_cinfo(pg);
+
+    if ( owner == PGO_NONE || owner == PGO_DYING )
+        return false;
+    do {
+        if ( PAGE_OWNER(x) != owner || PAGE_COUNT(x) == 0 ||
+             PAGE_COUNT(x) == PAGE_COUNT_MAX )
+            return false;
+    } while ( !__atomic_compare_exchange_n(&pg->count_info, &x, x + 1, false,
+                                           __ATOMIC_ACQ_REL,
+                                           __ATOMIC_ACQUIRE) );
+    return true;
+}
 
 /*
  * page_unref() drops one.  It returns true when that was the last
