@@ -70,9 +70,8 @@ static always_inline long multicall(unsigned long call_list,
          */
         if ( compat )
             xlat_multicall_entry_from_compat(&call, c);
-        if ( !pv_domain_locked() &&
-             !pv_hypercall_lock_free(call.op, call.args[0], call.args[1]) )
-            pv_domain_lock();
+        if ( !pv_hypercall_lock_free(call.op, call.args[0], call.args[1]) )
+            pv_domain_lock_to_exit();
         if ( compat )
         {
             call.result = pv_do_compat_hypercall(regs, call.op, call.args,

@@ -54,16 +54,7 @@ static int copy_or_clear(unsigned long dst, unsigned long src, bool copy)
     return 0;
 }
 
-/*
- * The ops that run under no lock, as Xen's: pins and unpins, the vCPU's
- * own root tables, page copies and clears change frames only through the
- * frame table's words (a new type validated by the CPU that holds it
- * VALIDATING, pv/mm/page-type.c); the flushes touch no frame, table or
- * other vCPU's state (this vCPU's bitmap of vCPUs read from its memory,
- * the running vCPUs' CPUs flushed by pv_flush_guest()).  MMUEXT_SET_LDT
- * (the vCPU's LDT frames and mapping, pv/descriptor-tables.c) takes the
- * domain lock, held then to the exit (the interim design).
- */
+/* The TLB and cache flushes, which change no reference. */
 static bool op_is_flush(unsigned int cmd)
 {
     switch ( cmd )
@@ -82,23 +73,20 @@ static bool op_is_flush(unsigned int cmd)
     }
 }
 
+/*
+ * The ops that run under no lock, as Xen's: pins and unpins, the vCPU's
+ * own root tables, page copies and clears change frames only through the
+ * frame table's words (a new type validated by the CPU that holds it
+ * VALIDATING, pv/mm/page-type.c); the flushes touch no frame, table or
+ * other vCPU's state (this vCPU's bitmap of vCPUs read from its memory,
+ * the running vCPUs' CPUs flushed by pv_flush_guest()), and the rest
+ * refuse, touching nothing.  MMUEXT_SET_LDT (the vCPU's LDT frames and
+ * mapping, pv/descriptor-tables.c) takes the domain lock, held then to
+ * the exit (the interim design).
+ */
 static bool op_lock_free(unsigned int cmd)
 {
-    switch ( cmd )
-    {
-    case MMUEXT_PIN_L1_TABLE:
-    case MMUEXT_PIN_L2_TABLE:
-    case MMUEXT_PIN_L3_TABLE:
-    case MMUEXT_PIN_L4_TABLE:
-    case MMUEXT_UNPIN_TABLE:
-    case MMUEXT_NEW_BASEPTR:
-    case MMUEXT_NEW_USER_BASEPTR:
-    case MMUEXT_CLEAR_PAGE:
-    case MMUEXT_COPY_PAGE:
-        return true;
-    default:
-        return op_is_flush(cmd);
-    }
+    return cmd != MMUEXT_SET_LDT;
 }
 
 /*
@@ -239,8 +227,8 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
         }
         if ( compat )
             xlat_mmuext_op_from_compat(&op, c);
-        if ( !op_lock_free(op.cmd) && !pv_domain_locked() )
-            pv_domain_lock();
+        if ( !op_lock_free(op.cmd) )
+            pv_domain_lock_to_exit();
         if ( !op_is_flush(op.cmd) )
             ran_non_flush[smp_processor_id()] = true;
         if ( (rc = one_op(v, &op)) )

@@ -23,6 +23,17 @@ static inline bool pv_domain_locked(void)
     return ACCESS_ONCE(dom.domain_lock.cpu) == smp_processor_id();
 }
 
+/*
+ * For a lock-free hypercall's part that needs the domain lock (an
+ * mmuext_op or multicall entry): take it unless this CPU holds it; it is
+ * held then to the exit, which drops it.
+ */
+static inline void pv_domain_lock_to_exit(void)
+{
+    if ( !pv_domain_locked() )
+        pv_domain_lock();
+}
+
 unsigned long pv_domain_cpumask(void);
 
 /*
