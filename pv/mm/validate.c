@@ -128,15 +128,13 @@ static void devalidate_table(unsigned long mfn, unsigned int type,
     uint64_t *t = map_table(mfn);
     unsigned int i, done;
 
-    if ( upto == 512 && type == PGT_L1 )
-    {
-        /* An L1's walk with its type known, its entries' release inline. */
-        for_each_guest_entry(t, PGT_L1, mfn, put_l1e_cb, &done);
-        return;
-    }
     if ( upto == 512 )
     {
-        for_each_guest_entry(t, type, mfn, put_entry_cb, &done);
+        /* An L1's walk with its type known, its entries' release inline. */
+        if ( type == PGT_L1 )
+            for_each_guest_entry(t, PGT_L1, mfn, put_l1e_cb, &done);
+        else
+            for_each_guest_entry(t, type, mfn, put_entry_cb, &done);
         return;
     }
     for ( i = 0; i < upto; i++ )

@@ -38,16 +38,21 @@
  * (pv_pause_park()), or waiting for the domain lock, which the pauser
  * holds.  A vCPU blocked or polling waits for the lock as it wakes.
  * pv_exit_all counts pauses begun and ended above bit 32 (odd: one in
- * progress); quiescent[cpu] is the count a CPU is parked for, or
- * LOCK_WAIT.  A
- * parked CPU leaves once that pause ends and goes on, not parking again
- * at once for the next (whose pauser waits for its next stop): a stream
- * of audits on one vCPU can't keep another from its own work (a vCPU
- * going down, in vcpu-down-race, never got the moment between two).
+ * progress: pause_count()); quiescent[cpu] is the count a CPU is parked
+ * for, or LOCK_WAIT.  A parked CPU leaves once that pause ends and goes
+ * on, not parking again at once for the next (whose pauser waits for its
+ * next stop): a stream of audits on one vCPU can't keep another from its
+ * own work (a vCPU going down, in vcpu-down-race, never got the moment
+ * between two).
  */
 #define LOCK_WAIT   (~0UL)
 unsigned long pv_exit_all;
 static unsigned long quiescent[NR_CPUS];
+
+static unsigned long pause_count(unsigned long exit_all)
+{
+    return exit_all / EXIT_ALL_PAUSE;
+}
 
 void pv_pause_others(void)
 {
@@ -55,8 +60,8 @@ void pv_pause_others(void)
     unsigned int cpu;
 
     ASSERT(pv_domain_locked());
-    seq = __atomic_add_fetch(&pv_exit_all, EXIT_ALL_PAUSE,
-                             __ATOMIC_SEQ_CST) >> 32;
+    seq = pause_count(__atomic_add_fetch(&pv_exit_all, EXIT_ALL_PAUSE,
+                                         __ATOMIC_SEQ_CST));
     others = pv_domain_cpumask() & ~(1UL << smp_processor_id());
     if ( others )
         send_IPI_mask(others, EVENT_CHECK_VECTOR);
@@ -82,13 +87,15 @@ void pv_unpause_others(void)
 void pv_pause_park(void)
 {
     unsigned int cpu = smp_processor_id();
-    unsigned long seq = __atomic_load_n(&pv_exit_all, __ATOMIC_ACQUIRE) >> 32;
+    unsigned long seq = pause_count(__atomic_load_n(&pv_exit_all,
+                                                    __ATOMIC_ACQUIRE));
 
     ASSERT(!pv_domain_locked() && !pv_holds_table_lock());
     if ( !(seq & 1) )
         return;
     __atomic_store_n(&quiescent[cpu], seq, __ATOMIC_SEQ_CST);
-    while ( (__atomic_load_n(&pv_exit_all, __ATOMIC_ACQUIRE) >> 32) == seq )
+    while ( pause_count(__atomic_load_n(&pv_exit_all, __ATOMIC_ACQUIRE)) ==
+            seq )
     {
         local_irq_window();
         cpu_relax();
