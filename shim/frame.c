@@ -2,9 +2,11 @@
 /*
  * The frame allocator: one bit per 4 KiB frame below max_pfn, 1 = in use.
  * Frame 0 and everything the memory map does not call RAM stay in use.
+ * Any CPU allocates and frees under heap_lock (Xen's), a leaf.
  */
 #include "shim/frame.h"
 #include "shim/memmap.h"
+#include "shim/spinlock.h"
 
 #define BITS_PER_WORD   (sizeof(unsigned long) * 8)
 #define WORD(pfn)       ((pfn) / BITS_PER_WORD)
@@ -18,6 +20,9 @@ static struct {
     unsigned long free;         /* frames free now */
     unsigned long hint;         /* every word below this one is full */
 } fa;
+
+/* The bitmap, the counters and the hint (Xen's heap_lock). */
+static DEFINE_SPINLOCK(heap_lock, LOCK_RANK_HEAP);
 
 /* The bits [lo, hi) of a word, 0 <= lo < hi <= BITS_PER_WORD. */
 static unsigned long word_mask(unsigned int lo, unsigned int hi)
@@ -146,8 +151,8 @@ static unsigned long find_range(unsigned long nr, unsigned int order,
     }
 }
 
-unsigned long frames_alloc(unsigned long nr, unsigned int align_order,
-                           unsigned long limit_pfn)
+static unsigned long alloc_locked(unsigned long nr, unsigned int align_order,
+                                  unsigned long limit_pfn)
 {
     unsigned long limit = fa.max_pfn, pfn;
 
@@ -176,7 +181,18 @@ unsigned long frames_alloc(unsigned long nr, unsigned int align_order,
     return pfn;
 }
 
-unsigned long frames_alloc_run(unsigned long max_nr, unsigned long *nr)
+unsigned long frames_alloc(unsigned long nr, unsigned int align_order,
+                           unsigned long limit_pfn)
+{
+    unsigned long flags, pfn;
+
+    spin_lock_irqsave(&heap_lock, flags);
+    pfn = alloc_locked(nr, align_order, limit_pfn);
+    spin_unlock_irqrestore(&heap_lock, flags);
+    return pfn;
+}
+
+static unsigned long alloc_run_locked(unsigned long max_nr, unsigned long *nr)
 {
     unsigned long pfn, end;
 
@@ -195,7 +211,17 @@ unsigned long frames_alloc_run(unsigned long max_nr, unsigned long *nr)
     return pfn;
 }
 
-int frames_free(unsigned long pfn, unsigned long nr)
+unsigned long frames_alloc_run(unsigned long max_nr, unsigned long *nr)
+{
+    unsigned long flags, pfn;
+
+    spin_lock_irqsave(&heap_lock, flags);
+    pfn = alloc_run_locked(max_nr, nr);
+    spin_unlock_irqrestore(&heap_lock, flags);
+    return pfn;
+}
+
+static int free_locked(unsigned long pfn, unsigned long nr)
 {
     if ( nr == 0 || pfn == 0 || pfn >= fa.max_pfn || nr > fa.max_pfn - pfn )
         return -1;
@@ -206,6 +232,17 @@ int frames_free(unsigned long pfn, unsigned long nr)
     fa.free += nr;
     fa.hint = MIN(fa.hint, WORD(pfn));
     return 0;
+}
+
+int frames_free(unsigned long pfn, unsigned long nr)
+{
+    unsigned long flags;
+    int rc;
+
+    spin_lock_irqsave(&heap_lock, flags);
+    rc = free_locked(pfn, nr);
+    spin_unlock_irqrestore(&heap_lock, flags);
+    return rc;
 }
 
 unsigned long frames_total(void)

@@ -83,6 +83,8 @@ enum lock_rank {
     LOCK_RANK_NET_TX,
     /* Configuration mechanism #1's 0xcf8/0xcfc pair (drivers/pci.c). */
     LOCK_RANK_PCI_CONF,
+    /* The frame allocator's bitmap (shim/frame.c, Xen's heap_lock). */
+    LOCK_RANK_HEAP,
     /*
      * A CPU's timer list (shim/timer.c): a leaf, taken under any of the
      * above (the domain lock, a vbd's or vif's, event_lock, a vCPU's).
@@ -135,6 +137,7 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_NET_RX:              return "net_rx";
     case LOCK_RANK_NET_TX:              return "net_tx";
     case LOCK_RANK_PCI_CONF:            return "pci_conf_lock";
+    case LOCK_RANK_HEAP:                return "heap_lock";
     case LOCK_RANK_TIMER:               return "timer";
     case LOCK_RANK_NR:                  break;
     }
