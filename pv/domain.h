@@ -77,7 +77,15 @@ struct evtchn_fifo_queue {
 struct active_grant_entry;
 struct grant_mapping;
 
+/*
+ * The guest's grant table, locked as Xen's (docs/architecture.md,
+ * "Locks"): @lock (Xen's gt->lock) read by every op on entries, written
+ * to change the version or the frames; each active entry's own lock;
+ * @maptrack_lock for the handles' free list and the maptrack's growth.
+ */
 struct grant_table {
+    rwlock_t lock;
+    spinlock_t maptrack_lock;
     unsigned int version;               /* 1 or 2; 0 before first use */
     unsigned int nr_frames;             /* shared frames */
     unsigned int nr_status_frames;      /* v2 status frames */

@@ -237,12 +237,14 @@ static void audit_after(unsigned long nr, long rc)
     if ( !is_mmu_hypercall(nr) )
         return;
     /*
-     * Of those run without the lock, only the MMU's change references
-     * (EVTCHNOP_send and a vCPU's timer ops touch no frame, nor do
-     * mmuext_op's flushes; a multicall's entries were audited each).
+     * Of those run without the lock, only the MMU's and the grant
+     * table's change references (EVTCHNOP_send and a vCPU's timer ops
+     * touch no frame, nor do mmuext_op's flushes; a multicall's entries
+     * were audited each).
      */
     if ( !locked && nr != __HYPERVISOR_mmu_update &&
          nr != __HYPERVISOR_update_va_mapping &&
+         nr != __HYPERVISOR_grant_table_op &&
          (nr != __HYPERVISOR_mmuext_op || !pv_mmuext_changed_refs()) )
         return;
     if ( !locked )

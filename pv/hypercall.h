@@ -40,6 +40,7 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
     case __HYPERVISOR_fpu_taskswitch:
     case __HYPERVISOR_set_timer_op:
     case __HYPERVISOR_multicall:        /* locks per entry (pv/multicall.c) */
+    case __HYPERVISOR_grant_table_op:   /* Xen's grant locks (pv/grant/) */
         return true;
     case __HYPERVISOR_set_segment_base:
         return !dom.compat;             /* this vCPU's bases and %gs */

@@ -57,6 +57,11 @@ void pv_domain_locks_init(struct domain *d)
     spin_lock_init_prof(d, page_alloc_lock, LOCK_RANK_PAGE_ALLOC);
     spin_lock_init_prof(d, event_lock, LOCK_RANK_EVENT);
     spin_lock_init_prof(d, domain_lock, LOCK_RANK_DOMAIN);
+    /* The grant table's, named as their fields in Xen's struct grant_table. */
+    _rwlock_init_prof(&d->grant_table.lock, &d->profile_head, "gt->lock",
+                      LOCK_RANK(LOCK_RANK_GRANT_TABLE));
+    _spin_lock_init_prof(&d->grant_table.maptrack_lock, &d->profile_head,
+                         "gt->maptrack_lock", LOCK_RANK(LOCK_RANK_MAPTRACK));
     lock_profile_register_struct(LOCKPROF_TYPE_PERDOM, d, PV_DOMID);
     if ( opt_lock_order_selftest )
         lock_order_selftest(d);

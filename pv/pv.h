@@ -64,9 +64,9 @@ struct xenstore_domain_interface *pv_store_ring(void);
 /* ------------------------------------- backends of the guest's devices */
 
 /*
- * The lock the backends' state is under, and their calls here need:
- * today the domain lock, which their softirqs run under once the guest
- * runs (docs/architecture.md, "Locks").  For ASSERT()s.
+ * The lock the backends' state is under, and their port calls here
+ * need: today the domain lock, which their softirqs run under once the
+ * guest runs (docs/architecture.md, "Locks").  For ASSERT()s.
  */
 bool pv_backend_locked(void);
 
@@ -98,6 +98,8 @@ bool pv_evtchn_backend_bound(unsigned int backend_port);
  * the guest gives back meanwhile is never reused.  GNTST_okay and
  * *@handle, *@maddr the frame's machine address (the shim reaches it at
  * __va(), a device at the address itself), or a GNTST_* error (< 0).
+ * Any CPU, any lock of the backends' held or none: it takes the grant
+ * table's own locks (docs/architecture.md, "Grant tables").
  */
 int pv_grant_map_dev(uint32_t ref, bool readonly, unsigned int *handle,
                      uint64_t *maddr);

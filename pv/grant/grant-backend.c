@@ -10,93 +10,113 @@
 #include "pv/grant/grant.h"
 #include "pv/mm/mm.h"
 #include "pv/pv.h"
+#include "shim/spinlock.h"
 
 #define BACKEND_DOMID       0
 #define BACKEND_MAPS        PV_BACKEND_MAPS
 
-/* Domain 0's maptrack: what each handle maps. */
+/*
+ * Domain 0's maptrack: what each handle maps.  A handle is taken and
+ * given back under backend_maptrack_lock (any CPU: the backends' own
+ * locks are per device); in between it is its caller's alone.
+ */
 static struct {
     grant_ref_t ref;
     bool in_use, readonly;
     unsigned long mfn;
 } maps[BACKEND_MAPS];
 static unsigned int free_hint;
+static DEFINE_SPINLOCK(backend_maptrack_lock, LOCK_RANK_MAPTRACK);
 
-static int find_free(void)
+static int get_handle(void)
 {
     unsigned int i, h;
+    int found = -1;
 
+    spin_lock(&backend_maptrack_lock);
     for ( i = 0; i < BACKEND_MAPS; i++ )
     {
         h = (free_hint + i) % BACKEND_MAPS;
         if ( !maps[h].in_use )
         {
+            maps[h].in_use = true;
             free_hint = h + 1;
-            return h;
+            found = h;
+            break;
         }
     }
-    return -1;
+    spin_unlock(&backend_maptrack_lock);
+    return found;
 }
 
+static void put_handle(unsigned int h)
+{
+    spin_lock(&backend_maptrack_lock);
+    maps[h].in_use = false;
+    spin_unlock(&backend_maptrack_lock);
+}
+
+/*
+ * As map_own_grant() (grant-map.c), for a device: the pin under the
+ * table's locks, the frame's references (a writable type for a device
+ * that writes it: never a page table meanwhile) without them.
+ */
 int pv_grant_map_dev(uint32_t ref, bool readonly, unsigned int *handle,
                      uint64_t *maddr)
 {
-    struct active_grant_entry *act = NULL;
     uint32_t inc = readonly ? GNTPIN_devr_inc : GNTPIN_devw_inc;
     bool got_frame = false;
     struct page_info *pg;
+    unsigned long mfn;
     int h, rc;
 
-    ASSERT(pv_backend_locked());
-    if ( (h = find_free()) < 0 )
+    if ( (h = get_handle()) < 0 )
         return GNTST_no_device_space;
-    if ( (rc = gnt_pin_for_map(ref, readonly, BACKEND_DOMID, &act,
-                               &got_frame)) )
-        return rc;
-    act->pin += inc;
-    pg = mfn_to_page(act->mfn);
+    grant_read_lock(gt());
+    rc = gnt_pin_for_map(ref, readonly, BACKEND_DOMID, inc, &mfn,
+                         &got_frame);
+    grant_read_unlock(gt());
+    if ( rc )
+        goto put;
+    pg = mfn_to_page(mfn);
     rc = GNTST_general_error;
     if ( !pg || (!got_frame && !page_get(pg, PGO_GUEST)) )
         goto unpin;
-    /* The device writes it: never a page table meanwhile. */
     if ( !readonly && page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
     {
         page_put(pg);
         goto unpin;
     }
-    maps[h].in_use = true;
     maps[h].ref = ref;
     maps[h].readonly = readonly;
-    maps[h].mfn = act->mfn;
+    maps[h].mfn = mfn;
     *handle = h;
-    *maddr = (uint64_t)act->mfn << PAGE_SHIFT;
+    *maddr = (uint64_t)mfn << PAGE_SHIFT;
     return GNTST_okay;
 
  unpin:
-    act->pin -= inc;
-    gnt_unpin_clear(grant_status_word(gt(), ref), act, readonly);
+    gnt_unpin_map(ref, readonly, inc);
+ put:
+    put_handle(h);
     return rc;
 }
 
+/* The frame's references go before the pin, as in an unmap. */
 void pv_grant_unmap_dev(unsigned int handle)
 {
-    struct grant_table *t = gt();
-    struct active_grant_entry *act;
     struct page_info *pg;
     bool ro;
 
-    ASSERT(pv_backend_locked());
-    if ( handle >= BACKEND_MAPS || !maps[handle].in_use )
+    if ( handle >= BACKEND_MAPS || !ACCESS_ONCE(maps[handle].in_use) )
         return;
     ro = maps[handle].readonly;
-    act = active_entry(t, maps[handle].ref);
     pg = mfn_to_page(maps[handle].mfn);
     if ( !ro )
         page_put_type(pg);
     page_put(pg);
-    act->pin -= ro ? GNTPIN_devr_inc : GNTPIN_devw_inc;
-    gnt_unpin_clear(grant_status_word(t, maps[handle].ref), act, ro);
-    maps[handle].in_use = false;
+    gnt_unpin_map(maps[handle].ref, ro,
+                  ro ? GNTPIN_devr_inc : GNTPIN_devw_inc);
+    put_handle(handle);
 }
 
 /* mm-audit: the references domain 0's device mappings hold. */

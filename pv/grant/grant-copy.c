@@ -40,20 +40,16 @@ static int acquire_transitive(grant_entry_v2_t *sha2)
     return dom0_grant(trans_gref);
 }
 
-static int acquire_grant_for_copy(grant_ref_t ref, bool ro,
-                                  struct copy_buf *b)
+/* With the table read-locked and the entry locked (the caller's). */
+static int acquire_locked(struct grant_table *t, grant_ref_t ref, bool ro,
+                          struct active_grant_entry *act, struct copy_buf *b)
 {
-    struct grant_table *t = gt();
-    struct active_grant_entry *act;
     grant_entry_v2_t *sha2;
     uint16_t *status;
     uint32_t old_pin;
     unsigned long gfn;
     int rc;
 
-    if ( ref >= nr_grant_entries(t) )
-        return GNTST_bad_gntref;
-    act = active_entry(t, ref);
     status = grant_status_word(t, ref);
     sha2 = t->version == 2 ? shared_entry_v2(t, ref) : NULL;
     if ( act->pin && (act->domid != GNT_GUEST_DOMID ||
@@ -131,22 +127,45 @@ static int acquire_grant_for_copy(grant_ref_t ref, bool ro,
     return GNTST_okay;
 }
 
-static void release_buf(struct copy_buf *b)
+/*
+ * Xen's acquire_grant_for_copy(): pin grant @ref for the copy, under the
+ * table's read lock and the entry's lock; the copy itself runs with
+ * neither, the pin and the frame's reference keeping the frame.
+ */
+static int acquire_grant_for_copy(grant_ref_t ref, bool ro,
+                                  struct copy_buf *b)
 {
     struct grant_table *t = gt();
-    struct page_info *pg = mfn_to_page(b->mfn);
     struct active_grant_entry *act;
+    int rc = GNTST_bad_gntref;
 
-    if ( b->have_grant )
+    grant_read_lock(t);
+    if ( ref < nr_grant_entries(t) )
     {
-        act = active_entry(t, b->ref);
-        act->pin -= b->readonly ? GNTPIN_hstr_inc : GNTPIN_hstw_inc;
-        gnt_unpin_clear(grant_status_word(t, b->ref), act, b->readonly);
+        act = active_entry_acquire(t, ref);
+        rc = acquire_locked(t, ref, ro, act, b);
+        active_entry_release(act);
     }
+    grant_read_unlock(t);
+    return rc;
+}
+
+/*
+ * As Xen's gnttab_copy_release_buf(): the frame's type and reference
+ * first, then the pin, so that once the guest sees the grant unused the
+ * frame is free to become anything (a page table, say) at once.
+ */
+static void release_buf(struct copy_buf *b)
+{
+    struct page_info *pg = mfn_to_page(b->mfn);
+
     if ( b->have_type )
         page_put_type(pg);
     if ( b->mfn != INVALID_PFN )
         page_put(pg);
+    if ( b->have_grant )
+        gnt_unpin_map(b->ref, b->readonly,
+                      b->readonly ? GNTPIN_hstr_inc : GNTPIN_hstw_inc);
 }
 
 static int claim_buf(const struct gnttab_copy *op,

@@ -14,10 +14,13 @@
 #include "pv/mm/mm.h"
 #include "shim/frame.h"
 
-/* A handle the guest named, below maptrack_limit: clamped as well. */
+/*
+ * A handle the guest named, below maptrack_limit: clamped as well.  The
+ * limit only grows, each frame in place before it (grow_maptrack()).
+ */
 struct grant_mapping *maptrack_entry(grant_handle_t h)
 {
-    h = array_index_nospec(h, gt()->maptrack_limit);
+    h = array_index_nospec(h, maptrack_limit(gt()));
     return &gt()->maptrack[h / MAPTRACK_PER_PAGE][h % MAPTRACK_PER_PAGE];
 }
 
@@ -38,39 +41,49 @@ static grant_handle_t grow_maptrack(struct grant_table *t)
         new[i].ref = handle + i + 1;
     if ( t->maptrack_tail == MAPTRACK_TAIL )
         t->maptrack_tail = handle + MAPTRACK_PER_PAGE - 1;
-    t->maptrack[nr] = new;
-    t->maptrack_limit += MAPTRACK_PER_PAGE;
     new[MAPTRACK_PER_PAGE - 1].ref = t->maptrack_head;
     t->maptrack_head = handle + 1;
+    t->maptrack[nr] = new;
+    /* Lock-free readers (unmap) see the frame before the limit. */
+    __atomic_store_n(&t->maptrack_limit, t->maptrack_limit + MAPTRACK_PER_PAGE,
+                     __ATOMIC_RELEASE);
     return handle;
 }
 
-/* Xen keeps one entry on the free list, so the tail can always grow. */
+/*
+ * Xen keeps one entry on the free list, so the tail can always grow.
+ * The free list and the growth are maptrack_lock's (Xen's keeps a list
+ * per vCPU and steals between them; one list under one lock, held for a
+ * few loads and stores, is what Xen had before 4.7).
+ */
 static grant_handle_t get_maptrack_handle(void)
 {
     struct grant_table *t = gt();
-    grant_handle_t head = t->maptrack_head, next;
+    grant_handle_t head, next;
 
-    if ( head != MAPTRACK_TAIL )
-    {
-        next = maptrack_entry(head)->ref;
-        if ( next != MAPTRACK_TAIL )
-        {
-            t->maptrack_head = next;
-            return head;
-        }
-    }
-    return grow_maptrack(t);
+    spin_lock(&t->maptrack_lock);
+    head = t->maptrack_head;
+    if ( head != MAPTRACK_TAIL &&
+         (next = maptrack_entry(head)->ref) != MAPTRACK_TAIL )
+        t->maptrack_head = next;
+    else
+        head = grow_maptrack(t);
+    spin_unlock(&t->maptrack_lock);
+    return head;
 }
 
+/* @handle's entry has flags 0: no unmap can take it meanwhile. */
 void put_maptrack_handle(grant_handle_t handle)
 {
     struct grant_table *t = gt();
-    grant_handle_t prev_tail = t->maptrack_tail;
+    grant_handle_t prev_tail;
 
+    spin_lock(&t->maptrack_lock);
+    prev_tail = t->maptrack_tail;
     maptrack_entry(handle)->ref = MAPTRACK_TAIL;
     t->maptrack_tail = handle;
     maptrack_entry(prev_tail)->ref = handle;
+    spin_unlock(&t->maptrack_lock);
 }
 
 static uint32_t pin_inc(unsigned int flags)
@@ -87,45 +100,69 @@ static uint32_t pin_inc(unsigned int flags)
 
 /*
  * Pin entry @ref of the guest's table for a map by @domid (the guest's
- * own, or the shim's backends as domain 0), read-only if @ro, as Xen's
- * map_grant_ref() up to the frame: 0, or a GNTST_* error.  *@got_frame
- * when this pin took the frame's first reference.
+ * own, or the shim's backends as domain 0), read-only if @ro, adding
+ * @inc to its pin, as Xen's map_grant_ref() up to the frame: 0, or a
+ * GNTST_* error.  The table is read-locked by the caller; the entry is
+ * locked here and released before returning.  *@mfn is the frame
+ * pinned, and *@got_frame says this pin took the frame's first
+ * reference (the map's own, then).
  */
-int gnt_pin_for_map(grant_ref_t ref, bool ro, domid_t domid,
-                    struct active_grant_entry **pact, bool *got_frame)
+int gnt_pin_for_map(grant_ref_t ref, bool ro, domid_t domid, uint32_t inc,
+                    unsigned long *mfn, bool *got_frame)
 {
     struct grant_table *t = gt();
     struct active_grant_entry *act;
-    unsigned long gfn, mfn;
-    int rc;
+    unsigned long gfn;
+    int rc = GNTST_okay;
 
+    ASSERT(rw_is_locked_by_me(&t->lock));
     if ( ref >= nr_grant_entries(t) )
         return GNTST_bad_gntref;
-    *pact = act = active_entry(t, ref);
+    act = active_entry_acquire(t, ref);
     if ( act->pin && (act->domid != domid ||
                       (act->pin & GNTPIN_overflow) || act->is_sub_page) )
-        return GNTST_general_error;
-    if ( act->pin && (ro || (act->pin & (GNTPIN_hstw_mask |
-                                         GNTPIN_devw_mask))) )
-        return GNTST_okay;
-    if ( (rc = gnt_set_status(t, ref, act, ro, true, domid)) )
-        return rc;
-    if ( act->pin )
-        return GNTST_okay;
-    gfn = t->version == 1 ? shared_entry_v1(t, ref)->frame
-                          : shared_entry_v2(t, ref)->full_page.frame;
-    if ( (rc = gnt_get_paged_frame(gfn, &mfn)) )
+        rc = GNTST_general_error;
+    else if ( act->pin && (ro || (act->pin & (GNTPIN_hstw_mask |
+                                              GNTPIN_devw_mask))) )
+        ;                               /* pinned as it needs to be */
+    else if ( (rc = gnt_set_status(t, ref, act, ro, true, domid)) )
+        ;
+    else if ( !act->pin )
     {
-        gnt_unpin_clear(grant_status_word(t, ref), act, ro);
-        return rc;
+        gfn = t->version == 1 ? shared_entry_v1(t, ref)->frame
+                              : shared_entry_v2(t, ref)->full_page.frame;
+        if ( (rc = gnt_get_paged_frame(gfn, &act->mfn)) )
+            gnt_unpin_clear(grant_status_word(t, ref), act, ro);
+        else
+        {
+            *got_frame = true;
+            act->domid = domid;
+            act->start = 0;
+            act->length = PAGE_SIZE;
+            act->is_sub_page = false;
+        }
     }
-    *got_frame = true;
-    act->domid = domid;
-    act->mfn = mfn;
-    act->start = 0;
-    act->length = PAGE_SIZE;
-    act->is_sub_page = false;
-    return GNTST_okay;
+    if ( !rc )
+    {
+        act->pin += inc;
+        *mfn = act->mfn;
+    }
+    active_entry_release(act);
+    return rc;
+}
+
+/* Drop a map's pin of @inc, its frame references gone (or never taken). */
+void gnt_unpin_map(grant_ref_t ref, bool ro, uint32_t inc)
+{
+    struct grant_table *t = gt();
+    struct active_grant_entry *act;
+
+    grant_read_lock(t);
+    act = active_entry_acquire(t, ref);
+    act->pin -= inc;
+    gnt_unpin_clear(grant_status_word(t, ref), act, ro);
+    active_entry_release(act);
+    grant_read_unlock(t);
 }
 
 /* The frame references of a map: general, and writable types. */
@@ -163,44 +200,53 @@ static int take_refs(struct page_info *pg, unsigned int flags, bool have_one,
     return GNTST_okay;
 }
 
+/*
+ * As Xen's map_grant_ref(): the pin under the table's read lock and the
+ * entry's lock, the frame's references and the PTE with neither (the pin
+ * keeps the entry's frame), the maptrack entry last, its flags after the
+ * rest (an unmap of the handle meanwhile finds it free).
+ */
 static void map_own_grant(struct gnttab_map_grant_ref *op,
                           grant_handle_t handle)
 {
-    struct active_grant_entry *act = NULL;
+    struct grant_table *t = gt();
     unsigned int refcnt = 0, typecnt = 0;
     bool got_frame = false, ro = op->flags & GNTMAP_readonly;
+    uint32_t inc = pin_inc(op->flags);
     struct grant_mapping *mt;
     struct page_info *pg;
+    unsigned long mfn;
     int rc;
 
-    rc = gnt_pin_for_map(op->ref, op->flags & GNTMAP_readonly,
-                         GNT_GUEST_DOMID, &act, &got_frame);
+    grant_read_lock(t);
+    rc = gnt_pin_for_map(op->ref, ro, GNT_GUEST_DOMID, inc, &mfn,
+                         &got_frame);
+    grant_read_unlock(t);
     if ( rc )
         goto fail;
-    act->pin += pin_inc(op->flags);
-    pg = mfn_to_page(act->mfn);
+    pg = mfn_to_page(mfn);
     rc = pg ? take_refs(pg, op->flags, got_frame, &refcnt, &typecnt)
             : GNTST_general_error;
     if ( !rc && (op->flags & GNTMAP_host_map) )
-        rc = create_grant_pv_mapping(op->host_addr, act->mfn, op->flags);
+        rc = create_grant_pv_mapping(op->host_addr, mfn, op->flags);
     if ( rc )
     {
         printk(XENLOG_DEBUG "d1: could not map grant %#x of mfn %#lx\n",
-               op->ref, act->mfn);
+               op->ref, mfn);
         while ( typecnt-- )
             page_put_type(pg);
         while ( refcnt-- )
             page_put(pg);
-        act->pin -= pin_inc(op->flags);
-        gnt_unpin_clear(grant_status_word(gt(), op->ref), act, ro);
+        gnt_unpin_map(op->ref, ro, inc);
         goto fail;
     }
 
     mt = maptrack_entry(handle);
     mt->domid = op->dom;
     mt->ref = op->ref;
-    mt->flags = op->flags;              /* Xen keeps 16 bits of them */
-    op->dev_bus_addr = (uint64_t)act->mfn << PAGE_SHIFT;
+    /* Xen keeps 16 bits of them */
+    __atomic_store_n(&mt->flags, op->flags, __ATOMIC_RELEASE);
+    op->dev_bus_addr = (uint64_t)mfn << PAGE_SHIFT;
     op->handle = handle;
     op->status = GNTST_okay;
     return;

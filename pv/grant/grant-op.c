@@ -55,7 +55,9 @@ static long gnttab_swap_grant_ref(unsigned long uop, unsigned int count)
             return i;
         if ( copy_from_guest_offset(&op, uop, i, sizeof(op)) )
             return -XEN_EFAULT;
+        grant_write_lock(gt());         /* as Xen's: no pin may change */
         op.status = swap_grant_ref(op.ref_a, op.ref_b);
+        grant_write_unlock(gt());
         if ( copy_to_guest(uop + i * sizeof(op) +
                            offsetof(gnttab_swap_grant_ref_t, status),
                            &op.status, sizeof(op.status)) )
@@ -123,7 +125,6 @@ static always_inline long grant_table_op(unsigned long cmd_arg,
     size_t size;
     long rc;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     perfc_incra(gnttab_ops, cmd);
     if ( (int)count < 0 )
         return -XEN_EINVAL;

@@ -69,18 +69,20 @@ static always_inline long setup_table(unsigned long uop, unsigned int count,
         op.status = GNTST_general_error;
         goto out;
     }
+    /* As Xen's: the frames grow and go out under the lock for writing. */
+    grant_write_lock(t);
     if ( (op.nr_frames > t->nr_frames ||
           (t->version > 1 &&
            grant_to_status_frames(op.nr_frames) > t->nr_status_frames)) &&
          gnttab_grow_table(op.nr_frames) )
-    {
         op.status = GNTST_general_error;
-        goto out;
-    }
-    for ( i = 0; i < op.nr_frames; i++ )
-        if ( copy_elem_to_guest((unsigned long)op.frame_list.p, i,
-                                va_to_mfn(t->shared[i]), fsize) && !compat )
-            op.status = GNTST_bad_virt_addr;
+    else
+        for ( i = 0; i < op.nr_frames; i++ )
+            if ( copy_elem_to_guest((unsigned long)op.frame_list.p, i,
+                                    va_to_mfn(t->shared[i]), fsize) &&
+                 !compat )
+                op.status = GNTST_bad_virt_addr;
+    grant_write_unlock(t);
 
  out:
     BUILD_BUG_ON(COMPAT_MSIZE(gnttab_setup_table, status) !=
@@ -111,7 +113,9 @@ long gnttab_query_size(unsigned long uop, unsigned int count)
     op.status = target_status(op.dom);
     if ( op.status == GNTST_okay )
     {
+        grant_read_lock(gt());
         op.nr_frames = gt()->nr_frames;
+        grant_read_unlock(gt());
         op.max_nr_frames = GNTTAB_MAX_FRAMES;
     }
     if ( copy_to_guest(uop, &op, sizeof(op)) )
@@ -155,20 +159,22 @@ static always_inline long get_status_frames(unsigned long uop,
     op.status = target_status(op.dom);
     if ( op.status != GNTST_okay )
         goto out;
+    grant_read_lock(t);
     if ( op.nr_frames > t->nr_status_frames )
     {
         printk(XENLOG_DEBUG "d1 asked for %u grant status frames of %u\n",
                op.nr_frames, t->nr_status_frames);
         op.status = GNTST_general_error;
-        goto out;
     }
-    for ( i = 0; i < op.nr_frames; i++ )
-    {
-        gmfn = va_to_mfn(t->status[i]);
-        if ( copy_to_guest_offset((unsigned long)op.frame_list.p, i, &gmfn,
-                                  sizeof(gmfn)) && !compat )
-            op.status = GNTST_bad_virt_addr;
-    }
+    else
+        for ( i = 0; i < op.nr_frames; i++ )
+        {
+            gmfn = va_to_mfn(t->status[i]);
+            if ( copy_to_guest_offset((unsigned long)op.frame_list.p, i,
+                                      &gmfn, sizeof(gmfn)) && !compat )
+                op.status = GNTST_bad_virt_addr;
+        }
+    grant_read_unlock(t);
 
  out:
     BUILD_BUG_ON(COMPAT_MSIZE(gnttab_get_status_frames, status) !=
@@ -203,7 +209,7 @@ long gnttab_get_version(unsigned long uop)
     default:
         break;
     }
-    op.version = gt()->version;
+    op.version = ACCESS_ONCE(gt()->version);    /* Xen's: no lock */
     if ( copy_to_guest(uop + offsetof(gnttab_get_version_t, version),
                        &op.version, sizeof(op.version)) )
         return -XEN_EFAULT;

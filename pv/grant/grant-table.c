@@ -77,6 +77,16 @@ struct active_grant_entry *active_entry(struct grant_table *t,
     return t->active[ref / ACGNT_PER_PAGE] + ref % ACGNT_PER_PAGE;
 }
 
+struct active_grant_entry *active_entry_acquire(struct grant_table *t,
+                                                grant_ref_t ref)
+{
+    struct active_grant_entry *act = active_entry(t, ref);
+
+    ASSERT(rw_is_locked_by_me(&t->lock));
+    spin_lock_irq_on_wait(&act->lock);
+    return act;
+}
+
 unsigned long va_to_mfn(const void *va)
 {
     return __pa(va) >> PAGE_SHIFT;
@@ -129,14 +139,20 @@ static int unshare_frame(void *va, bool check_only)
     return 0;
 }
 
-static void *alloc_shim_page(void)
+/* A frame of active entries, each with its lock set up. */
+static struct active_grant_entry *alloc_active_frame(void)
 {
     unsigned long mfn = frame_alloc();
+    struct active_grant_entry *act;
+    unsigned int i;
 
     if ( mfn == INVALID_PFN )
         return NULL;
-    memset(__va(mfn << PAGE_SHIFT), 0, PAGE_SIZE);
-    return __va(mfn << PAGE_SHIFT);
+    act = __va(mfn << PAGE_SHIFT);
+    memset(act, 0, PAGE_SIZE);
+    for ( i = 0; i < ACGNT_PER_PAGE; i++ )
+        spin_lock_init(&act[i].lock, LOCK_RANK_GRANT_ACTIVE);
+    return act;
 }
 
 int gnttab_populate_status_frames(unsigned int req_nr_frames)
@@ -144,6 +160,7 @@ int gnttab_populate_status_frames(unsigned int req_nr_frames)
     struct grant_table *t = gt();
     unsigned int i, req = grant_to_status_frames(req_nr_frames);
 
+    ASSERT(rw_is_write_locked_by_me(&t->lock));
     for ( i = t->nr_status_frames; i < req; i++ )
         if ( !(t->status[i] = share_frame()) )
         {
@@ -161,6 +178,7 @@ int gnttab_unpopulate_status_frames(void)
     struct grant_table *t = gt();
     unsigned int i;
 
+    ASSERT(rw_is_write_locked_by_me(&t->lock));
     for ( i = 0; i < t->nr_status_frames; i++ )
         if ( unshare_frame(t->status[i], true) )
             return -XEN_EBUSY;
@@ -178,10 +196,11 @@ int gnttab_grow_table(unsigned int req)
     struct grant_table *t = gt();
     unsigned int i, act;
 
+    ASSERT(rw_is_write_locked_by_me(&t->lock));
     req = MAX(req, (unsigned int)GNT_INITIAL_FRAMES);
     act = DIV_ROUND_UP(req * SHGNT_PER_PAGE_V1, ACGNT_PER_PAGE);
     for ( ; t->nr_active_frames < act; t->nr_active_frames++ )
-        if ( !(t->active[t->nr_active_frames] = alloc_shim_page()) )
+        if ( !(t->active[t->nr_active_frames] = alloc_active_frame()) )
             return -XEN_ENOMEM;
     for ( i = t->nr_frames; i < req; i++ )
         if ( !(t->shared[i] = share_frame()) )
@@ -201,16 +220,25 @@ int gnttab_grow_table(unsigned int req)
     return -XEN_ENOMEM;
 }
 
-/* Xen makes the table with the domain; we do on the first grant op. */
+/*
+ * Xen makes the table with the domain; we do on the first grant op, the
+ * first of several vCPUs' to take the lock for writing (the version is
+ * set last, so whoever sees it sees the table).
+ */
 void gnttab_lazy_init(void)
 {
     struct grant_table *t = gt();
 
-    if ( t->version )
+    if ( __atomic_load_n(&t->version, __ATOMIC_ACQUIRE) )
         return;
-    t->version = 1;
-    t->maptrack_head = t->maptrack_tail = MAPTRACK_TAIL;
-    gnttab_grow_table(0);
+    grant_write_lock(t);
+    if ( !t->version )
+    {
+        t->maptrack_head = t->maptrack_tail = MAPTRACK_TAIL;
+        gnttab_grow_table(0);
+        __atomic_store_n(&t->version, 1, __ATOMIC_RELEASE);
+    }
+    grant_write_unlock(t);
 }
 
 /*
@@ -221,16 +249,17 @@ void gnttab_lazy_init(void)
  */
 bool gnttab_shares_frame(unsigned long mfn)
 {
-    const struct grant_table *t = gt();
+    struct grant_table *t = gt();
+    bool shared = false;
     unsigned int i;
 
-    for ( i = 0; i < t->nr_frames; i++ )
-        if ( va_to_mfn(t->shared[i]) == mfn )
-            return true;
-    for ( i = 0; i < t->nr_status_frames; i++ )
-        if ( va_to_mfn(t->status[i]) == mfn )
-            return true;
-    return false;
+    grant_read_lock(t);
+    for ( i = 0; i < t->nr_frames && !shared; i++ )
+        shared = va_to_mfn(t->shared[i]) == mfn;
+    for ( i = 0; i < t->nr_status_frames && !shared; i++ )
+        shared = va_to_mfn(t->status[i]) == mfn;
+    grant_read_unlock(t);
+    return shared;
 }
 
 /*

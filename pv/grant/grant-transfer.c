@@ -52,8 +52,6 @@ static bool prepare_for_transfer(grant_ref_t ref)
     unsigned int retries = 0;
     uint32_t *raw;
 
-    if ( ref >= nr_grant_entries(t) )
-        return false;
     raw = (uint32_t *)shared_entry_header(t, ref);
     scombo.raw = ACCESS_ONCE(*raw);
     for ( ; ; )
@@ -72,13 +70,11 @@ static bool prepare_for_transfer(grant_ref_t ref)
     }
 }
 
-/* The frame comes back to the guest at the pfn the entry asked for. */
+/* The entry now names the frame, at the pfn it asked for. */
 static void complete_transfer(grant_ref_t ref, unsigned long mfn)
 {
     struct grant_table *t = gt();
 
-    pv_mm_give_frame(mfn);
-    dom.tot_pages++;
     if ( t->version == 1 )
     {
         grant_entry_v1_t *e = shared_entry_v1(t, ref);
@@ -97,6 +93,35 @@ static void complete_transfer(grant_ref_t ref, unsigned long mfn)
                       (uint16_t)GTF_transfer_completed, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * The frame comes back to the guest at the pfn entry @ref asked for, if
+ * the entry accepts it and the guest has room for it (a vCPU may have
+ * taken the stolen frame's place meanwhile), as Xen's gnttab_transfer()
+ * does it: under the entry's lock, committing and assigning under
+ * page_alloc_lock.
+ */
+static bool transfer_to(grant_ref_t ref, unsigned long mfn)
+{
+    struct grant_table *t = gt();
+    struct active_grant_entry *act;
+    bool ok = false;
+
+    grant_read_lock(t);
+    if ( ref >= nr_grant_entries(t) )
+        goto unlock;
+    act = active_entry_acquire(t, ref);
+    spin_lock(&dom.page_alloc_lock);
+    ok = dom.tot_pages < dom.nr_pages && prepare_for_transfer(ref) &&
+         pv_mm_assign_frames_locked(mfn, 1);
+    spin_unlock(&dom.page_alloc_lock);
+    if ( ok )
+        complete_transfer(ref, mfn);
+    active_entry_release(act);
+ unlock:
+    grant_read_unlock(t);
+    return ok;
+}
+
 static int16_t transfer_one(const struct gnttab_transfer *gop)
 {
     unsigned long mfn = gop->mfn;
@@ -107,11 +132,8 @@ static int16_t transfer_one(const struct gnttab_transfer *gop)
     if ( steal_page(mfn) )
         return GNTST_bad_page;
     e = gnt_domain(gop->domid, false);
-    if ( e == GNT_DOM_SELF && prepare_for_transfer(gop->ref) )
-    {
-        complete_transfer(gop->ref, mfn);
+    if ( e == GNT_DOM_SELF && transfer_to(gop->ref, mfn) )
         return GNTST_okay;
-    }
     /* Freed, as Xen frees the stolen page when the transfer fails. */
     printk(XENLOG_DEBUG "d1: transfer of mfn %#lx to d%u failed: frame "
            "freed\n", mfn, gop->domid);

@@ -21,45 +21,60 @@ struct unmap_common {
     grant_ref_t ref;
 };
 
+/*
+ * As Xen's unmap_common(): the handle's entry read without a lock, then
+ * checked again under its grant's lock, which every change to a mapped
+ * handle's entry holds (so of two unmaps of one handle, one finds it
+ * gone; a handle freed and mapped again for another grant meanwhile has
+ * another ref).
+ */
 static void unmap_common(struct unmap_common *op)
 {
     struct grant_table *t = gt();
     struct active_grant_entry *act;
     struct grant_mapping *map;
+    bool put_handle = false;
     unsigned int flags;
+    grant_ref_t ref;
     int rc = GNTST_okay;
 
     op->done = 0;
-    if ( op->handle >= t->maptrack_limit ||
-         !(map = maptrack_entry(op->handle))->flags )
+    if ( op->handle >= maptrack_limit(t) ||
+         !__atomic_load_n(&(map = maptrack_entry(op->handle))->flags,
+                          __ATOMIC_ACQUIRE) )
     {
         op->status = GNTST_bad_handle;
         return;
     }
-    op->ref = map->ref;
-    if ( op->ref >= nr_grant_entries(t) )
+    ref = ACCESS_ONCE(map->ref);
+    grant_read_lock(t);
+    if ( ref >= nr_grant_entries(t) )
     {
+        grant_read_unlock(t);
         op->status = GNTST_bad_handle;
         return;
     }
-    act = active_entry(t, op->ref);
-    flags = map->flags;
+    act = active_entry_acquire(t, ref);
+    flags = ACCESS_ONCE(map->flags);
+    if ( !flags || ACCESS_ONCE(map->ref) != ref )
+    {
+        rc = GNTST_bad_handle;
+        goto out;
+    }
+    op->ref = ref;
     op->mfn = act->mfn;
     if ( op->dev_bus_addr &&
          op->dev_bus_addr != ((uint64_t)act->mfn << PAGE_SHIFT) )
     {
-        op->status = GNTST_general_error;
-        return;
+        rc = GNTST_general_error;
+        goto out;
     }
     if ( op->host_addr && (flags & GNTMAP_host_map) )
     {
         rc = replace_grant_pv_mapping(op->host_addr, op->mfn, op->new_addr,
                                       flags);
         if ( rc )
-        {
-            op->status = rc;
-            return;
-        }
+            goto out;
         map->flags &= ~GNTMAP_host_map;
         op->done |= GNTMAP_host_map | (flags & GNTMAP_readonly);
     }
@@ -71,8 +86,13 @@ static void unmap_common(struct unmap_common *op)
     if ( !(map->flags & (GNTMAP_device_map | GNTMAP_host_map)) )
     {
         map->flags = 0;
-        put_maptrack_handle(op->handle);
+        put_handle = true;
     }
+ out:
+    active_entry_release(act);
+    grant_read_unlock(t);
+    if ( put_handle )
+        put_maptrack_handle(op->handle);
     op->status = rc;
 }
 
@@ -86,7 +106,8 @@ static void unmap_common_complete(const struct unmap_common *op)
 
     if ( !op->done )
         return;
-    act = active_entry(t, op->ref);
+    grant_read_lock(t);
+    act = active_entry_acquire(t, op->ref);
     pg = mfn_to_page(op->mfn);
     if ( op->done & GNTMAP_device_map )
     {
@@ -103,6 +124,8 @@ static void unmap_common_complete(const struct unmap_common *op)
         act->pin -= ro ? GNTPIN_hstr_inc : GNTPIN_hstw_inc;
     }
     gnt_unpin_clear(grant_status_word(t, op->ref), act, ro);
+    active_entry_release(act);
+    grant_read_unlock(t);
 }
 
 static void complete_batch(struct unmap_common *common, unsigned int n)

@@ -118,11 +118,14 @@ long gnttab_set_version(unsigned long uop)
 
     if ( copy_from_guest(&op, uop, sizeof(op)) )
         return -XEN_EFAULT;
+    /* No entry is pinned meanwhile: every op on one reads the lock. */
+    grant_write_lock(t);
     if ( op.version != 1 && op.version != 2 )
         res = -XEN_EINVAL;
     else if ( op.version != t->version )
         res = switch_version(t, op.version);
     op.version = t->version;
+    grant_write_unlock(t);
     if ( copy_to_guest(uop, &op, sizeof(op)) )
         res = -XEN_EFAULT;
     return res;

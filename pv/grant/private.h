@@ -35,8 +35,12 @@
 #define SHGNT_PER_PAGE_V2   (PAGE_SIZE / sizeof(grant_entry_v2_t))
 #define STGNT_PER_PAGE      (PAGE_SIZE / sizeof(grant_status_t))
 
-/* Xen's active_grant_entry: the shim's shadow of a pinned grant. */
+/*
+ * Xen's active_grant_entry: the shim's shadow of a pinned grant, all of
+ * it under its @lock (active_entry_acquire()).
+ */
 struct active_grant_entry {
+    spinlock_t lock;
     uint32_t pin;                       /* GNTPIN_* counts */
     uint16_t domid;                     /* the domain granted access */
     uint16_t start;                     /* sub-page grants: offset ... */
@@ -104,6 +108,45 @@ static inline struct grant_table *gt(void)
     return &dom.grant_table;
 }
 
+/*
+ * The table's lock (Xen's grant_read_lock() and grant_write_lock()),
+ * waited for with interrupts on: a holder may be flushing TLBs (a frame
+ * shared or taken back, a writable type), which needs every CPU.
+ */
+static inline void grant_read_lock(struct grant_table *t)
+{
+    read_lock_irq_on_wait(&t->lock);
+}
+
+static inline void grant_read_unlock(struct grant_table *t)
+{
+    read_unlock(&t->lock);
+}
+
+static inline void grant_write_lock(struct grant_table *t)
+{
+    write_lock_irq_on_wait(&t->lock);
+}
+
+static inline void grant_write_unlock(struct grant_table *t)
+{
+    write_unlock(&t->lock);
+}
+
+/*
+ * Entry @ref (below nr_grant_entries(), the table read-locked) with its
+ * lock held, until active_entry_release(): its pin, frame and range, and
+ * the maptrack entries that name it changing (Xen's).  Waited for with
+ * interrupts on, as its holder may wait for a page table's lock.
+ */
+struct active_grant_entry *active_entry_acquire(struct grant_table *t,
+                                                grant_ref_t ref);
+
+static inline void active_entry_release(struct active_grant_entry *act)
+{
+    spin_unlock(&act->lock);
+}
+
 unsigned int nr_grant_entries(const struct grant_table *t);
 grant_entry_header_t *shared_entry_header(struct grant_table *t,
                                           grant_ref_t ref);
@@ -144,8 +187,15 @@ void gnt_unpin_clear(uint16_t *status, const struct active_grant_entry *act,
 /* A guest frame by its number (PV: gfn == mfn), with a reference. */
 int gnt_get_paged_frame(unsigned long gfn, unsigned long *mfn);
 /* grant-map.c: pin entry @ref for a map by @domid (see there). */
-int gnt_pin_for_map(grant_ref_t ref, bool ro, domid_t domid,
-                    struct active_grant_entry **pact, bool *got_frame);
+int gnt_pin_for_map(grant_ref_t ref, bool ro, domid_t domid, uint32_t inc,
+                    unsigned long *mfn, bool *got_frame);
+void gnt_unpin_map(grant_ref_t ref, bool ro, uint32_t inc);
+
+/* The handles in maptrack frames: read without maptrack_lock. */
+static inline unsigned int maptrack_limit(const struct grant_table *t)
+{
+    return __atomic_load_n(&t->maptrack_limit, __ATOMIC_ACQUIRE);
+}
 
 /* grant-map.c */
 struct grant_mapping *maptrack_entry(grant_handle_t h);

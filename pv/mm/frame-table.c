@@ -110,17 +110,22 @@ void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
  * a guest can take from the allocator to what it gave back, so the
  * shim's own reserve stays the shim's.
  */
+bool pv_mm_assign_frames_locked(unsigned long mfn, unsigned long nr)
+{
+    ASSERT(spin_is_locked_by_me(&dom.page_alloc_lock));
+    if ( dom.tot_pages > dom.nr_pages || nr > dom.nr_pages - dom.tot_pages )
+        return false;
+    give_locked(mfn, nr);
+    dom.tot_pages += nr;
+    return true;
+}
+
 bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr)
 {
     bool ok;
 
     spin_lock(&dom.page_alloc_lock);
-    ok = dom.tot_pages <= dom.nr_pages && nr <= dom.nr_pages - dom.tot_pages;
-    if ( ok )
-    {
-        give_locked(mfn, nr);
-        dom.tot_pages += nr;
-    }
+    ok = pv_mm_assign_frames_locked(mfn, nr);
     spin_unlock(&dom.page_alloc_lock);
     return ok;
 }

@@ -28,6 +28,8 @@ void pv_mm_give_frames(unsigned long mfn, unsigned long nr);
  * would take it past its maximum reservation (Xen's assign_pages()).
  */
 bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr);
+/* The same, by a caller holding page_alloc_lock (GNTTABOP_transfer). */
+bool pv_mm_assign_frames_locked(unsigned long mfn, unsigned long nr);
 
 /*
  * Frames the guest gave back (decrease_reservation) that nothing holds

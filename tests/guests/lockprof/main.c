@@ -5,7 +5,8 @@
  * lists Xen's locks with sane counts, event channel operations count on
  * the domain's event_lock, what touches only the calling vCPU (lock-free
  * hypercalls, user system calls bounced) takes no domain lock while
- * other hypercalls take it once each, elements beyond max_elem are
+ * other hypercalls take it once each, grant maps and unmaps take the
+ * grant table's locks instead, elements beyond max_elem are
  * counted but not written, a bad or partly bad buffer is -EFAULT and
  * leaves the argument unchanged, an unknown sub-op is -EINVAL, and a
  * reset zeroes the counts.
@@ -13,6 +14,7 @@
 #define __XEN_TOOLS__ 1
 #include "guest.h"
 #include "event.h"
+#include "grant.h"
 #include "mm.h"
 #include "user.h"
 #include <xen/callback.h>
@@ -308,6 +310,58 @@ static void check_lock_free(void)
                   "times", ROUNDS, (unsigned long)taken);
 }
 
+static uint64_t lock_count(const char *name)
+{
+    query_all();
+    return find(name, LOCKPROF_TYPE_PERDOM)->lock_cnt;
+}
+
+/*
+ * Grant ops take Xen's grant locks, not the domain lock (but for the
+ * audit after each, with mm-audit): a map reads the table's lock once
+ * and takes a maptrack handle, an unmap reads it twice (the PTE, then
+ * the pin after the flush) and gives the handle back.
+ */
+static void check_grant_locks(void)
+{
+    static uint8_t win[PAGE_SIZE] __gnt_page;
+    static char cmdline[1024];
+    struct gnttab_map_grant_ref op;
+    uint64_t dl, gt, mt;
+    unsigned int i, audit;
+
+    check_rc(hypercall_xen_version(XENVER_commandline, cmdline), 0);
+    audit = strstr(cmdline, "mm-audit") != NULL;
+    gnt_setup(1);
+    gnt_grant(1, 10, GNT_SELF_ID, alloc_frame(), GTF_readonly);
+    dl = lock_count("domain_lock");
+    gt = lock_count("gt->lock");
+    mt = lock_count("gt->maptrack_lock");
+    for ( i = 0; i < ROUNDS; i++ )
+    {
+        check_rc(gnt_map1(&op, GNT_SELF_ID, 10,
+                          GNTMAP_host_map | GNTMAP_readonly,
+                          (unsigned long)win), GNTST_okay);
+        check_rc(gnt_unmap1((unsigned long)win, op.handle, 0), GNTST_okay);
+    }
+    dl = lock_count("domain_lock") - dl;
+    gt = lock_count("gt->lock") - gt;
+    mt = lock_count("gt->maptrack_lock") - mt;
+    remap_initial((unsigned long)win);
+    printf("%u grant maps and unmaps: gt->lock %lu, maptrack_lock %lu, "
+           "domain_lock %lu\n", ROUNDS, (unsigned long)gt,
+           (unsigned long)mt, (unsigned long)dl);
+    if ( dl < audit * 2 * ROUNDS || dl > audit * 2 * ROUNDS + SLACK )
+        test_fail("grant ops took the domain lock %lu times%s",
+                  (unsigned long)dl, audit ? " (mm-audit)" : "");
+    if ( gt < 3 * ROUNDS || gt > 3 * ROUNDS + SLACK )
+        test_fail("%u maps and unmaps read gt->lock %lu times", ROUNDS,
+                  (unsigned long)gt);
+    if ( mt < 2 * ROUNDS || mt > 2 * ROUNDS + SLACK )
+        test_fail("%u maps and unmaps took maptrack_lock %lu times", ROUNDS,
+                  (unsigned long)mt);
+}
+
 /* Past max_elem the locks are counted, not written. */
 static void check_sizes(void)
 {
@@ -410,6 +464,7 @@ void test_main(void)
     if ( user_init() )
         return test_error("user_init failed");
     check_lock_free();
+    check_grant_locks();
     check_sizes();
     check_bad_buffers();
     check_refusals();
