@@ -10,6 +10,7 @@
 #include <xen/sched.h>
 #include "pv/domain.h"
 #include "pv/entry.h"
+#include "pv/event/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"
@@ -237,15 +238,16 @@ static void audit_after(unsigned long nr, long rc)
     if ( !is_mmu_hypercall(nr) )
         return;
     /*
-     * Of those run without the lock, only the MMU's and the grant
-     * table's change references (EVTCHNOP_send and a vCPU's timer ops
-     * touch no frame, nor do mmuext_op's flushes; a multicall's entries
-     * were audited each).
+     * Of those run without the lock, only the MMU's, the grant table's
+     * and the FIFO ABI's set-up change references (a vCPU's timer ops
+     * touch no frame, nor do mmuext_op's flushes or the other EVTCHNOPs;
+     * a multicall's entries were audited each).
      */
     if ( !locked && nr != __HYPERVISOR_mmu_update &&
          nr != __HYPERVISOR_update_va_mapping &&
          nr != __HYPERVISOR_grant_table_op &&
-         (nr != __HYPERVISOR_mmuext_op || !pv_mmuext_changed_refs()) )
+         (nr != __HYPERVISOR_mmuext_op || !pv_mmuext_changed_refs()) &&
+         (nr != __HYPERVISOR_event_channel_op || !pv_evtchn_changed_refs()) )
         return;
     if ( !locked )
         pv_domain_lock();

@@ -41,13 +41,13 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
     case __HYPERVISOR_set_timer_op:
     case __HYPERVISOR_multicall:        /* locks per entry (pv/multicall.c) */
     case __HYPERVISOR_grant_table_op:   /* Xen's grant locks (pv/grant/) */
+    case __HYPERVISOR_event_channel_op: /* event_lock, ports' (pv/event/) */
+    case __HYPERVISOR_event_channel_op_compat:
         return true;
     case __HYPERVISOR_set_segment_base:
         return !dom.compat;             /* this vCPU's bases and %gs */
     case __HYPERVISOR_sched_op:
         return a0 == SCHEDOP_yield;
-    case __HYPERVISOR_event_channel_op:
-        return a0 == EVTCHNOP_send;
     case __HYPERVISOR_vcpu_op:
         if ( a0 == VCPUOP_is_up )
             return true;                /* one word, as Xen reads it */

@@ -24,7 +24,7 @@ int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq)
     unsigned int i;
 
     ASSERT(pv_backend_locked());
-    spin_lock(&d->event_lock);
+    spin_lock_irq_on_wait(&d->event_lock);
     if ( !port_is_valid(d, guest_port) )
         goto out;
     chn = evtchn_from_port(d, guest_port);
@@ -64,7 +64,7 @@ void pv_evtchn_unbind_backend(unsigned int backend_port)
     ASSERT(pv_backend_locked());
     if ( !backend_port_bound(b) )
         return;                         /* not a bound one; the fixed two */
-    spin_lock(&d->event_lock);
+    spin_lock_irq_on_wait(&d->event_lock);
     if ( backend_ports[b].guest_port )
     {
         /* A send in flight on it (no domain lock) finishes first. */

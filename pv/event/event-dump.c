@@ -37,7 +37,7 @@ static void domain_dump_evtchn_info(struct domain *d)
            "Polling vCPUs: {%s}\n"
            "    port [p/m/s]\n", PV_DOMID, d->vcpu[0].polling ? "0" : "");
 
-    spin_lock(&d->event_lock);
+    spin_lock_irq_on_wait(&d->event_lock);
     for ( port = 1; port_is_valid(d, port); port++ )
     {
         const struct evtchn *chn = evtchn_from_port(d, port);

@@ -9,6 +9,7 @@
 #include <xen/errno.h>
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/vcpu/smp.h"
 #include "shim/perfc.h"
 
 static long evtchn_status(evtchn_status_t *st)
@@ -231,22 +232,35 @@ static long event_channel_op(unsigned long cmd, unsigned long arg)
     }
 }
 
+/* Did this CPU's last EVTCHNOP take or drop frame references? */
+static bool changed_refs[NR_CPUS];
+
+bool pv_evtchn_changed_refs(void)
+{
+    return changed_refs[smp_processor_id()];
+}
+
 /*
  * Every operation but send and unmask under the domain's event_lock, as
  * Xen takes d->event_lock in each of them (send and unmask take only the
- * port's own lock there).  A send needs no domain lock either
- * (pv_hypercall_lock_free()); the rest still run under it.
+ * port's own lock there), and none under the domain lock
+ * (pv_hypercall_lock_free()) but reset: it takes the FIFO frames away,
+ * which a vCPU polling (SCHEDOP_poll, under the domain lock) reads
+ * with no port lock.  event_lock is waited for with interrupts on: its
+ * holder may flush (a FIFO frame's new type).
  */
 long do_event_channel_op(unsigned long cmd, unsigned long arg)
 {
     struct domain *d = &dom;
     long rc;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
-           pv_hypercall_lock_free(__HYPERVISOR_event_channel_op, cmd, 0));
+    changed_refs[smp_processor_id()] = cmd == EVTCHNOP_init_control ||
+                                       cmd == EVTCHNOP_expand_array;
     if ( cmd == EVTCHNOP_send || cmd == EVTCHNOP_unmask )
         return event_channel_op(cmd, arg);
-    spin_lock(&d->event_lock);
+    if ( cmd == EVTCHNOP_reset )
+        pv_domain_lock_to_exit();
+    spin_lock_irq_on_wait(&d->event_lock);
     rc = event_channel_op(cmd, arg);
     spin_unlock(&d->event_lock);
     return rc;

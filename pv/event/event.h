@@ -15,6 +15,11 @@
 void pv_evtchn_init(struct domain *d);
 
 /* Raise @virq (VIRQ_TIMER, ...) on @v, if the guest bound it there. */
+/*
+ * For mm-audit: did this CPU's last EVTCHNOP take or drop frame
+ * references (init_control, expand_array)?
+ */
+bool pv_evtchn_changed_refs(void);
 void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq);
 /* A global VIRQ (VIRQ_CONSOLE, ...): on the vCPU it is bound to. */
 void send_guest_global_virq(struct domain *d, unsigned int virq);

@@ -48,24 +48,38 @@ void evtchn_check_pollers(struct domain *d, unsigned int port)
  * softirqs), which keeps virq_to_evtchn (bound and closed under it),
  * and the port's lock, as any port going pending.
  */
-void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq)
+/*
+ * @virq of @v (vCPU 0's for a global one) raised on the port bound to
+ * it.  The binding is read with no lock and checked again under the
+ * port's lock, under which a close clears it (and a bind sets it):
+ * a port closed or bound to something else meanwhile is left alone,
+ * as Xen's v->virq_lock has it.
+ */
+static void raise_virq(struct domain *d, struct vcpu *v, unsigned int virq,
+                       bool global)
 {
-    struct domain *d = v->domain;
-    unsigned int port = v->virq_to_evtchn[virq];
-
-    if ( port )
-        evtchn_port_raise(d, v->id, evtchn_from_port(d, port));
-}
-
-void send_guest_global_virq(struct domain *d, unsigned int virq)
-{
-    unsigned int port = d->vcpu[0].virq_to_evtchn[virq];
+    unsigned int port = ACCESS_ONCE(v->virq_to_evtchn[virq]);
     struct evtchn *chn;
 
     if ( !port )
         return;
     chn = evtchn_from_port(d, port);
-    evtchn_port_raise(d, chn->notify_vcpu_id, chn);
+    spin_lock(&chn->lock);
+    if ( chn->state == ECS_VIRQ && chn->virq == virq &&
+         ACCESS_ONCE(v->virq_to_evtchn[virq]) == port )
+        evtchn_port_set_pending(d, global ? chn->notify_vcpu_id : v->id,
+                                chn);
+    spin_unlock(&chn->lock);
+}
+
+void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq)
+{
+    raise_virq(v->domain, v, virq, false);
+}
+
+void send_guest_global_virq(struct domain *d, unsigned int virq)
+{
+    raise_virq(d, &d->vcpu[0], virq, true);
 }
 
 unsigned int pv_evtchn_max_ports(const struct domain *d)

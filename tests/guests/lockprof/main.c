@@ -3,7 +3,8 @@
  * XEN_SYSCTL_lockprof_op with lock-profile and lock-profile-guest on the
  * shim's command line (Xen answers only its control domain): a query
  * lists Xen's locks with sane counts, event channel operations count on
- * the domain's event_lock, what touches only the calling vCPU (lock-free
+ * the domain's event_lock and not the domain lock, what touches only the
+ * calling vCPU (lock-free
  * hypercalls, user system calls bounced) takes no domain lock while
  * other hypercalls take it once each, grant maps and unmaps take the
  * grant table's locks instead, elements beyond max_elem are
@@ -104,15 +105,21 @@ static void check_query(void)
         test_fail("sysctl_lock: the last sysctl was not counted");
 }
 
-/* Ten EVTCHNOPs take event_lock ten times; a send takes it not at all. */
+/*
+ * Ten EVTCHNOPs take event_lock ten times; a send takes it not at all;
+ * none takes the domain lock (nor, with mm-audit, audits: they move no
+ * frame's references).
+ */
 static void check_event_lock(void)
 {
-    uint64_t before, after;
+    const struct xen_sysctl_lockprof_data *dl;
+    uint64_t before, after, dl_before;
     unsigned int i;
     long port;
 
     query_all();
     before = find("event_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt;
+    dl_before = find("domain_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt;
     for ( i = 0; i < 5; i++ )
     {
         if ( (port = evtchn_alloc_unbound_self()) < 0 )
@@ -122,7 +129,12 @@ static void check_event_lock(void)
     }
     query_all();
     after = find("event_lock", LOCKPROF_TYPE_PERDOM)->lock_cnt;
+    dl = find("domain_lock", LOCKPROF_TYPE_PERDOM);
     check_rc(after - before, 10);
+    /* The first query's own acquisition, and a timer's exit at most. */
+    if ( dl->lock_cnt - dl_before > 3 )
+        test_fail("15 EVTCHNOPs took the domain lock %lu times",
+                  (unsigned long)(dl->lock_cnt - dl_before));
 }
 
 #ifdef __x86_64__
