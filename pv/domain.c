@@ -93,11 +93,12 @@ void pv_cpu_init(void)
 
 /*
  * The exit path's work (__pv_exit_to_guest(), pv/entry.h), and the
- * domain lock dropped if this CPU holds it.  What needs the lock takes
- * it here if the entry didn't: the work deferred to here (softirqs:
- * expired timers, the backends on CPU 0, ...), a vCPU that went down
- * leaving for the idle loop, frames the guest gave back.  A pending NMI
- * or event upcall is this vCPU's alone and needs none.  Whatever the
+ * domain lock dropped if this CPU holds it.  The work deferred to here
+ * (softirqs: expired timers, the backends on CPU 0, ...) each with the
+ * lock it needs (pv_do_softirq()); what needs the domain lock takes it
+ * here if the entry didn't: a vCPU that went down leaving for the idle
+ * loop, frames the guest gave back.  A pending NMI or event upcall is
+ * this vCPU's alone and needs none.  Whatever the
  * guest (HYPERVISOR_iret, VCPUOP_initialise) or a handler put in the
  * frame, the guest then runs in ring 3 with interrupts on and IOPL 0:
  * every handler that writes the frame ends here.
@@ -109,13 +110,13 @@ void pv_exit_work(struct cpu_regs *regs)
 
     if ( unlikely(pv_pause_on()) && !locked )
         pv_pause_park();
-    if ( softirq_pending() || v->down || unlikely(mm_dying_pending()) )
+    if ( softirq_pending() )
+        pv_do_softirq();
+    if ( v->down || unlikely(mm_dying_pending()) )
     {
         if ( !locked )
             pv_domain_lock();           /* waits with interrupts on */
         locked = true;
-        if ( softirq_pending() )
-            do_softirq();
         pv_vcpu_check_down(regs);
         if ( unlikely(mm_dying_pending()) )
             pv_mm_free_dying();

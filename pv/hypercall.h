@@ -46,8 +46,8 @@ static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
         return true;
     case __HYPERVISOR_set_segment_base:
         return !dom.compat;             /* this vCPU's bases and %gs */
-    case __HYPERVISOR_sched_op:
-        return a0 == SCHEDOP_yield;
+    case __HYPERVISOR_sched_op:         /* this vCPU's own state */
+        return a0 == SCHEDOP_yield || a0 == SCHEDOP_block;
     case __HYPERVISOR_vcpu_op:
         if ( a0 == VCPUOP_is_up )
             return true;                /* one word, as Xen reads it */

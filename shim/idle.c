@@ -36,6 +36,12 @@ noreturn void idle_loop(void)
         else
             do_softirq();
         ASSERT_NO_LOCKS_HELD();         /* a halt with one would stall all */
-        cpu_wait_for_interrupt();
+        /*
+         * The work may have let interrupts in (waiting for a lock): one
+         * that came then left only a softirq bit, no interrupt to end
+         * the halt.
+         */
+        if ( !softirq_pending() )
+            cpu_wait_for_interrupt();
     }
 }

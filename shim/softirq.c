@@ -28,17 +28,23 @@ void cpu_raise_softirq(unsigned int cpu, unsigned int nr)
         send_IPI_mask(1UL << cpu, EVENT_CHECK_VECTOR);
 }
 
-void do_softirq(void)
+void do_softirq_mask(unsigned long mask)
 {
     unsigned long *bits = &softirq_bits[smp_processor_id()];
     unsigned long pending;
     unsigned int nr;
 
-    while ( (pending = __atomic_exchange_n(bits, 0, __ATOMIC_SEQ_CST)) )
+    while ( (pending = __atomic_fetch_and(bits, ~mask, __ATOMIC_SEQ_CST) &
+                       mask) )
         for ( nr = 0; nr < NR_SOFTIRQS; nr++ )
             if ( (pending & (1UL << nr)) && softirq_handlers[nr] )
             {
                 perfc_incra(softirqs, nr);
                 softirq_handlers[nr]();
             }
+}
+
+void do_softirq(void)
+{
+    do_softirq_mask(~0UL);
 }

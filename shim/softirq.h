@@ -40,5 +40,13 @@ static inline bool softirq_pending(void)
 
 /* Run every pending softirq on this CPU until none is left. */
 void do_softirq(void);
+/* Only those of @mask (1 << nr each); the others stay pending. */
+void do_softirq_mask(unsigned long mask);
+
+/* Are any of @mask pending on this CPU? */
+static inline bool softirq_pending_mask(unsigned long mask)
+{
+    return ACCESS_ONCE(softirq_bits[smp_processor_id()]) & mask;
+}
 
 #endif /* SHIM_SOFTIRQ_H */

@@ -31,31 +31,51 @@ void vcpu_unblock(struct vcpu *v)
 }
 
 /*
- * Sleep until something unblocks @v: timers and other softirqs run here,
- * and the CPU halts between interrupts.  The guest's runstate says
- * "blocked" meanwhile.
+ * Sleep until something unblocks @v: timers and other softirqs run here
+ * (pv_do_softirq()), and the CPU halts between interrupts.  The guest's
+ * runstate says "blocked" meanwhile.  SCHEDOP_block holds no lock here:
+ * a pause (mm-audit) finds this CPU parked before its halt.  A caller
+ * that holds the domain lock (SCHEDOP_poll, the old sched_op, a
+ * multicall entry after one that took it) has it dropped around each
+ * halt: others may enter the shim meanwhile, and a pause finds this CPU
+ * waiting for the lock as it wakes.  A wake-up's IPI waits for the halt.
  */
 static void vcpu_sleep(struct vcpu *v)
 {
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    bool locked = pv_domain_locked();
+
     perfc_incr(vcpu_blocks);
     vcpu_runstate_change(v, RUNSTATE_blocked);
     for ( ;; )
     {
         if ( softirq_pending() )
-            do_softirq();
-        if ( !v->blocked || v->down )
+            pv_do_softirq();
+        if ( !ACCESS_ONCE(v->blocked) || ACCESS_ONCE(v->down) )
             break;
-        /* Others may enter the shim meanwhile; a wake-up's IPI waits. */
-        pv_domain_unlock();
+        if ( !locked && unlikely(pv_pause_on()) )
+        {
+            /*
+             * Parked with interrupts let in: the next pause's IPI, or a
+             * timer's, may have come meanwhile and left only a softirq
+             * bit.  Look again before halting.
+             */
+            pv_pause_park();
+            continue;
+        }
+        if ( locked )
+            pv_domain_unlock();
         ASSERT_NO_LOCKS_HELD();         /* a halt with one would stall all */
         cpu_wait_for_interrupt();
-        pv_domain_lock();
+        if ( locked )
+            pv_domain_lock();
     }
     vcpu_runstate_change(v, RUNSTATE_running);
 }
 
-/* Xen's vcpu_block_enable_events(): unmask, then sleep unless pending. */
+/*
+ * Xen's vcpu_block_enable_events(): unmask, then sleep unless pending.
+ * This vCPU's own state, with no lock.
+ */
 static void vcpu_block_enable_events(struct vcpu *v)
 {
     v->vcpu_info->evtchn_upcall_mask = 0;
@@ -150,6 +170,7 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
     struct sched_shutdown s;
     struct sched_poll poll;
 
+    /* SCHEDOP_poll reads FIFO words EVTCHNOP_reset may take away. */
     ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
            pv_hypercall_lock_free(__HYPERVISOR_sched_op, cmd, 0));
     perfc_incra(sched_ops, cmd);

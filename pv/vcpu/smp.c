@@ -36,7 +36,8 @@
  * rest where it holds none of the MMU's state, with no page lock and
  * between two operations: parked on its way back to the guest
  * (pv_pause_park()), or waiting for the domain lock, which the pauser
- * holds.  A vCPU blocked or polling waits for the lock as it wakes.
+ * holds.  A vCPU blocked parks in its sleep (vcpu_sleep()); one polling
+ * waits for the lock as it wakes.
  * pv_exit_all counts pauses begun and ended above bit 32 (odd: one in
  * progress: pause_count()); quiescent[cpu] is the count a CPU is parked
  * for, or LOCK_WAIT.  A parked CPU leaves once that pause ends and goes
@@ -82,6 +83,26 @@ void pv_pause_others(void)
 void pv_unpause_others(void)
 {
     __atomic_add_fetch(&pv_exit_all, EXIT_ALL_PAUSE, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Xen's vcpu_pause() of another vCPU @v, for a VCPUOP on its areas:
+ * every other CPU running a vCPU at rest (more than Xen pauses, for an
+ * operation a guest makes at boot), unless @v is this CPU's or isn't
+ * running.  True if pv_unpause_vcpu() must end it.
+ */
+bool pv_pause_vcpu(const struct vcpu *v)
+{
+    if ( v == current_vcpu() || !ACCESS_ONCE(v->running) )
+        return false;
+    pv_pause_others();
+    return true;
+}
+
+void pv_unpause_vcpu(bool paused)
+{
+    if ( paused )
+        pv_unpause_others();
 }
 
 void pv_pause_park(void)
@@ -242,18 +263,49 @@ void pv_vcpu_check_down(struct cpu_regs *regs)
 }
 
 /*
- * CPU n's idle loop, once the guest exists: its softirqs under the
- * domain lock (timers of a vCPU that is down, the backends on CPU 0),
- * and its vCPU, if that is up, entered for good.
+ * Softirqs on the guest's side (its exits, a vCPU asleep, the idle
+ * loop): the timers' with no domain lock, as Xen runs them: their
+ * handlers raise VIRQs under the ports' locks (raise_virq()), wake
+ * pollers with atomics, re-arm timers under the timer locks and raise
+ * the drivers' softirqs; the guest's time refresh, which another vCPU's
+ * VCPUOPs may move, takes the lock itself.  The rest under the domain
+ * lock, as before: the backends, the drivers' completions (which call
+ * into them) and the debug keys (which read the whole domain).
+ */
+#define LOCK_FREE_SOFTIRQS  (1UL << TIMER_SOFTIRQ)
+
+void pv_do_softirq(void)
+{
+    bool locked;
+
+    do_softirq_mask(LOCK_FREE_SOFTIRQS);
+    if ( !softirq_pending_mask(~LOCK_FREE_SOFTIRQS) )
+        return;
+    locked = pv_domain_locked();
+    if ( !locked )
+        pv_domain_lock();
+    do_softirq();
+    if ( !locked )
+        pv_domain_unlock();
+}
+
+/*
+ * CPU n's idle loop, once the guest exists: its softirqs (timers of a
+ * vCPU that is down, the backends on CPU 0), and its vCPU, if that is
+ * up, entered for good, under the domain lock (VCPUOP_up sets it up
+ * under it, then kicks this CPU).
  */
 void pv_idle_work(void)
 {
     unsigned int cpu = smp_processor_id();
     struct vcpu *v = &dom.vcpu[cpu];
 
+    pv_do_softirq();
+    if ( cpu >= dom.max_vcpus || !ACCESS_ONCE(v->is_initialised) ||
+         ACCESS_ONCE(v->down) )
+        return;
     pv_domain_lock();
-    do_softirq();
-    if ( cpu < dom.max_vcpus && v->is_initialised && !v->down )
+    if ( v->is_initialised && !v->down )
         vcpu_start(v);
     pv_domain_unlock();
 }

@@ -60,8 +60,17 @@ static inline bool pv_pause_on(void)
 void pv_pause_others(void);
 void pv_unpause_others(void);
 void pv_pause_park(void);
+/* Another vCPU at rest (with the rest), for a VCPUOP on its areas. */
+bool pv_pause_vcpu(const struct vcpu *v);
+void pv_unpause_vcpu(bool paused);
 /* Make @v's CPU look at it again (an event, a wake-up, work to do). */
 void vcpu_kick(struct vcpu *v);
+/*
+ * The softirqs pending on this CPU, each with the lock it needs: the
+ * timers' with none, the rest under the domain lock (taken here unless
+ * held).
+ */
+void pv_do_softirq(void);
 /* The idle loop's work once the guest exists (never returns if up). */
 void pv_idle_work(void);
 /* At the exit to the guest: a vCPU gone down leaves its CPU. */

@@ -21,6 +21,7 @@
 #include "pv/event/event.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "pv/vcpu/smp.h"
 #include "pv/vcpu/time.h"
 #include "pv/compat/layout.h"
 #include "pv/vcpu/time-scale.h"
@@ -156,7 +157,6 @@ static void periodic_work(struct vcpu *v)
 {
     uint64_t now = NOW(), next;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( !v->periodic_period )
         return;
     next = v->periodic_last_event + v->periodic_period;
@@ -174,12 +174,20 @@ static void periodic_timer_fn(void *data)
     periodic_work(data);
 }
 
+/*
+ * Once a second, under the domain lock (timers run without it): another
+ * vCPU's VCPUOPs may move this vCPU's vcpu_info and time area meanwhile.
+ */
 static void time_update_fn(void *data)
 {
     struct vcpu *v = data;
+    bool locked = pv_domain_locked();
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    if ( !locked )
+        pv_domain_lock();
     pv_update_vcpu_system_time(v);
+    if ( !locked )
+        pv_domain_unlock();
     set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
 }
 

@@ -284,6 +284,7 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
     struct vcpu *v;
     struct vcpu_register_vcpu_info info;
     unsigned long va;
+    bool paused;
     long rc;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
@@ -325,23 +326,35 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
     case VCPUOP_stop_periodic_timer:
         return vcpu_timer_op(cmd, v, arg, compat);
 
+    /*
+     * Another vCPU's areas, which it writes itself with no lock (its
+     * time and runstate as it wakes, its runstate as it enters its
+     * kernel): it is paused meanwhile, as Xen's map_guest_area() does.
+     */
     case VCPUOP_register_vcpu_info:
         if ( copy_from_guest(&info, arg, sizeof(info)) )
             return -XEN_EFAULT;
-        return map_vcpu_info(v, info.mfn, info.offset, compat);
+        paused = pv_pause_vcpu(v);
+        rc = map_vcpu_info(v, info.mfn, info.offset, compat);
+        pv_unpause_vcpu(paused);
+        return rc;
 
     case VCPUOP_register_runstate_memory_area:
         if ( (rc = area_address(arg, &va, runstate_size, compat)) )
             return rc;
+        paused = pv_pause_vcpu(v);
         v->runstate_guest = va;
         write_runstate_area(v);
+        pv_unpause_vcpu(paused);
         return 0;
 
     case VCPUOP_register_vcpu_time_memory_area:
         if ( (rc = area_address(arg, &va, sizeof(struct vcpu_time_info),
                                 compat)) )
             return rc;
+        paused = pv_pause_vcpu(v);
         pv_register_time_area(v, va);
+        pv_unpause_vcpu(paused);
         return 0;
 
     case VCPUOP_send_nmi:
