@@ -65,6 +65,18 @@ static inline int copy_from_guest_offset(void *dst, unsigned long va,
     return copy_from_guest(dst, va + i * size, size);
 }
 
+/*
+ * The same, for an array whose whole range the caller checked with
+ * guest_range_ok() (Xen's __copy_from_guest_offset() after
+ * guest_handle_okay()): a fault is still -EFAULT.
+ */
+static inline int __copy_from_guest_offset(void *dst, unsigned long va,
+                                           unsigned long i, size_t size)
+{
+    return raw_copy_from_user(dst, (const void *)(va + i * size), size)
+           ? -XEN_EFAULT : 0;
+}
+
 static inline int copy_to_guest_offset(unsigned long va, unsigned long i,
                                        const void *src, size_t size)
 {

@@ -11,6 +11,7 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
+#include "pv/mm/entry-refs.h"
 #include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "shim/console.h"
@@ -56,59 +57,24 @@ static void update_intpte(uint64_t *slot, uint64_t old, uint64_t val,
     }
 }
 
+#ifdef CONFIG_DEBUG
 /*
  * Each CPU's locked table, for the debug build's checks (one at a time;
  * mod_entry() under it; none held where a pause may find the CPU).
  */
-#ifdef CONFIG_DEBUG
 static struct page_info *locked_table[NR_CPUS];
-#define note_locked(pg) (locked_table[smp_processor_id()] = (pg))
-#else
-#define note_locked(pg) ((void)(pg))
-#endif
-
-/*
- * No general reference of our own, unlike Xen's do_mmu_update(): the
- * lock's type reference keeps the table validated, and each other type
- * reference comes with its holder's general one, which a put can't drop
- * while only the lock's would be left (page_put_type() waits), so the
- * frame stays the guest's until the unlock.  A frame no longer the
- * guest's (given back, still a table somewhere) is refused as Xen's
- * get_page_from_gfn() would (the look is racy, the lock's checks aren't).
- */
-struct page_info *pv_lock_table(unsigned long mfn, enum page_type type)
-{
-    struct page_info *pg = mfn_to_page(mfn);
-
-    ASSERT(!pv_holds_table_lock());
-    if ( !pg || page_owner(pg) != PGO_GUEST || !page_lock(pg) )
-        return NULL;
-    if ( type != PGT_NONE && page_type(pg) != type )
-    {
-        page_unlock(pg);
-        return NULL;
-    }
-    note_locked(pg);
-    return pg;
-}
 
 bool pv_holds_table_lock(void)
 {
-#ifdef CONFIG_DEBUG
     return locked_table[smp_processor_id()];
-#else
-    return false;
-#endif
 }
 
-void pv_unlock_table(struct page_info *pg)
+void pv_note_table_lock(struct page_info *pg, bool locked)
 {
-#ifdef CONFIG_DEBUG
-    ASSERT(locked_table[smp_processor_id()] == pg);
-#endif
-    note_locked(NULL);
-    page_unlock(pg);
+    ASSERT(locked || locked_table[smp_processor_id()] == pg);
+    locked_table[smp_processor_id()] = locked ? pg : NULL;
 }
+#endif
 
 int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
               uint64_t val, bool preserve_ad)
@@ -155,6 +121,15 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
         return 0;
     }
 
+    /* An L1's (mmu_update's, ptwr's), with its references' work inline. */
+    if ( level == 1 )
+    {
+        if ( (val & _PAGE_PRESENT) && (rc = get_l1e(&val)) )
+            return rc;
+        update_intpte(slot, old, val, preserve_ad);
+        put_l1e(old, table_mfn);
+        return 0;
+    }
     if ( (rc = get_page_from_entry(level, &val, table_mfn)) )
         return rc;
     update_intpte(slot, old, val, preserve_ad);

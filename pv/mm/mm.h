@@ -62,10 +62,53 @@ void put_page_and_type(unsigned long mfn);
  * @mfn is no validated page table of the guest's now, or (unless @type
  * is PGT_NONE: any table) not one of @type.  One at a time.
  */
-struct page_info *pv_lock_table(unsigned long mfn, enum page_type type);
-void pv_unlock_table(struct page_info *pg);
 /* Does this CPU hold one?  (The debug build knows; others say no.) */
+#ifdef CONFIG_DEBUG
 bool pv_holds_table_lock(void);
+void pv_note_table_lock(struct page_info *pg, bool locked);
+#else
+static inline bool pv_holds_table_lock(void)
+{
+    return false;
+}
+
+static inline void pv_note_table_lock(struct page_info *pg, bool locked)
+{
+}
+#endif
+
+/*
+ * No general reference of our own, unlike Xen's do_mmu_update(): the
+ * lock's type reference keeps the table validated, and each other type
+ * reference comes with its holder's general one, which a put can't drop
+ * while only the lock's would be left (page_put_type() waits), so the
+ * frame stays the guest's until the unlock.  A frame no longer the
+ * guest's (given back, still a table somewhere) is refused as Xen's
+ * get_page_from_gfn() would (the look is racy, the lock's checks aren't).
+ * Inline: every entry mmu_update changes takes it.
+ */
+static inline struct page_info *pv_lock_table(unsigned long mfn,
+                                              enum page_type type)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+
+    ASSERT(!pv_holds_table_lock());
+    if ( !pg || page_owner(pg) != PGO_GUEST || !page_lock(pg) )
+        return NULL;
+    if ( type != PGT_NONE && page_type(pg) != type )
+    {
+        page_unlock(pg);
+        return NULL;
+    }
+    pv_note_table_lock(pg, true);
+    return pg;
+}
+
+static inline void pv_unlock_table(struct page_info *pg)
+{
+    pv_note_table_lock(pg, false);
+    page_unlock(pg);
+}
 
 /*
  * Replace entry @idx of page table @table_mfn (typed @level) with @val,

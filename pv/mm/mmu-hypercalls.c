@@ -136,7 +136,8 @@ long do_mmu_update(unsigned long ureqs, unsigned long count,
                 (count - i) | MMU_UPDATE_PREEMPTED, pdone, foreigndom);
             break;
         }
-        if ( copy_from_guest_offset(&req, ureqs, i, sizeof(req)) )
+        /* The whole array's range was checked above. */
+        if ( __copy_from_guest_offset(&req, ureqs, i, sizeof(req)) )
         {
             rc = -XEN_EFAULT;
             break;

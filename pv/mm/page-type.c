@@ -43,13 +43,6 @@
  * asks for), never before, so they can't change behind the check.
  */
 
-/*
- * Ceilings (PAGE_COUNT_MAX: page-type.h): a get at the ceiling is
- * refused, so no count ever wraps.  A type count overflow is
- * -XEN_EINVAL, as Xen's _get_page_type() returns ("Type count
- * overflow"); a guest can't reach either with real memory.
- */
-#define PAGE_TYPE_COUNT_MAX UINT32_MAX
 
 /* *@x becomes @nx if it still is *@seen; else *@seen is what it is now. */
 static bool cas(uint64_t *x, uint64_t *seen, uint64_t nx)
@@ -323,37 +316,4 @@ int page_unpin(struct page_info *pg)
         return -XEN_EINVAL;
     rc = put_type_wait(pg, true);
     return rc < 0 ? -XEN_EINVAL : rc;
-}
-
-bool page_lock(struct page_info *pg)
-{
-    uint64_t x = page_tinfo(pg), nx;
-
-    do {
-        while ( PAGE_FLAGS(x) & PGF_LOCKED )
-        {
-            page_wait_relax();
-            x = page_tinfo(pg);
-        }
-        if ( !(PAGE_FLAGS(x) & PGF_VALIDATED) || !PAGE_TCOUNT(x) ||
-             PAGE_TCOUNT(x) == PAGE_TYPE_COUNT_MAX )
-            return false;
-        nx = (x + 1) | PAGE_TINFO(0, 0, PGF_LOCKED);
-    } while ( !cas(&pg->type_info, &x, nx) );
-    return true;
-}
-
-/* Never the last type reference: put_type() waits rather than leave it. */
-void page_unlock(struct page_info *pg)
-{
-    uint64_t x = page_tinfo(pg);
-    bool held;
-
-    do {
-        held = (PAGE_FLAGS(x) & PGF_LOCKED) && PAGE_TCOUNT(x) >= 2;
-        ASSERT(held);
-        if ( unlikely(!held) )
-            return;
-    } while ( !cas(&pg->type_info, &x,
-                   (x - 1) & ~PAGE_TINFO(0, 0, PGF_LOCKED)) );
 }

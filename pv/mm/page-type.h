@@ -193,6 +193,12 @@ static inline bool is_page_table_type(unsigned int t)
  * allocation.  Inline, as page_unref(): validation takes one per entry.
  */
 #define PAGE_COUNT_MAX      UINT32_MAX
+/*
+ * The type count's (page_get_type() and page_lock() refuse at it): a
+ * type count overflow is -XEN_EINVAL, as Xen's _get_page_type() returns
+ * ("Type count overflow"); a guest can't reach either with real memory.
+ */
+#define PAGE_TYPE_COUNT_MAX UINT32_MAX
 
 static inline bool page_get(struct page_info *pg, enum page_owner owner)
 {
@@ -272,15 +278,49 @@ void page_type_released(struct page_info *pg);
  * one: it can't devalidate), as Xen's _put_page_type().  One page lock
  * per CPU at a time (the debug build checks).
  */
-bool page_lock(struct page_info *pg);
-void page_unlock(struct page_info *pg);
-
 /*
- * What a CPU does while it waits for another one in the calls above
+ * What a CPU does while it waits for another one in these calls
  * (pv/mm/validate.c: interrupts let in, so a flush IPI the other CPU
  * waits for is answered).
  */
 void page_wait_relax(void);
+
+/* Inline: mmu_update's and ptwr's every entry takes and drops one. */
+static inline bool page_lock(struct page_info *pg)
+{
+    uint64_t x = page_tinfo(pg), nx;
+
+    do {
+        while ( PAGE_FLAGS(x) & PGF_LOCKED )
+        {
+            page_wait_relax();
+            x = page_tinfo(pg);
+        }
+        if ( !(PAGE_FLAGS(x) & PGF_VALIDATED) || !PAGE_TCOUNT(x) ||
+             PAGE_TCOUNT(x) == PAGE_TYPE_COUNT_MAX )
+            return false;
+        nx = (x + 1) | PAGE_TINFO(0, 0, PGF_LOCKED);
+    } while ( !__atomic_compare_exchange_n(&pg->type_info, &x, nx, false,
+                                           __ATOMIC_ACQ_REL,
+                                           __ATOMIC_ACQUIRE) );
+    return true;
+}
+
+/* Never the last type reference: put_type() waits rather than leave it. */
+static inline void page_unlock(struct page_info *pg)
+{
+    uint64_t x = page_tinfo(pg);
+    bool held;
+
+    do {
+        held = (PAGE_FLAGS(x) & PGF_LOCKED) && PAGE_TCOUNT(x) >= 2;
+        ASSERT(held);
+        if ( unlikely(!held) )
+            return;
+    } while ( !__atomic_compare_exchange_n(
+                  &pg->type_info, &x, (x - 1) & ~PAGE_TINFO(0, 0, PGF_LOCKED),
+                  false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) );
+}
 
 /*
  * Pinning (MMUEXT_PIN_Lx_TABLE / MMUEXT_UNPIN_TABLE): a pin is one type

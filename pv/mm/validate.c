@@ -20,12 +20,14 @@
 #include "pv/descriptor-tables.h"
 #include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
+#include "pv/mm/entry-refs.h"
 #include "pv/mm/private.h"
 #include "pv/mm/pte-rules.h"
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
 
-static struct pte_policy policy;
+/* The rules every guest entry is checked against (pte-rules.h). */
+struct pte_policy pv_pte_policy;
 
 /*
  * Is slot @i of a table of @type the guest's?  Not the shim's slots of
@@ -47,11 +49,6 @@ static uint64_t *map_table(unsigned long mfn)
     return __va(mfn << PAGE_SHIFT);
 }
 
-static unsigned long entry_mfn(uint64_t e)
-{
-    return (e & PADDR_MASK) >> PAGE_SHIFT;
-}
-
 /*
  * Boot: the frame table, the LDT window's page tables (before any guest
  * L4 is validated: its copy of the shim's slots must see them), and the
@@ -62,18 +59,18 @@ void pv_mm_init(const struct memmap *m)
     frame_table_init(m);
     pv_ldt_init();
 
-    policy.nx = page_nx_bit();
-    policy.global_pages = opt_global_pages;
+    pv_pte_policy.nx = page_nx_bit();
+    pv_pte_policy.global_pages = opt_global_pages;
     /*
      * Frames beyond RAM are caught as such (-EPERM at L1, as Xen's
      * mfn_valid() test), so the rule only needs the architecture's limit.
      */
-    policy.paddr_bits = 52;
+    pv_pte_policy.paddr_bits = 52;
 }
 
 void pv_mm_set_compat(void)
 {
-    policy.compat = true;
+    pv_pte_policy.compat = true;
 }
 
 /*
@@ -464,56 +461,20 @@ static int get_linear(unsigned int level, uint64_t e, unsigned long table_mfn)
     return -XEN_EINVAL;
 }
 
+void pv_entry_refused(unsigned int level, uint64_t e, const char *why)
+{
+    printk(XENLOG_DEBUG "d1: L%u entry %#lx refused: %s\n", level,
+           (unsigned long)e, why);
+}
+
 int pv_check_entry(unsigned int level, uint64_t *e)
 {
     const char *why;
-    int rc = pte_check(level, e, &policy, &why);
+    int rc = pte_check(level, e, &pv_pte_policy, &why);
 
     if ( rc )
-        printk(XENLOG_DEBUG "d1: L%u entry %#lx refused: %s\n", level,
-               (unsigned long)*e, why);
+        pv_entry_refused(level, *e, why);
     return rc;
-}
-
-/*
- * Xen's get_page_from_l1e(), for a present entry: I/O space needs a
- * permission we never give (-EPERM); a frame that is someone else's, or
- * that can't be writable now, is -EBUSY.  Inline into the L1 walk of a
- * validation (validate_table()), the bulk of a pin's work.
- */
-static always_inline int get_l1e(uint64_t *e)
-{
-    struct page_info *pg;
-    unsigned long mfn;
-    int rc;
-
-    if ( (rc = pv_check_entry(1, e)) )
-        return rc;
-    mfn = entry_mfn(*e);
-    pg = mfn_to_page(mfn);
-    if ( !pg || page_owner(pg) == PGO_IO )
-    {
-        printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is no RAM of "
-               "the guest's\n", (unsigned long)*e, mfn);
-        return mfn == PADDR_MASK >> PAGE_SHIFT ? -XEN_EINVAL  /* invalid */
-                                               : -XEN_EPERM;
-    }
-    if ( !page_get(pg, PGO_GUEST) )
-    {
-        printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx is not the "
-               "guest's\n", (unsigned long)*e, mfn);
-        return -XEN_EBUSY;
-    }
-    if ( (*e & _PAGE_RW) &&
-         page_get_type_flush(pg, PGT_WRITABLE) != PGT_OK )
-    {
-        printk(XENLOG_DEBUG "d1: L1 entry %#lx: mfn %#lx can't be "
-               "writable (type %u)\n", (unsigned long)*e, mfn,
-               page_type(pg));
-        page_put(pg);
-        return -XEN_EBUSY;
-    }
-    return 0;
 }
 
 static int get_l1e_cb(unsigned int level, uint64_t *e,
@@ -542,30 +503,6 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
     return rc;
 }
 
-/*
- * Does entry @e of a table at @level hold the references validation
- * took?  It always does, unless something wrote the table behind the
- * MMU's back (as the grant copy of XSA-500 could): then releasing it
- * must not fault on a frame past RAM nor drop references others hold.
- */
-static always_inline bool entry_holds_refs(unsigned int level, uint64_t e,
-                                           const struct page_info *pg)
-{
-    uint64_t c, t;
-
-    if ( !pg )
-        return false;
-    c = page_cinfo(pg);
-    t = page_tinfo(pg);
-    if ( (PAGE_OWNER(c) != PGO_GUEST && PAGE_OWNER(c) != PGO_DYING) ||
-         !PAGE_COUNT(c) )
-        return false;
-    if ( level == 1 )
-        return !(e & _PAGE_RW) ||
-               (PAGE_TYPE(t) == PGT_WRITABLE && PAGE_TCOUNT(t));
-    return is_page_table_type(PAGE_TYPE(t)) && PAGE_TCOUNT(t);
-}
-
 /* Inline into an L1's devalidation, the bulk of an unpin's work. */
 static always_inline void put_entry(unsigned int level, uint64_t e,
                                    unsigned long table_mfn)
@@ -574,9 +511,12 @@ static always_inline void put_entry(unsigned int level, uint64_t e,
     struct page_info *pg = mfn_to_page(mfn);
     bool held;
 
-    if ( !(e & _PAGE_PRESENT) )
+    if ( level == 1 )
+    {
+        put_l1e(e, table_mfn);
         return;
-    if ( level > 1 && mfn == table_mfn )
+    }
+    if ( !(e & _PAGE_PRESENT) || mfn == table_mfn )
         return;                         /* a table's linear self-entry */
     held = entry_holds_refs(level, e, pg);
     ASSERT(held);
@@ -585,13 +525,6 @@ static always_inline void put_entry(unsigned int level, uint64_t e,
         printk(XENLOG_ERR "d1: mfn %#lx: L%u entry %#lx holds no "
                "reference: left alone\n", table_mfn, level,
                (unsigned long)e);
-        return;
-    }
-    if ( level == 1 )
-    {
-        if ( e & _PAGE_RW )
-            page_put_type(pg);          /* writable: no table to drop */
-        page_put(pg);
         return;
     }
     if ( page_type(pg) == PGT_L1 + level - 1 )
