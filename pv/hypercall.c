@@ -232,7 +232,7 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
  */
 static void audit_after(unsigned long nr, long rc)
 {
-    bool locked = pv_domain_locked();
+    bool locked = pv_domain_locked(), taken;
     long bad;
 
     if ( !is_mmu_hypercall(nr) )
@@ -249,13 +249,11 @@ static void audit_after(unsigned long nr, long rc)
          (nr != __HYPERVISOR_mmuext_op || !pv_mmuext_changed_refs()) &&
          (nr != __HYPERVISOR_event_channel_op || !pv_evtchn_changed_refs()) )
         return;
-    if ( !locked )
-        pv_domain_lock();
+    taken = pv_domain_lock_unless_held();
     pv_pause_others();
     bad = pv_mm_audit();
     pv_unpause_others();
-    if ( !locked )
-        pv_domain_unlock();
+    pv_domain_unlock_taken(taken);
     if ( bad )
         panic("mm audit failed after hypercall %lu (rc %ld)", nr, rc);
 }

@@ -44,11 +44,6 @@ void evtchn_check_pollers(struct domain *d, unsigned int port)
 }
 
 /*
- * VIRQs are raised under the domain lock (timers' and the backends'
- * softirqs), which keeps virq_to_evtchn (bound and closed under it),
- * and the port's lock, as any port going pending.
- */
-/*
  * @virq of @v (vCPU 0's for a global one) raised on the port bound to
  * it.  The binding is read with no lock and checked again under the
  * port's lock, under which a close clears it (and a bind sets it):

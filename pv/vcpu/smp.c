@@ -276,17 +276,14 @@ void pv_vcpu_check_down(struct cpu_regs *regs)
 
 void pv_do_softirq(void)
 {
-    bool locked;
+    bool taken;
 
     do_softirq_mask(LOCK_FREE_SOFTIRQS);
     if ( !softirq_pending_mask(~LOCK_FREE_SOFTIRQS) )
         return;
-    locked = pv_domain_locked();
-    if ( !locked )
-        pv_domain_lock();
+    taken = pv_domain_lock_unless_held();
     do_softirq();
-    if ( !locked )
-        pv_domain_unlock();
+    pv_domain_unlock_taken(taken);
 }
 
 /*

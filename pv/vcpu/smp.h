@@ -34,6 +34,25 @@ static inline void pv_domain_lock_to_exit(void)
         pv_domain_lock();
 }
 
+/*
+ * For work that needs the domain lock wherever it runs (a softirq, a
+ * timer, an audit): take it unless this CPU holds it; true if taken
+ * here, for pv_domain_unlock_taken().
+ */
+static inline bool pv_domain_lock_unless_held(void)
+{
+    if ( pv_domain_locked() )
+        return false;
+    pv_domain_lock();
+    return true;
+}
+
+static inline void pv_domain_unlock_taken(bool taken)
+{
+    if ( taken )
+        pv_domain_unlock();
+}
+
 unsigned long pv_domain_cpumask(void);
 
 /*

@@ -181,13 +181,10 @@ static void periodic_timer_fn(void *data)
 static void time_update_fn(void *data)
 {
     struct vcpu *v = data;
-    bool locked = pv_domain_locked();
+    bool taken = pv_domain_lock_unless_held();
 
-    if ( !locked )
-        pv_domain_lock();
     pv_update_vcpu_system_time(v);
-    if ( !locked )
-        pv_domain_unlock();
+    pv_domain_unlock_taken(taken);
     set_timer(&v->time_update_timer, NOW() + TIME_UPDATE_PERIOD);
 }
 
