@@ -159,7 +159,6 @@ struct vcpu {
     struct vcpu_runstate_info runstate;
     unsigned long runstate_guest;       /* guest VA, or 0 */
     bool runstate_update_pending;       /* failed in user mode: retry in */
-    bool nmi_pending;                   /* VCPUOP_send_nmi */
     bool nmi_masked;                    /* in the NMI callback, until iret */
 
     /* Time: vcpu_time_info and the guest's timers (pv/vcpu/time.c). */
@@ -178,7 +177,13 @@ struct vcpu {
      * (from entering it until that CPU is back in its idle loop).
      */
     bool is_initialised;
-    bool down;
+    union {
+        struct {
+            bool down;
+            bool nmi_pending;           /* VCPUOP_send_nmi */
+        };
+        uint16_t down_or_nmi;           /* both for the exit's one test */
+    };
     bool running;
     bool started;                       /* entered once: XCR0 is set */
     struct cpu_regs start_regs;

@@ -57,7 +57,7 @@ static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
     const struct vcpu *v = current_vcpu();
 
     local_irq_disable();
-    if ( work || softirq_pending() || v->down || v->nmi_pending ||
+    if ( work || softirq_pending() || ACCESS_ONCE(v->down_or_nmi) ||
          vcpu_event_pending(v) ||
          (ACCESS_ONCE(pv_exit_all) & (EXIT_ALL_PAUSE | EXIT_ALL_DYING)) )
         pv_exit_work(regs);

@@ -8,6 +8,7 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include <xen/sched.h>
+#include <xen/version.h>
 #include "pv/domain.h"
 #include "pv/entry.h"
 #include "pv/event/event.h"
@@ -123,6 +124,12 @@ static noinline void unknown_hypercall(unsigned long nr)
  * constant at each call site (the `syscall` and `int $0x82` entries), so
  * each handler's variant is chosen at compile time: no "is this a 32-bit
  * guest?" test, and no barrier behind one, on either path.
+ *
+ * The domain lock (docs/architecture.md, "The domain lock") is taken
+ * here, by the cases that still need it, held then to the exit, which
+ * drops it (pv_domain_lock_to_exit(): a multicall's later entries find
+ * it held); every other hypercall takes only its own locks, as on Xen,
+ * and the hot ones pay nothing for the ones that don't.
  */
 static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                      const unsigned long a[6], bool in_multicall,
@@ -142,11 +149,13 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         return compat ? do_update_va_mapping(a[0], ARG64(a[1], a[2]), a[3])
                       : do_update_va_mapping(a[0], a[1], a[2]);
     case __HYPERVISOR_update_va_mapping_otherdomain:
+        pv_domain_lock_to_exit();
         return compat ? do_update_va_mapping_otherdomain(
                             a[0], ARG64(a[1], a[2]), a[3], a[4])
                       : do_update_va_mapping_otherdomain(a[0], a[1], a[2],
                                                          a[3]);
     case __HYPERVISOR_set_gdt:
+        pv_domain_lock_to_exit();
         return compat ? compat_set_gdt(a[0], (unsigned int)a[1])
                       : do_set_gdt(a[0], (unsigned int)a[1]);
     case __HYPERVISOR_stack_switch:
@@ -157,16 +166,19 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_fpu_taskswitch:
         return do_fpu_taskswitch((unsigned int)a[0]);
     case __HYPERVISOR_sched_op_compat:
+        pv_domain_lock_to_exit();
         return do_sched_op_compat((unsigned int)a[0], a[1]);
     case __HYPERVISOR_set_debugreg:
         return do_set_debugreg((unsigned int)a[0], a[1]);
     case __HYPERVISOR_get_debugreg:
         return do_get_debugreg((unsigned int)a[0]);
     case __HYPERVISOR_update_descriptor:
+        pv_domain_lock_to_exit();
         return compat ? do_update_descriptor(ARG64(a[0], a[1]),
                                              ARG64(a[2], a[3]))
                       : do_update_descriptor(a[0], a[1]);
     case __HYPERVISOR_memory_op:
+        pv_domain_lock_to_exit();
         return compat ? compat_memory_op(a[0], a[1])
                       : do_memory_op(a[0], a[1]);
     case __HYPERVISOR_multicall:
@@ -184,9 +196,13 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                       : do_grant_table_op((unsigned int)a[0], a[1],
                                           (unsigned int)a[2]);
     case __HYPERVISOR_xen_version:
+        /* The hot one, inline (pv/version.c answers the rest). */
+        if ( (unsigned int)a[0] == XENVER_version )
+            return (XEN_MAJOR << 16) | XEN_MINOR;
         return compat ? compat_xen_version((unsigned int)a[0], a[1])
                       : do_xen_version((unsigned int)a[0], a[1]);
     case __HYPERVISOR_console_io:
+        pv_domain_lock_to_exit();
         return do_console_io((unsigned int)a[0], (unsigned int)a[1], a[2]);
     case __HYPERVISOR_vm_assist:
         return do_vm_assist((unsigned int)a[0], (unsigned int)a[1]);
@@ -194,6 +210,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         /* In a multicall it ends the batch (pv/multicall.c). */
         return compat ? compat_iret(regs) : do_iret(regs);
     case __HYPERVISOR_vcpu_op:
+        if ( !pv_vcpu_op_lock_free(a[0], a[1]) )
+            pv_domain_lock_to_exit();
         return compat ? compat_vcpu_op(a[0], a[1], a[2])
                       : do_vcpu_op((unsigned int)a[0], (unsigned int)a[1],
                                    a[2]);
@@ -202,6 +220,8 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
             break;
         return do_set_segment_base((unsigned int)a[0], a[1]);
     case __HYPERVISOR_sched_op:
+        if ( !pv_sched_op_lock_free(a[0]) )
+            pv_domain_lock_to_exit();
         return compat ? compat_sched_op(a[0], a[1])
                       : do_sched_op((unsigned int)a[0], a[1]);
     case __HYPERVISOR_callback_op:
@@ -342,13 +362,10 @@ static noinline void pv_hypercall(struct cpu_regs *regs)
  * syscall from the guest.  From its kernel, a hypercall: %rax the number,
  * %rdi %rsi %rdx %r10 %r8 %r9 the arguments (the 64-bit PV ABI), result
  * in %rax.  From its user mode, the guest's own system call: bounce it to
- * the kernel's syscall callback, which needs no lock (this vCPU's
- * callbacks and frame only).  The domain lock is taken here for all but
- * the lock-free hypercalls (pv_hypercall_lock_free()), and the exit's
- * checks follow inline: a lock-free one's exit has work only if it wrote
- * more of the frame than %rax (pv_hypercall_may_write_frame()) or took
- * the lock after all (mmuext_op or a multicall's entry, for one that
- * needs it: the exit drops it).
+ * the kernel's syscall callback (this vCPU's callbacks and frame only).
+ * The exit's checks follow inline: a hypercall's exit has work only if
+ * it wrote more of the frame than %rax or took the domain lock
+ * (pv_hypercall_exit_work()).
  */
 void pv_syscall(struct cpu_regs *regs)
 {
@@ -360,16 +377,8 @@ void pv_syscall(struct cpu_regs *regs)
         __pv_exit_to_guest(regs, true);
         return;
     }
-    if ( pv_hypercall_lock_free(nr, regs->rdi, regs->rsi) )
-    {
-        native_hypercall(regs);
-        __pv_exit_to_guest(regs, pv_hypercall_may_write_frame(nr) ||
-                                 pv_domain_locked());
-        return;
-    }
-    pv_domain_lock();
     native_hypercall(regs);
-    __pv_exit_to_guest(regs, true);
+    __pv_exit_to_guest(regs, pv_hypercall_exit_work(nr));
 }
 
 /*
@@ -380,16 +389,8 @@ void pv_int82(struct cpu_regs *regs)
 {
     uint32_t nr = regs->rax;
 
-    if ( pv_hypercall_lock_free(nr, (uint32_t)regs->rbx, (uint32_t)regs->rcx) )
-    {
-        compat_hypercall(regs);
-        __pv_exit_to_guest(regs, pv_hypercall_may_write_frame(nr) ||
-                                 pv_domain_locked());
-        return;
-    }
-    pv_domain_lock();
     compat_hypercall(regs);
-    __pv_exit_to_guest(regs, true);
+    __pv_exit_to_guest(regs, pv_hypercall_exit_work(nr));
 }
 
 /* batch_begin()'s and batch_end()'s rarer halves (pv/hypercall.h). */

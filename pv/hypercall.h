@@ -8,66 +8,76 @@
 #define PV_HYPERCALL_H
 
 #include "pv/domain.h"
+#include "pv/vcpu/smp.h"
 #include <xen/event_channel.h>
 #include <xen/sched.h>
 #include <xen/vcpu.h>
 
 /*
- * Hypercalls that run without the domain lock (pv/hypercall.c), from
- * their number and first two arguments: those that read only the shim's
- * constants or change only the calling vCPU's own state (its stack for
- * bounces, CR0.TS, its singleshot timer under its CPU's timer lock),
- * copying to and from guest memory through its page tables as the guest
- * itself could (interrupts stay off, so no flush of a frame they write
- * can finish meanwhile); set_segment_base (the MSRs and a %gs selector
- * checked against the vCPU's own GDT); EVTCHNOP_send, under the
- * port's own lock; mmu_update, update_va_mapping and mmuext_op's ops on
- * the frame table's words and the tables' page locks (an mmuext op that
- * needs the domain lock takes it, held then to the exit); and multicall,
- * whose entries each take the domain lock the same way if they need it.
+ * The sub-ops of sched_op and vcpu_op that run without the domain lock
+ * (the dispatcher takes it for the rest: pv/hypercall.c): yield and
+ * block (this vCPU's own flags), VCPUOP_is_up (one word read, as Xen
+ * reads it) and the caller's own singleshot timer (under its CPU's timer
+ * lock).
  */
-static inline bool pv_hypercall_lock_free(unsigned long nr, unsigned long a0,
-                                          unsigned long a1)
+static inline bool pv_sched_op_lock_free(unsigned int cmd)
+{
+    return cmd == SCHEDOP_yield || cmd == SCHEDOP_block;
+}
+
+static inline bool pv_vcpu_op_lock_free(unsigned int cmd, unsigned int vcpuid)
+{
+    if ( cmd == VCPUOP_is_up )
+        return true;
+    return (cmd == VCPUOP_set_singleshot_timer ||
+            cmd == VCPUOP_stop_singleshot_timer) &&
+           vcpuid == current_vcpu()->id;
+}
+
+/*
+ * Has hypercall @nr work for the exit (pv_exit_work()) whatever else is
+ * pending?  If it may have written more of the guest's frame than %rax
+ * (HYPERVISOR_iret, alone or in a multicall: the exit makes the frame
+ * safe), or taken the domain lock, which the exit drops.  Where the
+ * dispatcher's switch has found @nr this is a constant: the hypercalls
+ * that never take the lock (a crash takes it, but never returns) pay no
+ * test for it.
+ */
+static always_inline bool pv_hypercall_exit_work(unsigned long nr)
 {
     switch ( nr )
     {
-    case __HYPERVISOR_xen_version:
     case __HYPERVISOR_iret:
-    case __HYPERVISOR_mmuext_op:        /* locks per op (pv/mm/mmuext.c) */
-    case __HYPERVISOR_mmu_update:       /* page locks (pv/mm/mm-update.c) */
+    case __HYPERVISOR_multicall:
+        return true;
+    case __HYPERVISOR_xen_version:
+    case __HYPERVISOR_mmu_update:
     case __HYPERVISOR_update_va_mapping:
     case __HYPERVISOR_stack_switch:
     case __HYPERVISOR_fpu_taskswitch:
     case __HYPERVISOR_set_timer_op:
-    case __HYPERVISOR_multicall:        /* locks per entry (pv/multicall.c) */
-    case __HYPERVISOR_grant_table_op:   /* Xen's grant locks (pv/grant/) */
-    case __HYPERVISOR_event_channel_op: /* event_lock, ports' (pv/event/) */
-    case __HYPERVISOR_event_channel_op_compat:
-        return true;
+    case __HYPERVISOR_grant_table_op:
     case __HYPERVISOR_set_segment_base:
-        return !dom.compat;             /* this vCPU's bases and %gs */
-    case __HYPERVISOR_sched_op:         /* this vCPU's own state */
-        return a0 == SCHEDOP_yield || a0 == SCHEDOP_block;
-    case __HYPERVISOR_vcpu_op:
-        if ( a0 == VCPUOP_is_up )
-            return true;                /* one word, as Xen reads it */
-        return (a0 == VCPUOP_set_singleshot_timer ||
-                a0 == VCPUOP_stop_singleshot_timer) &&
-               a1 == current_vcpu()->id;
-    default:
+    case __HYPERVISOR_set_trap_table:
+    case __HYPERVISOR_set_callbacks:
+    case __HYPERVISOR_callback_op:
+    case __HYPERVISOR_set_debugreg:
+    case __HYPERVISOR_get_debugreg:
+    case __HYPERVISOR_vm_assist:
+    case __HYPERVISOR_physdev_op:
+    case __HYPERVISOR_platform_op:
+    case __HYPERVISOR_sysctl:
+    case __HYPERVISOR_domctl:
+    case __HYPERVISOR_xenpmu_op:
         return false;
+    default:
+        return pv_domain_locked();
     }
 }
 
-/*
- * May hypercall @nr have written more of the guest's frame than %rax
- * (its selectors and flags: HYPERVISOR_iret, alone or in a multicall)?
- * Then the exit makes the frame safe (pv_exit_work()).
- */
-static inline bool pv_hypercall_may_write_frame(unsigned long nr)
-{
-    return nr == __HYPERVISOR_iret || nr == __HYPERVISOR_multicall;
-}
+/* The Xen we answer as (pv/version.c): the one whose headers we implement. */
+#define XEN_MAJOR   4
+#define XEN_MINOR   17
 
 /*
  * Fill @page with Xen's 64-bit hypercall stubs, 32 bytes each: for the

@@ -342,12 +342,12 @@ long do_vm_assist(unsigned long cmd, unsigned long type)
 
     switch ( (unsigned int)cmd )
     {
-    case VMASST_CMD_enable:
-        dom.vm_assist |= 1UL << t;
+    case VMASST_CMD_enable:            /* Xen's set_bit(): no lock */
+        __atomic_fetch_or(&dom.vm_assist, 1UL << t, __ATOMIC_SEQ_CST);
         return 0;
 
     case VMASST_CMD_disable:
-        dom.vm_assist &= ~(1UL << t);
+        __atomic_fetch_and(&dom.vm_assist, ~(1UL << t), __ATOMIC_SEQ_CST);
         return 0;
 
     default:

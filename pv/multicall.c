@@ -64,14 +64,12 @@ static always_inline long multicall(unsigned long call_list,
             return -XEN_EFAULT;
 
         /*
-         * An entry that needs the domain lock takes it, held then to the
-         * exit (as mmuext_op's ops); the lock-free ones run as they would
-         * on their own.  A nested multicall fails with -EINVAL.
+         * Each entry runs as it would on its own: one that needs the
+         * domain lock takes it, held then to the exit.  A nested
+         * multicall fails with -EINVAL.
          */
         if ( compat )
             xlat_multicall_entry_from_compat(&call, c);
-        if ( !pv_hypercall_lock_free(call.op, call.args[0], call.args[1]) )
-            pv_domain_lock_to_exit();
         if ( compat )
         {
             call.result = pv_do_compat_hypercall(regs, call.op, call.args,

@@ -15,8 +15,6 @@
 #include "shim/boot-info.h"
 #include "shim/version.h"
 
-#define XEN_MAJOR   4
-#define XEN_MINOR   17
 #define EXTRAVERSION "-pvshim"
 
 extern const char __note_gnu_build_id_start[], __note_gnu_build_id_end[];

@@ -244,7 +244,7 @@ bool pv_evtchn_changed_refs(void)
  * Every operation but send and unmask under the domain's event_lock, as
  * Xen takes d->event_lock in each of them (send and unmask take only the
  * port's own lock there), and none under the domain lock
- * (pv_hypercall_lock_free()) but reset: it takes the FIFO frames away,
+ * (pv/hypercall.c) but reset: it takes the FIFO frames away,
  * which a vCPU polling (SCHEDOP_poll, under the domain lock) reads
  * with no port lock.  event_lock is waited for with interrupts on: its
  * holder may flush (a FIFO frame's new type).

@@ -172,7 +172,7 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
 
     /* SCHEDOP_poll reads FIFO words EVTCHNOP_reset may take away. */
     ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
-           pv_hypercall_lock_free(__HYPERVISOR_sched_op, cmd, 0));
+           pv_sched_op_lock_free(cmd));
     perfc_incra(sched_ops, cmd);
     evtchn_release_batched();       /* the CPU goes back: backends run */
     switch ( cmd )

@@ -38,7 +38,7 @@
  * (pv_pause_park()), or waiting for the domain lock, which the pauser
  * holds.  A vCPU blocked parks in its sleep (vcpu_sleep()); one polling
  * waits for the lock as it wakes.
- * pv_exit_all counts pauses begun and ended above bit 32 (odd: one in
+ * pv_exit_all counts pauses begun and ended above bit 0 (odd: one in
  * progress: pause_count()); quiescent[cpu] is the count a CPU is parked
  * for, or LOCK_WAIT.  A parked CPU leaves once that pause ends and goes
  * on, not parking again at once for the next (whose pauser waits for its

@@ -58,13 +58,13 @@ unsigned long pv_domain_cpumask(void);
 /*
  * Work for every CPU's way back to the guest, in one word so that the
  * exit looks with one load (__pv_exit_to_guest()): EXIT_ALL_DYING,
- * frames died (pv/mm/frame-table.c); and above bit 32 the count of
- * pauses begun and ended (pv_pause_others()), odd while one is on, so
- * EXIT_ALL_PAUSE is set then.
+ * frames died (pv/mm/frame-table.c); and above it the count of pauses
+ * begun and ended (pv_pause_others()), odd while one is on, so
+ * EXIT_ALL_PAUSE is set then (and the exit's test is one `testb`).
  */
 extern unsigned long pv_exit_all;
 #define EXIT_ALL_DYING  (1UL << 0)
-#define EXIT_ALL_PAUSE  (1UL << 32)     /* one step of the pause count */
+#define EXIT_ALL_PAUSE  (1UL << 1)      /* one step of the pause count */
 
 static inline bool pv_pause_on(void)
 {

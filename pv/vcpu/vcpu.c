@@ -288,7 +288,7 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
     long rc;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
-           pv_hypercall_lock_free(__HYPERVISOR_vcpu_op, cmd, vcpuid));
+           pv_vcpu_op_lock_free(cmd, vcpuid));
     if ( vcpuid >= dom.max_vcpus )
         return -XEN_ENOENT;
     v = &dom.vcpu[array_index_nospec(vcpuid, dom.max_vcpus)];
