@@ -267,7 +267,9 @@ static void audit_after(unsigned long nr, long rc)
          nr != __HYPERVISOR_update_va_mapping &&
          nr != __HYPERVISOR_grant_table_op &&
          (nr != __HYPERVISOR_mmuext_op || !pv_mmuext_changed_refs()) &&
-         (nr != __HYPERVISOR_event_channel_op || !pv_evtchn_changed_refs()) )
+         ((nr != __HYPERVISOR_event_channel_op &&
+           nr != __HYPERVISOR_event_channel_op_compat) ||
+          !pv_evtchn_changed_refs()) )
         return;
     taken = pv_domain_lock_unless_held();
     pv_pause_others();

@@ -15,14 +15,16 @@
 
 /*
  * The sub-ops of sched_op and vcpu_op that run without the domain lock
- * (the dispatcher takes it for the rest: pv/hypercall.c): yield and
- * block (this vCPU's own flags), VCPUOP_is_up (one word read, as Xen
+ * (the dispatcher takes it for the rest: pv/hypercall.c): yield, block
+ * and poll (this vCPU's own flags and timer; poll reads each port under
+ * its lock), VCPUOP_is_up (one word read, as Xen
  * reads it) and the caller's own singleshot timer (under its CPU's timer
  * lock).
  */
 static inline bool pv_sched_op_lock_free(unsigned int cmd)
 {
-    return cmd == SCHEDOP_yield || cmd == SCHEDOP_block;
+    return cmd == SCHEDOP_yield || cmd == SCHEDOP_block ||
+           cmd == SCHEDOP_poll;
 }
 
 static inline bool pv_vcpu_op_lock_free(unsigned int cmd, unsigned int vcpuid)
@@ -57,6 +59,8 @@ static always_inline bool pv_hypercall_exit_work(unsigned long nr)
     case __HYPERVISOR_fpu_taskswitch:
     case __HYPERVISOR_set_timer_op:
     case __HYPERVISOR_grant_table_op:
+    case __HYPERVISOR_event_channel_op:
+    case __HYPERVISOR_event_channel_op_compat:
     case __HYPERVISOR_set_segment_base:
     case __HYPERVISOR_set_trap_table:
     case __HYPERVISOR_set_callbacks:

@@ -353,19 +353,35 @@ long evtchn_fifo_expand_array(const struct evtchn_expand_array *expand)
 }
 
 /*
- * EVTCHNOP_reset: drop the frames, back to the 2-level ABI.  Every port
- * was closed first, each under its lock, so no send is still linking a
- * port through these frames (a send looks at a port's state under its
- * lock); unmask runs under the domain lock, as this does.
+ * EVTCHNOP_reset (under event_lock): drop the frames, back to the 2-level
+ * ABI.  Every port was closed first, each under its lock, so no send
+ * links a port through these frames any more; but an unmask, a poll or a
+ * set_pending already inside a port's lock may still be reading or
+ * writing them (an unmask needs no open port).  So the ABI says 2-level
+ * first, which every such path reads under its port's lock, then each
+ * port's lock is taken once, waiting out those in flight, and only then
+ * do the frames' references go: nothing writes through a frame the guest
+ * may make a page table next (XSA-343's race, Xen's
+ * evtchn_fifo_destroy() after evtchn_reset()'s closes).
  */
 void evtchn_fifo_destroy(struct domain *d)
 {
-    unsigned int i;
+    unsigned int i, pages = d->fifo_num_evtchns / WORDS_PER_PAGE, port;
+
+    ASSERT(spin_is_locked_by_me(&d->event_lock));
+    __atomic_store_n(&d->evtchn_fifo, false, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&d->fifo_num_evtchns, 0, __ATOMIC_SEQ_CST);
+    for ( port = 0; port_is_valid(d, port); port++ )
+    {
+        struct evtchn *chn = evtchn_from_port(d, port);
+
+        spin_lock(&chn->lock);
+        spin_unlock(&chn->lock);
+    }
 
     for ( i = 0; i < d->max_vcpus; i++ )
     {
         struct vcpu *v = &d->vcpu[i];
-
         unsigned int q;
 
         if ( v->fifo_control )
@@ -377,11 +393,9 @@ void evtchn_fifo_destroy(struct domain *d)
             v->fifo_queue[q].tail = 0;
         }
     }
-    for ( i = 0; i < d->fifo_num_evtchns / WORDS_PER_PAGE; i++ )
+    for ( i = 0; i < pages; i++ )
     {
         put_page_and_type(d->fifo_array_mfn[i]);
         d->fifo_array[i] = NULL;
     }
-    d->fifo_num_evtchns = 0;
-    d->evtchn_fifo = false;
 }

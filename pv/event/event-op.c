@@ -243,11 +243,11 @@ bool pv_evtchn_changed_refs(void)
 /*
  * Every operation but send and unmask under the domain's event_lock, as
  * Xen takes d->event_lock in each of them (send and unmask take only the
- * port's own lock there), and none under the domain lock
- * (pv/hypercall.c) but reset: it takes the FIFO frames away,
- * which a vCPU polling (SCHEDOP_poll, under the domain lock) reads
- * with no port lock.  event_lock is waited for with interrupts on: its
- * holder may flush (a FIFO frame's new type).
+ * port's own lock there), and none under the domain lock: reset, which
+ * takes the FIFO frames away, waits out each port's lock, under which
+ * unmask, send and SCHEDOP_poll read them (evtchn_fifo_destroy()).
+ * event_lock is waited for with interrupts on: its holder may flush (a
+ * FIFO frame's new type).
  */
 long do_event_channel_op(unsigned long cmd, unsigned long arg)
 {
@@ -255,11 +255,10 @@ long do_event_channel_op(unsigned long cmd, unsigned long arg)
     long rc;
 
     changed_refs[smp_processor_id()] = cmd == EVTCHNOP_init_control ||
-                                       cmd == EVTCHNOP_expand_array;
+                                       cmd == EVTCHNOP_expand_array ||
+                                       cmd == EVTCHNOP_reset;
     if ( cmd == EVTCHNOP_send || cmd == EVTCHNOP_unmask )
         return event_channel_op(cmd, arg);
-    if ( cmd == EVTCHNOP_reset )
-        pv_domain_lock_to_exit();
     spin_lock_irq_on_wait(&d->event_lock);
     rc = event_channel_op(cmd, arg);
     spin_unlock(&d->event_lock);

@@ -41,9 +41,8 @@ static inline void evtchn_release_batched(void)
 /* The 'e' debug key (pv/event/event-dump.c). */
 void pv_dump_evtchn_info(unsigned char key);
 
-/* For SCHEDOP_poll: the ABI's port limit, and a port's pending bit. */
-unsigned int pv_evtchn_max_ports(const struct domain *d);
-bool pv_evtchn_is_pending(const struct domain *d, unsigned int port);
+/* For SCHEDOP_poll: is @port pending (1, 0), or no port (-EINVAL)? */
+int pv_evtchn_poll_port(struct domain *d, unsigned int port);
 
 /* Would @v take an upcall now (pending and not masked)? */
 static inline bool vcpu_event_pending(const struct vcpu *v)

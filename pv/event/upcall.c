@@ -5,6 +5,7 @@
  * and the bounce to the event callback on the way back to the guest, as
  * Xen's vcpu_mark_events_pending() and entry.S's test_guest_events.
  */
+#include <xen/errno.h>
 #include "pv/event/private.h"
 #include "pv/vcpu/time.h"
 #include "pv/traps.h"
@@ -77,14 +78,24 @@ void send_guest_global_virq(struct domain *d, unsigned int virq)
     raise_virq(d, &d->vcpu[0], virq, true);
 }
 
-unsigned int pv_evtchn_max_ports(const struct domain *d)
+/*
+ * SCHEDOP_poll's look at one port, as Xen's: -EINVAL unless the port
+ * exists, else whether it is in use and pending, read under its lock,
+ * so EVTCHNOP_reset can't take the FIFO frames away meanwhile
+ * (evtchn_fifo_destroy() waits each port's lock out).
+ */
+int pv_evtchn_poll_port(struct domain *d, unsigned int port)
 {
-    return max_evtchns(d);
-}
+    struct evtchn *chn;
+    bool pending;
 
-bool pv_evtchn_is_pending(const struct domain *d, unsigned int port)
-{
-    return evtchn_port_is_pending(d, port);
+    if ( !port_is_valid(d, port) )
+        return -XEN_EINVAL;
+    chn = evtchn_from_port(d, port);
+    spin_lock(&chn->lock);
+    pending = chn->state != ECS_FREE && evtchn_port_is_pending(d, port);
+    spin_unlock(&chn->lock);
+    return pending;
 }
 
 void pv_async_exception_cleanup(struct vcpu *v)

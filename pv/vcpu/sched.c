@@ -35,8 +35,8 @@ void vcpu_unblock(struct vcpu *v)
  * (pv_do_softirq()), and the CPU halts between interrupts.  The guest's
  * runstate says "blocked" meanwhile.  SCHEDOP_block holds no lock here:
  * a pause (mm-audit) finds this CPU parked before its halt.  A caller
- * that holds the domain lock (SCHEDOP_poll, the old sched_op, a
- * multicall entry after one that took it) has it dropped around each
+ * that holds the domain lock (the old sched_op, a multicall entry
+ * after one that took it) has it dropped around each
  * halt: others may enter the shim meanwhile, and a pause finds this CPU
  * waiting for the lock as it wakes.  A wake-up's IPI waits for the halt.
  */
@@ -133,12 +133,13 @@ static long do_poll(const struct sched_poll *p)
         if ( copy_from_guest_offset(&port, (unsigned long)p->ports.p, i,
                                     sizeof(port)) )
             goto out;
-        rc = -XEN_EINVAL;
-        if ( port >= pv_evtchn_max_ports(v->domain) )
+        rc = pv_evtchn_poll_port(v->domain, port);
+        if ( rc )
+        {
+            if ( rc > 0 )
+                rc = 0;                 /* pending: back at once */
             goto out;
-        rc = 0;
-        if ( pv_evtchn_is_pending(v->domain, port) )
-            goto out;
+        }
     }
     if ( p->nr_ports == 1 )
         v->poll_evtchn = port;
@@ -170,7 +171,6 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
     struct sched_shutdown s;
     struct sched_poll poll;
 
-    /* SCHEDOP_poll reads FIFO words EVTCHNOP_reset may take away. */
     ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
            pv_sched_op_lock_free(cmd));
     perfc_incra(sched_ops, cmd);

@@ -19,6 +19,8 @@
 #include "mm.h"
 #include "user.h"
 #include <xen/callback.h>
+#include <xen/memory.h>
+#include <xen/physdev.h>
 #include <xen/sysctl.h>
 
 const char test_title[] = "sysctl lockprof_op: query and reset";
@@ -180,8 +182,11 @@ static uint64_t domain_lock_count(void)
 
 /*
  * xen_version, fpu_taskswitch and a local flush; with @locked the middle
- * one a vm_assist instead, which needs the lock.
+ * one a memory_op instead (XENMEM_maximum_reservation), which still
+ * needs the lock.
  */
+static domid_t self_domid = DOMID_SELF;
+
 static void lock_free_multicall(multicall_entry_t calls[3], bool locked)
 {
     static struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_LOCAL };
@@ -192,9 +197,9 @@ static void lock_free_multicall(multicall_entry_t calls[3], bool locked)
     calls[1].op = __HYPERVISOR_fpu_taskswitch;
     if ( locked )
     {
-        calls[1].op = __HYPERVISOR_vm_assist;
-        calls[1].args[0] = VMASST_CMD_enable;
-        calls[1].args[1] = VMASST_TYPE_4gb_segments;
+        calls[1].op = __HYPERVISOR_memory_op;
+        calls[1].args[0] = XENMEM_maximum_reservation;
+        calls[1].args[1] = (unsigned long)&self_domid;
     }
     calls[2].op = __HYPERVISOR_mmuext_op;
     calls[2].args[0] = (unsigned long)&flush;
@@ -224,6 +229,8 @@ static void check_lock_free(void)
     unsigned long l1 = new_table(1, 0, pte_make(alloc_frame(), PTE_RO));
     uint64_t before, taken;
     long unbound, ipi = 0;
+    evtchn_port_t port;
+    struct physdev_set_iopl iopl = { .iopl = 0 };   /* as it is */
     unsigned int i;
     bool audit;
 
@@ -233,6 +240,7 @@ static void check_lock_free(void)
     if ( (unbound = evtchn_alloc_unbound_self()) < 0 ||
          (ipi = evtchn_bind_ipi_on(0)) < 0 )
         return test_error("binding ports: %ld %ld", unbound, ipi);
+    port = ipi;
     check_rc(hypercall_xen_version(XENVER_commandline, cmdline), 0);
     before = domain_lock_count();
     for ( i = 0; i < ROUNDS; i++ )
@@ -250,6 +258,14 @@ static void check_lock_free(void)
         check_rc(vcpu_op(VCPUOP_is_up, 0, NULL), 1);
         check_rc(evtchn_send(unbound), 0);
         check_rc(evtchn_send(ipi), 0);
+        /* A timeout already past: polling ends at once, pending or not. */
+        check_rc(sched_poll(&port, 1, 1), 0);
+        check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_enable,
+                           VMASST_TYPE_4gb_segments, 0, 0, 0), 0);
+        check_rc(HYPERCALL(__HYPERVISOR_get_debugreg, 7, 0, 0, 0, 0),
+                 0x400);                /* DR7's default */
+        check_rc(HYPERCALL(__HYPERVISOR_physdev_op, PHYSDEVOP_set_iopl,
+                           &iopl, 0, 0, 0), 0);
         check_rc(HYPERCALL(__HYPERVISOR_mmuext_op, &flushes[0],
                            ARRAY_SIZE(flushes), 0, DOMID_SELF, 0), 0);
         lock_free_multicall(calls, false);
@@ -295,11 +311,11 @@ static void check_lock_free(void)
     /* A hypercall that needs it counts once each. */
     before = domain_lock_count();
     for ( i = 0; i < ROUNDS; i++ )
-        check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_enable,
-                           VMASST_TYPE_4gb_segments, 0, 0, 0), 0);
+        check_rc(HYPERCALL(__HYPERVISOR_memory_op, XENMEM_maximum_reservation,
+                           &self_domid, 0, 0, 0) > 0, 1);
     taken = domain_lock_count() - before;
     if ( taken < ROUNDS || taken > ROUNDS + SLACK )
-        test_fail("%u vm_assist calls took the domain lock %lu times",
+        test_fail("%u memory_ops took the domain lock %lu times",
                   ROUNDS, (unsigned long)taken);
     before = domain_lock_count();
     for ( i = 0; i < ROUNDS; i++ )
@@ -318,7 +334,7 @@ static void check_lock_free(void)
     }
     taken = domain_lock_count() - before;
     if ( taken < ROUNDS || taken > ROUNDS + SLACK )
-        test_fail("%u multicalls with a vm_assist took the domain lock %lu "
+        test_fail("%u multicalls with a memory_op took the domain lock %lu "
                   "times", ROUNDS, (unsigned long)taken);
 }
 
