@@ -55,11 +55,18 @@ static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
                                              bool work)
 {
     const struct vcpu *v = current_vcpu();
+    const vcpu_info_t *vi;
 
     local_irq_disable();
-    if ( work || softirq_pending() || ACCESS_ONCE(v->down_or_nmi) ||
-         vcpu_event_pending(v) ||
-         (ACCESS_ONCE(pv_exit_all) & (EXIT_ALL_PAUSE | EXIT_ALL_DYING)) )
+    vi = v->vcpu_info;
+    /*
+     * Plain reads, each once, after the cli's compiler barrier: what
+     * changed before it is seen, and each test is one compare with
+     * memory (a volatile read is a load and a test).
+     */
+    if ( work || *this_cpu_softirqs() || v->down_or_nmi ||
+         (vi->evtchn_upcall_pending && !vi->evtchn_upcall_mask) ||
+         (pv_exit_all & (EXIT_ALL_PAUSE | EXIT_ALL_DYING)) )
         pv_exit_work(regs);
     /* No path into the guest keeps a lock (debug build). */
     ASSERT_NO_LOCKS_HELD();

@@ -117,6 +117,30 @@ static noinline void unknown_hypercall(unsigned long nr)
 #define ARG64(lo, hi)   ((lo) | ((uint64_t)(hi) << 32))
 
 /*
+ * Argument @i of a hypercall: a multicall entry's, from @args, or with
+ * @args NULL (the entries: a constant) from the register the ABI passes
+ * it in, %rdi %rsi %rdx %r10 %r8 %r9, or a 32-bit guest's %ebx %ecx %edx
+ * %esi %edi %ebp zero-extended, each read by the case that wants it: a
+ * hypercall that reads one argument loads one.
+ */
+static always_inline unsigned long arg(const struct cpu_regs *regs,
+                                       const unsigned long *args,
+                                       unsigned int i, bool compat)
+{
+    if ( args )
+        return args[i];
+    switch ( i )
+    {
+    case 0: return compat ? (uint32_t)regs->rbx : regs->rdi;
+    case 1: return compat ? (uint32_t)regs->rcx : regs->rsi;
+    case 2: return compat ? (uint32_t)regs->rdx : regs->rdx;
+    case 3: return compat ? (uint32_t)regs->rsi : regs->r10;
+    case 4: return compat ? (uint32_t)regs->rdi : regs->r8;
+    default: return compat ? (uint32_t)regs->rbp : regs->r9;
+    }
+}
+
+/*
  * Arguments are taken at the width Xen's handler declares
  * (xen/include/hypercall-defs.c): an `int` or `unsigned int` parameter
  * sees only the low 32 bits of the guest's register, so bit 32 set in a
@@ -132,117 +156,121 @@ static noinline void unknown_hypercall(unsigned long nr)
  * and the hot ones pay nothing for the ones that don't.
  */
 static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
-                     const unsigned long a[6], bool in_multicall,
+                     const unsigned long *args, bool in_multicall,
                      bool compat)
 {
+/* Argument i, read where the case needs it (arg()). */
+#define A(i) arg(regs, args, i, compat)
+
     perfc_incra(hypercalls, nr);
     switch ( nr )
     {
     case __HYPERVISOR_set_trap_table:
-        return compat ? compat_set_trap_table(a[0]) : do_set_trap_table(a[0]);
+        return compat ? compat_set_trap_table(A(0)) : do_set_trap_table(A(0));
     case __HYPERVISOR_mmu_update:
-        return do_mmu_update(a[0], a[1], a[2], a[3]);
+        return do_mmu_update(A(0), A(1), A(2), A(3));
     case __HYPERVISOR_mmuext_op:
-        return compat ? compat_mmuext_op(a[0], a[1], a[2], a[3])
-                      : do_mmuext_op(a[0], a[1], a[2], a[3]);
+        return compat ? compat_mmuext_op(A(0), A(1), A(2), A(3))
+                      : do_mmuext_op(A(0), A(1), A(2), A(3));
     case __HYPERVISOR_update_va_mapping:
-        return compat ? do_update_va_mapping(a[0], ARG64(a[1], a[2]), a[3])
-                      : do_update_va_mapping(a[0], a[1], a[2]);
+        return compat ? do_update_va_mapping(A(0), ARG64(A(1), A(2)), A(3))
+                      : do_update_va_mapping(A(0), A(1), A(2));
     case __HYPERVISOR_update_va_mapping_otherdomain:
         pv_domain_lock_to_exit();
         return compat ? do_update_va_mapping_otherdomain(
-                            a[0], ARG64(a[1], a[2]), a[3], a[4])
-                      : do_update_va_mapping_otherdomain(a[0], a[1], a[2],
-                                                         a[3]);
+                            A(0), ARG64(A(1), A(2)), A(3), A(4))
+                      : do_update_va_mapping_otherdomain(A(0), A(1), A(2),
+                                                         A(3));
     case __HYPERVISOR_set_gdt:
         pv_domain_lock_to_exit();
-        return compat ? compat_set_gdt(a[0], (unsigned int)a[1])
-                      : do_set_gdt(a[0], (unsigned int)a[1]);
+        return compat ? compat_set_gdt(A(0), (unsigned int)A(1))
+                      : do_set_gdt(A(0), (unsigned int)A(1));
     case __HYPERVISOR_stack_switch:
-        return do_stack_switch(a[0], a[1]);
+        return do_stack_switch(A(0), A(1));
     case __HYPERVISOR_set_callbacks:
-        return compat ? compat_set_callbacks(a[0], a[1], a[2], a[3])
-                      : do_set_callbacks(a[0], a[1], a[2]);
+        return compat ? compat_set_callbacks(A(0), A(1), A(2), A(3))
+                      : do_set_callbacks(A(0), A(1), A(2));
     case __HYPERVISOR_fpu_taskswitch:
-        return do_fpu_taskswitch((unsigned int)a[0]);
+        return do_fpu_taskswitch((unsigned int)A(0));
     case __HYPERVISOR_sched_op_compat:
         pv_domain_lock_to_exit();
-        return do_sched_op_compat((unsigned int)a[0], a[1]);
+        return do_sched_op_compat((unsigned int)A(0), A(1));
     case __HYPERVISOR_set_debugreg:
-        return do_set_debugreg((unsigned int)a[0], a[1]);
+        return do_set_debugreg((unsigned int)A(0), A(1));
     case __HYPERVISOR_get_debugreg:
-        return do_get_debugreg((unsigned int)a[0]);
+        return do_get_debugreg((unsigned int)A(0));
     case __HYPERVISOR_update_descriptor:
         pv_domain_lock_to_exit();
-        return compat ? do_update_descriptor(ARG64(a[0], a[1]),
-                                             ARG64(a[2], a[3]))
-                      : do_update_descriptor(a[0], a[1]);
+        return compat ? do_update_descriptor(ARG64(A(0), A(1)),
+                                             ARG64(A(2), A(3)))
+                      : do_update_descriptor(A(0), A(1));
     case __HYPERVISOR_memory_op:
         pv_domain_lock_to_exit();
-        return compat ? compat_memory_op(a[0], a[1])
-                      : do_memory_op(a[0], a[1]);
+        return compat ? compat_memory_op(A(0), A(1))
+                      : do_memory_op(A(0), A(1));
     case __HYPERVISOR_multicall:
         /* Xen refuses to nest: the entry fails, the batch goes on. */
         if ( in_multicall )
             return -XEN_EINVAL;
-        return compat ? compat_multicall(a[0], a[1])
-                      : do_multicall(a[0], a[1]); /* unsigned long, Xen 4.19 */
+        return compat ? compat_multicall(A(0), A(1))
+                      : do_multicall(A(0), A(1)); /* unsigned long, Xen 4.19 */
     case __HYPERVISOR_set_timer_op:
-        return do_set_timer_op(compat ? ARG64(a[0], a[1]) : a[0]);
+        return do_set_timer_op(compat ? ARG64(A(0), A(1)) : A(0));
     case __HYPERVISOR_event_channel_op_compat:
-        return do_event_channel_op_compat(a[0]);
+        return do_event_channel_op_compat(A(0));
     case __HYPERVISOR_grant_table_op:
-        return compat ? compat_grant_table_op(a[0], a[1], a[2])
-                      : do_grant_table_op((unsigned int)a[0], a[1],
-                                          (unsigned int)a[2]);
+        return compat ? compat_grant_table_op(A(0), A(1), A(2))
+                      : do_grant_table_op((unsigned int)A(0), A(1),
+                                          (unsigned int)A(2));
     case __HYPERVISOR_xen_version:
         /* The hot one, inline (pv/version.c answers the rest). */
-        if ( (unsigned int)a[0] == XENVER_version )
+        if ( (unsigned int)A(0) == XENVER_version )
             return (XEN_MAJOR << 16) | XEN_MINOR;
-        return compat ? compat_xen_version((unsigned int)a[0], a[1])
-                      : do_xen_version((unsigned int)a[0], a[1]);
+        return compat ? compat_xen_version((unsigned int)A(0), A(1))
+                      : do_xen_version((unsigned int)A(0), A(1));
     case __HYPERVISOR_console_io:
         pv_domain_lock_to_exit();
-        return do_console_io((unsigned int)a[0], (unsigned int)a[1], a[2]);
+        return do_console_io((unsigned int)A(0), (unsigned int)A(1), A(2));
     case __HYPERVISOR_vm_assist:
-        return do_vm_assist((unsigned int)a[0], (unsigned int)a[1]);
+        return do_vm_assist((unsigned int)A(0), (unsigned int)A(1));
     case __HYPERVISOR_iret:
         /* In a multicall it ends the batch (pv/multicall.c). */
         return compat ? compat_iret(regs) : do_iret(regs);
     case __HYPERVISOR_vcpu_op:
-        if ( !pv_vcpu_op_lock_free(a[0], a[1]) )
+        if ( !pv_vcpu_op_lock_free(A(0), A(1)) )
             pv_domain_lock_to_exit();
-        return compat ? compat_vcpu_op(a[0], a[1], a[2])
-                      : do_vcpu_op((unsigned int)a[0], (unsigned int)a[1],
-                                   a[2]);
+        return compat ? compat_vcpu_op(A(0), A(1), A(2))
+                      : do_vcpu_op((unsigned int)A(0), (unsigned int)A(1),
+                                   A(2));
     case __HYPERVISOR_set_segment_base:
         if ( compat )                   /* 64-bit guests only, as Xen */
             break;
-        return do_set_segment_base((unsigned int)a[0], a[1]);
+        return do_set_segment_base((unsigned int)A(0), A(1));
     case __HYPERVISOR_sched_op:
-        if ( !pv_sched_op_lock_free(a[0]) )
+        if ( !pv_sched_op_lock_free(A(0)) )
             pv_domain_lock_to_exit();
-        return compat ? compat_sched_op(a[0], a[1])
-                      : do_sched_op((unsigned int)a[0], a[1]);
+        return compat ? compat_sched_op(A(0), A(1))
+                      : do_sched_op((unsigned int)A(0), A(1));
     case __HYPERVISOR_callback_op:
-        return compat ? compat_callback_op((unsigned int)a[0], a[1])
-                      : do_callback_op((unsigned int)a[0], a[1]);
+        return compat ? compat_callback_op((unsigned int)A(0), A(1))
+                      : do_callback_op((unsigned int)A(0), A(1));
     case __HYPERVISOR_event_channel_op:
-        return do_event_channel_op((unsigned int)a[0], a[1]);
+        return do_event_channel_op((unsigned int)A(0), A(1));
     case __HYPERVISOR_physdev_op:
-        return compat ? compat_physdev_op(a[0], a[1])
-                      : do_physdev_op((unsigned int)a[0], a[1]);
+        return compat ? compat_physdev_op(A(0), A(1))
+                      : do_physdev_op((unsigned int)A(0), A(1));
     case __HYPERVISOR_platform_op:
-        return do_platform_op(a[0]);
+        return do_platform_op(A(0));
     case __HYPERVISOR_sysctl:
-        return do_sysctl(a[0]);
+        return do_sysctl(A(0));
     case __HYPERVISOR_domctl:
-        return do_domctl(a[0]);
+        return do_domctl(A(0));
     case __HYPERVISOR_xenpmu_op:
-        return do_xenpmu_op((unsigned int)a[0], a[1]);
+        return do_xenpmu_op((unsigned int)A(0), A(1));
     }
     unknown_hypercall(nr);
     return -XEN_ENOSYS;
+#undef A
 }
 
 /*
@@ -314,12 +342,9 @@ long pv_do_compat_hypercall(struct cpu_regs *regs, unsigned long nr,
 static always_inline void native_hypercall(struct cpu_regs *regs)
 {
     unsigned long nr = regs->rax;
-    unsigned long args[6] = {
-        regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8, regs->r9,
-    };
 
     /* The hot path: straight to the switch (never inside a multicall). */
-    regs->rax = dispatch(regs, nr, args, false, false);
+    regs->rax = dispatch(regs, nr, NULL, false, false);
     if ( unlikely(opt_mm_audit) )
         audit_after(nr, regs->rax);
 }
@@ -331,13 +356,9 @@ static always_inline void native_hypercall(struct cpu_regs *regs)
 static always_inline void compat_hypercall(struct cpu_regs *regs)
 {
     unsigned long nr = (uint32_t)regs->rax;
-    unsigned long args[6] = {
-        (uint32_t)regs->rbx, (uint32_t)regs->rcx, (uint32_t)regs->rdx,
-        (uint32_t)regs->rsi, (uint32_t)regs->rdi, (uint32_t)regs->rbp,
-    };
 
     current_vcpu()->kernel_mode = true;
-    regs->rax = (uint32_t)dispatch(regs, nr, args, false, true);
+    regs->rax = (uint32_t)dispatch(regs, nr, NULL, false, true);
     if ( unlikely(opt_mm_audit) )
         audit_after(nr, (int32_t)regs->rax);
 }

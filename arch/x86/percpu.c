@@ -7,6 +7,7 @@
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "shim/frame.h"
+#include "shim/softirq.h"
 
 #define GDT_PAGES           ((GDT_ENTRIES * 8) / PAGE_SIZE)
 
@@ -44,6 +45,7 @@ struct percpu *percpu_alloc(unsigned int cpu)
     ci = (struct cpu_info *)(va + STACK_SIZE) - 1;
     ci->percpu = pc;
     ci->cpu_id = cpu;
+    ci->softirq_bits = &softirq_bits[cpu];
     percpu_area[cpu] = pc;
     return pc;
 }

@@ -43,7 +43,7 @@ struct percpu {
  */
 struct cpu_info {
     struct cpu_regs guest_regs;
-    uint64_t _pad;                  /* keeps RSP0 16-byte aligned */
+    unsigned long *softirq_bits;    /* this CPU's (shim/softirq.h) */
     struct percpu *percpu;
     unsigned int cpu_id;
     void *current;                  /* the vCPU this CPU runs, if any */

@@ -6,6 +6,7 @@
 #include "arch/x86/fpu.h"
 #include "arch/x86/io.h"
 #include "arch/x86/percpu.h"
+#include "shim/softirq.h"
 #include "arch/x86/setup.h"
 
 struct percpu *percpu_area[NR_CPUS];
@@ -36,6 +37,7 @@ void cpu_init_boot(void)
     percpu0.gdt = cpu0_gdt;
     ci->percpu = &percpu0;
     ci->cpu_id = 0;
+    ci->softirq_bits = &softirq_bits[0];
     percpu_area[0] = &percpu0;
     desc_init_cpu(&percpu0);
     i8259_mask_all();

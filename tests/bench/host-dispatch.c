@@ -146,7 +146,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* The real handler, not a stub, must answer. */
+    /* The real dispatcher must answer (XENVER_version inline in it). */
     rc = pv_do_hypercall(&regs, __HYPERVISOR_xen_version, args, false);
     if ( rc != ((XEN_MAJOR << 16) | XEN_MINOR) )
     {
