@@ -58,9 +58,12 @@ static void power_button_softirq(void)
  */
 static void dump_backends(unsigned char key)
 {
+    bool taken = pv_backends_lock_unless_held();
+
     printk("'%c' pressed -> dumping block and network backends\n", key);
     blkback_dump();
     netback_dump();
+    pv_backends_unlock_taken(taken);
 }
 
 void backends_init(void)

@@ -10,6 +10,7 @@
 #include <xen/xen.h>
 #include <xen/io/console.h>
 #include "pv/domain.h"
+#include "pv/pv.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "shim/console.h"
@@ -86,9 +87,13 @@ static long console_read(unsigned long count, unsigned long buffer)
         return -XEN_E2BIG;
     while ( done < count )
     {
+        /* The console backend takes input too (on CPU 0, under it). */
+        bool taken = pv_backends_lock_unless_held();
+
         for ( n = 0; n < sizeof(chunk) && done + n < count &&
                      (c = console_input_getc()) >= 0; n++ )
             chunk[n] = c;
+        pv_backends_unlock_taken(taken);
         if ( !n )
             break;
         if ( copy_to_guest(buffer + done, chunk, n) )

@@ -13,6 +13,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/traps.h"
 #include "pv/domain.h"
+#include "pv/pv.h"
 #include "pv/emul/emul-cr.h"
 #include "pv/entry.h"
 #include "pv/event/event.h"
@@ -108,10 +109,20 @@ void pv_exit_work(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     bool locked = pv_domain_locked();
 
-    if ( unlikely(pv_pause_on()) && !locked )
+    /*
+     * Softirqs, and a pause to park for: after the softirqs too, since
+     * the backends' run under their own lock, whose wait is no stop for
+     * a pause; and softirqs again after a park, whose window for
+     * interrupts may have taken a timer's and left only its bit.
+     */
+    for ( ;; )
+    {
+        if ( softirq_pending() )
+            pv_do_softirq();
+        if ( likely(!pv_pause_on()) || locked )
+            break;
         pv_pause_park();
-    if ( softirq_pending() )
-        pv_do_softirq();
+    }
     if ( v->down || unlikely(mm_dying_pending()) )
     {
         if ( !locked )
@@ -209,9 +220,7 @@ static void report_end(void)
 
     if ( opt_mm_audit )
     {
-        /* Other vCPUs may be in a lock-free mmu_update: at rest first. */
-        if ( pv_domain_locked() )
-            pv_pause_others();
+        /* The other vCPUs and the backends are at rest (end_locked()). */
         bad = pv_mm_audit();
         printk("mm audit: %s (%ld problem(s))\n", bad ? "FAILED" : "OK", bad);
     }
@@ -221,15 +230,21 @@ static void report_end(void)
 }
 
 /*
- * The VM ends under the domain lock, so what the shutdown hooks drain
- * (the backends) and report_end()'s audit see no hypercall in flight: a
- * lock-free path (a bounce, HYPERVISOR_iret) that crashes the guest
- * takes it here.
+ * The VM ends under the domain lock, every other vCPU at rest and the
+ * backends' lock held, so what the shutdown hooks drain (the backends)
+ * and report_end()'s audit see no hypercall or backend work in flight:
+ * a lock-free path (a bounce, HYPERVISOR_iret) that crashes the guest
+ * takes the domain lock here.  The pause comes before the backends'
+ * lock: a CPU waiting for that one isn't at rest (pv_backends_lock_
+ * unless_held()).
  */
 static void end_locked(void)
 {
     if ( !pv_domain_locked() )
         pv_domain_lock();
+    if ( !pv_pause_on() )               /* else this CPU's own, under it */
+        pv_pause_others();
+    (void)pv_backends_lock_unless_held();
 }
 
 /*

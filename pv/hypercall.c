@@ -10,6 +10,7 @@
 #include <xen/sched.h>
 #include <xen/version.h>
 #include "pv/domain.h"
+#include "pv/pv.h"
 #include "pv/entry.h"
 #include "pv/event/event.h"
 #include "pv/guest-access.h"
@@ -280,7 +281,7 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
  */
 static void audit_after(unsigned long nr, long rc)
 {
-    bool locked = pv_domain_locked(), taken;
+    bool locked = pv_domain_locked(), taken, backends;
     long bad;
 
     if ( !is_mmu_hypercall(nr) )
@@ -301,7 +302,9 @@ static void audit_after(unsigned long nr, long rc)
         return;
     taken = pv_domain_lock_unless_held();
     pv_pause_others();
+    backends = pv_backends_lock_unless_held(); /* their grant maps still */
     bad = pv_mm_audit();
+    pv_backends_unlock_taken(backends);
     pv_unpause_others();
     pv_domain_unlock_taken(taken);
     if ( bad )

@@ -29,6 +29,11 @@ enum lock_rank {
 
     /* The domain-wide lock of the interim design (struct domain). */
     LOCK_RANK_DOMAIN,
+    /*
+     * The shim's backends (domain 0's side): their softirqs, the VM's
+     * end draining them, mm-audit holding them still (pv/toolstack.c).
+     */
+    LOCK_RANK_BACKENDS,
     /* A guest disk's lock (backends/blk/, struct vbd). */
     LOCK_RANK_VBD,
     /* A guest NIC's lock (backends/net/, struct vif). */
@@ -116,6 +121,7 @@ static inline const char *lock_rank_name(unsigned int r)
     {
     case LOCK_RANK_NONE:                return "(no rank)";
     case LOCK_RANK_DOMAIN:              return "domain_lock";
+    case LOCK_RANK_BACKENDS:            return "backends";
     case LOCK_RANK_VBD:                 return "vbd";
     case LOCK_RANK_VIF:                 return "vif";
     case LOCK_RANK_EVENT:               return "event_lock";

@@ -396,7 +396,7 @@ void pv_evtchn_notify_guest(unsigned int backend_port)
     int b = backend_index(backend_port);
     struct evtchn *chn;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    ASSERT(pv_backend_locked());
     if ( b < 0 || !backend_ports[b].guest_port )
         return;                         /* the guest closed its end */
     chn = evtchn_from_port(&dom, backend_ports[b].guest_port);

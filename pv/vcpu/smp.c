@@ -264,26 +264,43 @@ void pv_vcpu_check_down(struct cpu_regs *regs)
 
 /*
  * Softirqs on the guest's side (its exits, a vCPU asleep, the idle
- * loop): the timers' with no domain lock, as Xen runs them: their
- * handlers raise VIRQs under the ports' locks (raise_virq()), wake
- * pollers with atomics, re-arm timers under the timer locks and raise
- * the drivers' softirqs; the guest's time refresh, which another vCPU's
- * VCPUOPs may move, takes the lock itself.  The rest under the domain
- * lock, as before: the backends, the drivers' completions (which call
- * into them) and the debug keys (which read the whole domain).
+ * loop), each with the lock it needs.  The timers' with none, as Xen
+ * runs them: their handlers raise VIRQs under the ports' locks
+ * (raise_virq()), wake pollers with atomics, re-arm timers under the
+ * timer locks and raise the drivers' softirqs; the guest's time
+ * refresh, which another vCPU's VCPUOPs may move, takes the domain lock
+ * itself.  The backends' and the drivers' completions (which call into
+ * them) under the backends' lock, as dom0's backends run beside the
+ * guest and not under its locks.  The debug keys, which read the whole
+ * domain, under the domain lock.
  */
 #define LOCK_FREE_SOFTIRQS  (1UL << TIMER_SOFTIRQ)
+#define DOMAIN_SOFTIRQS     (1UL << KEYPRESS_SOFTIRQ)
+#define BACKEND_SOFTIRQS    (~(LOCK_FREE_SOFTIRQS | DOMAIN_SOFTIRQS))
 
 void pv_do_softirq(void)
 {
     bool taken;
 
-    do_softirq_mask(LOCK_FREE_SOFTIRQS);
-    if ( !softirq_pending_mask(~LOCK_FREE_SOFTIRQS) )
-        return;
-    taken = pv_domain_lock_unless_held();
-    do_softirq();
-    pv_domain_unlock_taken(taken);
+    for ( ;; )
+    {
+        do_softirq_mask(LOCK_FREE_SOFTIRQS);
+        if ( softirq_pending_mask(BACKEND_SOFTIRQS) )
+        {
+            taken = pv_backends_lock_unless_held();
+            do_softirq_mask(BACKEND_SOFTIRQS);
+            pv_backends_unlock_taken(taken);
+        }
+        else if ( softirq_pending_mask(DOMAIN_SOFTIRQS) )
+        {
+            ASSERT(!pv_backend_locked());
+            taken = pv_domain_lock_unless_held();
+            do_softirq_mask(DOMAIN_SOFTIRQS);
+            pv_domain_unlock_taken(taken);
+        }
+        else
+            break;
+    }
 }
 
 /*
