@@ -58,6 +58,8 @@ void pv_domain_unlock(void) { }
 unsigned long pv_exit_all;
 void pv_pause_others(void) { }
 void pv_unpause_others(void) { }
+bool pv_backends_lock_unless_held(void) { return false; }
+void pv_backends_unlock_taken(bool taken) { }
 void pv_exit_work(struct cpu_regs *r) { }
 unsigned long softirq_bits[NR_CPUS];
 void printk(const char *fmt, ...) { }
