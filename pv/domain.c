@@ -109,19 +109,21 @@ void pv_exit_work(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     bool locked = pv_domain_locked();
 
-    /*
-     * Softirqs, and a pause to park for: after the softirqs too, since
-     * the backends' run under their own lock, whose wait is no stop for
-     * a pause; and softirqs again after a park, whose window for
-     * interrupts may have taken a timer's and left only its bit.
-     */
-    for ( ;; )
-    {
-        if ( softirq_pending() )
-            pv_do_softirq();
-        if ( likely(!pv_pause_on()) || locked )
-            break;
+    if ( unlikely(pv_pause_on()) && !locked )
         pv_pause_park();
+    /*
+     * The softirqs, and a pause to park for after each run: the
+     * backends' lock is waited for with interrupts on and is no stop for
+     * a pause, so a pause's IPI may be gone by now; and softirqs again
+     * after such a park, whose window may have taken a timer's and left
+     * only its bit.  No softirq left, no second look: a stream of pauses
+     * can't keep this CPU from its work below (a vCPU going down).
+     */
+    while ( softirq_pending() )
+    {
+        pv_do_softirq();
+        if ( unlikely(pv_pause_on()) && !locked )
+            pv_pause_park();
     }
     if ( v->down || unlikely(mm_dying_pending()) )
     {
