@@ -75,7 +75,8 @@ static bool wait_io(struct test_io *io)
         if ( NOW() > deadline )
             return false;
         set_timer(&wake, NOW() + WAKE_NS);
-        cpu_wait_for_interrupt();
+        if ( !softirq_pending() )       /* a wake-up already due: no IRQ */
+            cpu_wait_for_interrupt();
         do_softirq();
     }
     stop_timer(&wake);

@@ -83,11 +83,17 @@ static void nothing(void *data)
 {
 }
 
-/* Let interrupts and softirqs in for a while. */
+/*
+ * Let interrupts and softirqs in for a while.  A wake-up already due
+ * (the host stalled this vCPU past WAKE_NS) is only a softirq bit, no
+ * interrupt: no halt then, or with no frame coming (a gateway that never
+ * answers) nothing would end it.
+ */
 static void idle(void)
 {
     set_timer(&wake, NOW() + WAKE_NS);
-    cpu_wait_for_interrupt();
+    if ( !softirq_pending() )
+        cpu_wait_for_interrupt();
     do_softirq();
 }
 
