@@ -36,8 +36,10 @@
  * rest where it holds none of the MMU's state, with no page lock and
  * between two operations: parked on its way back to the guest
  * (pv_pause_park()), or waiting for the domain lock, which the pauser
- * holds.  A vCPU blocked parks in its sleep (vcpu_sleep()); one polling
- * waits for the lock as it wakes.
+ * holds.  A vCPU blocked or polling parks in its sleep (vcpu_sleep());
+ * one asleep with the domain lock held (the old sched_op) waits for it
+ * as it wakes.  Waiting for the backends' lock is no such stop: the
+ * exit parks after the softirqs that take it (pv_exit_work()).
  * pv_exit_all counts pauses begun and ended above bit 0 (odd: one in
  * progress: pause_count()); quiescent[cpu] is the count a CPU is parked
  * for, or LOCK_WAIT.  A parked CPU leaves once that pause ends and goes
