@@ -24,6 +24,22 @@
         .section .text.entry, "ax", @progbits
 
 /*
+ * PERFC_CALL fn: in a build with performance counters, @fn(the guest
+ * frame) (shim/perfc.h: the time from an entry from the guest to the
+ * exit back), with %rsp = the frame; the other caller-saved registers
+ * clobbered, %rdi the frame again after.  In any other build, nothing.
+ */
+.macro PERFC_CALL fn
+#ifdef CONFIG_PERF_COUNTERS
+        mov     %rsp, %rdi
+        sub     $8, %rsp
+        call    \fn
+        add     $8, %rsp
+        mov     %rsp, %rdi
+#endif
+.endm
+
+/*
  * SYSCALL_ENTRY name ss cs handler: NR_CPUS 32-byte stubs at name_stubs,
  * one per CPU (that CPU's MSR points at its own, so the stub finds the
  * CPU's stack with no register and no %gs: the guest owns %gs), and the
@@ -54,6 +70,7 @@
         cld
         SAVE_ALL
         SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
+        PERFC_CALL pv_perfc_entry
         mov     %rsp, %rdi
         sub     $8, %rsp
         call    \handler                /* ends in the exit's checks */
@@ -105,6 +122,7 @@ sysenter_entry:
         movl    $ENTRY_SYSCALL, 4(%rsp)
         SAVE_ALL
         SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
+        PERFC_CALL pv_perfc_entry
         mov     %rsp, %rdi
         sub     $8, %rsp
         call    pv_sysenter             /* ends in the exit's checks */
@@ -125,6 +143,7 @@ int82_entry:
         cld
         SAVE_ALL
         SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
+        PERFC_CALL pv_perfc_entry
         mov     %rsp, %rdi
         sub     $8, %rsp
         call    pv_int82                /* ends in the exit's checks */
@@ -140,6 +159,7 @@ int82_entry:
  */
         .globl  pv_exception_entry
 pv_exception_entry:
+        PERFC_CALL pv_perfc_entry
         mov     %rsp, %rax
         or      $(STACK_SIZE - 1), %rax
         lea     1 - CPU_INFO_sizeof + CPU_INFO_guest_regs(%rax), %rax
@@ -176,6 +196,7 @@ pv_return_to_guest:
  * checks done (the syscall handlers end in them), interrupts off.
  */
 pv_restore_to_guest:
+        PERFC_CALL perfc_guest_exit
         SPEC_CTRL_EXIT_TO_PV            /* no ret from here: spec-ctrl-asm.h */
         RESTORE_ALL
         SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */
@@ -209,6 +230,7 @@ pv_enter_guest:
         mov     %rsp, %rax
         or      $(STACK_SIZE - 1), %rax
         lea     1 - CPU_INFO_sizeof + CPU_INFO_guest_regs(%rax), %rsp
+        PERFC_CALL pv_perfc_start
         jmp     pv_return_to_guest
 
         .section .data, "aw", @progbits

@@ -34,9 +34,32 @@ enum perfcounter {
 
 typedef unsigned int perfc_t;
 
-/* A row per CPU, each on cache lines of its own. */
+/*
+ * The kinds of entry from the guest the shim's time is counted by: a
+ * hypercall by its number, an exception by its vector, an interrupt, the
+ * guest's own system call, anything else (the vCPU's start).
+ */
+#define PERFC_ENTRY_EXCEPTION   PERFC_NR_HYPERCALLS             /* + vector */
+#define PERFC_ENTRY_INTERRUPT   (PERFC_ENTRY_EXCEPTION + 32)
+#define PERFC_ENTRY_SYSCALL     (PERFC_ENTRY_INTERRUPT + 1)
+#define PERFC_ENTRY_OTHER       (PERFC_ENTRY_SYSCALL + 1)
+#define PERFC_NR_ENTRY_KINDS    (PERFC_ENTRY_OTHER + 1)
+
+/*
+ * A row per CPU, each on cache lines of its own.  Besides the counts, the
+ * TSC ticks this CPU spent in the shim on the guest's behalf, from each
+ * entry from the guest to the exit back (pv/entry.S), by the kind of
+ * entry, and halted meanwhile (a blocked vCPU), left out of the former.
+ * Under `-icount shift=0` the TSC counts instructions: these are then the
+ * instructions the shim ran.  64 bits: they would wrap 32 in seconds.
+ */
 struct perfc_row {
     perfc_t c[NUM_PERFCOUNTERS];
+    uint64_t ticks_by_entry[PERFC_NR_ENTRY_KINDS];
+    uint64_t ticks_halted;              /* halted between entry and exit */
+    uint64_t entry_tsc;                 /* this entry's start, */
+    unsigned int entry_kind;            /* its kind */
+    uint64_t halted_since_entry;
 } __aligned(64);
 extern struct perfc_row perfcounters[NR_CPUS];
 
@@ -48,6 +71,11 @@ extern struct perfc_row perfcounters[NR_CPUS];
     if ( i_ <= PERFC_LAST_##x - PERFC_##x )                             \
         ++this_perfc()[PERFC_##x + i_];                                 \
 })
+
+/* The guest entered the shim (pv/entry.S, through pv_perfc_entry()). */
+void perfc_guest_entry(unsigned int kind);
+/* pv/entry.S: the shim returns to the guest. */
+void perfc_guest_exit(void);
 
 void perfc_printall(unsigned char key);
 void perfc_reset(unsigned char key);

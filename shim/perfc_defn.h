@@ -42,6 +42,7 @@ PERFCOUNTER(backend_batch_released,     "backend batches at iret/sched")
 PERFCOUNTER(backend_batch_timeouts,     "backend batch timeouts")
 
 PERFCOUNTER(device_notifications,       "virtio kicks and NVMe doorbells")
+PERFCOUNTER(cr3_loads,                  "CR3 loads (page-table switches)")
 PERFCOUNTER(tlb_flush_local,            "local TLB flushes")
 PERFCOUNTER(tlb_flush_local_global,     "local TLB flushes incl. global")
 PERFCOUNTER(tlb_flush_local_va,         "local single-page flushes")

@@ -238,5 +238,6 @@ void switch_cr3(unsigned long cr3)
         write_cr3(cr3);
         flush_stats.global_cr3++;
     }
+    perfc_incr(cr3_loads);
     tlbflush_note(smp_processor_id(), t);
 }

@@ -11,6 +11,7 @@
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/tlbflush.h"
+#include "shim/perfc.h"
 
 #define FLUSH_VA            0x1     /* one address: invlpg */
 #define FLUSH_TLB           0x2     /* all non-global entries: CR3 reload */
@@ -45,6 +46,7 @@ static inline void load_cr3(unsigned long cr3)
     uint64_t t = tlbflush_begin();
 
     write_cr3(cr3);
+    perfc_incr(cr3_loads);
     if ( !opt_global_pages )
         tlbflush_note(smp_processor_id(), t);
 }

@@ -58,9 +58,20 @@ static inline void local_irq_window(void)
  * Let interrupts in while this CPU waits for one, then off again: hlt
  * sits in sti's shadow, so one that arrives before it ends the halt.
  */
+#ifdef CONFIG_PERF_COUNTERS
+void perfc_halted(uint64_t since);     /* shim/perfc.c */
+#endif
 static inline void cpu_wait_for_interrupt(void)
 {
+#ifdef CONFIG_PERF_COUNTERS
+    uint32_t lo, hi;
+
+    asm volatile ( "rdtsc" : "=a" (lo), "=d" (hi) );
+#endif
     asm volatile ( "sti; hlt; cli" ::: "memory" );
+#ifdef CONFIG_PERF_COUNTERS
+    perfc_halted(((uint64_t)hi << 32) | lo);
+#endif
 }
 #endif /* SHIM_HOST_TEST */
 

@@ -159,14 +159,6 @@ if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
     qemu+=(-gdb "tcp:127.0.0.1:$gdb_port")
     native+=(-gdb "tcp:127.0.0.1:$gdb_port")
 fi
-# Debug keys to the shim: CTRL-a three times, the keys, and back.
-shim_keys() {
-    local k
-    for k in $'\001' $'\001' $'\001' "$@" $'\001' $'\001' $'\001'; do
-        printf '%s' "$k" >&3
-        sleep 0.3
-    done
-}
 watch_start() {  # name, part
     if [ -n "$perfc" ] && [ "$1" = pvshim ]; then
         shim_keys P
@@ -184,7 +176,7 @@ watch_start() {  # name, part
 }
 watch_stop() {
     if [ -n "${perfc_part:-}" ]; then
-        perfc_save "$out/io-pvshim-$perfc_part.perfc"
+        perfc_save "$out/io-pvshim.log" "$out/io-pvshim-$perfc_part.perfc"
         perfc_part=
     fi
     if [ -n "$prof_pid" ]; then
@@ -199,21 +191,6 @@ watch_stop() {
     perf report -i "$perf_data" --stdio --no-children --sort comm,dso,sym \
         -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 60 \
         > "${perf_data%.perf}.txt"
-}
-# 'p', then its output out of the console: the counters' lines after the
-# last SHOW header (each "NAME  TOTAL[ N]" or an array's "ARRnn[ N]").
-perfc_save() {   # file
-    local log=$out/io-pvshim.log n
-    n=$(grep -ac 'Xen performance counters SHOW' "$log")
-    shim_keys p
-    for _ in $(seq 50); do
-        [ "$(grep -ac 'Xen performance counters SHOW' "$log")" -gt "$n" ] &&
-            grep -aq 'vcpu wakes ' <(sed -n '/counters SHOW/h; /counters SHOW/!H; ${x;p}' "$log") &&
-            break
-        sleep 0.2
-    done
-    sed -n '/counters SHOW/h; /counters SHOW/!H; ${x;p}' "$log" | tr -d '\r' |
-        sed -n 's/^(XEN) \(\[[ 0-9.]*\] \)\{0,1\}//; /TOTAL\[\|ARR[0-9]*\[/p' > "$1"
 }
 cputicks() { local f; read -r -a f < "/proc/$1/stat" 2>/dev/null && echo $((f[13] + f[14])); }
 hz=$(getconf CLK_TCK)

@@ -13,3 +13,32 @@ bench_results() {
     res=$out/$1.txt
     : > "$res"
 }
+
+# shim_keys KEY...: debug keys to the shim through the console's input on
+# fd 3: CTRL-a three times (the shim takes the input), the keys, and
+# CTRL-a three times (back to the guest).
+shim_keys() {
+    local k
+    for k in $'\001' $'\001' $'\001' "$@" $'\001' $'\001' $'\001'; do
+        printf '%s' "$k" >&3
+        sleep 0.3
+    done
+}
+
+# perfc_save LOG FILE: key 'p' (a shim built with CONFIG=perfc), then its
+# output out of the console log LOG into FILE: the counters' lines after
+# the last SHOW header (each "NAME  TOTAL[ N]" or an array's "ARRnn[ N]"),
+# once the last of them is there.
+perfc_save() {
+    local log=$1 n
+    n=$(grep -ac 'Xen performance counters SHOW' "$log")
+    shim_keys p
+    for _ in $(seq 50); do
+        [ "$(grep -ac 'Xen performance counters SHOW' "$log")" -gt "$n" ] &&
+            grep -aq 'TSC ticks halted in the shim ' <(sed -n '/counters SHOW/h; /counters SHOW/!H; ${x;p}' "$log") &&
+            break
+        sleep 0.2
+    done
+    sed -n '/counters SHOW/h; /counters SHOW/!H; ${x;p}' "$log" | tr -d '\r' |
+        sed -n 's/^(XEN) \(\[[ 0-9.]*\] \)\{0,1\}//; /TOTAL\[\|ARR[0-9]*\[/p' > "$2"
+}

@@ -24,6 +24,19 @@
 # that doesn't get there says "not reached" and is no failure; the
 # others must finish.
 #
+# Then, unless LINUX_BENCH_COUNT=0, the shim's counts per fork/exec and
+# per page touched: pvshim once more, its performance counters built in
+# (CONFIG=perfc) and under -icount shift=0, where the TSC counts
+# instructions; pvshim_bench=...:count makes /init wait on the console
+# before and after each part while the script types the debug keys 'P'
+# (reset) and 'p' (print).  The table (build/bench/linux-count.txt, and
+# in linux.txt) gives each counter per fork/exec and per page: the
+# guest's hypercalls and traps into the shim, the CR3 loads and TLB
+# flushes, and the instructions the shim ran ("TSC ticks in the shim",
+# halts left out).  The perfc build's timing hooks make it no timing run.
+#
+# LINUX_BENCH_BOOTS="native pti pvh pvshim" picks the timed boots.
+#
 # BENCH_SHORT=1: 20 fork/exec and 2 x 16 MiB, one PASS/FAIL line per
 # boot on stdout, figures in build/bench/short/linux.txt only.  Without
 # the kernel or busybox (no network) it says SKIP.
@@ -141,14 +154,77 @@ bios=()
 [ -r "$qboot" ] && bios=(-bios "$qboot")
 qemu=(qemu-system-x86_64 -display none -no-reboot -m 512M -accel tcg -nic none
       -cpu qemu64 "${bios[@]}" -serial stdio -monitor none)
-run native "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
-    -append "console=ttyS0 pvshim_bench=$work"
-run pti "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
-    -append "console=ttyS0 pti=on pvshim_bench=$work"
-run pvh "${qemu[@]}" -kernel "$elf" -initrd "$initrd" \
-    -append "console=ttyS0 pvshim_bench=$work"
-run pvshim tools/pvshim-run "$elf" --initrd "$initrd" --memory 512M \
-    --guest-cmdline "console=hvc0 pvshim_bench=$work"
+# LINUX_BENCH_BOOTS: which of the four timed boots to run (all).
+boots=" ${LINUX_BENCH_BOOTS:-native pti pvh pvshim} "
+[[ $boots != *" native "* ]] ||
+    run native "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
+        -append "console=ttyS0 pvshim_bench=$work"
+[[ $boots != *" pti "* ]] ||
+    run pti "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
+        -append "console=ttyS0 pti=on pvshim_bench=$work"
+[[ $boots != *" pvh "* ]] ||
+    run pvh "${qemu[@]}" -kernel "$elf" -initrd "$initrd" \
+        -append "console=ttyS0 pvshim_bench=$work"
+[[ $boots != *" pvshim "* ]] ||
+    run pvshim tools/pvshim-run "$elf" --initrd "$initrd" --memory 512M \
+        --guest-cmdline "console=hvc0 pvshim_bench=$work"
+
+# The counted boot (above).  Its console's input comes through a FIFO on
+# fd 3, for the debug keys and for /init's lines.
+count_run() {
+    local log=$out/linux-count.log fifo=$out/linux-count.in pid end step
+    make -s CONFIG=perfc all >/dev/null 2>&1 ||
+        { verdict 1 "count: make CONFIG=perfc failed"; return; }
+    rm -f "$fifo" "$out"/linux-count-*.perfc
+    mkfifo "$fifo" || { verdict 1 "count: no FIFO"; return; }
+    exec 3<>"$fifo"
+    setsid timeout -k 5 "$limit" tools/pvshim-run "$elf" --initrd "$initrd" \
+        --memory 512M --shim-dir build/perfc \
+        --guest-cmdline "console=hvc0 pvshim_bench=$work:count" \
+        -- -icount shift=0 <&3 >"$log" 2>&1 &
+    pid=$!
+    end=$((SECONDS + limit))
+    step() {    # console line to wait for, then the keys and a line
+        while ! grep -aq -- "pvshim-bench: $1" "$log"; do
+            kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+            sleep 0.2
+        done
+        case $2 in
+        P) shim_keys P ;;
+        p) perfc_save "$log" "$out/linux-count-$3.perfc" ;;
+        esac
+        printf '\n' >&3
+    }
+    step "ready fork-exec" P && step "fork-exec counted" p fork &&
+        step "ready touch" P && step "touch counted" p touch
+    local ok=$?
+    wait $pid 2>/dev/null
+    exec 3>&-
+    rm -f "$fifo"
+    if [ $ok != 0 ] || grep -aqE 'Panic on CPU|FATAL TRAP' "$log"; then
+        verdict 1 "count: the counted boot did not finish ($log)"
+        return
+    fi
+    IFS=: read -r n mib rounds <<< "$work"
+    tests/bench/perfc-table.py "fork/exec=$out/linux-count-fork.perfc:$n" \
+        "page=$out/linux-count-touch.perfc:$((mib * rounds * 256))" \
+        > "$out/linux-count.txt" ||
+        { verdict 1 "count: perfc-table.py failed"; return; }
+    # Each page touched is one fault of the guest's and, at munmap, one
+    # emulated page-table write: about two #PF a page, or the counting
+    # (or the workload) is broken.
+    local pf ticks
+    pf=$(awk '$1 == "page" && $2 == "faults" { print $NF }' "$out/linux-count.txt")
+    ticks=$(awk '/^TSC ticks in the shim/ { print $(NF - 1) " and " $NF }' \
+        "$out/linux-count.txt")
+    if ! awk -v pf="${pf:-0}" 'BEGIN { exit !(pf >= 1.5 && pf <= 3) }' ||
+            [ -z "$ticks" ]; then
+        verdict 1 "count: ${pf:-no} page faults a page, ticks '${ticks}' ($out/linux-count.txt)"
+        return
+    fi
+    verdict 0 "count: $ticks shim instructions per fork/exec and per page, $pf #PF a page"
+}
+[ "${LINUX_BENCH_COUNT:-1}" = 0 ] || count_run
 
 fig() { [ -n "$1" ] && echo "${1}s" || echo "not reached"; }
 ratio() {       # value, reference
@@ -178,4 +254,8 @@ say "pvshim / native, page faults: $(ratio "${t_touch[pvshim]:-}" \
     "floor, pti=on: $(ratio "${t_touch[pti]:-}" "${t_touch[native]:-}"))"
 say "pvshim / PVH, launch to /init: $(ratio "${t_init[pvshim]:-}" \
     "${t_init[pvh]:-}") (target 1.2x; Xen 7.5 s vs PVH 3.1 s)"
+if [ -s "$out/linux-count.txt" ]; then
+    say "The shim's counts per fork/exec and per page touched (perfc, -icount):"
+    while IFS= read -r line; do say "$line"; done < "$out/linux-count.txt"
+fi
 exit 0

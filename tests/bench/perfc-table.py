@@ -35,9 +35,24 @@ def names_of(header, prefix):
     return out
 
 
+def exception_name(idx):
+    return "#" + (EXCEPTIONS[idx] if idx < len(EXCEPTIONS) else str(idx))
+
+
+def entry_name(idx):
+    """shim/perfc.h's entry kinds: hypercalls, exceptions, the rest."""
+    if idx < 64:
+        return names_of(*ARRAY_NAMES["hypercalls"]).get(idx, str(idx))
+    if idx < 96:
+        return exception_name(idx - 64)
+    return {96: "interrupt", 97: "guest system call"}.get(idx, "other")
+
+
 def element_name(array, idx):
     if array == "exceptions":
-        return "#" + (EXCEPTIONS[idx] if idx < len(EXCEPTIONS) else str(idx))
+        return exception_name(idx)
+    if array == "TSC ticks in the shim by entry":
+        return entry_name(idx)
     if array in ARRAY_NAMES:
         return names_of(*ARRAY_NAMES[array]).get(idx, str(idx))
     return str(idx)
@@ -74,7 +89,7 @@ def main(args):
         for k in rows:
             if k not in order:
                 order.append(k)
-    print("%-44s" % "counter" + "".join("%11s" % c[0] for c in cols))
+    print("%-52s" % "counter" + "".join("%11s" % c[0] for c in cols))
     for k in order:
         vals = [rows.get(k, 0) for _, rows, _ in cols]
         if not any(vals):
@@ -82,7 +97,7 @@ def main(args):
         cells = []
         for (_, rows, div), v in zip(cols, vals):
             cells.append("%11s" % ("%.2f" % (v / div) if div > 0 else "-"))
-        print("%-44s" % k[:44] + "".join(cells))
+        print("%-52s" % k[:52] + "".join(cells))
 
 
 if __name__ == "__main__":

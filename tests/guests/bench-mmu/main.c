@@ -2,8 +2,12 @@
 /*
  * Benchmark: PV MMU costs, timed with fenced rdtsc (under QEMU's
  * -icount shift=0, instructions retired): an mmu_update of one L1 entry,
- * and pinning then unpinning an L4 whose tree holds 64 full L1 tables
- * (32768 validated entries).  Command line: iterations=N (default 200).
+ * a #PF bounced to the guest's handler and its iret back (what a guest
+ * pays for each fault of its own: Linux's every page fault), an xchg of
+ * one L1 entry emulated as a writable page-table write (Linux's munmap
+ * clears each PTE so; 64-bit only), and pinning then unpinning an L4 whose
+ * tree holds 64 full L1 tables (32768 validated entries).  Command line:
+ * iterations=N (default 200).
  */
 #include "guest.h"
 #include "mm.h"
@@ -49,6 +53,31 @@ static void report(const char *what, unsigned long n)
     printf("bench: %-22s n=%lu median=%u p10=%u p90=%u min=%u\n", what, n,
            samples[n / 2], samples[n / 10], samples[n * 9 / 10], samples[0]);
 }
+
+/* A #PF at @p (not present), through the handler and iret: its exinfo. */
+static exinfo_t fault_at(const void *p)
+{
+    return probe_read(p);
+}
+
+#ifdef __x86_64__
+static long vm_assist_ptwr(unsigned int cmd)
+{
+    return HYPERCALL(__HYPERVISOR_vm_assist, cmd,
+                     VMASST_TYPE_writable_pagetables, 0, 0, 0);
+}
+
+/* xchg into a read-only mapped L1 entry, as Linux's ptep_get_and_clear(). */
+static exinfo_t xchg_entry(volatile uint64_t *p, uint64_t *v)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "1: xchg %[v], (%[p]); 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex), [v] "+r" (*v) : [p] "r" (p) : "memory" );
+    return ex;
+}
+#endif
 
 #ifdef __x86_64__
 #define TOP         "L4"
@@ -113,6 +142,43 @@ void test_main(void)
     }
     report("mmu_update, one L1e", n);
     check_rc(remap_initial(va), 0);
+
+    {
+        const void *hole = (const void *)(initial_mapping_end() +
+                                          16 * PAGE_SIZE);
+        exinfo_t ex = fault_at(hole);
+
+        if ( exinfo_vector(ex) != X86_EXC_PF )
+            return test_error("%p: exinfo %#lx, not a #PF", hole, ex);
+        for ( i = 0; i < n; i++ )
+        {
+            t0 = rdtsc_fenced();
+            ex = fault_at(hole);
+            samples[i] = rdtsc_fenced() - t0;
+        }
+        if ( exinfo_vector(ex) != X86_EXC_PF )
+            return test_fail("%p: exinfo %#lx, not a #PF", hole, ex);
+        report("#PF bounced, iret", n);
+    }
+
+#ifdef __x86_64__
+    {
+        volatile uint64_t *e = (volatile uint64_t *)pt_entry(va, 1);
+        uint64_t v;
+
+        check_rc(vm_assist_ptwr(VMASST_CMD_enable), 0);
+        for ( i = 0; i < n; i++ )
+        {
+            v = pte_make(i & 1 ? a : b, PTE_RO);
+            t0 = rdtsc_fenced();
+            check_rc(xchg_entry(e, &v), 0);
+            samples[i] = rdtsc_fenced() - t0;
+        }
+        report("ptwr xchg, one L1e", n);
+        check_rc(vm_assist_ptwr(VMASST_CMD_disable), 0);
+        check_rc(remap_initial(va), 0);
+    }
+#endif
 
     l4 = build_tree();
     n = n > 50 ? 50 : n;
