@@ -25,13 +25,15 @@
 /* The guest's GPRs in x86 encoding order (rax, rcx, rdx, rbx, rsp...). */
 static uint64_t *gpr_slot(struct cpu_regs *r, int n)
 {
-    uint64_t *const slots[16] = {
-        &r->rax, &r->rcx, &r->rdx, &r->rbx, &r->rsp, &r->rbp, &r->rsi,
-        &r->rdi, &r->r8, &r->r9, &r->r10, &r->r11, &r->r12, &r->r13,
-        &r->r14, &r->r15,
+#define GPR(reg) offsetof(struct cpu_regs, reg)
+    static const uint8_t offsets[16] = {
+        GPR(rax), GPR(rcx), GPR(rdx), GPR(rbx), GPR(rsp), GPR(rbp), GPR(rsi),
+        GPR(rdi), GPR(r8), GPR(r9), GPR(r10), GPR(r11), GPR(r12), GPR(r13),
+        GPR(r14), GPR(r15),
     };
+#undef GPR
 
-    return slots[n & 15];
+    return (uint64_t *)((char *)r + offsets[n & 15]);
 }
 
 /* Instruction bytes at @rip: as many of the 15 as are readable. */
@@ -208,9 +210,10 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
     unsigned int idx, off, type;
     struct ptwr_insn in;
     uint8_t bytes[15];
-    uint64_t pte, gpr[16];
+    uint64_t pte, gpr[16];          /* only those in used[] are set */
+    int8_t used[3];
     size_t n;
-    int i;
+    unsigned int i;
 
     if ( !v->kernel_mode ||
          (ec & (PFEC_page_present | PFEC_write_access | PFEC_reserved_bit |
@@ -249,8 +252,12 @@ bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
      * 32-bit guest's other segments are taken as flat (every PV kernel's
      * are; if not, the address won't match and the #PF is the guest's).
      */
-    for ( i = 0; i < 16; i++ )
-        gpr[i] = *gpr_slot(regs, i);
+    used[0] = in.mem.base;              /* the registers it may read */
+    used[1] = in.mem.index;
+    used[2] = in.src_reg;
+    for ( i = 0; i < ARRAY_SIZE(used); i++ )
+        if ( used[i] != PTWR_NO_REG )
+            gpr[used[i] & 15] = *gpr_slot(regs, used[i]);
     switch ( ptwr_segment(&in, dom.compat) )
     {
     case PTWR_SEG_FS:
