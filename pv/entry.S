@@ -127,7 +127,7 @@ sysenter_entry:
         sub     $8, %rsp
         call    pv_sysenter             /* ends in the exit's checks */
         add     $8, %rsp
-        jmp     pv_return_to_guest
+        jmp     pv_restore_to_guest
 
 /*
  * int $0x82 (IDT gate DPL 1, arch/x86/desc.c): the hypercall of a 32-bit
@@ -174,15 +174,16 @@ pv_exception_entry:
         mov     %rax, %rsp
         mov     %rax, %rdi
 1:      sub     $8, %rsp
-        call    pv_exception
+        call    pv_exception            /* ends in the exit's checks */
         add     $8, %rsp
-        /* fall through */
+        jmp     pv_restore_to_guest
 
 /*
- * The one way back to the guest.  Registers on entry: %rsp = the guest
- * frame; the domain lock held or not (the C an entry calls takes it if
- * it needs it).  pv_exit_to_guest() runs the pending work, taking the
- * lock for it, sanitises the frame and drops the lock if held.
+ * The way back to the guest for the paths whose C doesn't end in the
+ * exit's checks (a refused iretq, the vCPU's start).  Registers on entry:
+ * %rsp = the guest frame; the domain lock held or not.
+ * pv_exit_to_guest() runs the pending work, sanitises the frame and
+ * drops the lock if held.
  */
         .globl  pv_return_to_guest
 pv_return_to_guest:
@@ -193,7 +194,8 @@ pv_return_to_guest:
 
 /*
  * Registers on entry: %rsp = the guest frame, pv_exit_to_guest()'s
- * checks done (the syscall handlers end in them), interrupts off.
+ * checks done (the syscall and exception handlers end in them),
+ * interrupts off.
  */
 pv_restore_to_guest:
         PERFC_CALL perfc_guest_exit

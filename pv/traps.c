@@ -327,9 +327,13 @@ static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
  * latches (one word each, as Xen's).  The rest touches this vCPU's own
  * state and frame only (its trap table, callbacks, debug registers, FPU,
  * the bounce frame written through its page tables as the guest could),
- * as Xen's exception paths take no lock.
+ * as Xen's exception paths take no lock.  True if the exit has work
+ * beyond its looks: the frame was written beyond what the guest's own
+ * instruction could have written (%rip, the GPRs and the arithmetic
+ * flags, all an emulated page-table write touches), or the domain lock
+ * is held.
  */
-static void exception(struct cpu_regs *regs, unsigned int vec,
+static bool exception(struct cpu_regs *regs, unsigned int vec,
                       unsigned long cr2)
 {
     struct vcpu *v = current_vcpu();
@@ -338,13 +342,13 @@ static void exception(struct cpu_regs *regs, unsigned int vec,
     {
     case X86_EXC_UD:
         if ( pv_emulate_forced_cpuid(regs) )
-            return;
+            return true;
         break;
     case X86_EXC_GP:
         if ( pv_emulate_privileged_op(regs) )
         {
             perfc_incr(emulated_priv_ops);
-            return;
+            return true;
         }
         break;
     case X86_EXC_PF:
@@ -355,14 +359,14 @@ static void exception(struct cpu_regs *regs, unsigned int vec,
             if ( pv_ldt_fault(regs, cr2) )
             {
                 perfc_incr(ldt_faults);
-                return;
+                return true;
             }
         }
         else if ( pf_may_be_ptwr(v, regs) &&
                   pv_ptwr_fault(regs, cr2, regs->error_code) )
         {
             perfc_incr(ptwr_emulations);
-            return;
+            return false;
         }
         pv_set_guest_cr2(v, cr2);
         /* The kernel runs in ring 3: show it the fault as its own; one
@@ -387,6 +391,7 @@ static void exception(struct cpu_regs *regs, unsigned int vec,
     }
 
     pv_inject_exception(regs, vec, regs->error_code);
+    return true;
 }
 
 void pv_exception(struct cpu_regs *regs)
@@ -404,6 +409,7 @@ void pv_exception(struct cpu_regs *regs)
     if ( vec >= 32 && regs == &get_cpu_info()->guest_regs )
     {
         do_IRQ(regs);
+        __pv_exit_to_guest(regs, pv_domain_locked());
         return;
     }
     pv_compat_entry_mode(current_vcpu(), regs);
@@ -412,12 +418,11 @@ void pv_exception(struct cpu_regs *regs)
     /* NMI, #DF, #MC run on IST stacks: not a guest matter. */
     if ( regs != &get_cpu_info()->guest_regs )
     {
-        pv_domain_lock();               /* the return path drops it */
+        pv_domain_lock();               /* the exit drops it */
         do_trap(regs);
+        __pv_exit_to_guest(regs, true);
         return;
     }
 
-    exception(regs, vec, cr2);
-    /* The frame was written: the exit's checks, and the lock if held. */
-    __pv_exit_to_guest(regs, true);
+    __pv_exit_to_guest(regs, exception(regs, vec, cr2));
 }
