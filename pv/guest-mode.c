@@ -133,7 +133,7 @@ void pv_bounce_syscall(struct cpu_regs *regs)
 void pv_cstar_syscall(struct cpu_regs *regs)
 {
     pv_bounce_syscall(regs);
-    __pv_exit_to_guest(regs, true);
+    __pv_exit_to_guest(regs, pv_bounce_exit_work());
 }
 
 /*
@@ -164,5 +164,5 @@ static void sysenter(struct vcpu *v, struct cpu_regs *regs)
 void pv_sysenter(struct cpu_regs *regs)
 {
     sysenter(current_vcpu(), regs);
-    __pv_exit_to_guest(regs, true);
+    __pv_exit_to_guest(regs, pv_bounce_exit_work());
 }

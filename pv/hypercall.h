@@ -8,6 +8,7 @@
 #define PV_HYPERCALL_H
 
 #include "pv/domain.h"
+#include "pv/traps.h"
 #include "pv/vcpu/smp.h"
 #include <xen/event_channel.h>
 #include <xen/sched.h>
@@ -39,17 +40,19 @@ static inline bool pv_vcpu_op_lock_free(unsigned int cmd, unsigned int vcpuid)
 /*
  * Has hypercall @nr work for the exit (pv_exit_work()) whatever else is
  * pending?  If it may have written more of the guest's frame than %rax
- * (HYPERVISOR_iret, alone or in a multicall: the exit makes the frame
- * safe), or taken the domain lock, which the exit drops.  Where the
- * dispatcher's switch has found @nr this is a constant: the hypercalls
- * that never take the lock (a crash takes it, but never returns) pay no
- * test for it.
+ * and not made it safe (a 32-bit guest's HYPERVISOR_iret,
+ * pv_bounce_exit_work(); any multicall, which may hold an iret), or
+ * taken the domain lock, which the exit drops.  Where the dispatcher's
+ * switch has found @nr this is a constant: the hypercalls that never
+ * take the lock (a crash takes it, but never returns) pay no test for
+ * it.
  */
 static always_inline bool pv_hypercall_exit_work(unsigned long nr)
 {
     switch ( nr )
     {
     case __HYPERVISOR_iret:
+        return pv_bounce_exit_work();
     case __HYPERVISOR_multicall:
         return true;
     case __HYPERVISOR_xen_version:

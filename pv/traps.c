@@ -330,13 +330,14 @@ static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
  * as Xen's exception paths take no lock.  True if the exit has work
  * beyond its looks: the frame was written beyond what the guest's own
  * instruction could have written (%rip, the GPRs and the arithmetic
- * flags, all an emulated page-table write touches), or the domain lock
- * is held.
+ * flags, all an emulated page-table write touches) and not made safe
+ * (pv_bounce_exit_work()), or the domain lock is held.
  */
 static bool exception(struct cpu_regs *regs, unsigned int vec,
                       unsigned long cr2)
 {
     struct vcpu *v = current_vcpu();
+    bool locked = false;
 
     switch ( vec )
     {
@@ -356,6 +357,7 @@ static bool exception(struct cpu_regs *regs, unsigned int vec,
         if ( pv_in_ldt(v, cr2) )
         {
             pv_domain_lock();
+            locked = true;
             if ( pv_ldt_fault(regs, cr2) )
             {
                 perfc_incr(ldt_faults);
@@ -391,7 +393,7 @@ static bool exception(struct cpu_regs *regs, unsigned int vec,
     }
 
     pv_inject_exception(regs, vec, regs->error_code);
-    return true;
+    return locked || pv_bounce_exit_work();
 }
 
 void pv_exception(struct cpu_regs *regs)

@@ -24,6 +24,20 @@ void pv_bounce_to(struct cpu_regs *regs, unsigned int cs, unsigned long eip,
                   unsigned int flags, uint32_t error_code);
 
 /*
+ * Does a frame a bounce (or HYPERVISOR_iret) wrote need the exit to make
+ * it safe (pv_exit_work())?  Not a 64-bit guest's: the bounce writes the
+ * kernel's flat selectors (RPL 3) and keeps the flags the CPU saved (IF
+ * set, IOPL 0: ring 3 changes neither), and do_iret() forces RPL 3, IF
+ * and IOPL 0 itself, as Xen's does.  A 32-bit guest's takes selectors
+ * from the guest (its trap table, callbacks, iret frame), which the exit
+ * keeps out of ring 0.  Anything pending is the exit's looks' to find.
+ */
+static inline bool pv_bounce_exit_work(void)
+{
+    return dom.compat;
+}
+
+/*
  * A 32-bit guest changes rings by itself (iret, lret between ring 1 and
  * ring 3 need no hypervisor): on every entry its mode is its CS's RPL.
  * Its kernel is ring 1 only, as Xen's guest_kernel_mode() (ring_1()):
