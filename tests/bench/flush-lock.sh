@@ -50,8 +50,9 @@
 # FLUSH_BENCH_MS and FLUSH_BENCH_CPUS change a full run's flush-storm
 # length and vCPU counts; FLUSH_LINUX_MS (10000), FLUSH_LINUX_CPUS (1 2 4
 # 8 16), FLUSH_LINUX_GP (1 0), FLUSH_LINUX_DESIGNS (lock lockless) and
-# FLUSH_LINUX_TCG (multi single) the Linux runs'; FLUSH_BENCH_PARTS
-# ("storm linux") which parts run.  A full run takes about 14 minutes
+# FLUSH_LINUX_TCG (multi single) the Linux runs', and
+# FLUSH_LINUX_SHIM_ARGS adds to their shim command line (spin-halt-us=,
+# say); FLUSH_BENCH_PARTS ("storm linux") which parts run.  A full run takes about 14 minutes
 # on this 2-core host with its load average at 4 to 5: the 20 storms 3,
 # the 28 Linux boots 11.
 set -u
@@ -321,7 +322,7 @@ linux_figures() {   # cpus, design, key, log
 
 linux_run() {   # TCG threads, cpus, global-pages (0/1), design
     local tcg=$1 n=$2 gp=$3 design=$4 log t0=$SECONDS
-    local opt="lock-profile global-pages=$gp" what="$2 vCPUs gp=$3 $4"
+    local opt="lock-profile global-pages=$gp${FLUSH_LINUX_SHIM_ARGS:+ $FLUSH_LINUX_SHIM_ARGS}" what="$2 vCPUs gp=$3 $4"
     [ "$design" = lock ] || opt="$opt no-flush-lock"
     [ "$tcg" = multi ] || what="$what, TCG $tcg"
     log=$out/flush-lock-linux-$tcg-$n-gp$gp-$design.log
