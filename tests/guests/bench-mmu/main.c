@@ -66,17 +66,6 @@ static long vm_assist_ptwr(unsigned int cmd)
     return HYPERCALL(__HYPERVISOR_vm_assist, cmd,
                      VMASST_TYPE_writable_pagetables, 0, 0, 0);
 }
-
-/* xchg into a read-only mapped L1 entry, as Linux's ptep_get_and_clear(). */
-static exinfo_t xchg_entry(volatile uint64_t *p, uint64_t *v)
-{
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: xchg %[v], (%[p]); 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex), [v] "+r" (*v) : [p] "r" (p) : "memory" );
-    return ex;
-}
 #endif
 
 #ifdef __x86_64__
@@ -171,7 +160,7 @@ void test_main(void)
         {
             v = pte_make(i & 1 ? a : b, PTE_RO);
             t0 = rdtsc_fenced();
-            check_rc(xchg_entry(e, &v), 0);
+            check_rc(probe_xchg(e, &v), 0);  /* Linux's ptep_get_and_clear() */
             samples[i] = rdtsc_fenced() - t0;
         }
         report("ptwr xchg, one L1e", n);

@@ -171,6 +171,20 @@ static inline exinfo_t probe_write(void *p)
     return ex;
 }
 
+#ifdef __x86_64__
+/* xchg of *@v with the quadword at @p: 0 (*@v what was there), or the
+ * fault it raised. */
+static inline exinfo_t probe_xchg(volatile uint64_t *p, uint64_t *v)
+{
+    exinfo_t ex = 0;
+
+    asm volatile ( "1: xchg %[v], (%[p]); 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex), [v] "+r" (*v) : [p] "r" (p) : "memory" );
+    return ex;
+}
+#endif
+
 /*
  * CR2 of the last #PF taken through the library's handler, from
  * shared_info's vcpu_info[0].arch.cr2; ~0UL if shared_info isn't mapped.

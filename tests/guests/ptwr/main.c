@@ -27,12 +27,7 @@ static exinfo_t store(volatile uint64_t *p, uint64_t v)
 
 static exinfo_t xchg(volatile uint64_t *p, uint64_t *v)
 {
-    exinfo_t ex = 0;
-
-    asm volatile ( "1: xchg %[v], (%[p]); 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex), [v] "+r" (*v) : [p] "r" (p) : "memory" );
-    return ex;
+    return probe_xchg(p, v);
 }
 
 /* cmpxchg: true if it stored; *expect gets what was there. */
