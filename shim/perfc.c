@@ -35,19 +35,6 @@ static const struct {
 
 #define ALL_CPUS    NR_CPUS
 
-/* Counters [j, j + n) summed, on @cpu or on every online CPU (ALL_CPUS). */
-static unsigned long sum(unsigned int cpu, unsigned int j, unsigned int n)
-{
-    unsigned int c, e;
-    unsigned long s = 0;
-
-    for ( c = 0; c < NR_CPUS; c++ )
-        if ( (cpu == ALL_CPUS ? cpu_online(c) : c == cpu) )
-            for ( e = 0; e < n; e++ )
-                s += perfcounters[c].c[j + e];
-    return s;
-}
-
 void perfc_guest_entry(unsigned int kind)
 {
     struct perfc_row *r = &perfcounters[smp_processor_id()];
@@ -78,92 +65,102 @@ void perfc_halted(uint64_t since)
     perfcounters[smp_processor_id()].halted_since_entry += rdtsc() - since;
 }
 
-/* The ticks as the counters, an array's by entry kind: one CPU's, or all. */
-static uint64_t ticks(unsigned int cpu, unsigned int kind, bool halted)
-{
-    uint64_t t = 0;
-    unsigned int c, k;
+/*
+ * A line of the printout: a counter, or an array of @n elements, each
+ * element's value on a CPU given by @value (@arg its own: where the
+ * counter starts in a row's c[]).
+ */
+struct perfc_line {
+    const char *name;
+    unsigned int n;                     /* 1: a single counter */
+    unsigned long (*value)(unsigned int cpu, unsigned int e,
+                           unsigned int arg);
+    unsigned int arg;
+};
 
-    for ( c = 0; c < NR_CPUS; c++ )
-        if ( cpu == ALL_CPUS ? cpu_online(c) : c == cpu )
-        {
-            if ( halted )
-                t += perfcounters[c].ticks_halted;
-            else if ( kind < PERFC_NR_ENTRY_KINDS )
-                t += perfcounters[c].ticks_by_entry[kind];
-            else
-                for ( k = 0; k < PERFC_NR_ENTRY_KINDS; k++ )
-                    t += perfcounters[c].ticks_by_entry[k];
-        }
-    return t;
+static unsigned long counter_value(unsigned int cpu, unsigned int e,
+                                   unsigned int j)
+{
+    return perfcounters[cpu].c[j + e];
 }
 
-static void print_ticks(const char *name, bool halted)
+static unsigned long entry_ticks(unsigned int cpu, unsigned int e,
+                                 unsigned int arg)
 {
-    unsigned int cpu, k = 0;
-    uint64_t total = ticks(ALL_CPUS, PERFC_NR_ENTRY_KINDS, halted), t;
+    return perfcounters[cpu].ticks_by_entry[e];
+}
 
-    printk("%-32s  TOTAL[%12lu]", name, (unsigned long)total);
+static unsigned long halted_ticks(unsigned int cpu, unsigned int e,
+                                  unsigned int arg)
+{
+    return perfcounters[cpu].ticks_halted;
+}
+
+/* Elements [e, e + n) of @l summed, on @cpu or every online CPU (ALL_CPUS). */
+static unsigned long sum(const struct perfc_line *l, unsigned int cpu,
+                         unsigned int e, unsigned int n)
+{
+    unsigned int c, i;
+    unsigned long s = 0;
+
+    for ( c = 0; c < NR_CPUS; c++ )
+        if ( (cpu == ALL_CPUS ? cpu_online(c) : c == cpu) )
+            for ( i = e; i < e + n; i++ )
+                s += l->value(c, i, l->arg);
+    return s;
+}
+
+/*
+ * The total, then each online CPU's share where it is not zero
+ * (continuation lines line up under the first CPU, four CPUs a line),
+ * then an array's elements that counted, one a line (Xen's
+ * CONFIG_PERF_ARRAYS prints every element, four a line; most of ours
+ * are zero, and a line each is what a script wants).
+ */
+static void print_line(const struct perfc_line *l)
+{
+    unsigned long total = sum(l, ALL_CPUS, 0, l->n), s;
+    unsigned int cpu, k = 0, e;
+
+    printk("%-32s  TOTAL[%12lu]", l->name, total);
     for ( cpu = 0; total && cpu < NR_CPUS; cpu++ )
     {
         if ( !cpu_online(cpu) )
             continue;
         if ( k > 0 && (k % 4) == 0 )
             printk("\n%53s", "");
-        printk("  CPU%02u[%10lu]", cpu,
-               (unsigned long)ticks(cpu, PERFC_NR_ENTRY_KINDS, halted));
+        printk("  CPU%02u[%10lu]", cpu, sum(l, cpu, 0, l->n));
         k++;
     }
     printk("\n");
-    for ( k = 0; total && !halted && k < PERFC_NR_ENTRY_KINDS; k++ )
-        if ( (t = ticks(ALL_CPUS, k, false)) )
-            printk("%16s  ARR%02u[%10lu]\n", "", k, (unsigned long)t);
-}
-
-/* Continuation lines line up under the first CPU, four CPUs a line. */
-static void print_cpus(unsigned int j, unsigned int n)
-{
-    unsigned int cpu, k = 0;
-
-    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
-    {
-        if ( !cpu_online(cpu) )
-            continue;
-        if ( k > 0 && (k % 4) == 0 )
-            printk("\n%53s", "");
-        printk("  CPU%02u[%10lu]", cpu, sum(cpu, j, n));
-        k++;
-    }
+    if ( total && l->n > 1 )
+        for ( e = 0; e < l->n; e++ )
+            if ( (s = sum(l, ALL_CPUS, e, 1)) )
+                printk("%16s  ARR%02u[%10lu]\n", "", e, s);
 }
 
 void perfc_printall(unsigned char key)
 {
-    unsigned int i, j, e;
+    static const struct perfc_line ticks[] = {
+        { "TSC ticks in the shim by entry", PERFC_NR_ENTRY_KINDS,
+          entry_ticks, 0 },
+        { "TSC ticks halted in the shim", 1, halted_ticks, 0 },
+    };
+    unsigned int i, j;
 
     printk("Xen performance counters SHOW  (now = %lu)\n",
            (unsigned long)NOW());
     for ( i = j = 0; i < ARRAY_SIZE(perfc_info); i++ )
     {
-        unsigned int n = perfc_info[i].nr_elements;
-        unsigned long total = sum(ALL_CPUS, j, n), s;
+        struct perfc_line l = {
+            perfc_info[i].name, perfc_info[i].nr_elements, counter_value, j,
+        };
 
-        printk("%-32s  TOTAL[%12lu]", perfc_info[i].name, total);
-        if ( total )
-            print_cpus(j, n);
-        printk("\n");
-        /*
-         * An array's elements that counted, one a line (Xen's
-         * CONFIG_PERF_ARRAYS prints every element, four a line; most of
-         * ours are zero, and a line each is what a script wants).
-         */
-        if ( total && n > 1 )
-            for ( e = 0; e < n; e++ )
-                if ( (s = sum(ALL_CPUS, j + e, 1)) )
-                    printk("%16s  ARR%02u[%10lu]\n", "", e, s);
-        j += n;
+        print_line(&l);
+        j += l.n;
     }
-    print_ticks("TSC ticks in the shim by entry", false);
-    print_ticks("TSC ticks halted in the shim", true);
+    for ( i = 0; i < ARRAY_SIZE(ticks); i++ )
+        print_line(&ticks[i]);
 }
 
 void perfc_reset(unsigned char key)

@@ -13,6 +13,9 @@
 #include "shim/lib.h"
 #include "arch/x86/barrier.h"
 #include "arch/x86/eflags.h"
+#ifdef CONFIG_PERF_COUNTERS
+#include "arch/x86/time.h"                 /* cpu_wait_for_interrupt() */
+#endif
 
 #ifdef SHIM_HOST_TEST
 #define local_irq_save(f)       ((f) = 0)
@@ -64,13 +67,11 @@ void perfc_halted(uint64_t since);     /* shim/perfc.c */
 static inline void cpu_wait_for_interrupt(void)
 {
 #ifdef CONFIG_PERF_COUNTERS
-    uint32_t lo, hi;
-
-    asm volatile ( "rdtsc" : "=a" (lo), "=d" (hi) );
+    uint64_t since = rdtsc();
 #endif
     asm volatile ( "sti; hlt; cli" ::: "memory" );
 #ifdef CONFIG_PERF_COUNTERS
-    perfc_halted(((uint64_t)hi << 32) | lo);
+    perfc_halted(since);
 #endif
 }
 #endif /* SHIM_HOST_TEST */
