@@ -54,20 +54,6 @@ static void report(const char *what, unsigned long n)
            samples[n / 2], samples[n / 10], samples[n * 9 / 10], samples[0]);
 }
 
-/* A #PF at @p (not present), through the handler and iret: its exinfo. */
-static exinfo_t fault_at(const void *p)
-{
-    return probe_read(p);
-}
-
-#ifdef __x86_64__
-static long vm_assist_ptwr(unsigned int cmd)
-{
-    return HYPERCALL(__HYPERVISOR_vm_assist, cmd,
-                     VMASST_TYPE_writable_pagetables, 0, 0, 0);
-}
-#endif
-
 #ifdef __x86_64__
 #define TOP         "L4"
 #else
@@ -135,14 +121,14 @@ void test_main(void)
     {
         const void *hole = (const void *)(initial_mapping_end() +
                                           16 * PAGE_SIZE);
-        exinfo_t ex = fault_at(hole);
+        exinfo_t ex = probe_read(hole); /* through the handler and iret */
 
         if ( exinfo_vector(ex) != X86_EXC_PF )
             return test_error("%p: exinfo %#lx, not a #PF", hole, ex);
         for ( i = 0; i < n; i++ )
         {
             t0 = rdtsc_fenced();
-            ex = fault_at(hole);
+            ex = probe_read(hole);
             samples[i] = rdtsc_fenced() - t0;
         }
         if ( exinfo_vector(ex) != X86_EXC_PF )
@@ -155,7 +141,8 @@ void test_main(void)
         volatile uint64_t *e = (volatile uint64_t *)pt_entry(va, 1);
         uint64_t v;
 
-        check_rc(vm_assist_ptwr(VMASST_CMD_enable), 0);
+        check_rc(hypercall_vm_assist(VMASST_CMD_enable,
+                                     VMASST_TYPE_writable_pagetables), 0);
         for ( i = 0; i < n; i++ )
         {
             v = pte_make(i & 1 ? a : b, PTE_RO);
@@ -164,7 +151,8 @@ void test_main(void)
             samples[i] = rdtsc_fenced() - t0;
         }
         report("ptwr xchg, one L1e", n);
-        check_rc(vm_assist_ptwr(VMASST_CMD_disable), 0);
+        check_rc(hypercall_vm_assist(VMASST_CMD_disable,
+                                     VMASST_TYPE_writable_pagetables), 0);
         check_rc(remap_initial(va), 0);
     }
 #endif

@@ -37,6 +37,11 @@ static inline long hypercall_set_trap_table(const trap_info_t *table)
     return HYPERCALL(__HYPERVISOR_set_trap_table, table, 0, 0, 0, 0);
 }
 
+static inline long hypercall_vm_assist(unsigned int cmd, unsigned int type)
+{
+    return HYPERCALL(__HYPERVISOR_vm_assist, cmd, type, 0, 0, 0);
+}
+
 static inline long hypercall_multicall(multicall_entry_t *calls,
                                        unsigned long nr)
 {

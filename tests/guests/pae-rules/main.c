@@ -52,8 +52,8 @@ static void check_halves(void)
     exinfo_t ex;
 
     frame_fill(a, 0xaa);
-    check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_enable,
-                       VMASST_TYPE_writable_pagetables, 0, 0, 0), 0);
+    check_rc(hypercall_vm_assist(VMASST_CMD_enable,
+                                 VMASST_TYPE_writable_pagetables), 0);
 
     /* Lower half: a new frame, same flags; the upper half stays. */
     if ( (ex = store32(lo, (uint32_t)pte_make(a, PTE_RW))) )
@@ -85,8 +85,8 @@ static void check_halves(void)
     ex = store32(lo, (uint32_t)pte_make(hypervisor_frame(), PTE_RW));
     if ( exinfo_vector(ex) != X86_EXC_PF )
         test_fail("a lower half mapping a hypervisor frame: exinfo %#lx", ex);
-    check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_disable,
-                       VMASST_TYPE_writable_pagetables, 0, 0, 0), 0);
+    check_rc(hypercall_vm_assist(VMASST_CMD_disable,
+                                 VMASST_TYPE_writable_pagetables), 0);
     invlpg_local((unsigned long)target);
 }
 

@@ -46,8 +46,8 @@ void test_main(void)
     {
         if ( exinfo_vector(ex) != X86_EXC_PF )
             test_fail("L2 store without ptwr-l2: exinfo %#lx", ex);
-        check_rc(HYPERCALL(__HYPERVISOR_vm_assist, VMASST_CMD_enable,
-                           VMASST_TYPE_writable_pagetables, 0, 0, 0), 0);
+        check_rc(hypercall_vm_assist(VMASST_CMD_enable,
+                                     VMASST_TYPE_writable_pagetables), 0);
         ex = store(e, pte_make(l1, PTE_TABLE));
         if ( exinfo_vector(ex) != X86_EXC_PF )
             test_fail("L2 store with the assist: exinfo %#lx", ex);

@@ -98,8 +98,7 @@ static bool cas(volatile uint64_t *p, uint64_t *expect, uint64_t v)
 
 static long vm_assist(unsigned int cmd)
 {
-    return HYPERCALL(__HYPERVISOR_vm_assist, cmd,
-                     VMASST_TYPE_writable_pagetables, 0, 0, 0);
+    return hypercall_vm_assist(cmd, VMASST_TYPE_writable_pagetables);
 }
 
 static void check_target_reads(const char *what, uint8_t byte)
