@@ -15,8 +15,14 @@
 #include "pv/hypercall.h"
 #include "shim/console.h"
 #include "shim/console-input.h"
+#include "shim/spinlock.h"
 
-/* One line of guest console_io output, as Xen's kbuf. */
+/*
+ * One line of guest console_io output, as Xen's d->pbuf, under its
+ * pbuf_lock: vCPUs write with no domain lock, and two appending at once
+ * would run line_len past the end.
+ */
+static DEFINE_SPINLOCK(pbuf_lock, LOCK_RANK_CONSOLE_PBUF);
 static char line[256];
 static unsigned int line_len;
 
@@ -50,7 +56,9 @@ static void guest_put(char c)
  * As Xen's guest_console_write(): the buffer is read a chunk at a time,
  * each chunk checked as it is copied, so nothing to write reads nothing
  * (0, whatever the pointer) and a bad pointer part-way prints what came
- * before it.
+ * before it.  A chunk is copied with no lock, then added to the line
+ * under pbuf_lock: two vCPUs' writes meet only at chunk boundaries (a
+ * line of up to 128 bytes in one call stays whole, as on Xen).
  */
 static long console_write(unsigned long count, unsigned long buffer)
 {
@@ -63,8 +71,10 @@ static long console_write(unsigned long count, unsigned long buffer)
 
         if ( copy_from_guest(chunk, buffer + done, n) )
             return -XEN_EFAULT;
+        spin_lock(&pbuf_lock);
         for ( i = 0; i < n; i++ )
             guest_put(chunk[i]);
+        spin_unlock(&pbuf_lock);
     }
     return 0;
 }

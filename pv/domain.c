@@ -96,9 +96,10 @@ void pv_cpu_init(void)
  * The exit path's work (__pv_exit_to_guest(), pv/entry.h), and the
  * domain lock dropped if this CPU holds it.  The work deferred to here
  * (softirqs: expired timers, the backends on CPU 0, ...) each with the
- * lock it needs (pv_do_softirq()); what needs the domain lock takes it
- * here if the entry didn't: a vCPU that went down leaving for the idle
- * loop, frames the guest gave back.  A pending NMI or event upcall is
+ * lock it needs (pv_do_softirq()); frames the guest gave back freed once
+ * flushed (pv_mm_free_dying(): no domain lock); a vCPU that went down
+ * leaving for the idle loop takes the domain lock here if the entry
+ * didn't.  A pending NMI or event upcall is
  * this vCPU's alone and needs none.  Whatever the
  * guest (HYPERVISOR_iret, VCPUOP_initialise) or a handler put in the
  * frame, the guest then runs in ring 3 with interrupts on and IOPL 0:
@@ -109,6 +110,9 @@ void pv_exit_work(struct cpu_regs *regs)
     struct vcpu *v = current_vcpu();
     bool locked = pv_domain_locked();
 
+    /* First: its flush lets interrupts in, and a pause's IPI is seen below. */
+    if ( unlikely(mm_dying_pending()) )
+        pv_mm_free_dying();
     if ( unlikely(pv_pause_on()) && !locked )
         pv_pause_park();
     /*
@@ -125,14 +129,12 @@ void pv_exit_work(struct cpu_regs *regs)
         if ( unlikely(pv_pause_on()) && !locked )
             pv_pause_park();
     }
-    if ( v->down || unlikely(mm_dying_pending()) )
+    if ( v->down )
     {
         if ( !locked )
             pv_domain_lock();           /* waits with interrupts on */
         locked = true;
         pv_vcpu_check_down(regs);
-        if ( unlikely(mm_dying_pending()) )
-            pv_mm_free_dying();
     }
     /* An interrupt's entry didn't look: a 32-bit guest's ring is its own. */
     pv_compat_entry_mode(v, regs);
@@ -281,6 +283,10 @@ noreturn void domain_shutdown(unsigned int reason)
     };
     int status;
 
+    end_locked();
+    /* As Xen: an earlier shutdown_code wins over the reason. */
+    if ( dom.shutdown_code != ~0u )
+        reason = dom.shutdown_code;
     switch ( reason )
     {
     case SHUTDOWN_poweroff:
@@ -294,7 +300,6 @@ noreturn void domain_shutdown(unsigned int reason)
         status = SHIM_EXIT_GUEST_CRASH;
         break;
     }
-    end_locked();
     shutdown_hooks_run();           /* the guest's last output first */
     if ( reason < ARRAY_SIZE(names) && names[reason] )
         printk("d1: shutdown: %s", names[reason]);

@@ -194,7 +194,6 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_fpu_taskswitch:
         return do_fpu_taskswitch((unsigned int)A(0));
     case __HYPERVISOR_sched_op_compat:
-        pv_domain_lock_to_exit();
         return do_sched_op_compat((unsigned int)A(0), A(1));
     case __HYPERVISOR_set_debugreg:
         return do_set_debugreg((unsigned int)A(0), A(1));
@@ -206,7 +205,6 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
                                              ARG64(A(2), A(3)))
                       : do_update_descriptor(A(0), A(1));
     case __HYPERVISOR_memory_op:
-        pv_domain_lock_to_exit();
         return compat ? compat_memory_op(A(0), A(1))
                       : do_memory_op(A(0), A(1));
     case __HYPERVISOR_multicall:
@@ -230,7 +228,6 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
         return compat ? compat_xen_version((unsigned int)A(0), A(1))
                       : do_xen_version((unsigned int)A(0), A(1));
     case __HYPERVISOR_console_io:
-        pv_domain_lock_to_exit();
         return do_console_io((unsigned int)A(0), (unsigned int)A(1), A(2));
     case __HYPERVISOR_vm_assist:
         return do_vm_assist((unsigned int)A(0), (unsigned int)A(1));
@@ -248,8 +245,6 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
             break;
         return do_set_segment_base((unsigned int)A(0), A(1));
     case __HYPERVISOR_sched_op:
-        if ( !pv_sched_op_lock_free(A(0)) )
-            pv_domain_lock_to_exit();
         return compat ? compat_sched_op(A(0), A(1))
                       : do_sched_op((unsigned int)A(0), A(1));
     case __HYPERVISOR_callback_op:
@@ -287,13 +282,14 @@ static void audit_after(unsigned long nr, long rc)
     if ( !is_mmu_hypercall(nr) )
         return;
     /*
-     * Of those run without the lock, only the MMU's, the grant table's
-     * and the FIFO ABI's set-up change references (a vCPU's timer ops
-     * touch no frame, nor do mmuext_op's flushes or the other EVTCHNOPs;
-     * a multicall's entries were audited each).
+     * Of those run without the lock, only the MMU's, memory_op, the
+     * grant table's and the FIFO ABI's set-up change references (a
+     * vCPU's timer ops touch no frame, nor do mmuext_op's flushes or the
+     * other EVTCHNOPs; a multicall's entries were audited each).
      */
     if ( !locked && nr != __HYPERVISOR_mmu_update &&
          nr != __HYPERVISOR_update_va_mapping &&
+         (nr != __HYPERVISOR_memory_op || !pv_memory_op_changed_refs()) &&
          nr != __HYPERVISOR_grant_table_op &&
          (nr != __HYPERVISOR_mmuext_op || !pv_mmuext_changed_refs()) &&
          ((nr != __HYPERVISOR_event_channel_op &&

@@ -15,18 +15,11 @@
 #include <xen/vcpu.h>
 
 /*
- * The sub-ops of sched_op and vcpu_op that run without the domain lock
- * (the dispatcher takes it for the rest: pv/hypercall.c): yield, block
- * and poll (this vCPU's own flags and timer; poll reads each port under
- * its lock), VCPUOP_is_up (one word read, as Xen
- * reads it) and the caller's own singleshot timer (under its CPU's timer
- * lock).
+ * The sub-ops of vcpu_op that run without the domain lock (the
+ * dispatcher takes it for the rest: pv/hypercall.c): VCPUOP_is_up (one
+ * word read, as Xen reads it) and the caller's own singleshot timer
+ * (under its CPU's timer lock).
  */
-static inline bool pv_sched_op_lock_free(unsigned int cmd)
-{
-    return cmd == SCHEDOP_yield || cmd == SCHEDOP_block ||
-           cmd == SCHEDOP_poll;
-}
 
 static inline bool pv_vcpu_op_lock_free(unsigned int cmd, unsigned int vcpuid)
 {
@@ -58,6 +51,10 @@ static always_inline bool pv_hypercall_exit_work(unsigned long nr)
     case __HYPERVISOR_xen_version:
     case __HYPERVISOR_mmu_update:
     case __HYPERVISOR_update_va_mapping:
+    case __HYPERVISOR_memory_op:
+    case __HYPERVISOR_sched_op:
+    case __HYPERVISOR_sched_op_compat:
+    case __HYPERVISOR_console_io:
     case __HYPERVISOR_stack_switch:
     case __HYPERVISOR_fpu_taskswitch:
     case __HYPERVISOR_set_timer_op:

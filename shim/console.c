@@ -3,12 +3,23 @@
  * printk and the console: Xen's "(XEN) [   s.us] " line prefix, log-level
  * filtering (loglvl=), and the serial ports chosen with console=, com1=,
  * com2= (syntax as Xen's, docs/command-line.md).
+ *
+ * One CPU writes at a time (Xen's console_lock, a recursive lock taken
+ * with interrupts off): a line from one CPU is never cut by another's,
+ * nor by the guest's console ring.  The CPU holding it may print again
+ * (an NMI, an exception while printing); a panic breaks it
+ * (console_force_unlock()), since the CPU holding it may never let go.
  */
 #include <xen/errno.h>
+#include "arch/x86/irq.h"
 #include "arch/x86/time.h"
 #include "arch/x86/uart.h"
 #include "shim/console.h"
 #include "shim/param.h"
+#include "shim/spinlock.h"
+
+static DEFINE_RSPINLOCK(console_lock, LOCK_RANK_CONSOLE);
+static bool console_busted;         /* a panic: no lock any more */
 
 enum { LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG };
 
@@ -42,6 +53,34 @@ void console_end_log_everything(void)
     log_everything--;
 }
 
+/* The console to this CPU, interrupts off; @flags for console_unlock(). */
+static unsigned long console_lock_irqsave(void)
+{
+    unsigned long flags;
+
+    local_irq_save(flags);
+    if ( !ACCESS_ONCE(console_busted) )
+        rspin_lock(&console_lock);
+    return flags;
+}
+
+static void console_unlock(unsigned long flags)
+{
+    if ( rspin_is_locked_by_me(&console_lock) )
+        rspin_unlock(&console_lock);
+    local_irq_restore(flags);
+}
+
+/*
+ * Xen's console_force_unlock(): from here on nobody waits for the
+ * console (a panic, whose CPU may have interrupted the holder, or whose
+ * other CPUs may never run again).
+ */
+void console_force_unlock(void)
+{
+    ACCESS_ONCE(console_busted) = true;
+}
+
 static void console_putc(char c)
 {
     unsigned int i;
@@ -56,17 +95,25 @@ static void console_putc(char c)
     }
 }
 
-void console_puts(const char *s)
+static void puts_unlocked(const char *s)
 {
     while ( *s )
         console_putc(*s++);
+}
+
+void console_puts(const char *s)
+{
+    unsigned long flags = console_lock_irqsave();
+
+    puts_unlocked(s);
+    console_unlock(flags);
 }
 
 static void put_prefix(void)
 {
     char ts[32];
 
-    console_puts("(XEN) ");
+    puts_unlocked("(XEN) ");
     switch ( timestamps )
     {
     case TS_BOOT:
@@ -76,12 +123,12 @@ static void put_prefix(void)
         snprintf(ts, sizeof(ts), "[%5lu.%06lu] ",
                  (unsigned long)(ns / 1000000000),
                  (unsigned long)(ns % 1000000000) / 1000);
-        console_puts(ts);
+        puts_unlocked(ts);
         break;
     }
     case TS_RAW:
         snprintf(ts, sizeof(ts), "[%016lx] ", (unsigned long)rdtsc());
-        console_puts(ts);
+        puts_unlocked(ts);
         break;
     }
 }
@@ -91,6 +138,7 @@ void vprintk(const char *fmt, va_list args)
     char buf[1024];
     const char *p = buf;
     int level = LOG_INFO;
+    unsigned long flags;
 
     if ( fmt[0] == '<' && fmt[1] >= '0' && fmt[1] <= '3' && fmt[2] == '>' )
     {
@@ -103,6 +151,7 @@ void vprintk(const char *fmt, va_list args)
     /* A message too long for the buffer still ends its line. */
     if ( vsnprintf(buf, sizeof(buf), fmt, args) >= (int)sizeof(buf) )
         strlcpy(buf + sizeof(buf) - 5, "...\n", 5);
+    flags = console_lock_irqsave();
     for ( ; *p; p++ )
     {
         if ( at_line_start )
@@ -110,6 +159,7 @@ void vprintk(const char *fmt, va_list args)
         console_putc(*p);
         at_line_start = *p == '\n';
     }
+    console_unlock(flags);
 }
 
 void printk(const char *fmt, ...)
@@ -123,12 +173,14 @@ void printk(const char *fmt, ...)
 
 void console_write_raw(const char *buf, size_t len)
 {
+    unsigned long flags = console_lock_irqsave();
     unsigned int i;
     size_t n;
 
     for ( i = 0; i < ARRAY_SIZE(com); i++ )
         for ( n = 0; com_up[i] && n < len; n++ )
             uart_putc(&com[i], buf[n]);
+    console_unlock(flags);
 }
 
 unsigned int console_serial_irqs(uint8_t irqs[2])

@@ -41,5 +41,6 @@ void console_write_raw(const char *buf, size_t len);
 
 /* Raw write of a string to every console, no prefix (panic paths). */
 void console_puts(const char *s);
+void console_force_unlock(void);
 
 #endif /* SHIM_CONSOLE_H */

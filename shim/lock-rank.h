@@ -95,6 +95,13 @@ enum lock_rank {
      * above (the domain lock, a vbd's or vif's, event_lock, a vCPU's).
      */
     LOCK_RANK_TIMER,
+    /*
+     * The guest's console_io line (pv/console.c, Xen's d->pbuf_lock),
+     * then the console itself (shim/console.c, Xen's console_lock): the
+     * innermost of all, since printk() is called under any lock.
+     */
+    LOCK_RANK_CONSOLE_PBUF,
+    LOCK_RANK_CONSOLE,
 
     LOCK_RANK_NR
 };
@@ -145,6 +152,8 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_PCI_CONF:            return "pci_conf_lock";
     case LOCK_RANK_HEAP:                return "heap_lock";
     case LOCK_RANK_TIMER:               return "timer";
+    case LOCK_RANK_CONSOLE_PBUF:        return "pbuf_lock";
+    case LOCK_RANK_CONSOLE:             return "console_lock";
     case LOCK_RANK_NR:                  break;
     }
     return "(bad rank)";

@@ -15,6 +15,7 @@ noreturn void panic(const char *fmt, ...)
     if ( in_panic )
         machine_halt(SHIM_EXIT_PANIC);
     in_panic = true;
+    console_force_unlock();
 
     printk(XENLOG_ERR "\n****************************************\n");
     printk(XENLOG_ERR "Panic on CPU %u:\n", smp_processor_id());

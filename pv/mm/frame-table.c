@@ -12,6 +12,7 @@
 #include "pv/domain.h"
 #include "pv/mm/frame-table.h"
 #include "pv/mm/guest-flush.h"
+#include "pv/mm/mm.h"
 #include "pv/mm/private.h"
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
@@ -136,8 +137,7 @@ bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr)
  * one, so they return to the allocator only once every CPU that ran the
  * guest has flushed since the frame died (its flush_stamp, then).  Past
  * the queue's size, a scan of the frame table finds the rest.  The queue
- * is page_alloc_lock's: a frame dies wherever its last reference goes,
- * with the domain lock or without.
+ * is page_alloc_lock's: a frame dies wherever its last reference goes.
  */
 #define NR_DYING    64
 static unsigned long dying[NR_DYING];
@@ -215,9 +215,13 @@ static void free_if_flushed(unsigned long mfn)
 }
 
 /*
- * One flush, then the frames that died before it are free.  One CPU at a
- * time (the domain lock); the queue is taken whole first, so frames
- * dying meanwhile on other CPUs queue for the next round.
+ * One flush, then the frames that died before it are free.  Any CPU, with
+ * no lock held but its own (the flush waits with interrupts on): the
+ * queue is taken whole first, under page_alloc_lock, so two CPUs free
+ * different batches, and frames dying meanwhile queue for the next
+ * round; two overflow scans meeting one frame free it once
+ * (free_dying()'s claim), and one that re-queues a frame the other
+ * freed leaves an entry the next round skips (free_if_flushed()).
  */
 void pv_mm_free_dying(void)
 {
@@ -225,7 +229,7 @@ void pv_mm_free_dying(void)
     unsigned int n, i;
     bool overflow;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    ASSERT(!pv_holds_table_lock());
     if ( !mm_dying_pending() )
         return;
     pv_flush_domain(0, FLUSH_TLB_GLOBAL);

@@ -8,6 +8,13 @@
  * arguments are its own layout (pv/compat/), read and answered by the
  * same code, as Xen's compat_memory_op() and compat_arch_memory_op()
  * answer them.
+ *
+ * No domain lock, as in Xen: a frame changes owner under page_alloc_lock
+ * (one vCPU wins a frame two give back; the reservation is counted under
+ * it), its references and pin by the frame table's cmpxchg, its M2P
+ * entry is one word, the allocator has heap_lock, and the frames given
+ * back wait for their flush in page_alloc_lock's queue, which any CPU may
+ * empty (pv_mm_free_dying()).
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -109,7 +116,7 @@ static always_inline long domain_query(unsigned int op, unsigned long arg,
     switch ( op )
     {
     case XENMEM_current_reservation:
-        return dom.tot_pages;
+        return ACCESS_ONCE(dom.tot_pages);  /* page_alloc_lock's: a glance */
     case XENMEM_maximum_reservation:
         return dom.nr_pages;
 
@@ -345,17 +352,25 @@ static unsigned int compat_alloc_bits(void)
  * before it gave them back.  Their M2P entries are invalid, as Xen's
  * free_heap_pages() leaves them: a frame lost its entry when it left the
  * guest (remove_frame(), a failed grant transfer), and the shim's own
- * frames never had one.
+ * frames never had one.  With @gpfn (populate_physmap) they point at
+ * *@gpfn onwards before the frames are the guest's: no other vCPU's
+ * decrease_reservation (no domain lock) can give them back first and
+ * leave a freed frame an entry.
  */
-static unsigned long alloc_extent(unsigned int order, unsigned long limit)
+static unsigned long alloc_extent(unsigned int order, unsigned long limit,
+                                  const unsigned long *gpfn)
 {
-    unsigned long nr = 1UL << order, mfn = frames_alloc(nr, order, limit);
+    unsigned long nr = 1UL << order, mfn = frames_alloc(nr, order, limit), j;
 
     if ( mfn == INVALID_PFN )
         return INVALID_PFN;
     memset(__va(mfn << PAGE_SHIFT), 0, nr << PAGE_SHIFT);
+    if ( gpfn )
+        pv_m2p_set_run(mfn, *gpfn, nr, 1);
     if ( !pv_mm_assign_frames(mfn, nr) )
     {
+        for ( j = 0; gpfn && j < nr; j++ )
+            pv_m2p_set(mfn + j, ~0UL);
         frames_free(mfn, nr);
         return INVALID_PFN;
     }
@@ -373,7 +388,7 @@ static unsigned long alloc_extent(unsigned int order, unsigned long limit)
  * entries at gpfn + j.  An extent whose mfn can't be written back stays
  * the guest's (its reservation counts it) but not in the count returned,
  * as in Xen.  Preempted once its extents add up to hypercall-batch=
- * frames (an order-9 extent zeroes 2 MiB, under the domain lock), at
+ * frames (an order-9 extent zeroes 2 MiB), at
  * least one extent an invocation.  Populate-on-demand fills another
  * domain's physmap, never the caller's: Xen's does nothing for it.
  */
@@ -404,11 +419,10 @@ static always_inline long populate(unsigned int op,
                                                  arg, 0, 0);
         if ( physmap && copy_elem_from_guest(&gpfn, list, i, esize) )
             break;
-        mfn = alloc_extent(r.extent_order, limit);
+        mfn = alloc_extent(r.extent_order, limit,
+                           physmap ? &gpfn : NULL);
         if ( mfn == INVALID_PFN )
             break;
-        if ( physmap )
-            pv_m2p_set_run(mfn, gpfn, 1UL << r.extent_order, 1);
         if ( (physmap || list) && copy_elem_to_guest(list, i, mfn, esize) )
             break;
     }
@@ -458,13 +472,27 @@ static always_inline long arch_memory_op(unsigned long cmd,
     }
 }
 
+/*
+ * Did this CPU's last memory_op give frames back or take new ones?  For
+ * mm-audit, which needs not stop every vCPU after a query
+ * (pv/hypercall.c).
+ */
+static bool moved_frames[NR_CPUS];
+
+bool pv_memory_op_changed_refs(void)
+{
+    return moved_frames[smp_processor_id()];
+}
+
 static always_inline long memory_op(unsigned long cmd, unsigned long arg,
                                     bool compat)
 {
     unsigned long start_extent = cmd >> MEMOP_EXTENT_SHIFT;
     unsigned int op = cmd & MEMOP_CMD_MASK;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
+    moved_frames[smp_processor_id()] =
+        op == XENMEM_decrease_reservation ||
+        op == XENMEM_increase_reservation || op == XENMEM_populate_physmap;
     switch ( op )
     {
     case XENMEM_maximum_ram_page:

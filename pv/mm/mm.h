@@ -177,5 +177,6 @@ extern bool opt_mm_audit;
 
 /* mm-audit's: did this CPU's last mmuext_op run more than flushes? */
 bool pv_mmuext_changed_refs(void);
+bool pv_memory_op_changed_refs(void);
 
 #endif /* PV_MM_H */

@@ -4,6 +4,9 @@
  * (sched=null), so yielding has nothing to give way to, blocking and
  * polling idle the CPU (hlt) until an event or timer wakes the vCPU,
  * and a shutdown ends the VM with a status that names its reason.
+ * No domain lock, as in Xen: blocking and polling touch this vCPU's own
+ * state (polled ports under their locks), SCHEDOP_shutdown_code is one
+ * cmpxchg, and a shutdown stops the world itself (domain_shutdown()).
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -35,8 +38,8 @@ void vcpu_unblock(struct vcpu *v)
  * (pv_do_softirq()), and the CPU halts between interrupts.  The guest's
  * runstate says "blocked" meanwhile.  SCHEDOP_block holds no lock here:
  * a pause (mm-audit) finds this CPU parked before its halt.  A caller
- * that holds the domain lock (the old sched_op, a multicall entry
- * after one that took it) has it dropped around each
+ * that holds the domain lock (a multicall entry after one that took
+ * it) has it dropped around each
  * halt: others may enter the shim meanwhile, and a pause finds this CPU
  * waiting for the lock as it wakes.  A wake-up's IPI waits for the halt.
  */
@@ -171,8 +174,6 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
     struct sched_shutdown s;
     struct sched_poll poll;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock) ||
-           pv_sched_op_lock_free(cmd));
     perfc_incra(sched_ops, cmd);
     evtchn_release_batched();       /* the CPU goes back: backends run */
     switch ( cmd )
@@ -199,17 +200,17 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
         if ( copy_from_guest(&s, arg, sizeof(s)) )
             return -XEN_EFAULT;
         /* With no toolstack to save it, a suspend is cancelled at once. */
-        if ( s.reason == SHUTDOWN_suspend && dom.shutdown_code == ~0u )
+        if ( s.reason == SHUTDOWN_suspend &&
+             ACCESS_ONCE(dom.shutdown_code) == ~0u )
             return 1;
-        /* As Xen: an earlier shutdown_code wins over this reason. */
-        domain_shutdown(dom.shutdown_code != ~0u ? dom.shutdown_code
-                                                 : (uint8_t)s.reason);
+        domain_shutdown((uint8_t)s.reason);
 
     case SCHEDOP_shutdown_code:
         if ( copy_from_guest(&s, arg, sizeof(s)) )
             return -XEN_EFAULT;
-        if ( dom.shutdown_code == ~0u )
-            dom.shutdown_code = (uint8_t)s.reason;
+        /* The first one stays (Xen's, under its shutdown_lock). */
+        (void)__sync_val_compare_and_swap(&dom.shutdown_code, ~0u,
+                                          (uint8_t)s.reason);
         return 0;
 
     case SCHEDOP_remote_shutdown:
@@ -246,10 +247,10 @@ long do_sched_op_compat(unsigned long cmd, unsigned long arg)
         return 0;
 
     case SCHEDOP_shutdown:
-        if ( (uint8_t)arg == SHUTDOWN_suspend && dom.shutdown_code == ~0u )
+        if ( (uint8_t)arg == SHUTDOWN_suspend &&
+             ACCESS_ONCE(dom.shutdown_code) == ~0u )
             return 1;
-        domain_shutdown(dom.shutdown_code != ~0u ? dom.shutdown_code
-                                                 : (uint8_t)arg);
+        domain_shutdown((uint8_t)arg);
 
     default:
         return -XEN_ENOSYS;
