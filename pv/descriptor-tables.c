@@ -12,6 +12,16 @@
  * update_descriptor keeps in step; the LDT's frames are mapped for the CPU
  * on first use, as Xen maps them (see pv_ldt_fault()).
  *
+ * No domain lock for update_descriptor, as in Xen: the frame's type
+ * reference keeps it a descriptor frame while the descriptor is written
+ * (atomically: one quadword); a vCPU's gdt_lock orders its frame list and
+ * its CPU's copy against update_descriptor's refresh of that copy, so
+ * the copy never keeps an older value than the frame; and the fix-ups
+ * written back into a frame (install_frame(), fix_desc_frame()) are each
+ * a cmpxchg, so one never overwrites a descriptor update_descriptor
+ * wrote meanwhile.  set_gdt (and VCPUOP_initialise) keep the domain
+ * lock, as Xen's do.
+ *
  * Segment registers are not reloaded when a descriptor changes: the CPU
  * reads the tables only when a selector is loaded, and, as in Xen for
  * 64-bit guests, a selector the guest already holds keeps its cached
@@ -79,50 +89,97 @@ static bool desc_frame_ok(unsigned long mfn)
 }
 
 /*
- * Copy checked frame @mfn to @gdt.  Fix-ups go back to the frame too, as
- * Xen's validation makes them in place.  Each descriptor is read once and
+ * Descriptor @p of a frame in use, checked, Xen's fix-ups written back
+ * as its validation makes them in place; false (and the frame as it
+ * was) if it fails the check.  The write-back is a cmpxchg: a value
+ * update_descriptor wrote meanwhile (checked already) stays, and is the
+ * one returned.
+ */
+static bool fix_desc(uint64_t *p, uint64_t *out)
+{
+    uint64_t orig = ACCESS_ONCE(*p), d;
+
+    for ( ;; )
+    {
+        d = orig;
+        if ( !pv_check_descriptor(&d) )
+            return false;
+        if ( d == orig )
+            break;
+        if ( __atomic_compare_exchange_n(p, &orig, d, false,
+                                         __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) )
+            break;
+    }
+    *out = d;
+    return true;
+}
+
+/*
+ * Copy checked frame @mfn to @gdt.  Each descriptor is read once and
  * checked again, so only checked values reach the GDT even if the frame
- * changed since desc_frame_ok() (only update_descriptor writes it,
- * under the domain lock).
+ * changed since desc_frame_ok(); one that fails (it can't: only
+ * update_descriptor writes the frame, and checks) reads as null.
  */
 static void install_frame(uint64_t *gdt, unsigned long mfn)
 {
-    uint64_t *descs = __va(mfn << PAGE_SHIFT);
+    uint64_t *descs = __va(mfn << PAGE_SHIFT), d;
     unsigned int i;
 
     for ( i = 0; i < DESCS_PER_FRAME; i++ )
-    {
-        uint64_t orig = ACCESS_ONCE(descs[i]), d = orig;
-
-        if ( !pv_check_descriptor(&d) )
-            d = 0;
-        else if ( d != orig )
-            ACCESS_ONCE(descs[i]) = d;
-        ACCESS_ONCE(gdt[i]) = d;
-    }
+        ACCESS_ONCE(gdt[i]) = fix_desc(&descs[i], &d) ? d : 0;
 }
 
 /*
  * The guest's part of this CPU's GDT from @v's frames (v runs here):
  * when set_gdt changes them, and when the CPU starts running @v.
  */
-void pv_load_gdt(struct vcpu *v)
+static void load_gdt_locked(struct vcpu *v)
 {
     uint64_t *gdt = this_cpu()->gdt;
     unsigned int i, nr_frames = ROUNDUP(v->gdt_ents, DESCS_PER_FRAME) /
                                 DESCS_PER_FRAME;
 
+    ASSERT(spin_is_locked_by_me(&v->gdt_lock));
     for ( i = 0; i < nr_frames; i++ )
         install_frame(gdt + i * DESCS_PER_FRAME, v->gdt_frames[i]);
     memset(gdt + nr_frames * DESCS_PER_FRAME, 0,
            (FIRST_RESERVED_GDT_PAGE - nr_frames) * PAGE_SIZE);
 }
 
+void pv_load_gdt(struct vcpu *v)
+{
+    spin_lock(&v->gdt_lock);
+    load_gdt_locked(v);
+    spin_unlock(&v->gdt_lock);
+}
+
+/*
+ * @v's frames become @frames (@nr of them, @entries entries), its CPU's
+ * copy with them if it runs here; the old frames' references go after.
+ */
+static void swap_gdt(struct vcpu *v, const unsigned long *frames,
+                     unsigned int nr, unsigned int entries)
+{
+    unsigned long old[FIRST_RESERVED_GDT_PAGE];
+    unsigned int i;
+
+    spin_lock(&v->gdt_lock);
+    for ( i = 0; i < FIRST_RESERVED_GDT_PAGE; i++ )
+    {
+        old[i] = v->gdt_frames[i];
+        v->gdt_frames[i] = i < nr ? frames[i] : 0;
+    }
+    v->gdt_ents = entries;
+    if ( v == current_vcpu() )
+        load_gdt_locked(v);
+    spin_unlock(&v->gdt_lock);
+    put_desc_frames(old, FIRST_RESERVED_GDT_PAGE);
+}
+
 /* Xen's pv_destroy_gdt(): the frames' references go, nothing is loaded. */
 void pv_destroy_gdt(struct vcpu *v)
 {
-    put_desc_frames(v->gdt_frames, FIRST_RESERVED_GDT_PAGE);
-    v->gdt_ents = 0;
+    swap_gdt(v, NULL, 0, 0);
 }
 
 /*
@@ -159,13 +216,7 @@ long pv_set_gdt(struct vcpu *v, const unsigned long *frames,
         return -XEN_EINVAL;
     }
 
-    put_desc_frames(v->gdt_frames, FIRST_RESERVED_GDT_PAGE);
-    for ( i = 0; i < nr_frames; i++ )
-        v->gdt_frames[i] = frames[i];
-    v->gdt_ents = entries;
-    if ( v == current_vcpu() )
-        pv_load_gdt(v);
-
+    swap_gdt(v, frames, nr_frames, entries);
     return 0;
 }
 
@@ -243,24 +294,29 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
     }
 
     ACCESS_ONCE(((uint64_t *)__va(mfn << PAGE_SHIFT))[idx]) = d;
-    put_page_and_type(mfn);
 
     /*
      * Every running vCPU's GDT copy that holds the frame (more than once,
-     * perhaps) sees the change, as the frames themselves would in Xen.
+     * perhaps) sees the change, as the frames themselves would in Xen:
+     * under its gdt_lock, the frame read again (a later update_descriptor
+     * may have written it since; a copy made since has it).
      */
     for ( n = 0; n < v->domain->max_vcpus; n++ )
     {
         struct vcpu *w = &v->domain->vcpu[n];
 
+        if ( !ACCESS_ONCE(w->running) )
+            continue;                   /* its start copies the frames */
+        spin_lock(&w->gdt_lock);
         nr_frames = ROUNDUP(w->gdt_ents, DESCS_PER_FRAME) / DESCS_PER_FRAME;
-        if ( !w->running )
-            continue;
         for ( i = 0; i < nr_frames; i++ )
             if ( w->gdt_frames[i] == mfn )
                 ACCESS_ONCE(percpu_area[w->id]->gdt[i * DESCS_PER_FRAME +
-                                                    idx]) = d;
+                                                    idx]) =
+                    ACCESS_ONCE(((uint64_t *)__va(mfn << PAGE_SHIFT))[idx]);
+        spin_unlock(&w->gdt_lock);
     }
+    put_page_and_type(mfn);
 
     return 0;
 }
@@ -347,18 +403,12 @@ void pv_ldt_init(void)
 /* Check a descriptor frame as it is, writing Xen's fix-ups back. */
 static bool fix_desc_frame(unsigned long mfn)
 {
-    uint64_t *descs = __va(mfn << PAGE_SHIFT);
+    uint64_t *descs = __va(mfn << PAGE_SHIFT), d;
     unsigned int i;
 
     for ( i = 0; i < DESCS_PER_FRAME; i++ )
-    {
-        uint64_t d = ACCESS_ONCE(descs[i]);
-
-        if ( !pv_check_descriptor(&d) )
+        if ( !fix_desc(&descs[i], &d) )
             return false;
-        if ( d != descs[i] )
-            ACCESS_ONCE(descs[i]) = d;
-    }
     return true;
 }
 

@@ -135,7 +135,9 @@ struct vcpu {
     unsigned long debugreg[8];          /* set_debugreg(): DR0-3, 6, 7 */
     unsigned int iopl;                  /* vm_assist architectural_iopl */
     bool in_multicall;                  /* no continuations in a batch */
-    unsigned long gdt_frames[14];       /* set_gdt(): the guest's frames */
+    /* set_gdt(): the guest's frames; under gdt_lock, with the CPU's copy. */
+    spinlock_t gdt_lock;
+    unsigned long gdt_frames[14];
     unsigned int gdt_ents;
     unsigned long ldt_frames[16];       /* MMUEXT_SET_LDT's, typed */
     unsigned long ldt_base;

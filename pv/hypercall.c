@@ -200,7 +200,6 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_get_debugreg:
         return do_get_debugreg((unsigned int)A(0));
     case __HYPERVISOR_update_descriptor:
-        pv_domain_lock_to_exit();
         return compat ? do_update_descriptor(ARG64(A(0), A(1)),
                                              ARG64(A(2), A(3)))
                       : do_update_descriptor(A(0), A(1));
@@ -282,13 +281,15 @@ static void audit_after(unsigned long nr, long rc)
     if ( !is_mmu_hypercall(nr) )
         return;
     /*
-     * Of those run without the lock, only the MMU's, memory_op, the
-     * grant table's and the FIFO ABI's set-up change references (a
-     * vCPU's timer ops touch no frame, nor do mmuext_op's flushes or the
-     * other EVTCHNOPs; a multicall's entries were audited each).
+     * Of those run without the lock, only the MMU's (update_descriptor
+     * among them), memory_op, the grant table's and the FIFO ABI's
+     * set-up change references (a vCPU's timer ops touch no frame, nor
+     * do mmuext_op's flushes or the other EVTCHNOPs; a multicall's
+     * entries were audited each).
      */
     if ( !locked && nr != __HYPERVISOR_mmu_update &&
          nr != __HYPERVISOR_update_va_mapping &&
+         nr != __HYPERVISOR_update_descriptor &&
          (nr != __HYPERVISOR_memory_op || !pv_memory_op_changed_refs()) &&
          nr != __HYPERVISOR_grant_table_op &&
          (nr != __HYPERVISOR_mmuext_op || !pv_mmuext_changed_refs()) &&

@@ -58,6 +58,12 @@ enum lock_rank {
      * v->virq_lock would sit between EVENT and EVTCHN.)
      */
     LOCK_RANK_VCPU,
+    /*
+     * A vCPU's GDT frames and its CPU's copy of them (pv/descriptor-
+     * tables.c): set_gdt, the CPU starting the vCPU, update_descriptor
+     * keeping each copy in step.  Xen maps the frames instead.
+     */
+    LOCK_RANK_GDT,
     /* The grant table's rwlock (Xen's gt->lock). */
     LOCK_RANK_GRANT_TABLE,
     /* One active grant entry's lock (Xen's active_grant_entry.lock). */
@@ -135,6 +141,7 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_EVTCHN:              return "evtchn";
     case LOCK_RANK_EVTCHN_FIFO_QUEUE:   return "evtchn_fifo_queue";
     case LOCK_RANK_VCPU:                return "vcpu";
+    case LOCK_RANK_GDT:                 return "gdt_lock";
     case LOCK_RANK_GRANT_TABLE:         return "grant_table";
     case LOCK_RANK_GRANT_ACTIVE:        return "grant_active";
     case LOCK_RANK_MAPTRACK:            return "maptrack";
