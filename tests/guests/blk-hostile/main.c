@@ -196,11 +196,6 @@ static void bad_requests(void)
 
 /* ------------------------------------- tables as a read's destination */
 
-static long set_gdt(unsigned long *list, unsigned long entries)
-{
-    return HYPERCALL(__HYPERVISOR_set_gdt, list, entries, 0, 0, 0);
-}
-
 /* A read into frame @mfn refused, the frame unchanged. */
 static void refused_into(unsigned long mfn, const char *what)
 {
@@ -235,9 +230,9 @@ static void table_grants(void)
     }
 
     gdt = alloc_frame();
-    check_rc(set_gdt(&gdt, 512), 0);
+    check_rc(hypercall_set_gdt(&gdt, 512), 0);
     refused_into(gdt, "a GDT frame");
-    check_rc(set_gdt(&gdt, 0), 0);
+    check_rc(hypercall_set_gdt(&gdt, 0), 0);
     /* No longer a descriptor table: the read goes in. */
     check_rc(rq1(BLKIF_OP_READ, 8, REF_X, 0, 7), BLKIF_RSP_OKAY);
     frame_read(gdt, 0, after, PAGE_SIZE);

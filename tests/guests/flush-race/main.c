@@ -161,11 +161,6 @@ static long mmuext_mask(unsigned int cmd, unsigned long va,
     return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
 }
 
-static long set_gdt(const unsigned long *frames, unsigned int entries)
-{
-    return HYPERCALL(__HYPERVISOR_set_gdt, frames, entries, 0, 0, 0);
-}
-
 /*
  * Waiting for vCPU 0 with nothing to do: sleep (SCHEDOP_poll, no port)
  * for a moment rather than spin, so the vCPUs at work get the host's
@@ -584,7 +579,7 @@ static bool safety_round(uint64_t r, unsigned long *pinned,
 
     STORE(sf.dropping, r);
     check_rc(mmu_update1(fw_l1e, 0), 0);        /* deliberately unflushed */
-    rc = gdt ? set_gdt(&frame_f, 512) : pin_table(1, frame_f);
+    rc = gdt ? hypercall_set_gdt(&frame_f, 512) : pin_table(1, frame_f);
     l = LOAD(sf.landed);
     s1 = *ro;
 
@@ -620,7 +615,7 @@ static bool safety_round(uint64_t r, unsigned long *pinned,
             test_fail("round %lu: after %s succeeded, F's entry %u read "
                       "%#lx, then %#lx", (unsigned long)r, what,
                       SAFETY_SLOT, (unsigned long)s1, (unsigned long)s2);
-        check_rc(gdt ? set_gdt(NULL, 0) : unpin_table(frame_f), 0);
+        check_rc(gdt ? hypercall_set_gdt(NULL, 0) : unpin_table(frame_f), 0);
     }
     else if ( rc == (gdt ? -XEN_EINVAL : -XEN_EBUSY) )
         (*refused)++;                   /* Xen's errors for the bad entry */

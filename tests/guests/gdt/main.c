@@ -59,17 +59,6 @@ const char test_title[] = "set_gdt and update_descriptor";
 static uint64_t frame[NR_FRAMES][DESCS] __attribute__((aligned(PAGE_SIZE)));
 static unsigned long mfns[NR_FRAMES];
 
-static long set_gdt(const unsigned long *list, unsigned long entries)
-{
-    return HYPERCALL(__HYPERVISOR_set_gdt, list, entries, 0, 0, 0);
-}
-
-static long update_descriptor(uint64_t pa, uint64_t desc)
-{
-    return HYPERCALL_N(__HYPERVISOR_update_descriptor, HC_U64(pa),
-                       HC_U64(desc));
-}
-
 static unsigned long mfn_of(const void *va)
 {
     const unsigned long *p2m = (const unsigned long *)start_info->mfn_list;
@@ -116,17 +105,6 @@ static unsigned int lar(unsigned int sel)
 static unsigned int ar_of(uint64_t d)
 {
     return (d >> 32) & 0x00f0fe00;
-}
-
-/* The limit the CPU reads for @sel, or ~0UL if LSL refuses it. */
-static unsigned long lsl(unsigned int sel)
-{
-    unsigned int limit = 0;
-    bool ok;
-
-    asm volatile ( "lsl %[sel], %[lim]; setz %[ok]"
-                   : [lim] "+r" (limit), [ok] "=qm" (ok) : [sel] "r" (sel) );
-    return ok ? limit : ~0UL;
 }
 
 static exinfo_t load_ds(unsigned int sel)
@@ -210,9 +188,9 @@ static void test_install(void)
     frame[0][4] = DATA32_NP;
 
     /* Writable, a frame can't be a descriptor frame; read-only it can. */
-    check_rc(set_gdt(mfns, 5), -XEN_EINVAL);
+    check_rc(hypercall_set_gdt(mfns, 5), -XEN_EINVAL);
     map_all(false);
-    check_rc(set_gdt(mfns, 5), 0);
+    check_rc(hypercall_set_gdt(mfns, 5), 0);
 
     check_eq(lar(SEL(1)), ar_of(DATA32));
     check_eq(lar(SEL(2)), ar_of(CODE32));
@@ -250,7 +228,7 @@ static void test_install(void)
 static void test_update(void)
 {
     /* A not-present entry made present: usable at once. */
-    check_rc(update_descriptor(pa_of(0, 4), DATA32), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 4), DATA32), 0);
     check_eq(frame[0][4], DATA32);
     check_rc(load_es(SEL(4)), 0);
     /* Entry 4 goes again below, and a 32-bit kernel's exception entry
@@ -258,23 +236,23 @@ static void test_update(void)
     check_rc(load_es(SEL(1)), 0);
 
     /* A new limit, seen by the CPU; %ds keeps its selector. */
-    check_rc(update_descriptor(pa_of(0, 1), DATA_4K), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 1), DATA_4K), 0);
     check_eq(lsl(SEL(1)), 0xfff);
     check_eq(read_ds(), SEL(1));
-    check_rc(update_descriptor(pa_of(0, 1), DATA32), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 1), DATA32), 0);
     check_eq(lsl(SEL(1)), 0xffffffffUL);
 
     /* DPL 0 raised, in the frame too. */
-    check_rc(update_descriptor(pa_of(0, 5), DATA32_DPL0), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 5), DATA32_DPL0), 0);
     check_eq(frame[0][5], DATA32_RAISED);
     check_eq(lar(SEL_FOR(5, DATA32_RAISED)), ar_of(DATA32_RAISED));
 
     /* Past `entries` but in a GDT frame: the CPU sees it, as in Xen. */
-    check_rc(update_descriptor(pa_of(0, 100), CODE32), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 100), CODE32), 0);
     check_eq(lar(SEL(100)), ar_of(CODE32));
 
     /* A frame that isn't in the GDT: just memory. */
-    check_rc(update_descriptor(pa_of(13, 7), DATA32), 0);
+    check_rc(hypercall_update_descriptor(pa_of(13, 7), DATA32), 0);
     check_eq(frame[13][7], DATA32);
     check_eq(lar(SEL(13 * DESCS + 7)), ~0u);
 
@@ -285,9 +263,9 @@ static void test_update(void)
     check_eq(lar(SEL(6)), ~0u);
 
     /* Back to what check_gdt_unchanged() expects. */
-    check_rc(update_descriptor(pa_of(0, 4), DATA32_NP), 0);
-    check_rc(update_descriptor(pa_of(0, 5), 0), 0);
-    check_rc(update_descriptor(pa_of(0, 100), 0), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 4), DATA32_NP), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 5), 0), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 100), 0), 0);
     check_gdt_unchanged("update_descriptor");
 }
 
@@ -297,7 +275,7 @@ static void test_update(void)
  */
 static void test_call_gates(void)
 {
-    check_rc(update_descriptor(pa_of(0, 6), CALL_GATE(0x10, 3)), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 6), CALL_GATE(0x10, 3)), 0);
     check_eq(frame[0][6], CALL_GATE(0x13, 0));
 #ifdef __x86_64__
     /* (For a 32-bit guest Xen emulates the gate: another subject.) */
@@ -305,18 +283,18 @@ static void test_call_gates(void)
                 6 << 3);
 #endif
 
-    check_rc(update_descriptor(pa_of(0, 8), CALL_GATE(FLAT_KERNEL_CS, 0)), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 8), CALL_GATE(FLAT_KERNEL_CS, 0)), 0);
     check_eq(frame[0][8], CALL_GATE(FLAT_KERNEL_CS, 0));
 
     /* Never to the hypervisor's own segments. */
-    check_rc(update_descriptor(pa_of(0, 10), CALL_GATE(0xe008, 3)),
+    check_rc(hypercall_update_descriptor(pa_of(0, 10), CALL_GATE(0xe008, 3)),
              -XEN_EINVAL);
-    check_rc(update_descriptor(pa_of(0, 10), CALL_GATE(0xe038, 0)),
+    check_rc(hypercall_update_descriptor(pa_of(0, 10), CALL_GATE(0xe038, 0)),
              -XEN_EINVAL);
     check_eq(frame[0][10], 0);
 
-    check_rc(update_descriptor(pa_of(0, 6), 0), 0);
-    check_rc(update_descriptor(pa_of(0, 8), 0), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 6), 0), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 8), 0), 0);
     check_fault("lcall through an empty entry", lcall(SEL(6)), X86_EXC_GP,
                 6 << 3);
 }
@@ -330,8 +308,8 @@ static void check_bad_frame(const char *what, unsigned int idx, uint64_t bad)
     frame[12][1] = DATA32_DPL0;
     frame[12][idx] = bad;
     check_rc(map_frame(12, false), 0);
-    if ( set_gdt(&list[1], 3) != -XEN_EINVAL ||
-         set_gdt(list, 1024) != -XEN_EINVAL )
+    if ( hypercall_set_gdt(&list[1], 3) != -XEN_EINVAL ||
+         hypercall_set_gdt(list, 1024) != -XEN_EINVAL )
         test_fail("set_gdt accepted a frame with %s", what);
     /* Nothing changed: no fix-up written, the old GDT in place. */
     check_eq(frame[12][1], DATA32_DPL0);
@@ -361,23 +339,23 @@ static void test_set_gdt_hostile(void)
     };
     unsigned int i;
 
-    check_rc(set_gdt(mfns, FIRST_RESERVED_GDT_ENTRY + 1), -XEN_EINVAL);
-    check_rc(set_gdt(mfns, ~0u), -XEN_EINVAL);
-    check_rc(set_gdt(BAD_UNMAPPED, 1), -XEN_EFAULT);
-    check_rc(set_gdt(BAD_XEN, 1), -XEN_EFAULT);
+    check_rc(hypercall_set_gdt(mfns, FIRST_RESERVED_GDT_ENTRY + 1), -XEN_EINVAL);
+    check_rc(hypercall_set_gdt(mfns, ~0u), -XEN_EINVAL);
+    check_rc(hypercall_set_gdt(BAD_UNMAPPED, 1), -XEN_EFAULT);
+    check_rc(hypercall_set_gdt(BAD_XEN, 1), -XEN_EFAULT);
     check_gdt_unchanged("bad counts and lists");
 
     for ( i = 0; i < ARRAY_SIZE(bad_mfns); i++ )
     {
         list[1] = bad_mfns[i];
-        check_rc(set_gdt(&list[1], 1), -XEN_EINVAL);
-        check_rc(set_gdt(list, 513), -XEN_EINVAL);
+        check_rc(hypercall_set_gdt(&list[1], 1), -XEN_EINVAL);
+        check_rc(hypercall_set_gdt(list, 513), -XEN_EINVAL);
     }
     /* The guest's page tables can't be descriptor frames. */
     for ( i = 0; i < start_info->nr_pt_frames; i++ )
     {
         list[1] = pt_mfn(i);
-        check_rc(set_gdt(&list[1], 1), -XEN_EINVAL);
+        check_rc(hypercall_set_gdt(&list[1], 1), -XEN_EINVAL);
     }
     check_gdt_unchanged("frames that aren't ours");
 
@@ -395,17 +373,17 @@ static void test_set_gdt_hostile(void)
     frame[12][1] = DATA32_DPL0;
     frame[12][2] = TSS_DESC & ~(UINT64_C(1) << 47);
     check_rc(map_frame(12, false), 0);
-    check_rc(set_gdt(&mfns[12], 3), 0);
+    check_rc(hypercall_set_gdt(&mfns[12], 3), 0);
     check_eq(frame[12][1], DATA32_RAISED);
     check_eq(lar(SEL_FOR(1, DATA32_RAISED)), ar_of(DATA32_RAISED));
-    check_rc(set_gdt(mfns, 5), 0);      /* frame 12 leaves the GDT */
+    check_rc(hypercall_set_gdt(mfns, 5), 0);      /* frame 12 leaves the GDT */
     check_rc(map_frame(12, true), 0);
     frame[12][1] = frame[12][2] = 0;
     check_rc(map_frame(12, false), 0);
 
 #ifdef __x86_64__
     /* Xen takes `entries` as an unsigned int. */
-    check_rc(set_gdt(mfns, (1UL << 32) | 5), 0);
+    check_rc(hypercall_set_gdt(mfns, (1UL << 32) | 5), 0);
     check_gdt_unchanged("set_gdt with high bits in entries");
 #endif
 }
@@ -415,20 +393,20 @@ static void test_update_hostile(void)
     unsigned int i;
 
     for ( i = 1; i < 8; i++ )
-        check_rc(update_descriptor(pa_of(0, 6) + i, DATA32), -XEN_EINVAL);
-    check_rc(update_descriptor(0x200000, DATA32), -XEN_EINVAL);
-    check_rc(update_descriptor(0, DATA32), -XEN_EINVAL);
-    check_rc(update_descriptor(UINT64_C(1) << 52, DATA32), -XEN_EINVAL);
-    check_rc(update_descriptor(~7UL, DATA32), -XEN_EINVAL);
+        check_rc(hypercall_update_descriptor(pa_of(0, 6) + i, DATA32), -XEN_EINVAL);
+    check_rc(hypercall_update_descriptor(0x200000, DATA32), -XEN_EINVAL);
+    check_rc(hypercall_update_descriptor(0, DATA32), -XEN_EINVAL);
+    check_rc(hypercall_update_descriptor(UINT64_C(1) << 52, DATA32), -XEN_EINVAL);
+    check_rc(hypercall_update_descriptor(~7UL, DATA32), -XEN_EINVAL);
     /* A "not present descriptor" into a page table would map the shim. */
     for ( i = 0; i < start_info->nr_pt_frames; i++ )
-        check_rc(update_descriptor((uint64_t)pt_mfn(i) << 12, PSEUDO_PTE),
+        check_rc(hypercall_update_descriptor((uint64_t)pt_mfn(i) << 12, PSEUDO_PTE),
                  -XEN_EINVAL);
 
-    check_rc(update_descriptor(pa_of(0, 6), TSS_DESC), -XEN_EINVAL);
-    check_rc(update_descriptor(pa_of(0, 6), LDT_DESC), -XEN_EINVAL);
-    check_rc(update_descriptor(pa_of(0, 6), IRQ_GATE), -XEN_EINVAL);
-    check_rc(update_descriptor(pa_of(13, 6), TSS_DESC), -XEN_EINVAL);
+    check_rc(hypercall_update_descriptor(pa_of(0, 6), TSS_DESC), -XEN_EINVAL);
+    check_rc(hypercall_update_descriptor(pa_of(0, 6), LDT_DESC), -XEN_EINVAL);
+    check_rc(hypercall_update_descriptor(pa_of(0, 6), IRQ_GATE), -XEN_EINVAL);
+    check_rc(hypercall_update_descriptor(pa_of(13, 6), TSS_DESC), -XEN_EINVAL);
     check_eq(frame[0][6], 0);
     check_eq(frame[13][6], 0);
     check_gdt_unchanged("hostile update_descriptor");
@@ -440,12 +418,12 @@ static void test_limits(void)
     check_rc(map_frame(13, true), 0);
     frame[13][DESCS - 1] = DATA32;
     check_rc(map_frame(13, false), 0);
-    check_rc(set_gdt(mfns, FIRST_RESERVED_GDT_ENTRY), 0);
+    check_rc(hypercall_set_gdt(mfns, FIRST_RESERVED_GDT_ENTRY), 0);
     check_eq(lar(SEL(FIRST_RESERVED_GDT_ENTRY - 1)), ar_of(DATA32));
     check_gdt_unchanged("the largest set_gdt");
 
     /* No frames: Xen copies nothing, so even a bad list is fine. */
-    check_rc(set_gdt(BAD_XEN, 0), 0);
+    check_rc(hypercall_set_gdt(BAD_XEN, 0), 0);
     check_eq(lar(SEL(1)), ~0u);
     /*
      * %ds keeps its selector (and cached descriptor) until reloaded:
@@ -458,7 +436,7 @@ static void test_limits(void)
     check_eq(lar(SEL(FIRST_RESERVED_GDT_ENTRY - 1)), ~0u);
     check_fault("ds after an empty set_gdt", load_ds(SEL(1)), X86_EXC_GP,
                 1 << 3);
-    check_rc(update_descriptor(pa_of(0, 1), DATA32), 0);
+    check_rc(hypercall_update_descriptor(pa_of(0, 1), DATA32), 0);
     check_eq(lar(SEL(1)), ~0u);
 
     /* Out of use, the frames can be writable again. */

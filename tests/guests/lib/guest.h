@@ -151,6 +151,17 @@ typedef unsigned long exinfo_t;
 })
 
 /* Read or write one byte at @p; 0, or the fault it raised. */
+/* The limit the CPU reads for selector @sel, or ~0UL if LSL refuses it. */
+static inline unsigned long lsl(unsigned int sel)
+{
+    unsigned int limit = 0;
+    bool ok;
+
+    asm volatile ( "lsl %[sel], %[lim]; setz %[ok]"
+                   : [lim] "+r" (limit), [ok] "=qm" (ok) : [sel] "r" (sel) );
+    return ok ? limit : ~0UL;
+}
+
 static inline exinfo_t probe_read(const void *p)
 {
     exinfo_t ex = 0;

@@ -87,6 +87,19 @@ static inline long hypercall_update_va_mapping_otherdomain(unsigned long va,
                        HC_U64(pte), flags, domid);
 }
 
+/* @list holds DIV_ROUND_UP(entries, 512) frame numbers (xen_ulong_t). */
+static inline long hypercall_set_gdt(const unsigned long *list,
+                                     unsigned long entries)
+{
+    return HYPERCALL(__HYPERVISOR_set_gdt, list, entries, 0, 0, 0);
+}
+
+static inline long hypercall_update_descriptor(uint64_t pa, uint64_t desc)
+{
+    return HYPERCALL_N(__HYPERVISOR_update_descriptor, HC_U64(pa),
+                       HC_U64(desc));
+}
+
 static inline long hypercall_xen_version(int cmd, void *arg)
 {
     return HYPERCALL(__HYPERVISOR_xen_version, cmd, arg, 0, 0, 0);

@@ -116,6 +116,30 @@ unsigned long maximum_ram_page(void)
                      0, 0);
 }
 
+long memory_op(unsigned long cmd, const void *arg)
+{
+    return HYPERCALL(__HYPERVISOR_memory_op, cmd, arg, 0, 0, 0);
+}
+
+long current_reservation(void)
+{
+    struct xen_memory_domain md = { .domid = DOMID_SELF };
+
+    return memory_op(XENMEM_current_reservation, &md);
+}
+
+long reservation_op(unsigned long cmd, void *list, unsigned long nr,
+                    unsigned int order, unsigned int flags, domid_t domid)
+{
+    struct xen_memory_reservation r = {
+        .nr_extents = nr, .extent_order = order, .mem_flags = flags,
+        .domid = domid,
+    };
+
+    set_xen_guest_handle(r.extent_start, list);
+    return memory_op(cmd, &r);
+}
+
 bool is_guest_frame(unsigned long mfn)
 {
     for ( unsigned long pfn = 0; pfn < start_info->nr_pages; pfn++ )

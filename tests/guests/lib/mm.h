@@ -194,6 +194,17 @@ static inline uint64_t frame_get_pte(unsigned long mfn, unsigned int slot)
 unsigned long hypervisor_frame(void);
 unsigned long maximum_ram_page(void);
 
+/*
+ * memory_op: @cmd with @arg; the caller's current reservation; and a
+ * reservation op (increase, decrease, populate_physmap) of @nr extents
+ * of 2^@order frames listed at @list, with @flags (mem_flags) for
+ * domain @domid.
+ */
+long memory_op(unsigned long cmd, const void *arg);
+long current_reservation(void);
+long reservation_op(unsigned long cmd, void *list, unsigned long nr,
+                    unsigned int order, unsigned int flags, domid_t domid);
+
 /* Is @mfn in the guest's p2m (start_info->mfn_list)? */
 bool is_guest_frame(unsigned long mfn);
 

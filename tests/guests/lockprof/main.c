@@ -162,7 +162,11 @@ static unsigned long user_syscalls(unsigned long n)
  * instruction the shim emulates (wbinvd) and one it bounces as #GP (cli
  * without I/O privilege), mmuext_op's pin and
  * unpin of a page table (with mm-audit on, each audit takes it once),
- * a singleshot timer of its own set and stopped, VCPUOP_is_up, EVTCHNOP_send (under the
+ * a singleshot timer of its own set and stopped, VCPUOP_is_up,
+ * SCHEDOP_yield (both forms) and shutdown_code, memory_op's
+ * reservation queries, an empty console_io write, update_descriptor of
+ * a frame of its own (as Xen: none of them takes a domain-wide lock;
+ * with mm-audit on, its audit takes it once), EVTCHNOP_send (under the
  * port's lock; to an unbound port here, whose events Xen drops, and to
  * an IPI port of its own, with events masked), and (64-bit) the
  * guest's system calls from user mode bounced to its kernel and back
@@ -182,8 +186,8 @@ static uint64_t domain_lock_count(void)
 
 /*
  * xen_version, fpu_taskswitch and a local flush; with @locked the middle
- * one a memory_op instead (XENMEM_maximum_reservation), which still
- * needs the lock.
+ * one a set_gdt instead (of no frames: the guest keeps Xen's default
+ * GDT), which takes the lock as Xen's takes its domain_lock.
  */
 static domid_t self_domid = DOMID_SELF;
 
@@ -196,11 +200,7 @@ static void lock_free_multicall(multicall_entry_t calls[3], bool locked)
     calls[0].args[0] = XENVER_version;
     calls[1].op = __HYPERVISOR_fpu_taskswitch;
     if ( locked )
-    {
-        calls[1].op = __HYPERVISOR_memory_op;
-        calls[1].args[0] = XENMEM_maximum_reservation;
-        calls[1].args[1] = (unsigned long)&self_domid;
-    }
+        calls[1].op = __HYPERVISOR_set_gdt;     /* NULL, 0 entries */
     calls[2].op = __HYPERVISOR_mmuext_op;
     calls[2].args[0] = (unsigned long)&flush;
     calls[2].args[1] = 1;
@@ -227,10 +227,12 @@ static void check_lock_free(void)
     static char cmdline[1024];
     multicall_entry_t calls[3];
     unsigned long l1 = new_table(1, 0, pte_make(alloc_frame(), PTE_RO));
+    unsigned long desc_frame = alloc_frame();
     uint64_t before, taken;
     long unbound, ipi = 0;
     evtchn_port_t port;
     struct physdev_set_iopl iopl = { .iopl = 0 };   /* as it is */
+    struct sched_shutdown code = { .reason = SHUTDOWN_poweroff };
     unsigned int i;
     bool audit;
 
@@ -253,6 +255,14 @@ static void check_lock_free(void)
         check_rc(HYPERCALL(__HYPERVISOR_fpu_taskswitch, 0, 0, 0, 0, 0), 0);
         check_rc(HYPERCALL(__HYPERVISOR_set_timer_op, 0, 0, 0, 0, 0), 0);
         check_rc(hypercall_sched_op(SCHEDOP_yield, NULL), 0);
+        check_rc(HYPERCALL(__HYPERVISOR_sched_op_compat, SCHEDOP_yield, 0,
+                           0, 0, 0), 0);
+        check_rc(hypercall_sched_op(SCHEDOP_shutdown_code, &code), 0);
+        check_rc(HYPERCALL(__HYPERVISOR_memory_op, XENMEM_maximum_reservation,
+                           &self_domid, 0, 0, 0) > 0, 1);
+        check_rc(HYPERCALL(__HYPERVISOR_memory_op, XENMEM_current_reservation,
+                           &self_domid, 0, 0, 0) > 0, 1);
+        check_rc(hypercall_console_io(CONSOLEIO_write, 0, NULL), 0);
         check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 0, &ss), 0);
         check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 0, NULL), 0);
         check_rc(vcpu_op(VCPUOP_is_up, 0, NULL), 1);
@@ -307,15 +317,23 @@ static void check_lock_free(void)
          taken > (audit ? 2 * ROUNDS : 0) + SLACK )
         test_fail("%u unpins and pins took the domain lock %lu times%s",
                   ROUNDS, (unsigned long)taken, audit ? " (mm-audit)" : "");
-
-    /* A hypercall that needs it counts once each. */
     before = domain_lock_count();
     for ( i = 0; i < ROUNDS; i++ )
-        check_rc(HYPERCALL(__HYPERVISOR_memory_op, XENMEM_maximum_reservation,
-                           &self_domid, 0, 0, 0) > 0, 1);
+        check_rc(hypercall_update_descriptor((uint64_t)desc_frame << 12, 0),
+                 0);
+    taken = domain_lock_count() - before;
+    if ( taken < (audit ? ROUNDS : 0) ||
+         taken > (audit ? ROUNDS : 0) + SLACK )
+        test_fail("%u update_descriptors took the domain lock %lu times%s",
+                  ROUNDS, (unsigned long)taken, audit ? " (mm-audit)" : "");
+
+    /* A hypercall that needs it (Xen's set_gdt too) counts once each. */
+    before = domain_lock_count();
+    for ( i = 0; i < ROUNDS; i++ )
+        check_rc(HYPERCALL(__HYPERVISOR_set_gdt, 0, 0, 0, 0, 0), 0);
     taken = domain_lock_count() - before;
     if ( taken < ROUNDS || taken > ROUNDS + SLACK )
-        test_fail("%u memory_ops took the domain lock %lu times",
+        test_fail("%u set_gdts took the domain lock %lu times",
                   ROUNDS, (unsigned long)taken);
     before = domain_lock_count();
     for ( i = 0; i < ROUNDS; i++ )
@@ -334,7 +352,7 @@ static void check_lock_free(void)
     }
     taken = domain_lock_count() - before;
     if ( taken < ROUNDS || taken > ROUNDS + SLACK )
-        test_fail("%u multicalls with a memory_op took the domain lock %lu "
+        test_fail("%u multicalls with a set_gdt took the domain lock %lu "
                   "times", ROUNDS, (unsigned long)taken);
 }
 

@@ -19,27 +19,11 @@ const char test_title[] = "memory_op: decrease_reservation";
 #define MEMOP_EXTENT_SHIFT 6
 #define INVALID_M2P         (~0UL)
 
-static long memory_op(unsigned long cmd, const void *arg)
-{
-    return HYPERCALL(__HYPERVISOR_memory_op, cmd, arg, 0, 0, 0);
-}
-
-static long reservation(void)
-{
-    struct xen_memory_domain md = { .domid = DOMID_SELF };
-
-    return memory_op(XENMEM_current_reservation, &md);
-}
-
 static long decrease(xen_pfn_t *mfns, unsigned long nr, unsigned int order,
                      domid_t domid)
 {
-    struct xen_memory_reservation r = {
-        .nr_extents = nr, .extent_order = order, .domid = domid,
-    };
-
-    set_xen_guest_handle(r.extent_start, mfns);
-    return memory_op(XENMEM_decrease_reservation, &r);
+    return reservation_op(XENMEM_decrease_reservation, mfns, nr, order, 0,
+                          domid);
 }
 
 /* After the frame left: no M2P entry, and no mapping of it is allowed. */
@@ -104,7 +88,7 @@ static void test_grant_frames(long want)
         check_rc(decrease(mfn, 1, 0, DOMID_SELF), 0);
         mfn[0] = grant_frame(false);
         check_rc(decrease(mfn, 1, 0, DOMID_SELF), 0);
-        check_rc(reservation(), want);
+        check_rc(current_reservation(), want);
         /* Still the table's: mapped again, and its entries work. */
         gnt_setup(1);
         gnt_grant(v, 3, 1, alloc_frame(), GTF_readonly);
@@ -116,7 +100,7 @@ static void test_grant_frames(long want)
 
 void test_main(void)
 {
-    long start = reservation(), max;
+    long start = current_reservation(), max;
     struct xen_memory_domain md = { .domid = DOMID_SELF };
     xen_pfn_t mfns[32];
     unsigned int i;
@@ -128,7 +112,7 @@ void test_main(void)
     /* One frame. */
     mfns[0] = alloc_frame();
     check_rc(decrease(mfns, 1, 0, DOMID_SELF), 1);
-    check_rc(reservation(), start - 1);
+    check_rc(current_reservation(), start - 1);
     check_rc(memory_op(XENMEM_maximum_reservation, &md), max);
     check_gone(mfns[0]);
     /* Given back already: not the guest's any more. */
@@ -138,7 +122,7 @@ void test_main(void)
     for ( i = 0; i < 20; i++ )
         mfns[i] = alloc_frame();
     check_rc(decrease(mfns, 20, 0, DOMID_SELF), 20);
-    check_rc(reservation(), start - 21);
+    check_rc(current_reservation(), start - 21);
     for ( i = 0; i < 20; i++ )
         check_gone(mfns[i]);
 
@@ -147,7 +131,7 @@ void test_main(void)
     mfns[1] = hypervisor_frame();               /* the shim's */
     mfns[2] = alloc_frame();
     check_rc(decrease(mfns, 3, 0, DOMID_SELF), 1);
-    check_rc(reservation(), start - 22);
+    check_rc(current_reservation(), start - 22);
     check_rc(mfn_to_pfn(mfns[2]) == INVALID_M2P, 0);
 
     /* Refused: shared_info, no such frame, the shim's. */
@@ -159,7 +143,7 @@ void test_main(void)
         if ( decrease(&mfns[i], 1, 0, DOMID_SELF) != 0 )
             test_fail("frame %u (mfn %#lx) given back", i,
                       (unsigned long)mfns[i]);
-    check_rc(reservation(), start - 22);
+    check_rc(current_reservation(), start - 22);
 
     test_grant_frames(start - 22);
 
@@ -167,7 +151,7 @@ void test_main(void)
     mfns[0] = alloc_frame();
     check_rc(mmuext1(MMUEXT_PIN_L1_TABLE, mfns[0]), 0);
     check_rc(decrease(mfns, 1, 0, DOMID_SELF), 1);
-    check_rc(reservation(), start - 23);
+    check_rc(current_reservation(), start - 23);
     check_gone(mfns[0]);
     check_rc(mmuext1(MMUEXT_UNPIN_TABLE, mfns[0]), -XEN_EINVAL);
 
@@ -184,13 +168,13 @@ void test_main(void)
         check_rc(map_frame_at(w, mfns[0], _PAGE_PRESENT | _PAGE_RW), 0);
         win[8] = 0x5a;
         check_rc(decrease(mfns, 1, 0, DOMID_SELF), 1);
-        check_rc(reservation(), start - 23);
+        check_rc(current_reservation(), start - 23);
         if ( mfn_to_pfn(mfns[0]) != INVALID_M2P )
             test_fail("a given-back frame kept its M2P entry");
         check_rc(win[8], 0x5a);                 /* still mapped */
         check_rc(decrease(mfns, 1, 0, DOMID_SELF), 0);  /* not the guest's */
         check_rc(unmap_va(w), 0);
-        check_rc(reservation(), start - 24);
+        check_rc(current_reservation(), start - 24);
         check_gone(mfns[0]);
         remap_initial(w);
     }
@@ -206,7 +190,7 @@ void test_main(void)
         mfns[0] = start_info->store_mfn;
         check_rc(unmap_va(va), 0);
         check_rc(decrease(mfns, 1, 0, DOMID_SELF), 1);
-        check_rc(reservation(), start - 24);
+        check_rc(current_reservation(), start - 24);
         check_rc(remap_initial(va), -XEN_EBUSY);
     }
 
@@ -216,7 +200,7 @@ void test_main(void)
         mfns[1] = alloc_frame();
     } while ( mfns[1] != mfns[0] + 1 );
     check_rc(decrease(mfns, 1, 1, DOMID_SELF), 1);
-    check_rc(reservation(), start - 26);
+    check_rc(current_reservation(), start - 26);
     check_gone(mfns[0]);
     check_gone(mfns[1]);
 
@@ -244,9 +228,9 @@ void test_main(void)
         check_rc(memory_op(XENMEM_decrease_reservation |
                            (1UL << MEMOP_EXTENT_SHIFT), &r), 1);
     }
-    check_rc(reservation(), start - 26);
+    check_rc(current_reservation(), start - 26);
     check_rc(decrease(mfns, 1, 0, 1), 1);       /* its own id, d1 */
-    check_rc(reservation(), start - 27);
+    check_rc(current_reservation(), start - 27);
 
     test_success();
 }

@@ -37,50 +37,28 @@ static unsigned long given_pfn[NR_GIVEN];
 static unsigned long big_pfn;           /* an order-9 extent given back */
 static long want;                       /* current_reservation expected */
 
-static long memory_op(unsigned long cmd, const void *arg)
-{
-    return HYPERCALL(__HYPERVISOR_memory_op, cmd, arg, 0, 0, 0);
-}
-
-static long reservation(void)
-{
-    struct xen_memory_domain md = { .domid = DOMID_SELF };
-
-    return memory_op(XENMEM_current_reservation, &md);
-}
-
-static long resv_op(unsigned long cmd, void *list, unsigned long nr,
-                    unsigned int order, unsigned int flags, domid_t domid)
-{
-    struct xen_memory_reservation r = {
-        .nr_extents = nr, .extent_order = order, .mem_flags = flags,
-        .domid = domid,
-    };
-
-    set_xen_guest_handle(r.extent_start, list);
-    return memory_op(cmd, &r);
-}
 
 static long increase(void *list, unsigned long nr, unsigned int order)
 {
-    return resv_op(XENMEM_increase_reservation, list, nr, order, 0,
-                   DOMID_SELF);
+    return reservation_op(XENMEM_increase_reservation, list, nr, order, 0,
+                          DOMID_SELF);
 }
 
 static long populate(void *list, unsigned long nr, unsigned int order)
 {
-    return resv_op(XENMEM_populate_physmap, list, nr, order, 0, DOMID_SELF);
+    return reservation_op(XENMEM_populate_physmap, list, nr, order, 0,
+                          DOMID_SELF);
 }
 
 static long decrease(void *list, unsigned long nr, unsigned int order)
 {
-    return resv_op(XENMEM_decrease_reservation, list, nr, order, 0,
-                   DOMID_SELF);
+    return reservation_op(XENMEM_decrease_reservation, list, nr, order, 0,
+                          DOMID_SELF);
 }
 
 static void check_reservation(const char *after)
 {
-    long got = reservation();
+    long got = current_reservation();
 
     if ( got != want )
         test_fail("after %s: current_reservation %ld, expected %ld", after,
@@ -185,8 +163,8 @@ static void address_bits(void)
         low = given[i] < low ? given[i] : low;
     while ( (1UL << (bits - 12)) <= low )
         bits++;
-    check_rc(resv_op(XENMEM_increase_reservation, list, 1, 0, bits,
-                     DOMID_SELF), 1);
+    check_rc(reservation_op(XENMEM_increase_reservation, list, 1, 0, bits,
+                            DOMID_SELF), 1);
     mfn = list[0];
     if ( mfn >= (1UL << (bits - 12)) )
         test_fail("address bits %lu: mfn %#lx", bits, mfn);
@@ -194,12 +172,12 @@ static void address_bits(void)
     want++;
 
     /* Fewer than a page's: refused.  Frame 0 is never free: no run. */
-    check_rc(resv_op(XENMEM_increase_reservation, list, 1, 0, 12,
-                     DOMID_SELF), 0);
-    check_rc(resv_op(XENMEM_increase_reservation, list, 1, 1, 13,
-                     DOMID_SELF), 0);
-    check_rc(resv_op(XENMEM_populate_physmap, list, 1, 2, 14,
-                     DOMID_SELF), 0);
+    check_rc(reservation_op(XENMEM_increase_reservation, list, 1, 0, 12,
+                            DOMID_SELF), 0);
+    check_rc(reservation_op(XENMEM_increase_reservation, list, 1, 1, 13,
+                            DOMID_SELF), 0);
+    check_rc(reservation_op(XENMEM_populate_physmap, list, 1, 2, 14,
+                            DOMID_SELF), 0);
     check_reservation("address bits");
 }
 
@@ -299,9 +277,11 @@ static void hostile(void)
     unsigned int i;
 
     /* Xen's: every refusal before the first extent is start_extent. */
-    check_rc(resv_op(XENMEM_increase_reservation, list, 1, 0, 0, 0), 0);
-    check_rc(resv_op(XENMEM_populate_physmap, list, 1, 0, 0, 7), 0);
-    check_rc(resv_op(XENMEM_increase_reservation, list, 1, 0, 0, 1), 1);
+    check_rc(reservation_op(XENMEM_increase_reservation, list, 1, 0, 0, 0),
+             0);
+    check_rc(reservation_op(XENMEM_populate_physmap, list, 1, 0, 0, 7), 0);
+    check_rc(reservation_op(XENMEM_increase_reservation, list, 1, 0, 0, 1),
+             1);
     want++;
     check_rc(increase(list, 1, 10), 0);
     check_rc(populate(list, 1, 10), 0);
@@ -312,19 +292,19 @@ static void hostile(void)
 
     /* Populate-on-demand is for another domain's builder: nothing. */
     list[0] = given_pfn[1];
-    check_rc(resv_op(XENMEM_populate_physmap, list, 1, 0,
+    check_rc(reservation_op(XENMEM_populate_physmap, list, 1, 0,
                      XENMEMF_populate_on_demand, DOMID_SELF), 0);
     /* increase_reservation ignores the flag, as Xen. */
-    check_rc(resv_op(XENMEM_increase_reservation, list, 1, 0,
+    check_rc(reservation_op(XENMEM_increase_reservation, list, 1, 0,
                      XENMEMF_populate_on_demand, DOMID_SELF), 1);
     want++;
     /* A machine node, exactly: refused; a virtual one, no vNUMA: any. */
-    check_rc(resv_op(XENMEM_increase_reservation, list, 1, 0,
+    check_rc(reservation_op(XENMEM_increase_reservation, list, 1, 0,
                      XENMEMF_exact_node(0), DOMID_SELF), 0);
-    check_rc(resv_op(XENMEM_populate_physmap, list, 1, 0,
+    check_rc(reservation_op(XENMEM_populate_physmap, list, 1, 0,
                      XENMEMF_exact_node(0) | XENMEMF_vnode, DOMID_SELF), 1);
     want++;
-    check_rc(resv_op(XENMEM_increase_reservation, list, 1, 0,
+    check_rc(reservation_op(XENMEM_increase_reservation, list, 1, 0,
                      XENMEMF_node(1), DOMID_SELF), 1);
     want++;
     check_reservation("mem_flags");
@@ -409,7 +389,7 @@ void test_main(void)
     unsigned long pfns[2], back;
     long max = memory_op(XENMEM_maximum_reservation, &md);
 
-    want = reservation();
+    want = current_reservation();
     check_rc(want, start_info->nr_pages);
     check_rc(max, want);
 

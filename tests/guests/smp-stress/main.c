@@ -50,6 +50,15 @@
  *   VCPU_SSHOTTMR_future: -ETIME), set_timer_op, SCHEDOP_yield, poll
  *   with a timeout, block until a timer.  End: each vCPU's last timer
  *   armed fired (VIRQ_TIMER), each vCPU sent an NMI took one.
+ * - Memory and console (no domain lock, as in Xen): each vCPU gives a
+ *   frame of its own back (decrease_reservation: 1) and takes one again
+ *   (populate_physmap: 1, its M2P entry the gpfn asked for), the
+ *   reservation never past the maximum; console_io writes of whole
+ *   lines, the shim's one line buffer shared by all.
+ * - Descriptors: one GDT frame all four vCPUs load (set_gdt), each
+ *   writing descriptors of its own there (update_descriptor: its own
+ *   CPU's copy has the new limit at once) and loading the frame again
+ *   meanwhile.  End: every vCPU's copy has every vCPU's last limits.
  * - The race phase: four pins of one L1 (one 0, three -EINVAL), four
  *   unpins (likewise); four bind_virq(VIRQ_DEBUG) on one vCPU (one port,
  *   three -EEXIST); four bind_interdomain to one unbound port (one port,
@@ -60,7 +69,9 @@
  *   it); sends to masked ports one vCPU closes meanwhile (0 before the
  *   close, -EINVAL after, no closed port left pending); one vCPU's
  *   timers set and stopped by all four (its last singleshot fires, a
- *   periodic one set after ticks and stops when stopped).
+ *   periodic one set after ticks and stops when stopped); four
+ *   decrease_reservations of one frame (one 1, three 0: the frame went
+ *   once, vCPU 0 takes one back); four long console lines at once.
  *
  * A vCPU that stops making progress (a barrier waits WAIT_NS) is named
  * with the step and operation it was in.  Command line: rounds=N
@@ -95,6 +106,9 @@ static struct cpu {
     uint32_t armed_count;           /* VIRQ_TIMERs taken before arming */
     uint64_t runstate_sum[NR_VCPUS];
     unsigned long mask;             /* a vCPU bitmap for _MULTI flushes */
+    uint16_t gdt_limit[4];          /* its descriptors' last limits */
+    unsigned long balloon_mfn;      /* its frame to give back */
+    bool ballooned;                 /* given back: populate next */
     long race_rc;                   /* this vCPU's call of a race */
     grant_handle_t race_handle;
 } __attribute__((aligned(64))) cpus[NR_VCPUS];
@@ -1520,6 +1534,143 @@ static void vc_end(struct cpu *c)
     }
 }
 
+/* ------------------------------------------------------ memory, console */
+
+/* The gpfn a vCPU's populated frame gets (@v NR_VCPUS: the race's). */
+#define BALLOON_PFN(v)  (start_info->nr_pages + 64 + (v))
+#define LONG_LINE       240
+
+static unsigned long race_mfn;      /* the frame four vCPUs give back */
+
+/* One frame back to the guest at @pfn: its mfn, or 0 after a failure. */
+static unsigned long populate_one(struct cpu *c, unsigned long pfn)
+{
+    xen_pfn_t f = pfn;
+    long rc = reservation_op(XENMEM_populate_physmap, &f, 1, 0, 0,
+                             DOMID_SELF);
+
+    if ( rc != 1 )
+    {
+        fail(c, "populate_physmap at pfn %#lx: %ld", pfn, rc);
+        return 0;
+    }
+    if ( mfn_to_pfn(f) != pfn )
+        fail(c, "populate_physmap: mfn %#lx's M2P entry %#lx, not %#lx",
+             (unsigned long)f, mfn_to_pfn(f), pfn);
+    return f;
+}
+
+static void mem_balloon(struct cpu *c)
+{
+    struct xen_memory_domain md = { .domid = DOMID_SELF };
+    xen_pfn_t f = c->balloon_mfn;
+    long rc, cur, max;
+
+    if ( !c->ballooned )
+    {
+        rc = reservation_op(XENMEM_decrease_reservation, &f, 1, 0, 0,
+                            DOMID_SELF);
+        if ( rc != 1 )
+            return fail(c, "decrease_reservation of its frame %#lx: %ld",
+                        c->balloon_mfn, rc);
+        /* Its M2P entry: ~0, or another vCPU's populate got it since. */
+        c->ballooned = true;
+        return;
+    }
+    if ( !(f = populate_one(c, BALLOON_PFN(c->id))) )
+        return;
+    c->balloon_mfn = f;
+    c->ballooned = false;
+    cur = current_reservation();
+    max = memory_op(XENMEM_maximum_reservation, &md);
+    if ( cur <= 0 || cur > max )
+        fail(c, "reservation %ld of at most %ld", cur, max);
+}
+
+/*
+ * The shared GDT frame: vCPU v's descriptors at GDT_IDX(v, 0..3), flat
+ * DPL 3 data segments of a 16-bit limit (0: never written).
+ */
+#define GDT_IDX(v, k)   (16 + (v) * 4 + (k))
+#define GDT_DATA(lim)   (UINT64_C(0x0040f20000000000) | (lim))
+static unsigned long gdt_mfn;
+
+static void gdt_load(struct cpu *c)
+{
+    long rc = hypercall_set_gdt(&gdt_mfn, 512);
+
+    if ( rc )
+        fail(c, "set_gdt of the shared frame: %ld", rc);
+}
+
+/* Its own descriptors as this CPU reads them: the limits it wrote. */
+static void gdt_check_own(struct cpu *c, const char *after)
+{
+    unsigned int k;
+    unsigned long lim;
+
+    for ( k = 0; k < 4; k++ )
+        if ( c->gdt_limit[k] &&
+             (lim = lsl((GDT_IDX(c->id, k) << 3) | 3)) != c->gdt_limit[k] )
+            fail(c, "after %s: descriptor %u's limit %#lx, not %#x", after,
+                 GDT_IDX(c->id, k), lim, c->gdt_limit[k]);
+}
+
+static void gdt_update(struct cpu *c)
+{
+    unsigned int k = below(c, 4);
+    uint16_t lim = 1 + below(c, 0xfffe);
+    long rc;
+
+    if ( below(c, 4) == 0 )
+    {
+        gdt_load(c);
+        return gdt_check_own(c, "set_gdt");
+    }
+    rc = hypercall_update_descriptor(((uint64_t)gdt_mfn << 12) +
+                                     GDT_IDX(c->id, k) * 8, GDT_DATA(lim));
+    if ( rc )
+        return fail(c, "update_descriptor of entry %u: %ld",
+                    GDT_IDX(c->id, k), rc);
+    c->gdt_limit[k] = lim;
+    gdt_check_own(c, "update_descriptor");
+}
+
+/* Every vCPU, the others' updates done: its copy has all of them. */
+static void gdt_end(struct cpu *c)
+{
+    unsigned int v, k;
+    unsigned long lim;
+
+    for ( v = 0; v < NR_VCPUS; v++ )
+        for ( k = 0; k < 4; k++ )
+            if ( cpus[v].gdt_limit[k] &&
+                 (lim = lsl((GDT_IDX(v, k) << 3) | 3)) !=
+                 cpus[v].gdt_limit[k] )
+                fail(c, "vCPU %u's descriptor %u: limit %#lx here, %#x "
+                     "written", v, GDT_IDX(v, k), lim, cpus[v].gdt_limit[k]);
+}
+
+/* A whole line of @len bytes through console_io, as early printk's. */
+static void console_line(struct cpu *c, unsigned int len)
+{
+    char line[LONG_LINE];
+    int n = snprintf(line, sizeof(line), "smp-stress: v%u step %lu ",
+                     c->id, c->step);
+    long rc;
+
+    while ( n < (int)len - 1 && n < (int)sizeof(line) - 1 )
+        line[n++] = 'a' + c->id;
+    line[n++] = '\n';
+    if ( (rc = hypercall_console_io(CONSOLEIO_write, n, line)) )
+        fail(c, "console_io write of %d bytes: %ld", n, rc);
+}
+
+static void con_write(struct cpu *c)
+{
+    console_line(c, 40 + below(c, 40));
+}
+
 /* ------------------------------------------------------------- rounds */
 
 static const struct op {
@@ -1554,6 +1705,9 @@ static const struct op {
     { "get_runstate_info",           vc_runstate,        1 },
     { "is_up, send_nmi, yield",      vc_misc,            3 },
     { "poll, block",                 vc_wait,            2 },
+    { "memory balloon",              mem_balloon,        2 },
+    { "console write",               con_write,          1 },
+    { "update_descriptor, set_gdt",  gdt_update,         2 },
 };
 
 _Static_assert(ARRAY_SIZE(ops) <= NR_OPS, "NR_OPS too small");
@@ -1608,7 +1762,8 @@ static void sync(struct cpu *c, const char *what)
  * The races: every vCPU makes the same call at once, its result in
  * race_rc[race][vCPU]; vCPU 0 checks them afterwards (race_end()).
  */
-enum { R_PIN, R_UNPIN, R_VIRQ, R_BINDI, R_UNMAP, R_MAP, NR_RACES };
+enum { R_PIN, R_UNPIN, R_VIRQ, R_BINDI, R_UNMAP, R_MAP, R_DECREASE,
+       NR_RACES };
 static long race_rc[NR_RACES][NR_VCPUS];
 static grant_handle_t race_handle[NR_VCPUS + 1];    /* the last: vCPU 0's */
 static evtchn_port_t race_port;
@@ -1849,6 +2004,7 @@ static void race_phase(struct cpu *c)
     };
     struct gnttab_map_grant_ref op;
     uint16_t flags;
+    xen_pfn_t f;
     long rc;
 
     race_rc[R_PIN][id] = pin_table(1, race_l1);
@@ -1905,6 +2061,13 @@ static void race_phase(struct cpu *c)
     race_timers(c);
     sync(c, "race: timers");
     race_timers_end(c);
+    sync(c, "race: timers checked");
+
+    f = race_mfn;
+    race_rc[R_DECREASE][id] = reservation_op(XENMEM_decrease_reservation,
+                                             &f, 1, 0, 0, DOMID_SELF);
+    sync(c, "race: decrease_reservation of one frame");
+    console_line(c, LONG_LINE);
 }
 
 /* Exactly one vCPU won @race (0, or a port), the others got @lose. */
@@ -1939,6 +2102,11 @@ static void race_end(struct cpu *c)
     one_winner(c, R_BINDI, "bind_interdomain to one port", -XEN_EINVAL,
                true);
     one_winner(c, R_UNMAP, "unmaps of one handle", GNTST_bad_handle, false);
+    one_winner(c, R_DECREASE, "decrease_reservation of one frame", 0, true);
+    if ( mfn_to_pfn(race_mfn) != ~0UL )
+        fail(c, "frame %#lx given back in the race: M2P entry %#lx",
+             race_mfn, mfn_to_pfn(race_mfn));
+    race_mfn = populate_one(c, BALLOON_PFN(NR_VCPUS)) ?: race_mfn;
     if ( exinfo_vector(probe_read(race_gwin[NR_VCPUS])) != X86_EXC_PF )
         fail(c, "the window still reads after the race of unmaps");
     for ( v = 0; v < NR_VCPUS; v++ )
@@ -2012,6 +2180,7 @@ static void rounds(struct cpu *c)
             race_prepare(c);
         }
         sync(c, "end-of-round checks");
+        gdt_end(c);
         t2 = smp_time();
         race_phase(c);
         sync(c, "race done");
@@ -2036,6 +2205,7 @@ static void vcpu_main(unsigned int id)
 
     if ( (rc = smp_event_init()) )
         fail(c, "event callbacks: %ld", rc);
+    gdt_load(c);
     rounds(c);
 }
 
@@ -2053,12 +2223,15 @@ static void setup_mmu(void)
     sl1 = alloc_frame();
     sl2 = alloc_frame();
     race_l1 = alloc_frame();
+    race_mfn = alloc_frame();
+    gdt_mfn = alloc_frame();
     frame_set_pte(race_l1, 0, pte_make(data_mfn[0], PTE_RO));
     frame_set_pte(race_l1, 1, pte_make(data_mfn[1], PTE_RW));
     for ( i = 0; i < NR_VCPUS; i++ )
     {
         pl1[i] = alloc_frame();
         pl2[i] = alloc_frame();
+        cpus[i].balloon_mfn = alloc_frame();
         poke((unsigned long)pwin[i], WIN_MARK(i));
     }
     poke((unsigned long)swin, WIN_MARK(NR_VCPUS));
@@ -2137,6 +2310,7 @@ void test_main(void)
     for ( v = 0; v < NR_VCPUS; v++ )
         cpus[v].id = v;
     setup_mmu();
+    gdt_load(&cpus[0]);
     setup_grants();
     if ( !setup_events() )
         return;
