@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Private to pv/build/elf.c and pv/build/elf-notes.c: the parse context, the helpers
- * both use to refuse an image, and the calls from one file to the other.
+ * Private to the kernel parser (pv/build/elf.c, elf-notes.c, elf-legacy.c,
+ * elf-symtab.c): the parse context, the helpers they use to refuse an
+ * image, and the calls from one file to another.
  */
 #ifndef PV_ELF_INTERNAL_H
 #define PV_ELF_INTERNAL_H
@@ -91,11 +92,19 @@ void read_phdr(const struct elf_ctx *c, const struct elf64_ehdr *eh,
                unsigned int i, struct elf64_phdr *ph);
 void read_shdr(const struct elf_ctx *c, unsigned int i,
                struct elf64_shdr *sh);
+/* [start, end) is guest address space (32-bit: below the hypervisor hole). */
+bool guest_range(const struct pv_kernel *k, uint64_t start, uint64_t end);
 
 /* pv/build/elf-notes.c, pv/build/elf-legacy.c */
 int find_notes(struct elf_ctx *c, const struct elf64_ehdr *eh);
 int find_legacy(struct elf_ctx *c);
 int parse_features(struct elf_ctx *c, const char *s, size_t len);
 int check_xen_info(struct elf_ctx *c);
+
+/*
+ * pv/build/elf-symtab.c: with BSD_SYMTAB, k->symtab for a sane table, else
+ * k->symtab_why.  Never refuses the image (Xen boots it without symbols).
+ */
+void find_symtab(struct elf_ctx *c, const struct elf64_ehdr *eh);
 
 #endif /* PV_ELF_INTERNAL_H */

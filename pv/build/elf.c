@@ -189,8 +189,7 @@ static int parse_segments(struct elf_ctx *c, const struct elf64_ehdr *eh)
 
 /* ------------------------------------------------------------ placement */
 
-static bool guest_range(const struct pv_kernel *k, uint64_t start,
-                        uint64_t end)
+bool guest_range(const struct pv_kernel *k, uint64_t start, uint64_t end)
 {
     if ( k->compat )
         return end <= PV_COMPAT_VIRT_START;
@@ -318,7 +317,11 @@ static int parse_image(struct elf_ctx *c)
          (rc = place_segments(c)) )
         return rc;
 
-    return check_addresses(c, &eh);
+    if ( (rc = check_addresses(c, &eh)) )
+        return rc;
+    find_symtab(c, &eh);
+
+    return 0;
 }
 
 int pv_elf_parse(const void *image, size_t size, struct pv_kernel *k,

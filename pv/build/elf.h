@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Parser of a 64-bit PV guest kernel image: ELF64 headers, Xen ELF notes
- * and the legacy __xen_guest string, checked as hostile input.  Pure logic,
- * no allocation: everything found lands in a struct pv_kernel.
+ * Parser of a PV guest kernel image: ELF64 or ELF32 headers, Xen ELF notes,
+ * the legacy __xen_guest string and BSD_SYMTAB's symbols, checked as hostile
+ * input.  Pure logic, no allocation: everything found lands in a struct
+ * pv_kernel.
  */
 #ifndef PV_ELF_H
 #define PV_ELF_H
@@ -36,8 +37,11 @@
 #define PF_X            0x1
 #define PF_W            0x2
 #define PF_R            0x4
+#define SHT_SYMTAB      2
+#define SHT_STRTAB      3
 #define SHT_NOTE        7
 #define SHT_NOBITS      8
+#define EV_CURRENT      1
 
 struct elf64_ehdr {
     uint8_t  e_ident[EI_NIDENT];
@@ -105,6 +109,32 @@ struct pv_elf_segment {
     uint64_t dest;
 };
 
+/*
+ * BSD_SYMTAB (pv/build/elf-symtab.c): the kernel's symbols as Xen's libelf
+ * loads them after the image (elf_parse_bsdsyms(), elf_load_bsdsyms()),
+ * at [start, end), guest virtual:
+ *
+ *   start        uint32_t size: from the ELF header to the strtab's end
+ *   start + 4    ELF header (the kernel's own width), e_shoff 64, 3 sections
+ *   start + 68   section headers: [0] null, [1] symtab, [2] strtab, with
+ *                sh_offset from the ELF header to where each was put
+ *   sym_dest     the symtab's bytes, at start + 264 (ELF64) or 260 (ELF32)
+ *   str_dest     the strtab's bytes, after it
+ *
+ * start is the image's end rounded to 8 bytes (ELF64) or 4 (ELF32), and so
+ * are str_dest and end; every other byte of the range is zero.
+ */
+#define PV_SYMTAB_HDR_MAX       264
+
+struct pv_elf_symtab {
+    bool loaded;
+    uint64_t start, end;
+    uint64_t sym_off, sym_size, sym_dest;   /* file offset, size, where */
+    uint64_t str_off, str_size, str_dest;
+    unsigned int hdr_len;                   /* [start, sym_dest) */
+    uint8_t hdr[PV_SYMTAB_HDR_MAX];         /* its bytes, zero-padded */
+};
+
 /* PAE_MODE note (or legacy PAE=), meaningful for 32-bit guests only. */
 enum pv_pae_mode {
     PV_PAE_NO,
@@ -140,6 +170,8 @@ struct pv_kernel {
     bool suspend_cancel;        /* SUSPEND_CANCEL != 0 */
     bool bsd_symtab;            /* BSD_SYMTAB "yes": wants its symbols loaded
                                    (not included in vend) */
+    struct pv_elf_symtab symtab;        /* loaded, if bsd_symtab and sane */
+    const char *symtab_why;             /* else why not (bsd_symtab only) */
     char guest_os[32], guest_version[32], xen_version[32], loader[32];
     uint32_t features_supported[XENFEAT_NR_SUBMAPS];
     uint32_t features_required[XENFEAT_NR_SUBMAPS];
@@ -156,8 +188,10 @@ struct pv_kernel {
  * this shim runs: neither of those, or 32-bit without PAE),
  * -XEN_EINVAL (malformed), -XEN_E2BIG (beyond PV_ELF_MAX_*), -XEN_EOPNOTSUPP
  * (a required feature we don't know).  On error *why (if why isn't NULL)
- * says what is wrong: a static string or k->why.  Never reads outside the
- * buffer; the image need not be aligned.
+ * says what is wrong: a static string or k->why.  A BSD_SYMTAB kernel whose
+ * symbol table is unusable is not an error: k->symtab.loaded is false and
+ * k->symtab_why says why.  Never reads outside the buffer; the image need
+ * not be aligned.
  */
 int pv_elf_parse(const void *image, size_t size, struct pv_kernel *k,
                  const char **why);

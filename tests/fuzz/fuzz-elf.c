@@ -11,6 +11,7 @@
 #include "pv/build/elf.c"
 #include "pv/build/elf-notes.c"
 #include "pv/build/elf-legacy.c"
+#include "pv/build/elf-symtab.c"
 
 #define FUZZ_ASSERT(cond) do {                                             \
     if ( !(cond) )                                                         \
@@ -20,6 +21,34 @@
         abort();                                                           \
     }                                                                      \
 } while ( 0 )
+
+/* BSD_SYMTAB: a table after the image, from the file, or a reason. */
+static void check_symtab(const struct pv_kernel *k, size_t size)
+{
+    const struct pv_elf_symtab *t = &k->symtab;
+    uint64_t r = k->compat ? 4 : 8;
+    uint32_t word;
+
+    if ( !t->loaded )
+    {
+        FUZZ_ASSERT(!k->bsd_symtab || (k->symtab_why && k->symtab_why[0]));
+        return;
+    }
+    FUZZ_ASSERT(k->bsd_symtab);
+    FUZZ_ASSERT(t->start >= k->vend && t->start - k->vend < r);
+    FUZZ_ASSERT(!(t->start % r) && !(t->str_dest % r) && !(t->end % r));
+    FUZZ_ASSERT(t->hdr_len <= PV_SYMTAB_HDR_MAX);
+    FUZZ_ASSERT(t->sym_dest == t->start + t->hdr_len);
+    FUZZ_ASSERT(t->sym_off <= size && t->sym_size <= size - t->sym_off);
+    FUZZ_ASSERT(t->str_off <= size && t->str_size <= size - t->str_off);
+    FUZZ_ASSERT(t->str_dest >= t->sym_dest + t->sym_size);
+    FUZZ_ASSERT(t->str_dest + t->str_size <= t->end);
+    FUZZ_ASSERT(t->end > t->start);
+    FUZZ_ASSERT(t->end <= (k->compat ? PV_COMPAT_VIRT_START : 1ULL << 47) ||
+                t->start >= __HYPERVISOR_VIRT_END);
+    memcpy(&word, t->hdr, 4);
+    FUZZ_ASSERT(word == t->str_dest + t->str_size - t->start - 4);
+}
 
 static void check_kernel(const struct pv_kernel *k, size_t size)
 {
@@ -54,6 +83,8 @@ static void check_kernel(const struct pv_kernel *k, size_t size)
                    s->dest >= k->seg[j].dest + k->seg[j].memsz ||
                    k->seg[j].dest >= s->dest + s->memsz);
     }
+
+    check_symtab(k, size);
 
     for ( i = 0; i < 40; i++ )
         FUZZ_ASSERT(!pv_elf_feature_required(k, i) ||

@@ -10,6 +10,7 @@
 #include "pv/build/elf.c"
 #include "pv/build/elf-notes.c"
 #include "pv/build/elf-legacy.c"
+#include "pv/build/elf-symtab.c"
 
 /* ------------------------------------------------------------ builder */
 
