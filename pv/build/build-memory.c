@@ -181,9 +181,16 @@ void pv_write_initial(const struct domain *d, const struct pv_layout *l,
     }
 }
 
+/*
+ * The segments, then (BSD_SYMTAB) the header and tables that
+ * pv/build/elf-symtab.c laid out.  From the image's end to the next page
+ * everything else is zero, as in libxc's kernel segment, which it clears
+ * before loading.
+ */
 void pv_load_kernel(struct domain *d, const struct pv_layout *l,
                     const struct pv_kernel *k, const uint8_t *image)
 {
+    const struct pv_elf_symtab *t = &k->symtab;
     unsigned int i;
 
     for ( i = 0; i < k->nr_segments; i++ )
@@ -193,6 +200,14 @@ void pv_load_kernel(struct domain *d, const struct pv_layout *l,
         pv_write_initial(d, l, s->dest, image + s->offset, s->filesz);
         pv_write_initial(d, l, s->dest + s->filesz, NULL, s->memsz - s->filesz);
     }
+
+    pv_write_initial(d, l, k->vend, NULL,
+                     ROUNDUP(l->kern_end, PAGE_SIZE) - k->vend);
+    if ( !t->loaded )
+        return;
+    pv_write_initial(d, l, t->start, t->hdr, t->hdr_len);
+    pv_write_initial(d, l, t->sym_dest, image + t->sym_off, t->sym_size);
+    pv_write_initial(d, l, t->str_dest, image + t->str_off, t->str_size);
 }
 
 /* The bootstrap page-table frames, handed out in order from pt_start. */

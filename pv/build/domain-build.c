@@ -57,7 +57,10 @@ static unsigned long nr_tables(unsigned long s, unsigned long e,
     return (((e + m) & ~m) - (s & ~m)) >> shift;
 }
 
-/* Xen's layout: kernel, initrd, p2m, start_info, page tables, stack. */
+/*
+ * Xen's layout: kernel (with its BSD_SYMTAB symbols, as libxc's virt_kend),
+ * initrd, p2m, start_info, page tables, stack.
+ */
 static void compute_layout(struct pv_layout *l, const struct pv_kernel *k,
                            unsigned long nr_pages, uint64_t initrd_len,
                            bool initrd_mapped)
@@ -68,7 +71,7 @@ static void compute_layout(struct pv_layout *l, const struct pv_kernel *k,
 
     l->v_start = k->virt_base;
     l->kern_start = k->vstart;
-    l->kern_end = k->vend;
+    l->kern_end = k->symtab.loaded ? k->symtab.end : k->vend;
     l->initrd_start = ROUNDUP(l->kern_end, PAGE_SIZE);
     l->initrd_end = l->initrd_start + (initrd_mapped ? initrd_len : 0);
     l->p2m_start = ROUNDUP(l->initrd_end, PAGE_SIZE);
@@ -237,6 +240,12 @@ void pv_domain_build(struct boot_info *bi)
            k.compat ? "32-bit, PAE" : "64-bit",
            k.guest_os[0] ? k.guest_os : "?", k.guest_version,
            k.has_xen_notes ? "Xen" : "__xen_guest");
+    if ( k.symtab.loaded )
+        printk(" Dom1 symbol map %#lx -> %#lx\n",
+               (unsigned long)k.symtab.start, (unsigned long)k.symtab.end);
+    else if ( k.bsd_symtab )
+        printk(XENLOG_WARNING "d1: BSD_SYMTAB: no symbols loaded: %s\n",
+               k.symtab_why);
     check_features(&k);
     if ( k.compat )
         pv_compat_domain_init(&dom);
