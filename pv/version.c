@@ -40,6 +40,10 @@ static long get_features(unsigned long arg)
     if ( fi.submap_idx >= XENFEAT_NR_SUBMAPS )
         return -XEN_EINVAL;
     fi.submap = pv_features_submap(fi.submap_idx);
+    /* Xen's kernel.c: the pae_extended_cr3 VM assist is this feature. */
+    if ( fi.submap_idx == 0 &&
+         (dom.vm_assist & (1UL << VMASST_TYPE_pae_extended_cr3)) )
+        fi.submap |= 1U << XENFEAT_pae_pgdir_above_4gb;
     return copy_to_guest(arg, &fi, sizeof(fi));
 }
 

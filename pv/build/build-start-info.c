@@ -199,6 +199,16 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
         w->runstate.state_entry_time = NOW();
     }
 
+    /*
+     * libxc's vcpu_x86_32(): a PAE kernel that takes an extended cr3
+     * (PAE_MODE "yes" or "bimodal", legacy "yes[extended-cr3]") starts
+     * with that VM assist, which XENVER_get_features shows as
+     * pae_pgdir_above_4gb.  A 64-bit one starts without.
+     */
+    if ( d->compat &&
+         (k->pae == PV_PAE_EXTENDED_CR3 || k->pae == PV_PAE_BIMODAL) )
+        d->vm_assist |= 1UL << VMASST_TYPE_pae_extended_cr3;
+
     v->vcpu_info = &d->shared_info->vcpu_info[0];
     v->kernel_mode = true;
     v->is_initialised = true;
