@@ -225,6 +225,10 @@ for s in $(tests/boot/run.sh --list); do
     job "boot $s" "boot: " "tests/boot/run.sh $s"
 done
 job "boot smp" "boot: " "tests/boot/smp.sh"
+# docs/debugging.md's recipe: gdb on QEMU's gdbstub with the shim's and
+# a test guest's symbols, a break in the xen_version handler, the
+# guest's registers read from its saved frame, and on to a clean end.
+job gdb "" "tests/boot/gdb.sh"
 
 # PV GRUB (Debian's grub-x86_64-xen.bin): prompt, a command, halt;
 # PV GRUB of both widths (grub-mkimage, Debian's grub-xen-bin) starting

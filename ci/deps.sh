@@ -26,6 +26,7 @@ PACKAGES="
     lz4 xz-utils
     mmdebstrap fdisk
     gnuplot-nox iperf3
+    gdb
 "
 
 sudo=
