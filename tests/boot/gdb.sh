@@ -17,12 +17,14 @@
 # ELF as gdb's file; once for a 32-bit one, with the guest's ELF as the
 # file and `set architecture i386:x86-64`.  One "PASS: gdb: ..." or
 # "FAIL: gdb: ...: why" line per check; logs in build/check/gdb/.
+# GDB_SHIM_DIR=DIR runs the shim built there (default build/default).
 set -u
 cd "$(dirname "$0")/../.."
 
 logdir=build/check/gdb
 mkdir -p "$logdir"
-shim=build/default/pvshim-syms
+shim_dir=${GDB_SHIM_DIR:-build/default}
+shim=$shim_dir/pvshim-syms
 # Only hangs end a run: a boot takes seconds alone, a minute on a loaded
 # host; gdb evaluates its condition at a few dozen hypercalls.
 timeout=${GDB_TIMEOUT:-600}
@@ -86,7 +88,8 @@ start_vm() {
     for try in 1 2 3; do
         port=$(free_ports 1)
         setsid tools/pvshim-run "$guest" --memory 128M --gdb "$port" \
-            --timeout "$timeout" </dev/null >"$log" 2>&1 &
+            --shim-dir "$shim_dir" --timeout "$timeout" \
+            </dev/null >"$log" 2>&1 &
         vm_pid=$!
         # Wait for the listening socket, or for QEMU to give up.
         while kill -0 "$vm_pid" 2>/dev/null; do
