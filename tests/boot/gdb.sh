@@ -150,6 +150,8 @@ run_case() {
 set pagination off
 set confirm off
 set debuginfod enabled off
+# A reply may be slow on a loaded host (gdb's default wait is 2 s).
+set remotetimeout 60
 $setup
 target remote 127.0.0.1:$port
 add-symbol-file $other
