@@ -16,18 +16,27 @@
 
 /*
  * The sub-ops of vcpu_op that run without the domain lock (the
- * dispatcher takes it for the rest: pv/hypercall.c): VCPUOP_is_up (one
- * word read, as Xen reads it) and the caller's own singleshot timer
- * (under its CPU's timer lock).
+ * dispatcher takes it for the rest: pv/hypercall.c), as Xen's:
+ * VCPUOP_is_up (one word read), send_nmi (an atomic exchange and a
+ * wake-up), the caller's own singleshot timer and any vCPU's periodic
+ * one (under the target CPU's timer lock; a handler running meanwhile
+ * may send one more event at the old period, as in Xen).
  */
-
 static inline bool pv_vcpu_op_lock_free(unsigned int cmd, unsigned int vcpuid)
 {
-    if ( cmd == VCPUOP_is_up )
+    switch ( cmd )
+    {
+    case VCPUOP_is_up:
+    case VCPUOP_send_nmi:
+    case VCPUOP_set_periodic_timer:
+    case VCPUOP_stop_periodic_timer:
         return true;
-    return (cmd == VCPUOP_set_singleshot_timer ||
-            cmd == VCPUOP_stop_singleshot_timer) &&
-           vcpuid == current_vcpu()->id;
+    case VCPUOP_set_singleshot_timer:
+    case VCPUOP_stop_singleshot_timer:
+        return vcpuid == current_vcpu()->id;
+    default:
+        return false;
+    }
 }
 
 /*

@@ -152,19 +152,24 @@ static void timer_event(void *data)
     send_guest_vcpu_virq(data, VIRQ_TIMER);
 }
 
-/* Xen's vcpu_periodic_timer_work(): an event per period, at most. */
+/*
+ * Xen's vcpu_periodic_timer_work(): an event per period, at most.  From
+ * the timer on @v's CPU, and from any vCPU's VCPUOP (no domain lock):
+ * the period is read once; two running at once may each send an event,
+ * as a stop meanwhile may let one more through (Xen's race likewise).
+ */
 static void periodic_work(struct vcpu *v)
 {
-    uint64_t now = NOW(), next;
+    uint64_t now = NOW(), next, period = ACCESS_ONCE(v->periodic_period);
 
-    if ( !v->periodic_period )
+    if ( !period )
         return;
-    next = v->periodic_last_event + v->periodic_period;
+    next = ACCESS_ONCE(v->periodic_last_event) + period;
     if ( now >= next )
     {
         send_guest_vcpu_virq(v, VIRQ_TIMER);
-        v->periodic_last_event = now;
-        next = now + v->periodic_period;
+        ACCESS_ONCE(v->periodic_last_event) = now;
+        next = now + period;
     }
     set_timer(&v->periodic_timer, next);
 }
@@ -235,14 +240,14 @@ long pv_set_periodic_timer(struct vcpu *v, uint64_t period_ns)
 {
     if ( period_ns < MILLISECS(1) || period_ns > (uint64_t)STIME_DELTA_MAX )
         return -XEN_EINVAL;
-    v->periodic_period = period_ns;
+    ACCESS_ONCE(v->periodic_period) = period_ns;
     periodic_work(v);
     return 0;
 }
 
 void pv_stop_periodic_timer(struct vcpu *v)
 {
-    v->periodic_period = 0;
+    ACCESS_ONCE(v->periodic_period) = 0;
     stop_timer(&v->periodic_timer);
 }
 

@@ -162,7 +162,8 @@ static unsigned long user_syscalls(unsigned long n)
  * instruction the shim emulates (wbinvd) and one it bounces as #GP (cli
  * without I/O privilege), mmuext_op's pin and
  * unpin of a page table (with mm-audit on, each audit takes it once),
- * a singleshot timer of its own set and stopped, VCPUOP_is_up,
+ * a singleshot timer of its own set and stopped, a periodic one too,
+ * VCPUOP_is_up,
  * SCHEDOP_yield (both forms) and shutdown_code, memory_op's
  * reservation queries, an empty console_io write, update_descriptor of
  * a frame of its own (as Xen: none of them takes a domain-wide lock;
@@ -233,6 +234,7 @@ static void check_lock_free(void)
     evtchn_port_t port;
     struct physdev_set_iopl iopl = { .iopl = 0 };   /* as it is */
     struct sched_shutdown code = { .reason = SHUTDOWN_poweroff };
+    struct vcpu_set_periodic_timer period = { .period_ns = 10000000 };
     unsigned int i;
     bool audit;
 
@@ -266,6 +268,8 @@ static void check_lock_free(void)
         check_rc(vcpu_op(VCPUOP_set_singleshot_timer, 0, &ss), 0);
         check_rc(vcpu_op(VCPUOP_stop_singleshot_timer, 0, NULL), 0);
         check_rc(vcpu_op(VCPUOP_is_up, 0, NULL), 1);
+        check_rc(vcpu_op(VCPUOP_set_periodic_timer, 0, &period), 0);
+        check_rc(vcpu_op(VCPUOP_stop_periodic_timer, 0, NULL), 0);
         check_rc(evtchn_send(unbound), 0);
         check_rc(evtchn_send(ipi), 0);
         /* A timeout already past: polling ends at once, pending or not. */
