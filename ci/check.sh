@@ -240,17 +240,19 @@ job gnumach "" "tests/boot/gnumach.sh"
 
 # Debian's Linux PV kernel, as far as the shim takes it today (skipped
 # when the package can't be fetched: no network); its bzImage through the
-# shim's decompressor; on 4 vCPUs, twice this host's cores (the halting
-# waits at work); and loaded by PV GRUB (Debian's grub-xen-bin made into
+# shim's decompressor; on 4 and 8 vCPUs, two and four times this host's
+# cores (the halting waits at work); and loaded by PV GRUB (Debian's grub-xen-bin made into
 # an image whose memdisk holds that Linux).
 job linux "" "LINUX_IMAGE=elf tests/boot/linux.sh"
 if [ -r build/linux/vmlinuz ]; then
     job "linux bzImage" "" "LINUX_IMAGE=bzimage tests/boot/linux.sh"
 fi
 if [ -e build/linux/vmlinux ]; then
-    job "linux 4 vCPUs" "" "LINUX_VCPUS=4 LINUX_KERNEL=build/linux/vmlinux \
-        LINUX_LOG=$log/linux-smp4.log LINUX_LABEL='linux: 4 vCPUs' \
-        tests/boot/linux.sh"
+    for n in 4 8; do
+        job "linux $n vCPUs" "" "LINUX_VCPUS=$n \
+            LINUX_KERNEL=build/linux/vmlinux LINUX_LOG=$log/linux-smp$n.log \
+            LINUX_LABEL='linux: $n vCPUs' tests/boot/linux.sh"
+    done
 fi
 job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
 # Its xen-blkfront against the shim's block backend, over each device;
