@@ -64,15 +64,17 @@ struct xenstore_domain_interface *pv_store_ring(void);
 /* ------------------------------------- backends of the guest's devices */
 
 /*
- * The backends' lock (docs/architecture.md, "Locks"): their softirqs run
- * under it (pv_do_softirq()), not under the domain lock, and so do the
- * VM's end, which drains them, an mm-audit, which holds them still, the
- * 'b' key and CONSOLEIO_read (the serial input the console backend also
- * takes).  Inside the domain lock, outside every other; waited for with
- * interrupts on.  pv_backend_locked(): does this CPU hold it (their
- * calls into pv/ assert it).
+ * The backends' lock (docs/architecture.md, "Locks"), an rwlock: their
+ * softirqs run reading it (pv_do_softirq(), _read_lock_unless_held()),
+ * not under the domain lock; the VM's end, which drains them, an
+ * mm-audit, which holds them still, the 'b' key and CONSOLEIO_read (the
+ * serial input the console backend also takes) write it
+ * (_lock_unless_held()).  Inside the domain lock, outside every other;
+ * waited for with interrupts on.  pv_backend_locked(): does this CPU
+ * hold it, either way (their calls into pv/ assert it).
  */
 bool pv_backends_lock_unless_held(void);
+bool pv_backends_read_lock_unless_held(void);
 void pv_backends_unlock_taken(bool taken);
 bool pv_backend_locked(void);
 

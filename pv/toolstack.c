@@ -30,11 +30,22 @@ struct xenstore_domain_interface *pv_store_ring(void)
     return dom.store_mfn ? __va(dom.store_mfn << PAGE_SHIFT) : NULL;
 }
 
-static DEFINE_SPINLOCK(backends_lock, LOCK_RANK_BACKENDS);
+/*
+ * The backends' lock, an rwlock (docs/architecture.md, "Locks"): the
+ * backends' softirqs and the devices' completions read it, each backend's
+ * own state under its own lock (a vbd's, a vif's) or on CPU 0 alone (the
+ * console, xenstore), so a completion on one CPU runs beside CPU 0's
+ * ring work; whatever wants them all still (the VM's end, mm-audit, the
+ * 'b' key, CONSOLEIO_read's serial input) writes it.  backends_held[]:
+ * how this CPU holds it, if at all.
+ */
+static DEFINE_RWLOCK(backends_lock, LOCK_RANK_BACKENDS);
+enum { HELD_NONE, HELD_READ, HELD_WRITE };
+static uint8_t backends_held[NR_CPUS];
 
 bool pv_backend_locked(void)
 {
-    return spin_is_locked_by_me(&backends_lock);
+    return backends_held[smp_processor_id()] != HELD_NONE;
 }
 
 /*
@@ -42,18 +53,37 @@ bool pv_backend_locked(void)
  * A wait here is no stop for a pause (pv_pause_others()): the waiter may
  * get it while the pauser holds the domain lock, and run the backends;
  * it parks after (pv_exit_work(), vcpu_sleep()).  So a pauser that wants
- * the backends still takes this lock after the pause, not before.
+ * the backends still takes this lock after the pause, not before.  A
+ * CPU that holds it to read already (a guest crash in a backend's
+ * softirq) keeps that: the pause let every other reader finish first.
  */
 bool pv_backends_lock_unless_held(void)
 {
     if ( pv_backend_locked() )
         return false;
-    spin_lock_irq_on_wait(&backends_lock);
+    write_lock_irq_on_wait(&backends_lock);
+    backends_held[smp_processor_id()] = HELD_WRITE;
+    return true;
+}
+
+bool pv_backends_read_lock_unless_held(void)
+{
+    if ( pv_backend_locked() )
+        return false;
+    read_lock_irq_on_wait(&backends_lock);
+    backends_held[smp_processor_id()] = HELD_READ;
     return true;
 }
 
 void pv_backends_unlock_taken(bool taken)
 {
-    if ( taken )
-        spin_unlock(&backends_lock);
+    uint8_t *held = &backends_held[smp_processor_id()];
+
+    if ( !taken )
+        return;
+    if ( *held == HELD_WRITE )
+        write_unlock(&backends_lock);
+    else
+        read_unlock(&backends_lock);
+    *held = HELD_NONE;
 }

@@ -272,8 +272,9 @@ void pv_vcpu_check_down(struct cpu_regs *regs)
  * timer locks and raise the drivers' softirqs; the guest's time
  * refresh, which another vCPU's VCPUOPs may move, takes the domain lock
  * itself.  The backends' and the drivers' completions (which call into
- * them) under the backends' lock, as dom0's backends run beside the
- * guest and not under its locks.  The debug keys, which read the whole
+ * them) reading the backends' lock (each under its device's own lock, so
+ * completions on several CPUs run at once), as dom0's backends run
+ * beside the guest and not under its locks.  The debug keys, which read the whole
  * domain, under the domain lock.
  */
 #define LOCK_FREE_SOFTIRQS  (1UL << TIMER_SOFTIRQ)
@@ -289,7 +290,7 @@ void pv_do_softirq(void)
         do_softirq_mask(LOCK_FREE_SOFTIRQS);
         if ( softirq_pending_mask(BACKEND_SOFTIRQS) )
         {
-            taken = pv_backends_lock_unless_held();
+            taken = pv_backends_read_lock_unless_held();
             do_softirq_mask(BACKEND_SOFTIRQS);
             pv_backends_unlock_taken(taken);
         }

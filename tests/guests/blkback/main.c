@@ -16,6 +16,7 @@
  */
 #include "blkfront.h"
 #include "fuzz.h"
+#include "smp.h"
 
 /* ring.h's barriers for the guest library's interface version. */
 #include <xen/memory.h>
@@ -904,10 +905,10 @@ static void bad_second_queue(void)
 }
 
 /*
- * multi-queue-max-queues (the device's queues: 2 on 2 vCPUs): two
- * rings, queue-0 and queue-1, each with its own port, served at once;
- * more queues than offered refused (Closing, the reason in "error"),
- * and the frontend back on one ring.
+ * multi-queue-max-queues (the device's queues, QEMU's one per vCPU, at
+ * most the vCPUs): two rings, queue-0 and queue-1, each with its own
+ * port, served at once; more queues than offered refused (Closing, the
+ * reason in "error"), and the frontend back on one ring.
  */
 static void multi_queue(void)
 {
@@ -916,9 +917,10 @@ static void multi_queue(void)
     evtchn_port_t qport[2];
     struct blkif_request_segment s;
     char v[16], name[32];
-    unsigned int q;
+    unsigned int q, max = smp_nr_vcpus(8);
 
-    expect_node(be("multi-queue-max-queues"), "2");
+    snprintf(v, sizeof(v), "%u", max);
+    expect_node(be("multi-queue-max-queues"), v);
     start_over();
     for ( q = 0; q < 2; q++ )
     {
@@ -964,7 +966,8 @@ static void multi_queue(void)
         check_rc(evtchn_close(qport[q]), 0);
     fe_state(XenbusStateInitialising);
     wait_be_state(XenbusStateInitWait);
-    xs_write(0, fe("multi-queue-num-queues"), "3");
+    snprintf(v, sizeof(v), "%u", max + 1);
+    xs_write(0, fe("multi-queue-num-queues"), v);
     fe_state(XenbusStateInitialised);
     wait_be_state(XenbusStateClosing);
     expect_node(be("error"),
