@@ -327,7 +327,12 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
  * first access to a page faults there (pv_ldt_fault()); the guest's frame
  * behind it then takes the seg_desc type, its descriptors are checked, and
  * it is mapped read-only for the CPU.  A page that can't be mapped is the
- * guest's #PF at its own address.
+ * guest's #PF at its own address.  No lock, as the LDT is this vCPU's own
+ * (set by its own MMUEXT_SET_LDT, mapped in its own window, faulted in by
+ * its own CPU; VCPUOP_initialise sets another's only before it runs):
+ * the guest's L1 entry is read once, and the frame behind it is held by
+ * a reference and the seg_desc type from then on, whatever the guest
+ * does to that entry meanwhile.
  */
 #define LDT_VIRT_SIZE   (LDT_FRAMES_MAX * PAGE_SIZE)
 #define LDT_VIRT(v)     (ONDEMAND_VIRT_START + (v)->id * LDT_VIRT_SIZE)
@@ -424,7 +429,6 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
     unsigned int page = off / PAGE_SIZE, idx;
     uint64_t e;
 
-    ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     if ( addr < LDT_VIRT(v) || off >= (unsigned long)v->ldt_ents * 8 ||
          v->ldt_frames[page] )
         return false;                   /* not ours, or mapped already */

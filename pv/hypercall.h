@@ -65,6 +65,7 @@ static always_inline bool pv_hypercall_exit_work(unsigned long nr)
     case __HYPERVISOR_sched_op_compat:
     case __HYPERVISOR_console_io:
     case __HYPERVISOR_update_descriptor:
+    case __HYPERVISOR_mmuext_op:
     case __HYPERVISOR_stack_switch:
     case __HYPERVISOR_fpu_taskswitch:
     case __HYPERVISOR_set_timer_op:

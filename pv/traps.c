@@ -252,7 +252,7 @@ void pv_iret_fault(struct cpu_regs *regs)
 
 /*
  * A #PF the shim itself may have to handle: a fault in this vCPU's LDT
- * window (pv_ldt_fault() maps the page, under the domain lock), or a
+ * window (pv_ldt_fault() maps the page: this vCPU's alone, no lock), or a
  * guest-kernel write to a present read-only page (pv_ptwr_fault(): one
  * of its page tables, with writable page tables; under the table's page
  * lock, as Xen's ptwr emulation, no domain lock).  Every other #PF (a
@@ -319,8 +319,8 @@ static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
 }
 
 /*
- * An exception the guest raised.  The domain lock only for an LDT page
- * mapped (#PF: the vCPU's LDT frames and mapping); a page-table write is
+ * An exception the guest raised, with no domain lock: an LDT page mapped
+ * (#PF) is this vCPU's own LDT; a page-table write is
  * emulated under the table's page lock alone, and a privileged
  * instruction (#GP) changes this vCPU's own state, a new CR3 as
  * NEW_BASEPTR takes it (the frame table's words), or the domain's I/O
@@ -331,13 +331,12 @@ static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
  * beyond its looks: the frame was written beyond what the guest's own
  * instruction could have written (%rip, the GPRs and the arithmetic
  * flags, all an emulated page-table write touches) and not made safe
- * (pv_bounce_exit_work()), or the domain lock is held.
+ * (pv_bounce_exit_work()).
  */
 static bool exception(struct cpu_regs *regs, unsigned int vec,
                       unsigned long cr2)
 {
     struct vcpu *v = current_vcpu();
-    bool locked = false;
 
     switch ( vec )
     {
@@ -354,15 +353,10 @@ static bool exception(struct cpu_regs *regs, unsigned int vec,
         break;
     case X86_EXC_PF:
         perfc_incr(page_faults);
-        if ( pv_in_ldt(v, cr2) )
+        if ( pv_in_ldt(v, cr2) && pv_ldt_fault(regs, cr2) )
         {
-            pv_domain_lock();
-            locked = true;
-            if ( pv_ldt_fault(regs, cr2) )
-            {
-                perfc_incr(ldt_faults);
-                return true;
-            }
+            perfc_incr(ldt_faults);
+            return pv_bounce_exit_work();   /* mapped, or a #PF bounced */
         }
         else if ( pf_may_be_ptwr(v, regs) &&
                   pv_ptwr_fault(regs, cr2, regs->error_code) )
@@ -393,7 +387,7 @@ static bool exception(struct cpu_regs *regs, unsigned int vec,
     }
 
     pv_inject_exception(regs, vec, regs->error_code);
-    return locked || pv_bounce_exit_work();
+    return pv_bounce_exit_work();
 }
 
 void pv_exception(struct cpu_regs *regs)

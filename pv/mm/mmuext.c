@@ -3,8 +3,7 @@
  * HYPERVISOR_mmuext_op, as Xen's do_mmuext_op: pinning, the vCPU's root
  * tables, TLB and cache flushes, page copies.  A batch stops at the first
  * failing op, *pdone says how many succeeded, and long batches continue
- * themselves like mmu_update's.  Entered without the domain lock: only
- * MMUEXT_SET_LDT takes it (op_lock_free()).
+ * themselves like mmu_update's.  No domain lock, as Xen's (below).
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -74,20 +73,15 @@ static bool op_is_flush(unsigned int cmd)
 }
 
 /*
- * The ops that run under no lock, as Xen's: pins and unpins, the vCPU's
- * own root tables, page copies and clears change frames only through the
+ * Every op runs under no lock, as Xen's: pins and unpins, the vCPU's own
+ * root tables, page copies and clears change frames only through the
  * frame table's words (a new type validated by the CPU that holds it
  * VALIDATING, pv/mm/page-type.c); the flushes touch no frame, table or
  * other vCPU's state (this vCPU's bitmap of vCPUs read from its memory,
- * the running vCPUs' CPUs flushed by pv_flush_guest()), and the rest
- * refuse, touching nothing.  MMUEXT_SET_LDT (the vCPU's LDT frames and
- * mapping, pv/descriptor-tables.c) takes the domain lock, held then to
- * the exit (the interim design).
+ * the running vCPUs' CPUs flushed by pv_flush_guest()); MMUEXT_SET_LDT
+ * changes this vCPU's own LDT, which only its own CPU maps and reads
+ * (pv/descriptor-tables.c); and the rest refuse, touching nothing.
  */
-static bool op_lock_free(unsigned int cmd)
-{
-    return cmd != MMUEXT_SET_LDT;
-}
 
 /*
  * Did this CPU's last mmuext_op run an op other than a flush (one that
@@ -227,8 +221,6 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
         }
         if ( compat )
             xlat_mmuext_op_from_compat(&op, c);
-        if ( !op_lock_free(op.cmd) )
-            pv_domain_lock_to_exit();
         if ( !op_is_flush(op.cmd) )
             ran_non_flush[smp_processor_id()] = true;
         if ( (rc = one_op(v, &op)) )
