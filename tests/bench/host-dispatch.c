@@ -66,6 +66,7 @@ void printk(const char *fmt, ...) { }
 bool opt_mm_audit;
 long pv_mm_audit(void) { return 0; }
 bool pv_mmuext_changed_refs(void) { return false; }
+bool pv_memory_op_changed_refs(void) { return false; }
 bool pv_evtchn_changed_refs(void) { return false; }
 void panic(const char *fmt, ...) { abort(); }
 
