@@ -2,7 +2,7 @@
 #
 # pvshim: `make` builds the shim (CONFIG=default|debug|perfc|no-thunk, V=1 shows
 # commands), `make run` boots a Debian disk image, `make check` runs every
-# test.
+# test, `make install` (PREFIX, DESTDIR) installs it.
 
 CONFIG ?= default
 include configs/$(CONFIG).config
@@ -64,6 +64,7 @@ GEN := $(SYSINC)/xen $(SYSINC)/multiboot $(BUILD)/include/asm-offsets.h \
        $(BUILD)/include/shim/version.h $(SYSINC)/compat-layout.h
 
 .PHONY: all run run-initramfs run-demo check unit bench linux-check initramfs clean distclean deps FORCE
+.PHONY: install uninstall
 all: $(BUILD)/pvshim $(BUILD)/pvshim-pvh
 
 $(SYSINC)/xen $(SYSINC)/multiboot:
@@ -163,6 +164,51 @@ $(BUILD)/pvshim-pvh: $(BUILD)/pvshim-syms
 $(BUILD)/tools/%: tools/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $<
+
+# ---------------------------------------------------------------- install
+
+# make install [PREFIX=/usr/local] [DESTDIR=] [CONFIG=...]: CONFIG's shim
+# images into PREFIX/lib/pvshim (boot images for x86-64 machines, so
+# architecture-dependent: lib, not share, as Debian's Xen keeps its
+# xen-shim in /usr/lib/xen-4.17/boot), the tools into PREFIX/bin with
+# that directory written in as their default (the line
+# `default_shim_dir=` of each), every docs/man/*.1, and README.md and
+# docs/ (its links kept) into PREFIX/share/doc/pvshim.  DESTDIR is a
+# staging root, as packagers use it.
+PREFIX ?= /usr/local
+bindir := $(PREFIX)/bin
+pkglibdir := $(PREFIX)/lib/pvshim
+man1dir := $(PREFIX)/share/man/man1
+docdir := $(PREFIX)/share/doc/pvshim
+INSTALL_TOOLS := $(wildcard tools/pvshim-run tools/pvshim-image)
+INSTALL_MAN1 := $(wildcard docs/man/*.1)
+INSTALL_DOCS := $(wildcard docs/*.md)
+INSTALL_DOC_IMAGES := $(wildcard docs/bench/*.png)
+D := $(DESTDIR)
+
+install: all
+	$(call say,INSTALL,$(D)$(PREFIX))
+	$(Q)install -d $(D)$(bindir) $(D)$(pkglibdir) $(D)$(man1dir) \
+	    $(D)$(docdir)/docs/bench
+	$(Q)install -m 644 $(BUILD)/pvshim $(BUILD)/pvshim-pvh $(D)$(pkglibdir)
+	$(Q)for t in $(INSTALL_TOOLS); do \
+	    sed 's|^default_shim_dir=.*|default_shim_dir="$(pkglibdir)"|' \
+	        $$t >$(D)$(bindir)/$${t##*/}.tmp && \
+	    chmod 755 $(D)$(bindir)/$${t##*/}.tmp && \
+	    mv $(D)$(bindir)/$${t##*/}.tmp $(D)$(bindir)/$${t##*/} || exit 1; \
+	done
+	$(Q)grep -qx 'default_shim_dir="$(pkglibdir)"' $(D)$(bindir)/pvshim-run \
+	    || { echo "make install: no default_shim_dir= line in" \
+	        "tools/pvshim-run to point at $(pkglibdir)" >&2; exit 1; }
+	$(Q)install -m 644 $(INSTALL_MAN1) $(D)$(man1dir)
+	$(Q)install -m 644 README.md $(D)$(docdir)
+	$(Q)install -m 644 $(INSTALL_DOCS) $(D)$(docdir)/docs
+	$(Q)install -m 644 $(INSTALL_DOC_IMAGES) $(D)$(docdir)/docs/bench
+
+uninstall:
+	$(Q)rm -f $(patsubst tools/%,$(D)$(bindir)/%,$(INSTALL_TOOLS)) \
+	    $(patsubst docs/man/%,$(D)$(man1dir)/%,$(INSTALL_MAN1))
+	$(Q)rm -rf $(D)$(pkglibdir) $(D)$(docdir)
 
 # ---------------------------------------------------------------- tests
 
