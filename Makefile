@@ -2,7 +2,7 @@
 #
 # pvshim: `make` builds the shim (CONFIG=default|debug|perfc|no-thunk, V=1 shows
 # commands), `make run` boots a Debian disk image, `make check` runs every
-# test, `make install` (PREFIX, DESTDIR) installs it.
+# test, `make install` (PREFIX, DESTDIR) installs it, `make deb` packages it.
 
 CONFIG ?= default
 include configs/$(CONFIG).config
@@ -64,7 +64,7 @@ GEN := $(SYSINC)/xen $(SYSINC)/multiboot $(BUILD)/include/asm-offsets.h \
        $(BUILD)/include/shim/version.h $(SYSINC)/compat-layout.h
 
 .PHONY: all run run-initramfs run-demo check unit bench linux-check initramfs clean distclean deps FORCE
-.PHONY: install uninstall
+.PHONY: install uninstall deb
 all: $(BUILD)/pvshim $(BUILD)/pvshim-pvh
 
 $(SYSINC)/xen $(SYSINC)/multiboot:
@@ -98,7 +98,8 @@ $(SYSINC)/compat-layout.h: pv/compat/layout-gen.c pv/compat/same.h \
 # Rewritten only when the text changes, so version bumps don't rebuild all.
 $(BUILD)/include/shim/version.h: FORCE
 	@mkdir -p $(dir $@)
-	@v=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	@v=$${PVSHIM_VERSION:-$$(git describe --always --dirty 2>/dev/null || \
+	    echo unknown)}; \
 	 c=$$($(CC) --version | head -n1); \
 	 printf '#define PVSHIM_VERSION "%s"\n#define PVSHIM_COMPILER "%s"\n' \
 	     "$$v" "$$c" > $@.tmp; \
@@ -174,7 +175,7 @@ $(BUILD)/tools/%: tools/%.c
 # that directory written in as their default (the line
 # `default_shim_dir=` of each), every docs/man/*.1, and README.md and
 # docs/ (its links kept) into PREFIX/share/doc/pvshim.  DESTDIR is a
-# staging root, as packagers use it.
+# staging root, as packagers use it (debian/rules).
 PREFIX ?= /usr/local
 bindir := $(PREFIX)/bin
 pkglibdir := $(PREFIX)/lib/pvshim
@@ -209,6 +210,11 @@ uninstall:
 	$(Q)rm -f $(patsubst tools/%,$(D)$(bindir)/%,$(INSTALL_TOOLS)) \
 	    $(patsubst docs/man/%,$(D)$(man1dir)/%,$(INSTALL_MAN1))
 	$(Q)rm -rf $(D)$(pkglibdir) $(D)$(docdir)
+
+# The Debian package (debian/, dpkg-buildpackage), built from a copy of
+# the checkout's files and checked by lintian: build/deb/pvshim_*.deb.
+deb:
+	$(Q)tools/make-deb
 
 # ---------------------------------------------------------------- tests
 

@@ -25,6 +25,7 @@ PACKAGES="
     grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
     lz4 xz-utils
     mmdebstrap fdisk
+    dpkg-dev debhelper lintian
     gnuplot-nox iperf3
     gdb
 "
