@@ -271,6 +271,12 @@ job "linux netfront 2 vCPUs" "" "LINUX_VCPUS=2 tests/boot/linux-net.sh"
 # button; then fsck and the files checked on the host; over each device.
 job "debian image" "" "tests/boot/debian-image.sh"
 job "debian image nvme" "" "DEBIAN_IMAGE_IF=nvme tests/boot/debian-image.sh"
+# The installed pvshim: make install's pvshim-run booting a test kernel
+# with its own shim; make deb (dpkg-buildpackage, lintian clean), the
+# package installed by apt into a fresh Debian 12 chroot (mmdebstrap's,
+# cached as a tarball), and its pvshim-run booting the pv64 and pv32
+# hello kernels from /usr/lib/pvshim.
+job deb "" "tests/boot/deb.sh"
 
 run_jobs "$first"
 
