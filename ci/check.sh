@@ -277,6 +277,10 @@ job "debian image nvme" "" "DEBIAN_IMAGE_IF=nvme tests/boot/debian-image.sh"
 # cached as a tarball), and its pvshim-run booting the pv64 and pv32
 # hello kernels from /usr/lib/pvshim.
 job deb "" "tests/boot/deb.sh"
+# The same image as a libvirt domain (docs/libvirt.md), under a libvirtd
+# of the test's own: define, start, a login on virsh console, shutdown
+# by the power button, start, destroy, undefine.
+job libvirt "" "tests/boot/libvirt.sh"
 
 run_jobs "$first"
 

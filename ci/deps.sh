@@ -28,6 +28,7 @@ PACKAGES="
     dpkg-dev debhelper lintian
     gnuplot-nox iperf3
     gdb
+    libvirt-daemon-system libvirt-clients qemu-utils
 "
 
 sudo=
