@@ -290,7 +290,7 @@ build/unit/test-compat-%: tests/unit/test-compat-%.c $(COMPAT_FX) \
 # mem_flags (xen/memory.h) exist from interface 0x00030209: the shim's.
 build/unit/test-memop-bits: UNIT_CFLAGS += $(XEN_IFACE)
 # ring.h's barriers are the includer's from interface 0x00030209 on.
-build/unit/test-blkif-ring: UNIT_CFLAGS += $(XEN_IFACE)
+build/unit/test-blkif-ring build/unit/test-gpt: UNIT_CFLAGS += $(XEN_IFACE)
 # ring.h's barriers: the shim's interface version, whose it defines.
 build/unit/test-netback: UNIT_CFLAGS += $(XEN_IFACE)
 

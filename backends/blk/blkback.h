@@ -11,6 +11,7 @@
 #define BACKENDS_BLK_BLKBACK_H
 
 #include "backends/blk/blkif-ring.h"
+#include "backends/blk/gpt.h"
 #include "drivers/block.h"
 #include "shim/frame.h"
 #include "shim/spinlock.h"
@@ -88,6 +89,12 @@ struct vbd {
     unsigned int devid;             /* xl's: (202 << 8) | (disk << 4) */
     char name[8];                   /* "xvda" */
     struct blk_dev *dev;
+    /*
+     * The device's sectors the guest sees: all of them, or one GPT
+     * partition's (part: its number, 0 for the whole device).
+     */
+    uint64_t start, nr_sectors;
+    unsigned int part;
     bool ro;
     bool discard;                   /* feature-discard offered */
     unsigned int lbs;               /* logical block, in 512-byte sectors */
@@ -131,6 +138,13 @@ void vbd_fill_discard(struct vbd_req *q);
 void vbd_release_segs(struct vbd_req *q);
 /* The segments request @req would map (0 for one refused anyway). */
 unsigned int vbd_req_maps(const struct blkif_req *req);
+
+/*
+ * part.c: the partition @sel names in @dev's GPT, read and checked now
+ * (at boot, waiting for the device); false, logged, if none.
+ */
+bool vbd_find_part(struct blk_dev *dev, const struct gpt_sel *sel,
+                   struct gpt_part *p);
 
 /* ring.c: serve a ring (bounded: true if more is left). */
 bool vbd_ring_work(struct vbd_ring *r);

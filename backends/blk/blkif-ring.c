@@ -161,6 +161,15 @@ bool blkif_range_ok(uint64_t sector, uint64_t nr, uint64_t disk)
     return sector < disk && nr <= disk - sector;
 }
 
+bool blkif_map(uint64_t sector, uint64_t nr, uint64_t start, uint64_t size,
+               uint64_t *dev_sector)
+{
+    if ( !blkif_range_ok(sector, nr, size) )
+        return false;
+    *dev_sector = start + sector;
+    return true;
+}
+
 bool blkif_aligned(uint64_t sector, const struct blkif_request_segment *seg,
                    unsigned int n, unsigned int lbs)
 {

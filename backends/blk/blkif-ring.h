@@ -79,6 +79,14 @@ bool blkif_segs_check(const struct blkif_request_segment *seg,
 bool blkif_range_ok(uint64_t sector, uint64_t nr, uint64_t disk);
 bool blkif_aligned(uint64_t sector, const struct blkif_request_segment *seg,
                    unsigned int n, unsigned int lbs);
+/*
+ * The guest's [@sector, @sector + @nr) on a disk of @size sectors that
+ * starts at the device's sector @start (a partition; 0 and the device's
+ * size for a whole one): the device's first sector in @dev_sector, or
+ * false if the range leaves the disk, as blkif_range_ok().
+ */
+bool blkif_map(uint64_t sector, uint64_t nr, uint64_t start, uint64_t size,
+               uint64_t *dev_sector);
 
 /*
  * The @n segments of an indirect request out of its mapped indirect

@@ -46,8 +46,13 @@ void blkback_dump(void)
         struct vbd *v = &vbds[i];
         bool locked = spin_trylock(&v->lock);
 
-        printk("blkback: %s (%u) on %s%s: state %u, %s%s%s, %u in flight, "
-               "%lu answered%s\n", v->name, v->devid, v->dev->name,
+        char part[48] = "";
+
+        if ( v->part )
+            snprintf(part, sizeof(part), " partition %u (from sector %lu)",
+                     v->part, (unsigned long)v->start);
+        printk("blkback: %s (%u) on %s%s%s: state %u, %s%s%s, %u in flight, "
+               "%lu answered%s\n", v->name, v->devid, v->dev->name, part,
                v->ro ? " (ro)" : "", v->be_state,
                v->connected ? "connected" : "not connected",
                v->broken ? ", broken" : "",

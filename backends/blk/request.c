@@ -141,7 +141,7 @@ int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
     struct vbd *v = r->vbd;
     bool indirect = req->operation == BLKIF_OP_INDIRECT;
     unsigned int n = req->nr_segments;
-    uint64_t nr;
+    uint64_t nr, sector;
 
     ASSERT(spin_is_locked_by_me(&v->lock));
     if ( !n || n > (indirect ? VBD_SEGS_MAX : BLKIF_MAX_SEGMENTS_PER_REQUEST) )
@@ -156,12 +156,12 @@ int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
     else
         memcpy(q->rseg, req->seg, n * sizeof(req->seg[0]));
     if ( !blkif_segs_check(q->rseg, n, &nr) ||
-         !blkif_range_ok(req->sector, nr, v->dev->nr_sectors) ||
+         !blkif_map(req->sector, nr, v->start, v->nr_sectors, &sector) ||
          !blkif_aligned(req->sector, q->rseg, n, v->lbs) )
         return BLKIF_RSP_ERROR;
     if ( !map_segs(q, n, write) )
         return BLKIF_RSP_ERROR;
-    if ( !split(q, write ? BLK_OP_WRITE : BLK_OP_READ, req->sector) )
+    if ( !split(q, write ? BLK_OP_WRITE : BLK_OP_READ, sector) )
     {
         vbd_release_segs(q);
         return BLKIF_RSP_ERROR;
@@ -172,15 +172,17 @@ int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
 int16_t vbd_prepare_discard(struct vbd *v, struct vbd_req *q,
                             const struct blkif_req *req)
 {
+    uint64_t sector = 0;
+
     ASSERT(spin_is_locked_by_me(&v->lock));
     if ( !v->discard || (req->flag & BLKIF_DISCARD_SECURE) )
         return BLKIF_RSP_EOPNOTSUPP;    /* discard-secure is 0 */
     if ( v->ro || (req->nr_sectors &&
-                   !blkif_range_ok(req->sector, req->nr_sectors,
-                                   v->dev->nr_sectors)) ||
+                   !blkif_map(req->sector, req->nr_sectors, v->start,
+                              v->nr_sectors, &sector)) ||
          ((req->sector | req->nr_sectors) & (v->lbs - 1)) )
         return BLKIF_RSP_ERROR;
-    q->left_sector = req->sector;
+    q->left_sector = sector;
     q->left = req->nr_sectors;
     vbd_fill_discard(q);
     return BLKIF_RSP_OKAY;

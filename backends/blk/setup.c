@@ -16,12 +16,15 @@
 #include "shim/softirq.h"
 
 /*
- * vbd=<device>[:ro][,<device>[:ro]]... | none: the block devices (by
- * drivers/' names: virtio-blk0, nvme0n1, ...) that become xvda, xvdb, ...
- * in that order, ":ro" read-only.  Default: every device, in the order
- * drivers/ registered them.
+ * vbd=<disk>[,<disk>]... | none, each <disk> <device>[:ro], or
+ * [<device>:]<partition>[:ro]:
+ * the block devices (by drivers/' names: virtio-blk0, nvme0n1, ...), or
+ * one GPT partition of one (part=N, partuuid=GUID, partlabel=NAME,
+ * parttype=GUID; with no device, the first device that has it), that
+ * become xvda, xvdb, ... in that order, ":ro" read-only.  Default: every
+ * device, in the order drivers/ registered them.
  */
-static char opt_vbd[128];
+static char opt_vbd[256];
 string_param("vbd", opt_vbd);
 
 struct vbd vbds[VBD_MAX];
@@ -88,9 +91,16 @@ static void vbd_discard(struct vbd *v)
                  d->max_discard_sectors >= v->lbs;
     if ( v->discard )
     {
-        node(v, false, "discard-granularity", "%lu",
-             MAX(d->discard_granularity * BLK_SECTOR_SIZE, d->sector_size));
-        node(v, false, "discard-alignment", "%lu", 0);
+        unsigned long gran = MAX(d->discard_granularity * BLK_SECTOR_SIZE,
+                                 d->sector_size);
+        unsigned long off = (v->start * BLK_SECTOR_SIZE) % gran;
+
+        /*
+         * Where the device's granules start in the disk, as Linux's
+         * queue_limit_discard_alignment() says it for a partition.
+         */
+        node(v, false, "discard-granularity", "%lu", gran);
+        node(v, false, "discard-alignment", "%lu", (gran - off) % gran);
         node(v, false, "discard-secure", "%lu", 0);
     }
     node(v, false, "feature-discard", "%lu", v->discard);
@@ -108,7 +118,7 @@ static void vbd_probe(struct vbd *v)
     node(v, false, "multi-queue-max-queues", "%lu",
          MIN(d->nr_queues, VBD_MAX_QUEUES));
     node(v, false, "max-ring-page-order", "%lu", BLKIF_RING_ORDER_MAX);
-    node(v, false, "sectors", "%lu", d->nr_sectors);
+    node(v, false, "sectors", "%lu", v->nr_sectors);
     node(v, false, "sector-size", "%lu", d->sector_size);
     node(v, false, "physical-sector-size", "%lu", d->phys_sector_size);
     node(v, false, "info", "%lu", v->ro ? VDISK_READONLY : 0);
@@ -120,7 +130,8 @@ static void vbd_probe(struct vbd *v)
     v->be_state = XenbusStateInitWait;
 }
 
-static bool add_vbd(struct blk_dev *dev, bool ro)
+/* @dev, or its partition @p (NULL: the whole device), as the next disk. */
+static bool add_vbd(struct blk_dev *dev, bool ro, const struct gpt_part *p)
 {
     unsigned long nr = (VBD_REQS * sizeof(struct vbd_req) + PAGE_SIZE - 1) >>
                        PAGE_SHIFT, pfn;
@@ -156,11 +167,21 @@ static bool add_vbd(struct blk_dev *dev, bool ro)
     snprintf(v->fe, sizeof(v->fe), "/local/domain/1/device/vbd/%u",
              v->devid);
     v->dev = dev;
+    v->start = p ? p->first_lba * v->lbs : 0;
+    v->nr_sectors = p ? p->nr_lbas * v->lbs : dev->nr_sectors;
+    v->part = p ? p->number : 0;
     v->ro = ro || (dev->features & BLK_F_RO);
     nr_vbds++;
-    printk(XENLOG_INFO "blkback: %s (%u) is %s, %lu sectors%s\n", v->name,
-           v->devid, dev->name, (unsigned long)dev->nr_sectors,
-           v->ro ? ", read-only" : "");
+    if ( p )
+        printk(XENLOG_INFO "blkback: %s (%u) is %s partition %u (sectors "
+               "%lu-%lu), %lu sectors%s\n", v->name, v->devid, dev->name,
+               v->part, (unsigned long)v->start,
+               (unsigned long)(v->start + v->nr_sectors - 1),
+               (unsigned long)v->nr_sectors, v->ro ? ", read-only" : "");
+    else
+        printk(XENLOG_INFO "blkback: %s (%u) is %s, %lu sectors%s\n",
+               v->name, v->devid, dev->name, (unsigned long)v->nr_sectors,
+               v->ro ? ", read-only" : "");
     return true;
 }
 
@@ -175,17 +196,102 @@ static struct blk_dev *find_dev(const char *name, size_t len)
     return NULL;
 }
 
+/* The next ':' in [@p, @end), or NULL. */
+static const char *next_colon(const char *p, const char *end)
+{
+    for ( ; p < end; p++ )
+        if ( *p == ':' )
+            return p;
+    return NULL;
+}
+
+/*
+ * One vbd= entry, [@p, @end): [<device>:]<partition>[:ro] or
+ * <device>[:ro], the device's name in [@p, @p + *@name_len) (0: none).
+ * False, logged, if malformed.
+ */
+static bool parse_entry(const char *p, const char *end, size_t *name_len,
+                        struct gpt_sel *sel, bool *ro)
+{
+    const char *f = next_colon(p, end), *next;
+
+    *name_len = (f ? f : end) - p;
+    sel->by = GPT_BY_NONE;
+    *ro = false;
+    /* No device: the entry opens with its partition (names have no '='). */
+    if ( gpt_parse_sel(p, *name_len, sel) )
+        *name_len = 0;
+    for ( ; f; f = next )
+    {
+        f++;
+        next = next_colon(f, end);
+        if ( !*ro && end - f == 2 && !strncmp(f, "ro", 2) && !next )
+            *ro = true;
+        else if ( sel->by != GPT_BY_NONE ||
+                  !gpt_parse_sel(f, (next ? next : end) - f, sel) )
+        {
+            printk(XENLOG_WARNING "blkback: vbd=%.*s: \"%.*s\" is not "
+                   "\"ro\" or a partition\n", (int)(end - p), p,
+                   (int)((next ? next : end) - f), f);
+            return false;
+        }
+    }
+    if ( !*name_len && sel->by == GPT_BY_NONE )
+    {
+        printk(XENLOG_WARNING "blkback: vbd=%.*s: no device or partition\n",
+               (int)(end - p), p);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * The entry's device, or the first with the partition when it names
+ * none, and the partition (@p, if @sel names one): false, logged, if
+ * there is none.
+ */
+static struct blk_dev *entry_dev(const char *name, size_t len,
+                                 const struct gpt_sel *sel,
+                                 struct gpt_part *p)
+{
+    struct blk_dev *d;
+    unsigned int i;
+
+    if ( len )
+    {
+        if ( !(d = find_dev(name, len)) )
+            printk(XENLOG_WARNING "blkback: vbd=: no block device "
+                   "\"%.*s\"\n", (int)len, name);
+        else if ( sel->by != GPT_BY_NONE && !vbd_find_part(d, sel, p) )
+        {
+            printk(XENLOG_WARNING "blkback: vbd=: %s has no such partition\n",
+                   d->name);
+            d = NULL;
+        }
+        return d;
+    }
+    for ( i = 0; (d = blk_get(i)) != NULL; i++ )
+        if ( vbd_find_part(d, sel, p) )
+            return d;
+    printk(XENLOG_WARNING "blkback: vbd=: no device has the partition\n");
+    return NULL;
+}
+
 /* vbd=: each comma-separated entry in turn. */
 static void choose_devices(void)
 {
-    const char *p = opt_vbd, *end, *colon;
+    const char *p = opt_vbd, *end;
     struct blk_dev *d;
+    struct gpt_sel sel;
+    struct gpt_part part;
+    size_t len;
     unsigned int i;
+    bool ro;
 
     if ( !opt_vbd[0] )
     {
         for ( i = 0; (d = blk_get(i)) != NULL; i++ )
-            if ( !add_vbd(d, false) )
+            if ( !add_vbd(d, false, NULL) )
                 break;
         return;
     }
@@ -196,22 +302,10 @@ static void choose_devices(void)
         end = strchr(p, ',');
         if ( !end )
             end = p + strlen(p);
-        colon = strchr(p, ':');
-        if ( colon && colon >= end )
-            colon = NULL;
-        if ( colon && (end - colon != 3 || strncmp(colon, ":ro", 3)) )
-        {
-            printk(XENLOG_WARNING "blkback: vbd=%.*s: only \":ro\" may "
-                   "follow a name\n", (int)(end - p), p);
+        if ( !parse_entry(p, end, &len, &sel, &ro) ||
+             !(d = entry_dev(p, len, &sel, &part)) )
             continue;
-        }
-        if ( !(d = find_dev(p, (colon ? colon : end) - p)) )
-        {
-            printk(XENLOG_WARNING "blkback: vbd=: no block device \"%.*s\"\n",
-                   (int)((colon ? colon : end) - p), p);
-            continue;
-        }
-        if ( !add_vbd(d, colon) )
+        if ( !add_vbd(d, ro, sel.by != GPT_BY_NONE ? &part : NULL) )
             break;
     }
 }
