@@ -22,6 +22,14 @@
 #          guest, files written, unmounted, powered off: e2fsck -fn is
 #          clean and the files' contents are what the guest wrote (four
 #          vCPUs)
+#   part   a GPT disk (sfdisk) whose second partition alone is xvda
+#          (vbd=virtio-blk0:partlabel=guest; on NVMe vbd=partuuid=...,
+#          no device named, and the primary GPT header's CRC broken, so
+#          the backup header serves): blkfront sees the partition's size, the
+#          md5sum of xvda is the partition's, sector 100 written lands
+#          at the partition's sector 100, sectors 400-407 discarded
+#          (--disk ...,discard: QEMU punches a hole) read as zeroes in
+#          the file, and no other byte of the image file changes
 #
 #   PASS: linux: blkfront ...     FAIL: linux: blkfront: why (console ...)
 #   SKIP: linux: blkfront: no kernel or initramfs (no network)
@@ -32,7 +40,7 @@ iface=${LINUX_BLK_IF:-virtio}
 mode=${LINUX_BLK_MODE:-basic}
 case $mode in
 basic) label="linux: blkfront ($iface)"; tag=$iface ;;
-write|read|ro|ext4) label="linux: blkfront $mode ($iface)"; tag=$mode-$iface ;;
+write|read|ro|ext4|part) label="linux: blkfront $mode ($iface)"; tag=$mode-$iface ;;
 *) echo "FAIL: linux: blkfront: unknown LINUX_BLK_MODE $mode"; exit 1 ;;
 esac
 log=build/check/linux-blk-$tag.log
@@ -50,6 +58,10 @@ if ! grep -aq lib/modules/xen-blkfront.ko "$initrd"; then
 fi
 if [ "$mode" = ext4 ] && ! command -v mke2fs >/dev/null; then
     echo "SKIP: $label: no mke2fs (e2fsprogs) on the host"
+    exit 0
+fi
+if [ "$mode" = part ] && ! command -v sfdisk >/dev/null; then
+    echo "SKIP: $label: no sfdisk (fdisk) on the host"
     exit 0
 fi
 
@@ -85,7 +97,10 @@ PY
 }
 
 rm -f "$img"
-vcpus=1 opts=
+vcpus=1 opts= shimopts=
+# The part mode's partition: sectors PSTART.. of the image, PSIZE of them.
+PSTART=4096 PSIZE=8192
+PUUID=6a0c1f0e-3d2b-4c5a-9e8f-0123456789ab
 case $mode in
 basic|ro)
     pattern "$img" 0 8192
@@ -104,18 +119,40 @@ ext4)
         fail "mke2fs failed ($log.mke2fs)"
     vcpus=4
     ;;
+part)
+    pattern "$img" 0 16384
+    printf '%s\n' 'label: gpt' \
+        'start=2048, size=2048, name=other' \
+        "start=$PSTART, size=$PSIZE, name=guest, uuid=$PUUID" |
+        sfdisk -q "$img" >"$log.sfdisk" 2>&1 ||
+        fail "sfdisk failed ($log.sfdisk)"
+    # On NVMe, a primary header whose CRC is wrong: the backup serves.
+    [ "$iface" = nvme ] &&
+        printf 'X' | dd of="$img" bs=1 seek=$((512 + 40)) conv=notrunc 2>/dev/null
+    cp "$img" "$img.before"
+    opts=,discard
+    if [ "$iface" = nvme ]; then
+        shimopts="vbd=partuuid=$PUUID"
+    else
+        shimopts="vbd=virtio-blk0:partlabel=guest"
+    fi
+    ;;
 esac
 want=$(md5sum <"$img" | cut -d' ' -f1)
 [ "$mode" = read ] && want=$(head -c $MIB64 "$img" | md5sum | cut -d' ' -f1)
+[ "$mode" = part ] && want=$(dd if="$img" bs=512 skip=$PSTART count=$PSIZE \
+                             2>/dev/null | md5sum | cut -d' ' -f1)
 
 tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 300 \
-    --vcpus $vcpus --guest-cmdline "console=hvc0 pvshim_blk=${mode/basic/1}" \
+    --vcpus $vcpus --shim-cmdline "$shimopts" \
+    --guest-cmdline "console=hvc0 pvshim_blk=$(case $mode in basic) echo 1 ;; *) echo "$mode" ;; esac)" \
     --disk "$img,if=$iface$opts" </dev/null >"$log" 2>&1
 rc=$?
 
 [ "$rc" = 0 ] || fail "exit status $rc"
 ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" || fail "the shim itself failed"
 sectors=$(($(stat -c %s "$img") / 512))
+[ "$mode" = part ] && sectors=$PSIZE
 grep -aqE "pvshim-blk: xvda sectors $sectors\b" "$log" ||
     fail "blkfront did not see $sectors sectors"
 # What the guest printed after "pvshim-blk: KEY ".
@@ -156,6 +193,38 @@ read)
         fail "the guest read md5 $(printed md5), the image's is $want"
     done="64 MiB of random data read back, md5 $want"
     ;;
+part)
+    grep -aq "pvshim-blk: md5 $want" "$log" ||
+        fail "the md5sum of xvda is not the partition's ($want)"
+    grep -aq "pvshim-blk: read back pvshim-blk-written" "$log" ||
+        fail "sector 100 did not read back"
+    s100=$(printf 'pvshim-blk-written\n' | dd bs=512 conv=sync 2>/dev/null |
+           md5sum)
+    [ "$(dd if="$img" bs=512 skip=$((PSTART + 100)) count=1 2>/dev/null |
+         md5sum)" = "$s100" ] ||
+        fail "the partition's sector 100 is not what the guest wrote"
+    grep -aq "pvshim-blk: discarded 400-407" "$log" ||
+        fail "the guest's discard failed"
+    [ "$(dd if="$img" bs=512 skip=$((PSTART + 400)) count=8 2>/dev/null |
+         tr -d '\0' | wc -c)" = 0 ] ||
+        fail "the partition's sectors 400-407 are not zeroes after a discard"
+    # Every byte outside those sectors as before the boot.
+    changed=$(cmp -l "$img.before" "$img" |
+              awk -v w=$(((PSTART + 100) * 512)) -v d=$(((PSTART + 400) * 512)) \
+                  '!($1 - 1 >= w && $1 - 1 < w + 512) &&
+                   !($1 - 1 >= d && $1 - 1 < d + 4096) { print $1 - 1; exit }')
+    [ -z "$changed" ] || fail "byte $changed of the image changed"
+    grep -aq "blkback: xvda (51712) is .* partition 2 (sectors $PSTART-" "$log" ||
+        fail "the shim did not log partition 2 as xvda"
+    if [ "$iface" = nvme ]; then
+        grep -aq "blkback: nvme0n1: primary GPT: header CRC mismatch" "$log" ||
+            fail "the shim did not refuse the primary GPT header"
+        shimopts="$shimopts, from the backup GPT header"
+    fi
+    done="xvda is GPT partition 2 ($shimopts): its size and md5sum, a"
+    done="$done sector written and 8 discarded inside it, no byte outside"
+    done="$done changed"
+    ;;
 ro)
     grep -aq "pvshim-blk: ro 1" "$log" ||
         fail "Linux did not see xvda read-only"
@@ -189,7 +258,7 @@ esac
 
 if [ -z "$why" ]; then
     echo "PASS: $label: $done"
-    rm -f "$img"
+    rm -f "$img" "$img.before"
 else
     echo "FAIL: $label: $why (console: $log)"
     exit 1
