@@ -285,6 +285,11 @@ job deb "" "tests/boot/deb.sh"
 # of the test's own: define, start, a login on virsh console, shutdown
 # by the power button, start, destroy, undefine.
 job libvirt "" "tests/boot/libvirt.sh"
+# The same image made an HVM disk image (tools/pvshim-image), booted by
+# OVMF and by SeaBIOS: GRUB, pvshim, the guest's partition as xvda; the
+# files found in the extracted guest disk (HVM_IMAGE=all: all four).
+job "hvm image uefi virtio" "" "HVM_IMAGE=uefi-virtio tests/boot/hvm-image.sh"
+job "hvm image bios nvme" "" "HVM_IMAGE=bios-nvme tests/boot/hvm-image.sh"
 
 run_jobs "$first"
 

@@ -21,7 +21,7 @@ fetch_guests() {
 PACKAGES="
     gcc make binutils libc6-dev git clang libclang-rt-14-dev
     libxen-dev multiboot
-    qemu-system-x86 qemu-system-data ovmf
+    qemu-system-x86 qemu-system-data qemu-utils ovmf
     grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
     lz4 xz-utils
     mmdebstrap fdisk

@@ -17,7 +17,11 @@
 # with status 0.  Then, on the host, without mounting: e2fsck -fn of the
 # partition is clean, and debugfs reads both files back with the right
 # checksums.  DEBIAN_IMAGE_IF=nvme: the disk is NVMe, not virtio-blk.
-# One line:
+# DEBIAN_IMAGE_BOOT=hvm-bios|hvm-uefi (tests/boot/hvm-image.sh): the image
+# made into an HVM disk image by tools/pvshim-image, which SeaBIOS or OVMF
+# boots (GRUB, pvshim, PV GRUB on the guest's partition as xvda); the
+# files are then checked in the guest disk pvshim-image extract gives
+# back.  One line:
 #
 #   PASS: debian image (virtio): login, workload, network, power button, fsck clean, files intact
 #   FAIL: debian image (virtio): why (console: build/check/debian-image-virtio.log)
@@ -26,8 +30,18 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 iface=${DEBIAN_IMAGE_IF:-virtio}
-label="debian image ($iface)"
-work=build/check/debian-image-$iface
+boot=${DEBIAN_IMAGE_BOOT:-pvgrub}
+case $boot in
+pvgrub)
+    label="debian image ($iface)"
+    work=build/check/debian-image-$iface
+    ;;
+hvm-bios|hvm-uefi)
+    label="hvm image (${boot#hvm-}, $iface)"
+    work=build/check/hvm-image-${boot#hvm-}-$iface
+    ;;
+*) echo "FAIL: debian image: DEBIAN_IMAGE_BOOT=$boot unknown"; exit 1 ;;
+esac
 log=$work.log
 disk=$work.img
 mkdir -p build/check
@@ -49,7 +63,17 @@ case $? in
 2) skip "no PV GRUB ($(tail -n1 "$work-build.log"))" ;;
 *) echo "FAIL: $label: tools/fetch-pvgrub failed"; exit 1 ;;
 esac
-cp --sparse=always "$img" "$disk" || fail "cannot copy $img"
+if [ "$boot" = pvgrub ]; then
+    cp --sparse=always "$img" "$disk" || fail "cannot copy $img"
+    run=("$grub")
+else
+    [ "$boot" = hvm-bios ] || [ -r /usr/share/ovmf/OVMF.fd ] ||
+        [ -r /usr/share/qemu/OVMF.fd ] || skip "no OVMF (Debian's ovmf)"
+    tools/pvshim-image create --pvgrub "$grub" "$img" "$disk" \
+        >"$work-image.log" 2>&1 ||
+        fail "tools/pvshim-image create failed ($work-image.log)"
+    run=(--boot "disk-${boot#hvm-}")
+fi
 
 # The console on a FIFO (stdin), the monitor on two (QEMU's pipe:PATH
 # opens PATH.in and PATH.out), all held open read-write here.
@@ -59,7 +83,7 @@ exec 3<>"$work.in" 4<>"$work.mon.in" 5<>"$work.mon.out"
 . tests/boot/lib.sh
 # A free port on 127.0.0.1 for the guest's HTTP server.
 http=$(free_ports 1)
-tools/pvshim-run "$grub" --memory 1G --timeout 1700 --disk "$disk,if=$iface" \
+tools/pvshim-run "${run[@]}" --memory 1G --timeout 1700 --disk "$disk,if=$iface" \
     --net "user,hostfwd=tcp:127.0.0.1:$http-:8000" -- -chardev "pipe,id=testmon,path=$work.mon" -mon chardev=testmon \
     <&3 >"$log" 2>&1 &
 pid=$!
@@ -145,6 +169,13 @@ pid=
 grep -aq 'd1: shutdown: poweroff' "$log" || fail "the guest did not power off"
 grep -aqE 'Panic on CPU|FATAL TRAP' "$log" && fail "the shim itself failed"
 
+# The guest's own disk: the image, or what pvshim-image extract gives.
+if [ "$boot" != pvgrub ]; then
+    tools/pvshim-image extract "$disk" "$work.guest.img" \
+        >"$work-image.log" 2>&1 ||
+        fail "tools/pvshim-image extract failed ($work-image.log)"
+    mv "$work.guest.img" "$disk" || fail "cannot move the guest's disk"
+fi
 # The host's view of the partition, at its offset: clean, files intact.
 start=$(sfdisk -d "$disk" | sed -n 's/.*start= *\([0-9]*\),.*/\1/p' | head -n1)
 [ -n "$start" ] || fail "no partition in $disk"
@@ -156,4 +187,6 @@ got=$(debugfs -R 'cat /root/rand.bin' "$fs" 2>/dev/null | sha256sum | cut -c1-64
 got=$(debugfs -R 'cat /root/yes.txt' "$fs" 2>/dev/null | sha256sum | cut -c1-64)
 [ "$got" = "$want_yes" ] || fail "yes.txt on the host: sha256 $got, wanted $want_yes"
 rm -f "$disk"
-echo "PASS: $label: login, workload, network, power button, fsck clean, files intact"
+where=
+[ "$boot" = pvgrub ] || where=" in the extracted guest disk"
+echo "PASS: $label: login, workload, network, power button, fsck clean, files intact$where"
