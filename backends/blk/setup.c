@@ -16,13 +16,15 @@
 #include "shim/softirq.h"
 
 /*
- * vbd=<disk>[,<disk>]... | none, each <disk> <device>[:ro], or
- * [<device>:]<partition>[:ro]:
+ * vbd=<disk>[,<disk>]... | none, each <disk> <device>[:vdev=<name>][:ro],
+ * or [<device>:]<partition>[:vdev=<name>][:ro]:
  * the block devices (by drivers/' names: virtio-blk0, nvme0n1, ...), or
  * one GPT partition of one (part=N, partuuid=GUID, partlabel=NAME,
  * parttype=GUID; with no device, the first device that has it), that
- * become xvda, xvdb, ... in that order, ":ro" read-only.  Default: every
- * device, in the order drivers/ registered them.
+ * become xvda, xvdb, ... in that order, or the name vdev= gives
+ * (xvda1: a bare file system the guest mounts as a partition, as xl's
+ * vdev=xvda1), ":ro" read-only.  Default: every device, in the order
+ * drivers/ registered them.
  */
 static char opt_vbd[256];
 string_param("vbd", opt_vbd);
@@ -130,8 +132,13 @@ static void vbd_probe(struct vbd *v)
     v->be_state = XenbusStateInitWait;
 }
 
-/* @dev, or its partition @p (NULL: the whole device), as the next disk. */
-static bool add_vbd(struct blk_dev *dev, bool ro, const struct gpt_part *p)
+/*
+ * @dev, or its partition @p (NULL: the whole device), as the next disk,
+ * named @vdev ((disk << 4) | partition, as xl's xvd<disk><partition>),
+ * or -1: the next letter.
+ */
+static bool add_vbd(struct blk_dev *dev, bool ro, const struct gpt_part *p,
+                    int vdev)
 {
     unsigned long nr = (VBD_REQS * sizeof(struct vbd_req) + PAGE_SIZE - 1) >>
                        PAGE_SHIFT, pfn;
@@ -160,8 +167,14 @@ static bool add_vbd(struct blk_dev *dev, bool ro, const struct gpt_part *p)
         v->rings[i].index = i;
     }
     v->lbs = dev->sector_size / BLK_SECTOR_SIZE;
-    v->devid = (202 << 8) | (nr_vbds << 4);
-    snprintf(v->name, sizeof(v->name), "xvd%c", 'a' + nr_vbds);
+    if ( vdev < 0 )
+        vdev = nr_vbds << 4;
+    v->devid = (202 << 8) | vdev;
+    if ( vdev & 15 )
+        snprintf(v->name, sizeof(v->name), "xvd%c%u", 'a' + (vdev >> 4),
+                 vdev & 15);
+    else
+        snprintf(v->name, sizeof(v->name), "xvd%c", 'a' + (vdev >> 4));
     snprintf(v->be, sizeof(v->be), "/local/domain/0/backend/vbd/1/%u",
              v->devid);
     snprintf(v->fe, sizeof(v->fe), "/local/domain/1/device/vbd/%u",
@@ -206,17 +219,40 @@ static const char *next_colon(const char *p, const char *end)
 }
 
 /*
- * One vbd= entry, [@p, @end): [<device>:]<partition>[:ro] or
- * <device>[:ro], the device's name in [@p, @p + *@name_len) (0: none).
- * False, logged, if malformed.
+ * "vdev=xvd<a-p>[<1-15>]" in [@f, @f + @len): (disk << 4) | partition
+ * (xl's xvd names, docs/misc/vbd-interface.txt), or -1.
+ */
+static int parse_vdev(const char *f, size_t len)
+{
+    unsigned int disk, part = 0;
+
+    if ( len < 9 || len > 11 || strncmp(f, "vdev=xvd", 8) ||
+         f[8] < 'a' || f[8] > 'p' )
+        return -1;
+    disk = f[8] - 'a';
+    if ( len >= 10 )
+    {
+        if ( f[9] < '1' || f[9] > '9' ||
+             (len == 11 && (f[9] != '1' || f[10] < '0' || f[10] > '5')) )
+            return -1;
+        part = len == 11 ? 10 + f[10] - '0' : f[9] - '0';
+    }
+    return (disk << 4) | part;
+}
+
+/*
+ * One vbd= entry, [@p, @end): [<device>:]<partition>[:vdev=...][:ro] or
+ * <device>[:vdev=...][:ro], the device's name in [@p, @p + *@name_len)
+ * (0: none).  False, logged, if malformed.
  */
 static bool parse_entry(const char *p, const char *end, size_t *name_len,
-                        struct gpt_sel *sel, bool *ro)
+                        struct gpt_sel *sel, int *vdev, bool *ro)
 {
     const char *f = next_colon(p, end), *next;
 
     *name_len = (f ? f : end) - p;
     sel->by = GPT_BY_NONE;
+    *vdev = -1;
     *ro = false;
     /* No device: the entry opens with its partition (names have no '='). */
     if ( gpt_parse_sel(p, *name_len, sel) )
@@ -227,11 +263,14 @@ static bool parse_entry(const char *p, const char *end, size_t *name_len,
         next = next_colon(f, end);
         if ( !*ro && end - f == 2 && !strncmp(f, "ro", 2) && !next )
             *ro = true;
+        else if ( *vdev < 0 && !*ro &&
+                  (*vdev = parse_vdev(f, (next ? next : end) - f)) >= 0 )
+            continue;
         else if ( sel->by != GPT_BY_NONE ||
                   !gpt_parse_sel(f, (next ? next : end) - f, sel) )
         {
             printk(XENLOG_WARNING "blkback: vbd=%.*s: \"%.*s\" is not "
-                   "\"ro\" or a partition\n", (int)(end - p), p,
+                   "\"ro\", a vdev or a partition\n", (int)(end - p), p,
                    (int)((next ? next : end) - f), f);
             return false;
         }
@@ -286,12 +325,13 @@ static void choose_devices(void)
     struct gpt_part part;
     size_t len;
     unsigned int i;
+    int vdev;
     bool ro;
 
     if ( !opt_vbd[0] )
     {
         for ( i = 0; (d = blk_get(i)) != NULL; i++ )
-            if ( !add_vbd(d, false, NULL) )
+            if ( !add_vbd(d, false, NULL, -1) )
                 break;
         return;
     }
@@ -302,10 +342,21 @@ static void choose_devices(void)
         end = strchr(p, ',');
         if ( !end )
             end = p + strlen(p);
-        if ( !parse_entry(p, end, &len, &sel, &ro) ||
+        if ( !parse_entry(p, end, &len, &sel, &vdev, &ro) ||
              !(d = entry_dev(p, len, &sel, &part)) )
             continue;
-        if ( !add_vbd(d, ro, sel.by != GPT_BY_NONE ? &part : NULL) )
+        if ( vdev < 0 )
+            vdev = nr_vbds << 4;
+        for ( i = 0; i < nr_vbds && vbds[i].devid != ((202u << 8) | vdev);
+              i++ )
+            continue;
+        if ( i < nr_vbds )
+        {
+            printk(XENLOG_WARNING "blkback: vbd=%.*s: %s is taken\n",
+                   (int)(end - p), p, vbds[i].name);
+            continue;
+        }
+        if ( !add_vbd(d, ro, sel.by != GPT_BY_NONE ? &part : NULL, vdev) )
             break;
     }
 }
