@@ -21,7 +21,9 @@
 # made into an HVM disk image by tools/pvshim-image, which SeaBIOS or OVMF
 # boots (GRUB, pvshim, PV GRUB on the guest's partition as xvda); the
 # files are then checked in the guest disk pvshim-image extract gives
-# back.  One line:
+# back.  DEBIAN_IMAGE_BARE=1 with those: the guest's disk is the image's
+# file system alone (a bare filesystem, as Xen users keep some), which
+# the guest mounts as xvda1.  One line:
 #
 #   PASS: debian image (virtio): login, workload, network, power button, fsck clean, files intact
 #   FAIL: debian image (virtio): why (console: build/check/debian-image-virtio.log)
@@ -37,8 +39,9 @@ pvgrub)
     work=build/check/debian-image-$iface
     ;;
 hvm-bios|hvm-uefi)
-    label="hvm image (${boot#hvm-}, $iface)"
-    work=build/check/hvm-image-${boot#hvm-}-$iface
+    bare=${DEBIAN_IMAGE_BARE:+, bare filesystem}
+    label="hvm image (${boot#hvm-}, $iface$bare)"
+    work=build/check/hvm-image-${boot#hvm-}-$iface${DEBIAN_IMAGE_BARE:+-bare}
     ;;
 *) echo "FAIL: debian image: DEBIAN_IMAGE_BOOT=$boot unknown"; exit 1 ;;
 esac
@@ -69,9 +72,20 @@ if [ "$boot" = pvgrub ]; then
 else
     [ "$boot" = hvm-bios ] || [ -r /usr/share/ovmf/OVMF.fd ] ||
         [ -r /usr/share/qemu/OVMF.fd ] || skip "no OVMF (Debian's ovmf)"
-    tools/pvshim-image create --pvgrub "$grub" "$img" "$disk" \
+    guest=$img
+    if [ -n "${DEBIAN_IMAGE_BARE:-}" ]; then
+        # Its first partition's file system alone.
+        read -r pstart psize < <(sfdisk -d "$img" |
+            sed -n 's/.*start= *\([0-9]*\), *size= *\([0-9]*\),.*/\1 \2/p')
+        guest=$work.fs
+        dd if="$img" of="$guest" bs=512 skip="$pstart" count="$psize" \
+            conv=sparse status=none && truncate -s $((psize * 512)) "$guest" ||
+            fail "cannot copy the file system out of $img"
+    fi
+    tools/pvshim-image create --pvgrub "$grub" "$guest" "$disk" \
         >"$work-image.log" 2>&1 ||
         fail "tools/pvshim-image create failed ($work-image.log)"
+    [ -z "${DEBIAN_IMAGE_BARE:-}" ] || rm -f "$guest"
     run=(--boot "disk-${boot#hvm-}")
 fi
 
@@ -112,7 +126,7 @@ wait_for() {
 type() { printf '%s\r' "$1" >&3; }
 
 # Under a loaded TCG host, GRUB, the kernel and systemd take minutes.
-wait_for 'Reading \(xen/xvda,msdos1\)/boot/grub/grub.cfg' 300 ||
+wait_for 'Reading \(xen/xvda(,msdos1|1)\)/boot/grub/grub.cfg' 300 ||
     fail "PV GRUB did not read grub.cfg from xvda"
 wait_for 'pvshim-debian login: ' 1500 || fail "no login prompt"
 type root
@@ -177,7 +191,11 @@ if [ "$boot" != pvgrub ]; then
     mv "$work.guest.img" "$disk" || fail "cannot move the guest's disk"
 fi
 # The host's view of the partition, at its offset: clean, files intact.
-start=$(sfdisk -d "$disk" | sed -n 's/.*start= *\([0-9]*\),.*/\1/p' | head -n1)
+if [ -n "${DEBIAN_IMAGE_BARE:-}" ]; then
+    start=0
+else
+    start=$(sfdisk -d "$disk" | sed -n 's/.*start= *\([0-9]*\),.*/\1/p' | head -n1)
+fi
 [ -n "$start" ] || fail "no partition in $disk"
 fs="$disk?offset=$((start * 512))"
 e2fsck -fn "$fs" >"$work.fsck" 2>&1 ||
