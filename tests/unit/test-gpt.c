@@ -13,6 +13,7 @@
 
 #define NR_BLOCKS   2048
 #define NR_ENTRIES  128
+#define LABEL36     "123456789012345678901234567890123456"  /* the most */
 
 static uint8_t disk[NR_BLOCKS * 4096];
 static unsigned int bs;
@@ -88,7 +89,7 @@ static void make_disk(unsigned int block)
     disk[511] = 0xaa;
     add_part(0, linux_fs, 2 + array, 99, "first");
     add_part(1, linux_fs, 100, 199, "guest");
-    add_part(3, linux_fs, 300, NR_BLOCKS - 2 - array, "123456789012345678901234567890123456");
+    add_part(3, linux_fs, 300, NR_BLOCKS - 2 - array, LABEL36);
     memset(entry(3), 0x22, 4);          /* another type */
     for ( h = blk(1); h; h = h == blk(1) ? blk(NR_BLOCKS - 1) : NULL )
     {
@@ -187,11 +188,13 @@ static void test_find(void)
         CHECK_EQ(p.nr_lbas, 100);
         CHECK_STR(find("partlabel=guest", &p), "ok");
         CHECK_EQ(p.number, 2);
-        CHECK_STR(find("parttype=0fc63daf-8483-4772-8e79-3d69d8477de4", &p), "ok");
+        CHECK_STR(find("parttype=0fc63daf-8483-4772-8e79-3d69d8477de4",
+                       &p), "ok");
         CHECK_EQ(p.number, 1);          /* the first of its type */
-        CHECK_STR(find("partuuid=11111111-1111-1111-1111-111111111101", &p), "ok");
+        CHECK_STR(find("partuuid=11111111-1111-1111-1111-111111111101",
+                       &p), "ok");
         CHECK_EQ(p.number, 2);          /* entry 1: byte 15, the text's last */
-        CHECK_STR(find("partlabel=123456789012345678901234567890123456", &p), "ok");
+        CHECK_STR(find("partlabel=" LABEL36, &p), "ok");
         CHECK_EQ(p.number, 4);
         CHECK_EQ(p.nr_lbas, NR_BLOCKS - 2 - (uint64_t)(16384 / bs) - 300 + 1);
         CHECK_STR(find("partlabel=gues", &p), "no such partition");
@@ -210,7 +213,7 @@ static void test_find(void)
     change;                                                                 \
     if ( reseal )                                                           \
         seal(lba);                                                          \
-    CHECK_STR(check(lba, &h_), (why) ? (why) : "ok");                                        \
+    CHECK_STR(check(lba, &h_), (why) ? (why) : "ok");                       \
 } while ( 0 )
 
 static void test_header_faults(void)
@@ -240,19 +243,22 @@ static void test_header_faults(void)
         HDR_FAULT(1, true, (put32(p1 + 12, 100), p1[99] = 1), NULL);
         HDR_FAULT(1, false, (put32(p1 + 12, 100), seal(1), p1[99] = 2),
                   "header CRC mismatch");
-        HDR_FAULT(1, true, put64(p1 + 24, 2), "header not where it says it is");
+        HDR_FAULT(1, true, put64(p1 + 24, 2),
+                  "header not where it says it is");
         HDR_FAULT(1, true, put64(p1 + 48, NR_BLOCKS),
                   "usable blocks out of range");
         HDR_FAULT(1, true, put64(p1 + 40, NR_BLOCKS - 2 - 16384 / bs + 1),
                   "usable blocks out of range");
         HDR_FAULT(1, true, put64(p1 + 40, 1), "usable blocks out of range");
-        HDR_FAULT(1, true, put64(p1 + 40, ~0ULL), "usable blocks out of range");
+        HDR_FAULT(1, true, put64(p1 + 40, ~0ULL),
+                  "usable blocks out of range");
         HDR_FAULT(1, true, put32(p1 + 84, 100), "entry size not 128 << n");
         HDR_FAULT(1, true, put32(p1 + 84, 384), "entry size not 128 << n");
         HDR_FAULT(1, true, put32(p1 + 84, 8192), "entry size not 128 << n");
         HDR_FAULT(1, true, put32(p1 + 84, 0), "entry size not 128 << n");
         HDR_FAULT(1, true, put32(p1 + 80, 0), "entry array empty or too big");
-        HDR_FAULT(1, true, put32(p1 + 80, 513), "entry array empty or too big");
+        HDR_FAULT(1, true, put32(p1 + 80, 513),
+                  "entry array empty or too big");
         HDR_FAULT(1, true, put32(p1 + 80, 0x80000000u),
                   "entry array empty or too big");
         /* 512 entries of 128 bytes: 64 KiB, the most we read. */
