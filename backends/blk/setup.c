@@ -8,6 +8,7 @@
  */
 #include "backends/blk.h"
 #include "backends/blk/blkback.h"
+#include "backends/blk/vbd-option.h"
 #include "backends/xenstore.h"
 #include <xen/io/xenbus.h>
 #include "shim/console.h"
@@ -209,81 +210,6 @@ static struct blk_dev *find_dev(const char *name, size_t len)
     return NULL;
 }
 
-/* The next ':' in [@p, @end), or NULL. */
-static const char *next_colon(const char *p, const char *end)
-{
-    for ( ; p < end; p++ )
-        if ( *p == ':' )
-            return p;
-    return NULL;
-}
-
-/*
- * "vdev=xvd<a-p>[<1-15>]" in [@f, @f + @len): (disk << 4) | partition
- * (xl's xvd names, docs/misc/vbd-interface.txt), or -1.
- */
-static int parse_vdev(const char *f, size_t len)
-{
-    unsigned int disk, part = 0;
-
-    if ( len < 9 || len > 11 || strncmp(f, "vdev=xvd", 8) ||
-         f[8] < 'a' || f[8] > 'p' )
-        return -1;
-    disk = f[8] - 'a';
-    if ( len >= 10 )
-    {
-        if ( f[9] < '1' || f[9] > '9' ||
-             (len == 11 && (f[9] != '1' || f[10] < '0' || f[10] > '5')) )
-            return -1;
-        part = len == 11 ? 10 + f[10] - '0' : f[9] - '0';
-    }
-    return (disk << 4) | part;
-}
-
-/*
- * One vbd= entry, [@p, @end): [<device>:]<partition>[:vdev=...][:ro] or
- * <device>[:vdev=...][:ro], the device's name in [@p, @p + *@name_len)
- * (0: none).  False, logged, if malformed.
- */
-static bool parse_entry(const char *p, const char *end, size_t *name_len,
-                        struct gpt_sel *sel, int *vdev, bool *ro)
-{
-    const char *f = next_colon(p, end), *next;
-
-    *name_len = (f ? f : end) - p;
-    sel->by = GPT_BY_NONE;
-    *vdev = -1;
-    *ro = false;
-    /* No device: the entry opens with its partition (names have no '='). */
-    if ( gpt_parse_sel(p, *name_len, sel) )
-        *name_len = 0;
-    for ( ; f; f = next )
-    {
-        f++;
-        next = next_colon(f, end);
-        if ( !*ro && end - f == 2 && !strncmp(f, "ro", 2) && !next )
-            *ro = true;
-        else if ( *vdev < 0 && !*ro &&
-                  (*vdev = parse_vdev(f, (next ? next : end) - f)) >= 0 )
-            continue;
-        else if ( sel->by != GPT_BY_NONE ||
-                  !gpt_parse_sel(f, (next ? next : end) - f, sel) )
-        {
-            printk(XENLOG_WARNING "blkback: vbd=%.*s: \"%.*s\" is not "
-                   "\"ro\", a vdev or a partition\n", (int)(end - p), p,
-                   (int)((next ? next : end) - f), f);
-            return false;
-        }
-    }
-    if ( !*name_len && sel->by == GPT_BY_NONE )
-    {
-        printk(XENLOG_WARNING "blkback: vbd=%.*s: no device or partition\n",
-               (int)(end - p), p);
-        return false;
-    }
-    return true;
-}
-
 /*
  * The entry's device, or the first with the partition when it names
  * none, and the partition (@p, if @sel names one): false, logged, if
@@ -321,12 +247,11 @@ static void choose_devices(void)
 {
     const char *p = opt_vbd, *end;
     struct blk_dev *d;
-    struct gpt_sel sel;
+    struct vbd_option o;
     struct gpt_part part;
-    size_t len;
+    const char *why;
     unsigned int i;
     int vdev;
-    bool ro;
 
     if ( !opt_vbd[0] )
     {
@@ -342,11 +267,15 @@ static void choose_devices(void)
         end = strchr(p, ',');
         if ( !end )
             end = p + strlen(p);
-        if ( !parse_entry(p, end, &len, &sel, &vdev, &ro) ||
-             !(d = entry_dev(p, len, &sel, &part)) )
+        if ( (why = vbd_parse_option(p, end, &o)) )
+        {
+            printk(XENLOG_WARNING "blkback: vbd=%.*s: %s\n",
+                   (int)(end - p), p, why);
             continue;
-        if ( vdev < 0 )
-            vdev = nr_vbds << 4;
+        }
+        if ( !(d = entry_dev(p, o.name_len, &o.sel, &part)) )
+            continue;
+        vdev = o.vdev >= 0 ? o.vdev : (int)(nr_vbds << 4);
         for ( i = 0; i < nr_vbds && vbds[i].devid != ((202u << 8) | vdev);
               i++ )
             continue;
@@ -356,7 +285,8 @@ static void choose_devices(void)
                    (int)(end - p), p, vbds[i].name);
             continue;
         }
-        if ( !add_vbd(d, ro, sel.by != GPT_BY_NONE ? &part : NULL, vdev) )
+        if ( !add_vbd(d, o.ro, o.sel.by != GPT_BY_NONE ? &part : NULL,
+                      vdev) )
             break;
     }
 }

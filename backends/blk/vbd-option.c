@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One entry of vbd= (docs/command-line.md): which device, which of its
+ * GPT partitions (gpt.c's selectors), the name xl's vdev= would give it
+ * (docs/misc/vbd-interface.txt: xvd<a-p> a disk, xvd<a-p><1-15> a
+ * partition), read-only or not.  Fields after the first are ':'
+ * separated; a device's name has no '=', so a first field that is a
+ * partition selector means no device was named.
+ */
+#include "backends/blk/vbd-option.h"
+
+/* The next ':' in [@p, @end), or @end. */
+static const char *field_end(const char *p, const char *end)
+{
+    for ( ; p < end; p++ )
+        if ( *p == ':' )
+            return p;
+    return end;
+}
+
+/* Whether [@p, @p + @len) holds a '=' (no device's name does). */
+static bool has_eq(const char *p, size_t len)
+{
+    while ( len-- )
+        if ( *p++ == '=' )
+            return true;
+    return false;
+}
+
+int vbd_parse_vdev(const char *f, size_t len)
+{
+    unsigned int disk, part = 0;
+
+    if ( len < 9 || len > 11 || strncmp(f, "vdev=xvd", 8) ||
+         f[8] < 'a' || f[8] > 'p' )
+        return -1;
+    disk = f[8] - 'a';
+    if ( len >= 10 )
+    {
+        if ( f[9] < '1' || f[9] > '9' ||
+             (len == 11 && (f[9] != '1' || f[10] < '0' || f[10] > '5')) )
+            return -1;
+        part = len == 11 ? 10 + f[10] - '0' : f[9] - '0';
+    }
+    return (disk << 4) | part;
+}
+
+const char *vbd_parse_option(const char *p, const char *end,
+                             struct vbd_option *o)
+{
+    const char *f = field_end(p, end), *next;
+
+    o->name_len = f - p;
+    o->vdev = -1;
+    o->ro = false;
+    if ( gpt_parse_sel(p, o->name_len, &o->sel) )
+        o->name_len = 0;
+    else if ( has_eq(p, o->name_len) )
+        return "not a device's name or a partition selector";
+    while ( f < end )
+    {
+        next = field_end(++f, end);
+        if ( o->ro )
+            return "\":ro\" comes last";
+        if ( next - f == 2 && !strncmp(f, "ro", 2) )
+            o->ro = true;
+        else if ( next - f >= 5 && !strncmp(f, "vdev=", 5) )
+        {
+            if ( o->vdev >= 0 || (o->vdev = vbd_parse_vdev(f, next - f)) < 0 )
+                return "vdev= wants one xvd<a-p>[<1-15>]";
+        }
+        else if ( o->sel.by != GPT_BY_NONE ||
+                  !gpt_parse_sel(f, next - f, &o->sel) )
+            return "a field is not ro, vdev= or one partition selector";
+        f = next;
+    }
+    if ( !o->name_len && o->sel.by == GPT_BY_NONE )
+        return "no device or partition";
+    return NULL;
+}
