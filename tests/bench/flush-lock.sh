@@ -109,7 +109,7 @@ lock_waits() {  # log, cpus
                 total = substr($0, RSTART + 8, RLENGTH - 8) + 0
             next
         }
-        reset && /(Global lock|Domain [0-9]+) [a-z_0-9]+: addr=/ {
+        reset && /(Global lock|Domain [0-9]+) [^ ]+: addr=/ {
             name = $0
             sub(/: addr=.*/, "", name)
             sub(/.* /, "", name)
