@@ -71,6 +71,18 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 size_t strlcpy(char *dst, const char *src, size_t size);
 
+/* The value of hex digit @c (either case), or 16 for any other character. */
+static inline int hex_digit(char c)
+{
+    if ( c >= '0' && c <= '9' )
+        return c - '0';
+    if ( c >= 'a' && c <= 'f' )
+        return c - 'a' + 10;
+    if ( c >= 'A' && c <= 'F' )
+        return c - 'A' + 10;
+    return 16;
+}
+
 /*
  * shim/lib/strtoull.c: parse an unsigned number in base 0 (auto: 0x hex,
  * leading 0 octal, else decimal), 10 or 16.  *endp gets the first unparsed

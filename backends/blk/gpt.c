@@ -60,17 +60,6 @@ static const uint8_t guid_order[GPT_GUID_LEN] = {
     3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15,
 };
 
-static int hex(char c)
-{
-    if ( c >= '0' && c <= '9' )
-        return c - '0';
-    if ( c >= 'a' && c <= 'f' )
-        return c - 'a' + 10;
-    if ( c >= 'A' && c <= 'F' )
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool gpt_parse_guid(const char *s, size_t len, uint8_t guid[GPT_GUID_LEN])
 {
     unsigned int i, n = 0;
@@ -86,7 +75,7 @@ bool gpt_parse_guid(const char *s, size_t len, uint8_t guid[GPT_GUID_LEN])
                 return false;
             continue;
         }
-        if ( (hi = hex(s[i])) < 0 || (lo = hex(s[i + 1])) < 0 )
+        if ( (hi = hex_digit(s[i])) > 15 || (lo = hex_digit(s[i + 1])) > 15 )
             return false;
         guid[guid_order[n++]] = (hi << 4) | lo;
         i += 2;

@@ -6,18 +6,6 @@
  */
 #include "shim/lib.h"
 
-static int digit_value(char c)
-{
-    if ( c >= '0' && c <= '9' )
-        return c - '0';
-    if ( c >= 'a' && c <= 'f' )
-        return c - 'a' + 10;
-    if ( c >= 'A' && c <= 'F' )
-        return c - 'A' + 10;
-
-    return 16;
-}
-
 /*
  * Base 0 picks 16 for a "0x"/"0X" prefix, 8 for a leading 0, else 10; base
  * 16 also accepts the prefix.  A prefix counts only if a hex digit follows
@@ -33,7 +21,7 @@ unsigned long long simple_strtoull(const char *cp, const char **endp,
     int d;
 
     if ( (base == 0 || base == 16) && cp[0] == '0' &&
-         (cp[1] == 'x' || cp[1] == 'X') && digit_value(cp[2]) < 16 )
+         (cp[1] == 'x' || cp[1] == 'X') && hex_digit(cp[2]) < 16 )
     {
         cp += 2;
         base = 16;
@@ -41,7 +29,7 @@ unsigned long long simple_strtoull(const char *cp, const char **endp,
     else if ( base == 0 )
         base = cp[0] == '0' ? 8 : 10;
 
-    for ( ; (d = digit_value(*cp)) < (int)base; cp++ )
+    for ( ; (d = hex_digit(*cp)) < (int)base; cp++ )
     {
         if ( val > (~0ULL - d) / base )
             ovf = true;

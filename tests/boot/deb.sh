@@ -90,21 +90,20 @@ in_chroot() {
 
     # The installed files boot a guest: 64-bit by multiboot1, 32-bit by
     # PVH.
-    ch pvshim-run /tmp/hello64.elf --timeout "$timeout" \
-        </dev/null >"$logdir/boot-pv64.log" 2>&1
+    chroot_boot pv64 multiboot1 /tmp/hello64.elf
+    chroot_boot pv32 PVH /tmp/hello32.elf --boot pvh
+}
+
+# The chroot's pvshim-run boots a hello kernel: width, boot, ELF, options.
+chroot_boot() {
+    local width=$1 boot=$2 rc why=
+    shift 2
+    ch pvshim-run "$@" --timeout "$timeout" \
+        </dev/null >"$logdir/boot-$width.log" 2>&1
     rc=$?
-    why=
     [ $rc = 0 ] || why="exit status $rc"
-    verdict "deb: installed pvshim-run boots hello (pv64, multiboot1)" \
-        "$logdir/boot-pv64.log" "$why" "+Test result: SUCCESS" \
-        "+Shutting down the VM, exit status 0"
-    ch pvshim-run /tmp/hello32.elf --boot pvh --timeout "$timeout" \
-        </dev/null >"$logdir/boot-pv32.log" 2>&1
-    rc=$?
-    why=
-    [ $rc = 0 ] || why="exit status $rc"
-    verdict "deb: installed pvshim-run boots hello (pv32, PVH)" \
-        "$logdir/boot-pv32.log" "$why" "+Test result: SUCCESS" \
+    verdict "deb: installed pvshim-run boots hello ($width, $boot)" \
+        "$logdir/boot-$width.log" "$why" "+Test result: SUCCESS" \
         "+Shutting down the VM, exit status 0"
 }
 
