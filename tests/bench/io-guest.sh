@@ -9,13 +9,24 @@
 # job's length; SYMS 1 (a profiling run) writes the kernel's text symbols
 # (/proc/kallsyms, gzipped) to DEV just past the region, for the host.
 # It prints "io-bench: ready NAME" before each fio job and "io-bench: done
-# NAME" after it, each time waiting for a line on the console (the host
-# reads QEMU's CPU time in between), then "io-bench: result ..." lines;
-# and "io-bench: requests NAME n=N sectors=S irqs=I" (the disk's
-# requests, sectors and interrupts during the job);
-# then it serves iperf3 on port 5201 until one more line, and powers off.
+# NAME" after it, each time waiting for the host's line on the console,
+# "go NAME" and "next NAME" (the host reads QEMU's CPU time in between),
+# and saying it got it ("io-bench: running NAME", "io-bench: counted
+# NAME": a line the console lost is typed again, and one typed twice is
+# passed over); then "io-bench: result ..." lines, and "io-bench:
+# requests NAME n=N sectors=S irqs=I" (the disk's requests, sectors and
+# interrupts during the job); then it serves iperf3 on port 5201 until
+# the line "quit", and powers off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 say() { echo "io-bench: $*"; }
+# Lines from the host until @1 (others, a repeat of an earlier one, are
+# passed over); then @2 said.
+wait_line() {
+    while read -r l; do
+        [ "$l" = "$1" ] && break
+    done
+    say "$2"
+}
 
 mountpoint -q /proc || mount -t proc proc /proc
 mountpoint -q /sys || mount -t sysfs sysfs /sys
@@ -58,7 +69,7 @@ counts() {
 
 run_fio() {     # name, rw, block size
     say "ready $1"
-    read -r _
+    wait_line "go $1" "running $1"
     set -- "$@" $(counts)
     fio --name="$1" --filename="$dev" --offset="${off}M" --size="${size}M" \
         --rw="$2" --bs="$3" --direct=1 --ioengine=libaio --iodepth=16 \
@@ -66,7 +77,7 @@ run_fio() {     # name, rw, block size
         --output="/tmp/$1.json" >"/tmp/$1.err" 2>&1
     rc=$?
     say "done $1"
-    read -r _
+    wait_line "next $1" "counted $1"
     set -- "$@" $(counts)
     say "requests $1 n=$(($8 - $4)) sectors=$(($9 - $5)) irqs=$((${10} - $6)) ctxt=$((${11} - $7))"
     if [ $rc = 0 ]; then
@@ -91,8 +102,7 @@ run_fio randread randread 4k
 iperf3 -s -p 5201 >/tmp/iperf3.log 2>&1 &
 sleep 1
 say "iperf3 ready"
-read -r _
-say "powering off"
+wait_line quit "powering off"
 sync
 echo o >/proc/sysrq-trigger
 sleep 60

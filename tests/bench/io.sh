@@ -226,15 +226,31 @@ boot() {        # name, command...
         echo "bench: io $name: $part did not finish; the shim's debug keys" \
              "b e q d are in $log" >&2
     }
+    # @1 typed on the guest's console until it says @2 (a serial line
+    # lost once in a loaded make check: the guest never saw its "go").
+    type_until() {
+        local next
+        while :; do
+            printf '%s\r' "$1" >&3
+            next=$((SECONDS + 10))
+            while ! grep -aq -- "$2" "$log"; do
+                kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ] ||
+                    return 1
+                [ $SECONDS -lt $next ] || continue 2
+                sleep 0.1
+            done
+            return 0
+        done
+    }
     for part in seqwrite seqread randread; do
         wait_for "io-bench: ready $part" || { rc=1; break; }
         t0=$(cputicks $pid)
         watch_start $name $part
-        printf 'go\r' >&3
-        wait_for "io-bench: done $part" || { rc=1; keys; break; }
+        type_until "go $part" "io-bench: running $part" &&
+            wait_for "io-bench: done $part" || { rc=1; keys; break; }
         t1=$(cputicks $pid)
         watch_stop
-        printf 'go\r' >&3
+        type_until "next $part" "io-bench: counted $part" || { rc=1; break; }
         cpu[$name,$part]=$((t1 - t0))
     done
     if [ $rc = 0 ] && wait_for 'io-bench: iperf3 ready' && [ -n "$iperf" ]; then
@@ -259,8 +275,8 @@ PY
 )
         done
     fi
-    printf 'quit\r' >&3
     end=$((SECONDS + 60))
+    type_until quit 'io-bench: powering off'
     while kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 1; done
     kill $pid 2>/dev/null
     wait $pid 2>/dev/null
