@@ -277,7 +277,7 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
     unsigned long mfn = pa >> PAGE_SHIFT;
     unsigned int i, n, idx = (pa & (PAGE_SIZE - 1)) / sizeof(uint64_t);
     unsigned int nr_frames;
-    uint64_t d = desc;
+    uint64_t d = desc, *slot;
 
     struct page_info *pg = mfn_to_page(mfn);
     enum page_type type;
@@ -293,7 +293,8 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
         return -XEN_EINVAL;
     }
 
-    ACCESS_ONCE(((uint64_t *)__va(mfn << PAGE_SHIFT))[idx]) = d;
+    slot = (uint64_t *)__va(mfn << PAGE_SHIFT) + idx;
+    ACCESS_ONCE(*slot) = d;
 
     /*
      * Every running vCPU's GDT copy that holds the frame (more than once,
@@ -312,8 +313,7 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
         for ( i = 0; i < nr_frames; i++ )
             if ( w->gdt_frames[i] == mfn )
                 ACCESS_ONCE(percpu_area[w->id]->gdt[i * DESCS_PER_FRAME +
-                                                    idx]) =
-                    ACCESS_ONCE(((uint64_t *)__va(mfn << PAGE_SHIFT))[idx]);
+                                                    idx]) = ACCESS_ONCE(*slot);
         spin_unlock(&w->gdt_lock);
     }
     put_page_and_type(mfn);
