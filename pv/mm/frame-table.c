@@ -203,12 +203,9 @@ static void free_dying(unsigned long mfn)
  */
 static void free_if_flushed(unsigned long mfn)
 {
-    unsigned long mask = pv_guest_cpus();
-
     if ( page_cinfo(&frame_table[mfn]) != PAGE_CINFO(PGO_DYING, 0) )
         return;                         /* freed already */
-    tlbflush_filter(&mask, frame_table[mfn].flush_stamp);
-    if ( mask )
+    if ( pv_flush_filter(pv_guest_cpus(), frame_table[mfn].flush_stamp) )
         queue_dying(mfn);
     else
         free_dying(mfn);

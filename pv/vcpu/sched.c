@@ -19,6 +19,7 @@
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
 #include "pv/lifecycle.h"
+#include "pv/mm/guest-flush.h"
 #include "pv/vcpu/smp.h"
 #include "shim/softirq.h"
 #include "shim/perfc.h"
@@ -42,6 +43,8 @@ void vcpu_unblock(struct vcpu *v)
  * it) has it dropped around each
  * halt: others may enter the shim meanwhile, and a pause finds this CPU
  * waiting for the lock as it wakes.  A wake-up's IPI waits for the halt.
+ * Other CPUs' TLB flushes of this one are owed while it halts, and done
+ * as it wakes (pv_tlb_idle_enter(), pv/mm/guest-flush.c).
  */
 static void vcpu_sleep(struct vcpu *v)
 {
@@ -68,7 +71,9 @@ static void vcpu_sleep(struct vcpu *v)
         if ( locked )
             pv_domain_unlock();
         ASSERT_NO_LOCKS_HELD();         /* a halt with one would stall all */
+        pv_tlb_idle_enter();
         cpu_wait_for_interrupt();
+        pv_tlb_idle_exit();
         if ( locked )
             pv_domain_lock();
     }
