@@ -309,5 +309,7 @@ noreturn void domain_shutdown(unsigned int reason)
         printk(" (code %u)", dom.shutdown_code);
     printk("\n");
     report_end();
+    if ( status == SHIM_EXIT_REBOOT )
+        machine_reboot(status);
     machine_halt(status);
 }

@@ -27,5 +27,10 @@ noreturn void panic(const char *fmt, ...) __printf(1, 2);
  * absent.
  */
 noreturn void machine_halt(int status);
+/*
+ * The same for a guest's reboot (@status SHIM_EXIT_REBOOT): where no
+ * debug-exit device took the status, restart the VM as reboot= says.
+ */
+noreturn void machine_reboot(int status);
 
 #endif /* SHIM_PANIC_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ACPI table discovery and S5 (ACPI 6.4: 5.2.5 RSDP, 5.2.7/8 RSDT/XSDT,
- * 5.2.9 FADT, 7.4.2 \_Sx, 4.8.3.2.1 PM1 control).  Only what poweroff,
+ * ACPI table discovery, S5 and the reset register (ACPI 6.4: 5.2.5 RSDP,
+ * 5.2.7/8 RSDT/XSDT, 5.2.9 FADT, 7.4.2 \_Sx, 4.8.3.2.1 PM1 control,
+ * 4.8.3.6 reset register).  Only what poweroff, reboot,
  * interrupt routing (the MADT, acpi-madt.c) and the power button (the
  * SCI, acpi-sci.c) need; runs while the boot directmap covers 4 GiB.
  */
@@ -35,6 +36,10 @@ struct acpi_rsdp {
 #define FADT_PM_TMR_BLK     76
 #define FADT_FLAGS          112
 #define  FADT_TMR_VAL_EXT   (1u << 8)       /* the PM timer has 32 bits */
+#define  FADT_RESET_REG_SUP (1u << 10)      /* RESET_REG is there */
+#define FADT_RESET_REG      116             /* a Generic Address Structure */
+#define FADT_RESET_VALUE    128
+#define GAS_SYSTEM_IO       1
 #define FADT_X_DSDT         140
 #define SLP_EN              (1u << 13)
 #define LOW_4G              (4ULL << 30)
@@ -45,6 +50,8 @@ static uint16_t pm_tmr_port;
 static bool pm_tmr_32bit;
 static uint8_t slp_typa, slp_typb;
 static bool s5_ok;
+static uint16_t reset_port;             /* 0: no reset register to use */
+static uint8_t reset_value;
 
 static const void *acpi_ptr(uint64_t pa, uint64_t len)
 {
@@ -159,6 +166,44 @@ static bool find_s5(const struct acpi_header *dsdt)
     return false;
 }
 
+/*
+ * The reset register, where the FADT says it has one, in I/O space (as
+ * QEMU's and every PC chipset's, 0xcf9): Xen's acpi_reboot() takes memory
+ * and PCI configuration space too, which no machine the shim runs on
+ * uses; those are left to reboot='s other methods.
+ */
+static void reset_capture(const uint8_t *f, uint32_t length)
+{
+    uint32_t flags;
+    uint64_t addr;
+
+    if ( length < FADT_RESET_VALUE + 1 )
+        return;
+    memcpy(&flags, f + FADT_FLAGS, 4);
+    if ( !(flags & FADT_RESET_REG_SUP) )
+        return;
+    memcpy(&addr, f + FADT_RESET_REG + 4, 8);
+    if ( f[FADT_RESET_REG] != GAS_SYSTEM_IO || !addr || addr > 0xffff )
+    {
+        printk("ACPI: reset register in address space %u at %#lx: "
+               "not used\n", f[FADT_RESET_REG], (unsigned long)addr);
+        return;
+    }
+    reset_port = addr;
+    reset_value = f[FADT_RESET_VALUE];
+    printk("ACPI: reset via I/O port %#x, value %#x\n", reset_port,
+           reset_value);
+}
+
+bool acpi_reset(void)
+{
+    if ( !reset_port )
+        return false;
+    printk("Rebooting the VM: ACPI reset register\n");
+    outb(reset_value, reset_port);
+    return true;
+}
+
 bool acpi_init(uint64_t rsdp_hint)
 {
     const struct acpi_rsdp *r;
@@ -193,6 +238,7 @@ bool acpi_init(uint64_t rsdp_hint)
     }
     f = (const uint8_t *)fadt;
     acpi_sci_capture(fadt, fadt->length);
+    reset_capture(f, fadt->length);
     memcpy(&pm1a_cnt, f + FADT_PM1A_CNT, 2);
     memcpy(&pm1b_cnt, f + FADT_PM1B_CNT, 2);
     memcpy(&pm_tmr_port, f + FADT_PM_TMR_BLK, 2);

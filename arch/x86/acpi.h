@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The little of ACPI the shim needs: finding tables, S5 poweroff. */
+/* The little of ACPI the shim needs: finding tables, S5, the reset register. */
 #ifndef ARCH_X86_ACPI_H
 #define ARCH_X86_ACPI_H
 
@@ -15,6 +15,8 @@ bool acpi_init(uint64_t rsdp_hint);
 
 /* Enter S5 if acpi_init() found how; returns if it could not. */
 void acpi_poweroff(void);
+/* Write the FADT's reset register (said first); false if there is none. */
+bool acpi_reset(void);
 
 /* The FADT's PM timer I/O port (0: none) and whether it counts 32 bits. */
 uint16_t acpi_pm_timer_port(bool *is_32bit);

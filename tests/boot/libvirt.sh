@@ -10,13 +10,14 @@
 # overlay: the image itself is never written) and a virtio-net NIC on
 # QEMU's user network restricted to the host.  virsh defines it, starts
 # it, logs in as root on `virsh console` and runs a command (eth0's DHCP
-# lease), shuts it down with the ACPI power button (the guest powers off
+# lease) and `reboot` (the shim resets the VM, libvirt keeps the domain
+# running, and the guest boots to its login again), shuts it down with the ACPI power button (the guest powers off
 # cleanly: the domain is shut off for the reason "shutdown" and the
 # shim's log says poweroff, status 0), starts it again and destroys it
 # once PV GRUB reads the disk, and undefines it.  LIBVIRT_IF=nvme: the
 # disk is NVMe.  One line:
 #
-#   PASS: libvirt (virtio): define, start, console login, shutdown (power button), start, destroy, undefine
+#   PASS: libvirt (virtio): define, start, console login, reboot, shutdown (power button), start, destroy, undefine
 #   FAIL: libvirt (virtio): why (console: build/check/libvirt-virtio/console.log)
 #   SKIP: libvirt (virtio): no libvirtd (ci/deps.sh installs libvirt-daemon-system)
 set -u
@@ -147,12 +148,22 @@ send root\r
 expect 300 root@pvshim-debian:~# 
 send for i in $(seq 120); do ip -4 -o addr show eth0 | grep -q 'inet 10.0.2.15/' && break; sleep 1; done; ip -4 -o addr show eth0; echo console-$((6 * 7))\r
 expect 600 console-42
+send reboot\r
+expect 600 Rebooting the VM
+expect 1500 pvshim-debian login: 
 send \x1d
 wait 60
 EOF
     fail "virsh console: $(tail -n1 "$work/pty-chat.log") ($work/virsh-console.log)"
 grep -aq 'eth0 *inet 10\.0\.2\.15/' "$work/virsh-console.log" ||
     fail "eth0 took no DHCP lease ($work/virsh-console.log)"
+# The guest's reboot reset the VM (no debug-exit device: the shim resets
+# it, <on_reboot>restart</on_reboot>), and it came up again.
+state_is 'running*' ||
+    fail "after the guest's reboot: $(virsh domstate --reason "$dom")"
+grep -aq 'd1: shutdown: reboot' "$log" || fail "the guest did not reboot"
+[ "$(grep -ac 'Reading (xen/xvda,msdos1)/boot/grub/grub.cfg' "$log")" -ge 2 ] ||
+    fail "PV GRUB did not start again after the guest's reboot"
 
 # The power button: the shim gives Linux control/shutdown "poweroff",
 # systemd unmounts the root and the shim ends the VM with ACPI S5.
@@ -180,4 +191,4 @@ virsh undefine "$dom" >"$work/virsh.log" 2>&1 ||
     fail "virsh undefine: $(cat "$work/virsh.log")"
 [ -z "$(virsh list --all --name)" ] || fail "a domain is left after undefine"
 rm -f "$work/disk.qcow2"
-echo "PASS: $label: define, start, console login, shutdown (power button), start, destroy, undefine"
+echo "PASS: $label: define, start, console login, reboot, shutdown (power button), start, destroy, undefine"

@@ -1055,9 +1055,82 @@ section_virtio_net() {
         -- -nic none
 }
 
+# reboot_case NAME BOOTS SHIM-CMDLINE [+REGEX | -REGEX]... -- [QEMU-ARGS]:
+# the shutdown-reboot guest as a VM with no launcher reading statuses
+# (pvshim-run's QEMU line without isa-debug-exit and -no-reboot, as
+# libvirt or a cloud runs it): BOOTS shim boots (each guest reboot
+# restarting the VM), then QEMU is stopped; BOOTS 1 wants QEMU to end by
+# itself after one.
+reboot_case() {
+    local name=$1 boots=$2 cmdline=$3 log=$logdir/${1//[^A-Za-z0-9_.-]/_}.log
+    local pats=() line qemu pid n end why=
+    shift 3
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
+    shift
+    line=$(tools/pvshim-run build/guests/shutdown-reboot.elf \
+               --shim-cmdline "$cmdline" --dry-run -- "$@" |
+           sed -e 's/ -no-reboot / /' \
+               -e 's/ -device isa-debug-exit[^ ]* / /')
+    [[ "$line" != *debug-exit* && "$line" != *-no-reboot* ]] ||
+        { echo "FAIL: $name: pvshim-run --dry-run's line changed"; return; }
+    eval "qemu=($line)"
+    : >"$log"
+    # A session of its own (this script's background jobs share its
+    # process group, so setsid needn't fork): QEMU's pid is its group.
+    setsid "${qemu[@]}" </dev/null >"$log" 2>&1 &
+    pid=$!
+    end=$((SECONDS + timeout))
+    while kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ]; do
+        n=$(grep -ac 'd1: shutdown: reboot' "$log")
+        [ "$n" -ge "$boots" ] && [ "$boots" -gt 1 ] && break
+        sleep 0.2
+    done
+    if kill -0 $pid 2>/dev/null; then
+        [ "$boots" -gt 1 ] || why="QEMU still running after one boot"
+        kill -- -$pid 2>/dev/null
+    fi
+    wait $pid 2>/dev/null
+    n=$(grep -acE "$banner" "$log")
+    if [ "$boots" -gt 1 ]; then
+        [ "$n" -ge "$boots" ] || why="${why:+$why; }$n boots, wanted $boots"
+    else
+        [ "$n" = 1 ] || why="${why:+$why; }$n boots, wanted 1"
+    fi
+    verdict "$name" "$log" "$why" "${pats[@]}"
+}
+
+# A guest's reboot: with isa-debug-exit (pvshim-run) the VM ends with
+# status 2; without it nothing reads statuses, so the VM restarts as
+# reboot= says (Xen's machine_restart()), and the guest boots again.
+section_reboot() {
+    local reset='Rebooting the VM: ACPI reset register'
+    local kbd='Rebooting the VM: keyboard controller'
+    local cf9='Rebooting the VM: port 0xcf9' triple='Rebooting the VM: triple fault'
+
+    expect "reboot: the launcher gets status 2" 2 \
+        "+Shutting down the VM, exit status 2" "-Rebooting the VM" \
+        -- build/guests/shutdown-reboot.elf
+    # q35's FADT has a reset register (0xcf9), i440fx's (revision 1) none.
+    reboot_case "reboot: q35, the ACPI reset register" 3 "" \
+        "+ACPI: reset via I/O port 0xcf9, value 0xf" "+$reset" "-$kbd" \
+        -- -machine q35
+    reboot_case "reboot: i440fx, the keyboard controller after ACPI" 3 "" \
+        "-ACPI: reset via" "+$kbd" "-$triple" -- -machine pc
+    reboot_case "reboot=t: a triple fault" 3 "reboot=t" "+$triple" "-$kbd"
+    reboot_case "reboot=pci: port 0xcf9" 3 "reboot=pci" "+$cf9" "-$kbd" \
+        -- -machine q35
+    reboot_case "reboot=k,warm: the keyboard controller" 3 "reboot=k,warm" \
+        "+$kbd" "-$reset" -- -machine q35
+    reboot_case "reboot=no: powered off, not restarted" 1 "reboot=no" \
+        "+Not rebooting \(reboot=no\): powering the VM off" "-Rebooting the VM"
+    reboot_case "reboot=bios: refused, the default kept" 3 "reboot=bios" \
+        "+parameter \"reboot\" has invalid value \"bios\"" "+$reset" \
+        -- -machine q35
+}
+
 sections=(entry bzimage config time global-pages smep-smap spec-ctrl fault
           launcher cmdline kernel guest-mem console-input keys console
-          virtio-blk nvme virtio-net)
+          virtio-blk nvme virtio-net reboot)
 case "${1:-}" in
 --list) printf '%s\n' "${sections[@]}"; exit 0 ;;
 esac
