@@ -322,7 +322,7 @@ run: deps all
 	    cp --sparse=always "$$img" $(RUN_DISK) || exit 1; \
 	grub=$$(tools/fetch-pvgrub) || exit 1; \
 	tools/pvshim-run --shim-dir $(BUILD) "$$grub" --memory 1G \
-	    --disk $(RUN_DISK) --net user
+	    --disk $(RUN_DISK) --net user --on-reboot restart
 
 # Debian's Linux on the shim, to its busybox shell on hvc0: leave with
 # poweroff (or Ctrl-a x).

@@ -1110,6 +1110,12 @@ section_reboot() {
     expect "reboot: the launcher gets status 2" 2 \
         "+Shutting down the VM, exit status 2" "-Rebooting the VM" \
         -- build/guests/shutdown-reboot.elf
+    # pvshim-run --on-reboot restart: a new QEMU for each reboot, until
+    # --timeout (this guest reboots for ever).
+    expect "reboot: pvshim-run --on-reboot restart" 124 \
+        "+starting the VM again \(--on-reboot restart, run 3\)" \
+        "+timed out after 20s" \
+        -- build/guests/shutdown-reboot.elf --on-reboot restart --timeout 20
     # q35's FADT has a reset register (0xcf9), i440fx's (revision 1) none.
     reboot_case "reboot: q35, the ACPI reset register" 3 "" \
         "+ACPI: reset via I/O port 0xcf9, value 0xf" "+$reset" "-$kbd" \
