@@ -101,18 +101,6 @@ static void wait_blocked(unsigned int r)
     test_fail("vCPU 1 never blocked (round %u)", r);
 }
 
-static long mmuext_flush(unsigned int cmd, unsigned long va,
-                         const unsigned long *mask)
-{
-    mmuext_op_t op = {
-        .cmd = cmd,
-        .arg1.linear_addr = va,
-    };
-
-    set_xen_guest_handle(op.arg2.vcpumask, mask);
-    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
-}
-
 static void change(enum method m, unsigned long frame_b, unsigned long l1)
 {
     uint64_t b = pte_make(frame_b, PTE_RO);

@@ -278,6 +278,15 @@ long mmuext1(unsigned int cmd, unsigned long arg1)
     return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
 }
 
+long mmuext_flush(unsigned int cmd, unsigned long va,
+                  const unsigned long *mask)
+{
+    mmuext_op_t op = { .cmd = cmd, .arg1.linear_addr = va };
+
+    set_xen_guest_handle(op.arg2.vcpumask, mask);
+    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
+}
+
 long pin_table(unsigned int level, unsigned long mfn)
 {
     return mmuext1(MMUEXT_PIN_L1_TABLE + level - 1, mfn);

@@ -52,18 +52,6 @@ static void check_flushed(const char *what)
         test_fail("%s: reads %#llx", what, (unsigned long long)v);
 }
 
-static long mmuext_flush(unsigned int cmd, unsigned long va,
-                         const unsigned long *mask)
-{
-    mmuext_op_t op = {
-        .cmd = cmd,
-        .arg1.linear_addr = va,
-    };
-
-    set_xen_guest_handle(op.arg2.vcpumask, mask);
-    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
-}
-
 static void test_mmuext_flushes(void)
 {
     static const struct {
