@@ -71,6 +71,28 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 size_t strlcpy(char *dst, const char *src, size_t size);
 
+/*
+ * shim/lib/crc32.c: CRC-32 (IEEE 802.3, reflected) of @len bytes, carried
+ * on from @crc (0 to start).
+ */
+uint32_t crc32(uint32_t crc, const void *buf, size_t len);
+
+/* Little-endian fields, a byte at a time (no alignment assumed). */
+static inline uint32_t get_le16(const uint8_t *p)
+{
+    return p[0] | (p[1] << 8);
+}
+
+static inline uint32_t get_le32(const uint8_t *p)
+{
+    return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static inline uint64_t get_le64(const uint8_t *p)
+{
+    return get_le32(p) | ((uint64_t)get_le32(p + 4) << 32);
+}
+
 /* The value of hex digit @c (either case), or 16 for any other character. */
 static inline int hex_digit(char c)
 {

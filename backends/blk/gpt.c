@@ -30,31 +30,6 @@
 #define ENT_LAST_LBA        40
 #define ENT_NAME            56
 
-static uint32_t le32(const uint8_t *p)
-{
-    return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-    return le32(p) | ((uint64_t)le32(p + 4) << 32);
-}
-
-/* CRC-32 (IEEE 802.3, reflected), continued from @crc (start at 0). */
-static uint32_t crc32(uint32_t crc, const uint8_t *p, size_t len)
-{
-    unsigned int i;
-
-    crc = ~crc;
-    while ( len-- )
-    {
-        crc ^= *p++;
-        for ( i = 0; i < 8; i++ )
-            crc = (crc >> 1) ^ (crc & 1 ? 0xedb88320u : 0);
-    }
-    return ~crc;
-}
-
 /* Text order of a GUID's bytes -> their place on the disk. */
 static const uint8_t guid_order[GPT_GUID_LEN] = {
     3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -187,24 +162,24 @@ const char *gpt_check_header(const uint8_t *blk, unsigned int bs,
 
     if ( memcmp(blk + HDR_SIGNATURE, "EFI PART", 8) )
         return "no \"EFI PART\" signature";
-    size = le32(blk + HDR_SIZE);
+    size = get_le32(blk + HDR_SIZE);
     if ( size < HDR_MIN_SIZE || size > bs )
         return "header size out of range";
     crc = crc32(0, blk, HDR_CRC);
     crc = crc32(crc, zero, 4);
     crc = crc32(crc, blk + HDR_CRC + 4, size - HDR_CRC - 4);
-    if ( crc != le32(blk + HDR_CRC) )
+    if ( crc != get_le32(blk + HDR_CRC) )
         return "header CRC mismatch";
 
-    h->my_lba = le64(blk + HDR_MY_LBA);
-    h->alternate_lba = le64(blk + HDR_ALTERNATE_LBA);
-    h->first_usable = le64(blk + HDR_FIRST_USABLE);
-    h->last_usable = le64(blk + HDR_LAST_USABLE);
+    h->my_lba = get_le64(blk + HDR_MY_LBA);
+    h->alternate_lba = get_le64(blk + HDR_ALTERNATE_LBA);
+    h->first_usable = get_le64(blk + HDR_FIRST_USABLE);
+    h->last_usable = get_le64(blk + HDR_LAST_USABLE);
     memcpy(h->disk_guid, blk + HDR_DISK_GUID, GPT_GUID_LEN);
-    h->entries_lba = le64(blk + HDR_ENTRIES_LBA);
-    h->nr_entries = le32(blk + HDR_NR_ENTRIES);
-    h->entry_size = le32(blk + HDR_ENTRY_SIZE);
-    h->entries_crc = le32(blk + HDR_ENTRIES_CRC);
+    h->entries_lba = get_le64(blk + HDR_ENTRIES_LBA);
+    h->nr_entries = get_le32(blk + HDR_NR_ENTRIES);
+    h->entry_size = get_le32(blk + HDR_ENTRY_SIZE);
+    h->entries_crc = get_le32(blk + HDR_ENTRIES_CRC);
 
     if ( h->my_lba != lba )
         return "header not where it says it is";
@@ -284,8 +259,8 @@ const char *gpt_find(const struct gpt_header *h, const uint8_t *array,
         e = array + (size_t)i * h->entry_size;
         if ( is_zero(e + ENT_TYPE, GPT_GUID_LEN) || !selected(e, i + 1, sel) )
             continue;
-        first = le64(e + ENT_FIRST_LBA);
-        last = le64(e + ENT_LAST_LBA);
+        first = get_le64(e + ENT_FIRST_LBA);
+        last = get_le64(e + ENT_LAST_LBA);
         if ( first > last || first < h->first_usable ||
              last > h->last_usable )
             return "partition outside the usable blocks";

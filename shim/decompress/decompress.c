@@ -16,27 +16,6 @@ static const struct {
     { DECOMPRESS_LZMA,  "lzma",  3, { 0x5d, 0x00, 0x00 } },
 };
 
-/* CRC-32 (IEEE 802.3, reflected), a byte at a time from a built table. */
-uint32_t decompress_crc32(const uint8_t *p, size_t len)
-{
-    static uint32_t table[256];
-    uint32_t crc = ~0u;
-    unsigned int i, j;
-
-    if ( !table[1] )
-        for ( i = 0; i < 256; i++ )
-        {
-            uint32_t c = i;
-
-            for ( j = 0; j < 8; j++ )
-                c = (c >> 1) ^ (c & 1 ? 0xedb88320u : 0);
-            table[i] = c;
-        }
-    while ( len-- )
-        crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-    return ~crc;
-}
-
 enum decompress_format decompress_probe(const uint8_t *in, size_t in_len)
 {
     unsigned int i;

@@ -12,17 +12,6 @@
 
 #include "shim/lib.h"
 
-/* Little-endian fields, a byte at a time (no alignment assumed). */
-static inline uint32_t get_le16(const uint8_t *p)
-{
-    return p[0] | (p[1] << 8);
-}
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-    return p[0] | (p[1] << 8) | (p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 /* The formats, by the magic bytes their streams open with. */
 enum decompress_format {
     DECOMPRESS_UNKNOWN,
@@ -71,9 +60,6 @@ int unzstd(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_size,
 int unlzma2(const uint8_t *in, size_t in_len, size_t *in_used, uint8_t *out,
             size_t out_size, size_t *out_len, uint32_t dict_size,
             const char **why);
-
-/* CRC-32 (IEEE 802.3, as gzip and xz use it). */
-uint32_t decompress_crc32(const uint8_t *p, size_t len);
 
 /* Any supported format, chosen by its magic. */
 int decompress(const uint8_t *in, size_t in_len, uint8_t *out,

@@ -52,7 +52,7 @@ static int header(const uint8_t *in, size_t in_len, size_t *pos,
     {
         if ( in_len - *pos < 2 )
             return *why = "gzip header truncated", -1;
-        if ( (decompress_crc32(in, *pos) & 0xffff) !=
+        if ( (crc32(0, in, *pos) & 0xffff) !=
              (uint32_t)(in[*pos] | (in[*pos + 1] << 8)) )
             return *why = "gzip header CRC mismatch", -1;
         *pos += 2;
@@ -72,7 +72,7 @@ int gunzip(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_size,
     pos += used;
     if ( in_len - pos < 8 )
         return *why = "gzip trailer truncated", -1;
-    if ( get_le32(in + pos) != decompress_crc32(out, *out_len) )
+    if ( get_le32(in + pos) != crc32(0, out, *out_len) )
         return *why = "gzip CRC-32 mismatch", -1;
     if ( get_le32(in + pos + 4) != (uint32_t)*out_len )
         return *why = "gzip ISIZE mismatch", -1;

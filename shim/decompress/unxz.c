@@ -143,7 +143,7 @@ static int block_header(const uint8_t *in, size_t len, size_t *pos,
     flags = in[*pos + 1];
     nf = (flags & 3) + 1;
     end = *pos + hsize - 4;
-    if ( decompress_crc32(in + *pos, hsize - 4) != get_le32(in + end) )
+    if ( crc32(0, in + *pos, hsize - 4) != get_le32(in + end) )
         return *why = "xz block header CRC mismatch", -1;
     if ( flags & 0x3c )
         return *why = "xz block header has reserved flags", -1;
@@ -190,7 +190,7 @@ static int block_check(const uint8_t *in, size_t len, size_t *pos,
     if ( size > len - *pos )
         return *why = "xz block check truncated", -1;
     if ( (type == CHECK_CRC32 &&
-          get_le32(in + *pos) != decompress_crc32(data, n)) ||
+          get_le32(in + *pos) != crc32(0, data, n)) ||
          (type == CHECK_CRC64 &&
           (get_le32(in + *pos) | ((uint64_t)get_le32(in + *pos + 4) << 32))
           != crc64(data, n)) )
@@ -265,10 +265,10 @@ static int index_and_footer(const uint8_t *in, size_t len, size_t pos,
     if ( sum_a != t->unpadded || sum_b != t->unc )
         return *why = "xz index does not match the blocks", -1;
     if ( padding(in, len, &pos, start) || len - pos < 4 + XZ_FOOTER ||
-         get_le32(in + pos) != decompress_crc32(in + start, pos - start) )
+         get_le32(in + pos) != crc32(0, in + start, pos - start) )
         return *why = "xz index padding or CRC bad", -1;
     pos += 4;
-    if ( get_le32(in + pos) != decompress_crc32(in + pos + 4, 6) ||
+    if ( get_le32(in + pos) != crc32(0, in + pos + 4, 6) ||
          ((uint64_t)get_le32(in + pos + 4) + 1) * 4 != pos - start ||
          memcmp(in + pos + 8, flags, 2) || in[pos + 10] != 'Y' ||
          in[pos + 11] != 'Z' )
@@ -290,7 +290,7 @@ int unxz(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_size,
     *out_len = 0;
     if ( in_len < XZ_HEADER + XZ_FOOTER || memcmp(in, xz_magic, 6) )
         return *why = "no xz stream header", -1;
-    if ( get_le32(in + 8) != decompress_crc32(in + 6, 2) )
+    if ( get_le32(in + 8) != crc32(0, in + 6, 2) )
         return *why = "xz stream header CRC mismatch", -1;
     check = in[7];
     if ( in[6] || (check != CHECK_NONE && check != CHECK_CRC32 &&

@@ -199,11 +199,6 @@ static uint64_t rotl(uint64_t x, unsigned int r)
     return (x << r) | (x >> (64 - r));
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-    return get_le32(p) | ((uint64_t)get_le32(p + 4) << 32);
-}
-
 static uint64_t xxh_round(uint64_t acc, uint64_t v)
 {
     return rotl(acc + v * P2, 31) * P1;
@@ -219,7 +214,7 @@ static uint64_t xxh64(const uint8_t *p, size_t len)
     {
         for ( ; end - p >= 32; p += 32 )
             for ( i = 0; i < 4; i++ )
-                v[i] = xxh_round(v[i], le64(p + 8 * i));
+                v[i] = xxh_round(v[i], get_le64(p + 8 * i));
         h = rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18);
         for ( i = 0; i < 4; i++ )
             h = (h ^ xxh_round(0, v[i])) * P1 + P4;
@@ -228,7 +223,7 @@ static uint64_t xxh64(const uint8_t *p, size_t len)
         h = P5;
     h += len;
     for ( ; end - p >= 8; p += 8 )
-        h = rotl(h ^ xxh_round(0, le64(p)), 27) * P1 + P4;
+        h = rotl(h ^ xxh_round(0, get_le64(p)), 27) * P1 + P4;
     if ( end - p >= 4 )
     {
         h = rotl(h ^ (get_le32(p) * P1), 23) * P2 + P3;
@@ -280,7 +275,7 @@ static int frame_header(struct zstd *z, const uint8_t *in, size_t len,
     else if ( fcs_size == 4 )
         *fcs = get_le32(in + *pos);
     else if ( fcs_size == 8 )
-        *fcs = le64(in + *pos);
+        *fcs = get_le64(in + *pos);
     *pos += fcs_size;
     return 0;
 }

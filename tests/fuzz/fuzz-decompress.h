@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shim/lib/crc32.c"
 #include "shim/decompress/decompress.c"
 #include "shim/decompress/inflate.c"
 #include "shim/decompress/gunzip.c"

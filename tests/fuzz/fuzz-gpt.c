@@ -10,6 +10,7 @@
  * found lies inside the usable blocks, which lie inside the disk.
  */
 #include "tests/fuzz/fuzz.h"
+#include "shim/lib/crc32.c"
 #include "backends/blk/gpt.c"
 
 static const char *const sels[] = {

@@ -11,6 +11,7 @@
 /* SPEC() gives defaults that a case then overrides. */
 #pragma GCC diagnostic ignored "-Woverride-init"
 
+#include "shim/lib/crc32.c"
 #include "shim/decompress/decompress.c"
 #include "shim/decompress/inflate.c"
 #include "shim/decompress/gunzip.c"

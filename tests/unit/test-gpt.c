@@ -8,6 +8,7 @@
  * refuse (signature, sizes, CRCs, places, bounds).
  */
 #include "tests/unit/unit.h"
+#include "../../shim/lib/crc32.c"
 #include "../../backends/blk/gpt.c"
 #include "../../backends/blk/blkif-ring.c"
 

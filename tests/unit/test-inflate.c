@@ -10,6 +10,7 @@
 #include "tests/unit/unit.h"
 #include "tests/unit/compress-tool.h"
 
+#include "shim/lib/crc32.c"
 #include "shim/decompress/decompress.c"
 #include "shim/decompress/inflate.c"
 #include "shim/decompress/gunzip.c"
@@ -348,7 +349,7 @@ static void gzip_optional_fields(void)
         memcpy(in, gz, 10);
         in[3] = FNAME | FHCRC;
         memcpy(in + 10, "name\0", 5);
-        crc = decompress_crc32(in, 15);
+        crc = crc32(0, in, 15);
         in[15] = crc;
         in[16] = crc >> 8;
         memcpy(in + 17, gz + 10, gz_len - 10);

@@ -8,6 +8,7 @@
  */
 #include "tests/unit/unit.h"
 
+#include "shim/lib/crc32.c"
 #include "shim/decompress/decompress.c"
 #include "shim/decompress/inflate.c"
 #include "shim/decompress/gunzip.c"

@@ -7,6 +7,7 @@
  * entries, malformed names.
  */
 #include "tests/unit/unit.h"
+#include "../../shim/lib/crc32.c"
 #include "../../backends/blk/gpt.c"
 #include "../../backends/blk/vbd-option.c"
 
