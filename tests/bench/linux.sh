@@ -35,11 +35,18 @@
 # flushes, and the instructions the shim ran ("TSC ticks in the shim",
 # halts left out).  The perfc build's timing hooks make it no timing run.
 #
+# Then the same work spread over vCPUs: SHELLS shells at once, each N
+# fork/execs (pvshim_shells=SHELLS:N, 4:50), on 1, 2 and 4 vCPUs
+# (LINUX_BENCH_SMP), TCG multi above one, booted with pti=on and on
+# pvshim; "N over 1" is the 1-vCPU time over the N-vCPU one (issue 19:
+# more vCPUs must finish it sooner).
+#
 # LINUX_BENCH_BOOTS="native pti pvh pvshim" picks the timed boots.
 #
-# BENCH_SHORT=1: 20 fork/exec and 2 x 16 MiB, one PASS/FAIL line per
-# boot on stdout, figures in build/bench/short/linux.txt only.  Without
-# the kernel or busybox (no network) it says SKIP.
+# BENCH_SHORT=1: 20 fork/exec and 2 x 16 MiB, shells 4:5 on 1 and 2
+# vCPUs, one PASS/FAIL line per boot on stdout, figures in
+# build/bench/short/linux.txt only.  Without the kernel or busybox (no
+# network) it says SKIP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -114,7 +121,7 @@ at() {          # log, pattern
 
 # Boot in a process group of its own; stop it when the console has been
 # quiet for $quiet seconds (a guest that hangs).
-declare -A t_init t_fork t_touch
+declare -A t_init t_fork t_touch t_shells
 run() {         # name, command...
     local name=$1 log=$out/linux-$1.log pid size=-1 now idle=0 s e
     shift
@@ -138,6 +145,17 @@ run() {         # name, command...
     [ -z "$s" ] || [ -z "$e" ] || t_fork[$name]=$(bc_sub "$e" "$s")
     s=$(at "$log" 'pvshim-bench: touch done')
     [ -z "$s" ] || [ -z "$e" ] || t_touch[$name]=$(bc_sub "$s" "$e")
+    s=$(at "$log" 'pvshim-shells: start')
+    e=$(at "$log" 'pvshim-shells: done')
+    [ -z "$s" ] || [ -z "$e" ] || t_shells[$name]=$(bc_sub "$e" "$s")
+    if [[ $name = smp-* ]]; then
+        if [ -n "${t_shells[$name]:-}" ]; then
+            verdict 0 "$name: ${t_shells[$name]}s for $shells_work"
+        else
+            verdict 1 "$name: shells not finished ($log)"
+        fi
+        return
+    fi
     if grep -aqE 'Panic on CPU|FATAL TRAP' "$log"; then
         verdict 1 "$name: the shim failed ($log)"
     elif [ -n "${t_touch[$name]:-}" ]; then
@@ -152,22 +170,43 @@ run() {         # name, command...
 
 bios=()
 [ -r "$qboot" ] && bios=(-bios "$qboot")
-qemu=(qemu-system-x86_64 -display none -no-reboot -m 512M -accel tcg -nic none
+qemu=(qemu-system-x86_64 -display none -no-reboot -m 512M -nic none
       -cpu qemu64 "${bios[@]}" -serial stdio -monitor none)
 # LINUX_BENCH_BOOTS: which of the four timed boots to run (all).
 boots=" ${LINUX_BENCH_BOOTS:-native pti pvh pvshim} "
 [[ $boots != *" native "* ]] ||
-    run native "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
+    run native "${qemu[@]}" -accel tcg -kernel "$bz" -initrd "$initrd" \
         -append "console=ttyS0 pvshim_bench=$work"
 [[ $boots != *" pti "* ]] ||
-    run pti "${qemu[@]}" -kernel "$bz" -initrd "$initrd" \
+    run pti "${qemu[@]}" -accel tcg -kernel "$bz" -initrd "$initrd" \
         -append "console=ttyS0 pti=on pvshim_bench=$work"
 [[ $boots != *" pvh "* ]] ||
-    run pvh "${qemu[@]}" -kernel "$elf" -initrd "$initrd" \
+    run pvh "${qemu[@]}" -accel tcg -kernel "$elf" -initrd "$initrd" \
         -append "console=ttyS0 pvshim_bench=$work"
 [[ $boots != *" pvshim "* ]] ||
     run pvshim tools/pvshim-run "$elf" --initrd "$initrd" --memory 512M \
         --guest-cmdline "console=hvc0 pvshim_bench=$work"
+
+# The SMP part: the same work, SHELLS shells at once each doing N
+# fork/execs (/init's pvshim_shells=SHELLS:N), on 1, 2 and 4 vCPUs
+# (LINUX_BENCH_SMP), TCG multi above one, natively with pti=on and on
+# pvshim: more vCPUs should finish it sooner (issue 19).
+if [ -n "$short" ]; then smp_cpus=${LINUX_BENCH_SMP-1 2}
+else smp_cpus=${LINUX_BENCH_SMP-1 2 4}; fi
+shells_work=${short:+4:5}
+shells_work=${shells_work:-4:50}
+for v in $smp_cpus; do
+    threads=single
+    [ "$v" = 1 ] || threads=multi
+    [[ $boots != *" pti "* ]] ||
+        run "smp-pti-$v" "${qemu[@]}" -accel "tcg,thread=$threads" -smp "$v" \
+            -kernel "$bz" -initrd "$initrd" \
+            -append "console=ttyS0 pti=on pvshim_shells=$shells_work"
+    [[ $boots != *" pvshim "* ]] ||
+        run "smp-pvshim-$v" tools/pvshim-run "$elf" --initrd "$initrd" \
+            --memory 512M --vcpus "$v" --tcg-threads "$threads" \
+            --guest-cmdline "console=hvc0 pvshim_shells=$shells_work"
+done
 
 # The counted boot (above).  Its console's input comes through a FIFO on
 # fd 3, for the debug keys and for /init's lines.
@@ -254,6 +293,30 @@ say "pvshim / native, page faults: $(ratio "${t_touch[pvshim]:-}" \
     "floor, pti=on: $(ratio "${t_touch[pti]:-}" "${t_touch[native]:-}"))"
 say "pvshim / PVH, launch to /init: $(ratio "${t_init[pvshim]:-}" \
     "${t_init[pvh]:-}") (target 1.2x; Xen 7.5 s vs PVH 3.1 s)"
+if [ -n "$smp_cpus" ]; then
+    IFS=: read -r sh sn <<< "$shells_work"
+    say "The same work on more vCPUs ($sh shells at once, each $sn fork/execs;" \
+        "TCG multi above one vCPU, $(nproc) host cores):"
+    line=$(printf '%-28s' "")
+    for v in $smp_cpus; do line+=$(printf ' %11s' "$v vCPU"); done
+    for v in $smp_cpus; do
+        [ "$v" = 1 ] || line+=$(printf ' %9s' "$v over 1")
+    done
+    say "$line"
+    for b in pti pvshim; do
+        [[ $boots = *" $b "* ]] || continue
+        line=$(printf '%-28s' "${b/pti/pti=on}")
+        for v in $smp_cpus; do
+            line+=$(printf ' %11s' "$(fig "${t_shells[smp-$b-$v]:-}")")
+        done
+        for v in $smp_cpus; do
+            [ "$v" = 1 ] || line+=$(printf ' %9s' \
+                "$(ratio "${t_shells[smp-$b-1]:-}" "${t_shells[smp-$b-$v]:-}")")
+        done
+        say "$line"
+    done
+    say "(N over 1: the 1-vCPU time over the N-vCPU time, above 1x when more vCPUs finish sooner)"
+fi
 if [ -s "$out/linux-count.txt" ]; then
     say "The shim's counts per fork/exec and per page touched (perfc, -icount):"
     while IFS= read -r line; do say "$line"; done < "$out/linux-count.txt"
