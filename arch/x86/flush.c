@@ -50,6 +50,70 @@ static unsigned long flush_pending[NR_CPUS];
 static unsigned long flush_done[NR_CPUS][NR_CPUS];  /* [target][initiator] */
 
 /*
+ * Flushes owed by halted CPUs, as Linux's KVM guests defer those of
+ * preempted vCPUs (KVM_VCPU_FLUSH_TLB in the steal-time area): a CPU that
+ * halts (its vCPU blocked, or the shim waiting for a lock or for a
+ * flush's answers) marks itself TLB_IDLE just before, and whoever must
+ * flush it then sets TLB_OWED instead of sending an IPI and waiting for
+ * the halted CPU's host thread to wake; the CPU does one full flush as
+ * it wakes (flush_idle_exit()), before it runs any of the guest's code or
+ * touches any guest address.  Each side writes its word with a locked
+ * instruction before it acts (Dekker): a flusher that finds the CPU awake
+ * sends the IPI, and an owed flush is seen by the exchange at the wake.
+ * Only interrupts run meanwhile, and none reads or writes a guest
+ * address; one that halts itself (a lock in a handler) leaves the CPU
+ * TLB_RUNNING, which only costs IPIs.  Xen sends these IPIs (its scheduler
+ * keeps descheduled vCPUs out of a domain's dirty mask); under TCG, or on
+ * a host that descheduled the halted vCPU, each costs waking a host
+ * thread.
+ */
+enum { TLB_RUNNING, TLB_IDLE, TLB_OWED };
+static unsigned int tlb_idle[NR_CPUS];
+
+void flush_idle_enter(void)
+{
+    __atomic_store_n(&tlb_idle[smp_processor_id()], TLB_IDLE,
+                     __ATOMIC_SEQ_CST);
+}
+
+void flush_idle_exit(void)
+{
+    if ( __atomic_exchange_n(&tlb_idle[smp_processor_id()], TLB_RUNNING,
+                             __ATOMIC_SEQ_CST) == TLB_OWED )
+    {
+        perfc_incr(tlb_flush_owed_done);
+        flush_area_local(0, FLUSH_TLB_GLOBAL);
+    }
+}
+
+/*
+ * A CPU that owes a full flush uses nothing it holds before that flush,
+ * so for tlbflush_filter()'s purposes it has flushed.  A cache flush
+ * can't wait for the wake.
+ */
+unsigned long flush_owe_idle(unsigned long mask, unsigned int flags)
+{
+    unsigned long m;
+
+    if ( flags & FLUSH_CACHE )
+        return mask;
+    for ( m = mask & ~(1UL << smp_processor_id()); m; m &= m - 1 )
+    {
+        unsigned int cpu = __builtin_ctzl(m), old = TLB_IDLE;
+
+        if ( __atomic_compare_exchange_n(&tlb_idle[cpu], &old, TLB_OWED,
+                                         false, __ATOMIC_SEQ_CST,
+                                         __ATOMIC_SEQ_CST) ||
+             old == TLB_OWED )
+        {
+            perfc_incr(tlb_flush_owed);
+            mask &= ~(1UL << cpu);
+        }
+    }
+    return mask;
+}
+
+/*
  * A flush of everything (global entries too, or a CR3 reload while there
  * are none) is noted for tlbflush_filter(), with the clock as it began.
  */

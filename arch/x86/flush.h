@@ -60,6 +60,17 @@ static inline void load_cr3(unsigned long cr3)
  */
 void flush_area_mask(unsigned long mask, unsigned long va,
                      unsigned int flags);
+/*
+ * Around a halt (and nothing else: interrupts only, no guest address, may
+ * run between them): a blocked vCPU's, and every halting wait of the
+ * shim's (halt_wait_begin()/_end()).  Others' flushes of this CPU are
+ * owed meanwhile instead of sent, and done by the exit.
+ */
+void flush_idle_enter(void);
+void flush_idle_exit(void);
+/* @mask without the halted CPUs that now owe it (not @flags' cache flush). */
+unsigned long flush_owe_idle(unsigned long mask, unsigned int flags);
+
 /* INVALIDATE_TLB_VECTOR's handler (do_IRQ()). */
 void invalidate_interrupt(void);
 /* Flushes this CPU did for others' flush_area_mask() (boot check). */

@@ -5,6 +5,7 @@
  * target, so x2APIC IDs above 255 are reached as any other.
  */
 #include "arch/x86/apic.h"
+#include "arch/x86/flush.h"
 #include "arch/x86/irq.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/smp.h"
@@ -110,10 +111,12 @@ void halt_wait_begin(const void *addr, unsigned long tag)
     halt_on[cpu].tag = tag;
     __atomic_fetch_add(&halt_waiters, 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&halt_on[cpu].addr, addr, __ATOMIC_SEQ_CST);
+    flush_idle_enter();
 }
 
 void halt_wait_end(void)
 {
+    flush_idle_exit();
     __atomic_store_n(&halt_on[smp_processor_id()].addr, NULL,
                      __ATOMIC_RELAXED);
     __atomic_fetch_sub(&halt_waiters, 1, __ATOMIC_RELEASE);

@@ -21,72 +21,10 @@ unsigned long pv_guest_cpus(void)
     return pv_domain_cpumask() | (1UL << smp_processor_id());
 }
 
-/*
- * Flushes owed by halted CPUs, as Linux's KVM guests defer those of
- * preempted vCPUs (KVM_VCPU_FLUSH_TLB in the steal-time area): a CPU
- * whose vCPU blocks marks itself TLB_IDLE just before it halts, and
- * whoever must flush it then sets TLB_OWED instead of sending an IPI and
- * waiting for the halted CPU's host thread to wake; the CPU does one full
- * flush as it wakes (pv_tlb_idle_exit()), before it runs any of the
- * guest's code or touches any guest address.  Each side writes its word
- * with a locked instruction before it acts (Dekker): a flusher that finds
- * the CPU awake sends the IPI, and an owed flush is seen by the exchange
- * at the wake.  Only interrupts run meanwhile, and none reads or writes
- * a guest address.  Xen sends these IPIs (its idle vCPU keeps the last
- * page tables loaded, lazily); under TCG, or on a host that descheduled
- * the halted vCPU, each costs waking a host thread.
- */
-enum { TLB_RUNNING, TLB_IDLE, TLB_OWED };
-static unsigned int tlb_idle[NR_CPUS];
-
-void pv_tlb_idle_enter(void)
-{
-    __atomic_store_n(&tlb_idle[smp_processor_id()], TLB_IDLE,
-                     __ATOMIC_SEQ_CST);
-}
-
-void pv_tlb_idle_exit(void)
-{
-    if ( __atomic_exchange_n(&tlb_idle[smp_processor_id()], TLB_RUNNING,
-                             __ATOMIC_SEQ_CST) == TLB_OWED )
-    {
-        perfc_incr(tlb_flush_owed_done);
-        flush_area_local(0, FLUSH_TLB_GLOBAL);
-    }
-}
-
-/*
- * @mask without the halted CPUs that now owe a full flush (a TLB flush
- * only: a cache flush can't wait for the wake).  A CPU that owes one
- * uses nothing it holds before that flush, so for tlbflush_filter()'s
- * purposes it has flushed.
- */
-static unsigned long owe_idle(unsigned long mask, unsigned int flags)
-{
-    unsigned long m;
-
-    if ( flags & FLUSH_CACHE )
-        return mask;
-    for ( m = mask & ~(1UL << smp_processor_id()); m; m &= m - 1 )
-    {
-        unsigned int cpu = __builtin_ctzl(m), old = TLB_IDLE;
-
-        if ( __atomic_compare_exchange_n(&tlb_idle[cpu], &old, TLB_OWED,
-                                         false, __ATOMIC_SEQ_CST,
-                                         __ATOMIC_SEQ_CST) ||
-             old == TLB_OWED )
-        {
-            perfc_incr(tlb_flush_owed);
-            mask &= ~(1UL << cpu);
-        }
-    }
-    return mask;
-}
-
 unsigned long pv_flush_filter(unsigned long mask, uint64_t stamp)
 {
     tlbflush_filter(&mask, stamp);
-    return owe_idle(mask, FLUSH_TLB_GLOBAL);
+    return flush_owe_idle(mask, FLUSH_TLB_GLOBAL);
 }
 
 /*
@@ -99,7 +37,7 @@ void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags)
 {
     unsigned long self = 1UL << smp_processor_id();
 
-    mask = owe_idle(mask, flags);
+    mask = flush_owe_idle(mask, flags);
     if ( mask & ~self )
     {
         local_irq_enable();
@@ -119,7 +57,7 @@ void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
 {
     bool locked = pv_domain_locked();
 
-    mask = owe_idle(mask, flags);
+    mask = flush_owe_idle(mask, flags);
     if ( !(mask & ~(1UL << smp_processor_id())) )
     {
         pv_flush_mask(mask, va, flags);

@@ -41,12 +41,4 @@ void pv_flush_stale(const struct page_info *pg);
  */
 unsigned long pv_flush_filter(unsigned long mask, uint64_t stamp);
 
-/*
- * Around a blocked vCPU's halt (and nothing else: interrupts only, no
- * guest address, may run between them): others' flushes of this CPU are
- * owed, not sent, meanwhile, and done by the exit.
- */
-void pv_tlb_idle_enter(void);
-void pv_tlb_idle_exit(void);
-
 #endif /* PV_MM_GUEST_FLUSH_H */

@@ -11,6 +11,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/sched.h>
+#include "arch/x86/flush.h"
 #include "arch/x86/irq.h"
 #include "pv/domain.h"
 #include "pv/event/event.h"
@@ -44,7 +45,7 @@ void vcpu_unblock(struct vcpu *v)
  * halt: others may enter the shim meanwhile, and a pause finds this CPU
  * waiting for the lock as it wakes.  A wake-up's IPI waits for the halt.
  * Other CPUs' TLB flushes of this one are owed while it halts, and done
- * as it wakes (pv_tlb_idle_enter(), pv/mm/guest-flush.c).
+ * as it wakes (flush_idle_enter(), arch/x86/flush.c).
  */
 static void vcpu_sleep(struct vcpu *v)
 {
@@ -71,9 +72,9 @@ static void vcpu_sleep(struct vcpu *v)
         if ( locked )
             pv_domain_unlock();
         ASSERT_NO_LOCKS_HELD();         /* a halt with one would stall all */
-        pv_tlb_idle_enter();
+        flush_idle_enter();
         cpu_wait_for_interrupt();
-        pv_tlb_idle_exit();
+        flush_idle_exit();
         if ( locked )
             pv_domain_lock();
     }

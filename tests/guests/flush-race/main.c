@@ -33,6 +33,13 @@
  *    either, vCPU 1 must fault before landing another write, and a
  *    pinned F must still read 0 (through a read-only mapping).  With
  *    mm-audit, a bad entry in a validated table panics the shim too.
+ *    Every fourth round (the second of four) the drop and the pin are
+ *    the tail of one multicall that begins with set_gdt, which holds the
+ *    shim's domain lock to the multicall's end, and vCPU 1 calls set_gdt
+ *    after each write: it waits for that lock in the shim, halted, when
+ *    its flush comes due.  A CPU halted in the shim owes the flush and
+ *    must do it as it wakes (arch/x86/flush.c); without that, vCPU 1's
+ *    next write lands in the pinned F (tried: this phase fails).
  *
  * Command line: steps=N (phase 1's steps, default 1600), storm_steps=N
  * (phase 2's, default 160), rounds=N (phase 3's, default 100), vcpus=N
@@ -141,7 +148,12 @@ static struct {
     uint64_t bad;                       /* the bad value of this round */
     uint64_t odd_faults;                /* faults before the drop */
     uint64_t odd_ex;
+    uint64_t locked;                    /* the writer waits in the shim */
 } __attribute__((aligned(64))) sf;
+
+/* A locked round's multicall: set_gdt, the padding, the drop, the pin. */
+#define LOCKED_PAD      256
+static multicall_entry_t locked_mc[LOCKED_PAD + 3];
 
 #define ROUND_STOP      (~0UL)
 
@@ -316,6 +328,9 @@ static void safety_writer(void)
             if ( !ex )
             {
                 STORE(sf.landed, sf.landed + 1);
+                /* Into the shim, to wait there for vCPU 0's lock. */
+                if ( LOAD(sf.locked) == r )
+                    hypercall_set_gdt(NULL, 0);
                 continue;
             }
             if ( LOAD(sf.dropping) == r && exinfo_vector(ex) == X86_EXC_PF )
@@ -549,11 +564,49 @@ static bool stale_check(const char *name, unsigned long steps,
     return true;
 }
 
+/*
+ * A locked round's drop and pin: one multicall whose first entry takes the
+ * shim's domain lock (set_gdt, held to the multicall's end), so that the
+ * writer, whose set_gdt after each write wants it too, is left waiting
+ * in the shim (halted, after spin-halt-us) through the padding, when the
+ * mapping goes unflushed and F is pinned.  A CPU halted in the shim owes
+ * that flush instead of being sent it, and must do it as it wakes,
+ * before its vCPU runs again: else its next write lands in the pinned F.
+ * The pin's result.
+ */
+static long locked_drop_pin(void)
+{
+    static mmu_update_t drop;
+    static mmuext_op_t pin;
+    unsigned int i;
+    long rc;
+
+    drop = (mmu_update_t){ .ptr = fw_l1e, .val = 0 };
+    pin = (mmuext_op_t){ .cmd = MMUEXT_PIN_L1_TABLE,
+                         .arg1.mfn = frame_f };
+    locked_mc[0] = (multicall_entry_t){ .op = __HYPERVISOR_set_gdt,
+                                        .args = { 0, 0 } };
+    for ( i = 1; i <= LOCKED_PAD; i++ )
+        locked_mc[i] = (multicall_entry_t){ .op = __HYPERVISOR_xen_version,
+                                            .args = { XENVER_version } };
+    locked_mc[i++] = (multicall_entry_t){
+        .op = __HYPERVISOR_mmu_update,
+        .args = { (unsigned long)&drop, 1, 0, DOMID_SELF } };
+    locked_mc[i] = (multicall_entry_t){
+        .op = __HYPERVISOR_mmuext_op,
+        .args = { (unsigned long)&pin, 1, 0, DOMID_SELF } };
+    if ( (rc = hypercall_multicall(locked_mc, LOCKED_PAD + 3)) )
+        return rc;
+    check_rc((long)locked_mc[0].result, 0);
+    check_rc((long)locked_mc[LOCKED_PAD + 1].result, 0);
+    return (long)locked_mc[LOCKED_PAD + 2].result;
+}
+
 /* Phase 3, one round; false when the test can't go on. */
 static bool safety_round(uint64_t r, unsigned long *pinned,
                          unsigned long *refused)
 {
-    bool gdt = (r & 3) == 3;
+    bool gdt = (r & 3) == 3, locked = (r & 3) == 1;
     const char *what = gdt ? "set_gdt" : "MMUEXT_PIN_L1_TABLE";
     volatile uint64_t *ro = (volatile uint64_t *)fr_page + SAFETY_SLOT;
     uint64_t l, end, s1, s2;
@@ -568,6 +621,7 @@ static bool safety_round(uint64_t r, unsigned long *pinned,
     }
     /* Let the writer land a few (a varying number of) writes first. */
     l = LOAD(sf.landed) + 2 + r % 8;
+    STORE(sf.locked, locked ? r : 0);
     STORE(sf.round, r);
     end = system_time() + WAIT_NS;
     while ( LOAD(sf.landed) < l )
@@ -578,8 +632,13 @@ static bool safety_round(uint64_t r, unsigned long *pinned,
         }
 
     STORE(sf.dropping, r);
-    check_rc(mmu_update1(fw_l1e, 0), 0);        /* deliberately unflushed */
-    rc = gdt ? hypercall_set_gdt(&frame_f, 512) : pin_table(1, frame_f);
+    if ( locked )
+        rc = locked_drop_pin();
+    else
+    {
+        check_rc(mmu_update1(fw_l1e, 0), 0);    /* deliberately unflushed */
+        rc = gdt ? hypercall_set_gdt(&frame_f, 512) : pin_table(1, frame_f);
+    }
     l = LOAD(sf.landed);
     s1 = *ro;
 
