@@ -72,17 +72,6 @@ static int parse_reboot(const char *s)
 }
 custom_param("reboot", parse_reboot);
 
-static void delay_us(uint64_t us)
-{
-    uint64_t end;
-
-    if ( !cpu_khz() )
-        return;
-    end = rdtsc() + us * cpu_khz() / 1000;
-    while ( rdtsc() < end )
-        asm volatile ( "pause" );
-}
-
 /* Every status leaves through here; returns if there is no such device. */
 static void debug_exit(int status)
 {
@@ -96,7 +85,7 @@ static noreturn void power_off(void)
     /* No debug-exit device.  S5 loses the status. */
     acpi_poweroff();
     /* The host acts on S5 asynchronously: give it a second. */
-    delay_us(1000000);
+    udelay(1000000);
     printk(XENLOG_ERR "Cannot power off: halting this CPU\n");
     for ( ;; )
         asm volatile ( "cli; hlt" );
@@ -144,7 +133,7 @@ noreturn void machine_reboot(int status)
         {
         case 'a':
             if ( acpi_reset() )
-                delay_us(50000);
+                udelay(50000);
             type = 'k';
             break;
         case 'k':
@@ -152,9 +141,9 @@ noreturn void machine_reboot(int status)
             for ( i = 0; i < 100; i++ )
             {
                 kbd_wait();
-                delay_us(50);
+                udelay(50);
                 outb(0xfe, 0x64);       /* pulse the reset line low */
-                delay_us(50);
+                udelay(50);
             }
             /* Windows' order where ACPI can: ACPI, KBD, ACPI, KBD. */
             type = attempt == 1 && reboot_type == 'a' ? 'a' : 't';
@@ -173,9 +162,9 @@ noreturn void machine_reboot(int status)
             else if ( !reboot_warm )
                 cf9 |= 0x02;
             outb(cf9, 0xcf9);
-            delay_us(50);
+            udelay(50);
             outb(cf9 | 0x04, 0xcf9);    /* the reset itself */
-            delay_us(50);
+            udelay(50);
             type = 'a';
             break;
         }

@@ -110,14 +110,6 @@ static bool trampoline_setup(uint64_t phys)
     return true;
 }
 
-static void udelay(unsigned long us)
-{
-    uint64_t end = now_ns() + us * 1000;
-
-    while ( now_ns() < end )
-        cpu_relax();
-}
-
 /*
  * INIT, then two STARTUPs at the trampoline's page (10.6.1; 8.4.4.1).
  * The SDM's 10 ms after INIT is for CPUs older than any with long mode:

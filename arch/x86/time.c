@@ -6,6 +6,7 @@
  * bits); and TSC-to-ns conversion.
  */
 #include "arch/x86/acpi.h"
+#include "arch/x86/barrier.h"
 #include "arch/x86/io.h"
 #include "arch/x86/time.h"
 #include "shim/console.h"
@@ -194,6 +195,17 @@ void time_calibrate_late(void)
 uint64_t cpu_khz(void)
 {
     return tsc_khz;
+}
+
+void udelay(uint64_t us)
+{
+    uint64_t end;
+
+    if ( !tsc_khz )
+        return;
+    end = rdtsc() + us * tsc_khz / 1000;
+    while ( rdtsc() < end )
+        cpu_relax();
 }
 
 uint64_t tsc_to_ns(uint64_t tsc)

@@ -63,6 +63,8 @@ struct counter_span {
  */
 bool tsc_time_counter(const struct counter *c, struct counter_span *span);
 uint64_t cpu_khz(void);
+/* Spin @us microseconds by the TSC (Xen's udelay()); at once if uncalibrated. */
+void udelay(uint64_t us);
 /* Nanoseconds since time_init() started counting. */
 uint64_t now_ns(void);
 uint64_t tsc_to_ns(uint64_t tsc);
