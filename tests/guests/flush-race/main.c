@@ -164,15 +164,6 @@ static bool is_reader(unsigned int id)
     return id >= 1 && id <= nr_readers;
 }
 
-static long mmuext_mask(unsigned int cmd, unsigned long va,
-                        const unsigned long *mask)
-{
-    mmuext_op_t op = { .cmd = cmd, .arg1.linear_addr = va };
-
-    set_xen_guest_handle(op.arg2.vcpumask, mask);
-    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
-}
-
 /*
  * Waiting for vCPU 0 with nothing to do: sleep (SCHEDOP_poll, no port)
  * for a moment rather than spin, so the vCPUs at work get the host's
@@ -468,9 +459,9 @@ static long change_x(enum method m, uint64_t pte)
     case M_INVLPG_ALL:
         return mmuext1(MMUEXT_INVLPG_ALL, X);
     case M_FLUSH_MULTI:
-        return mmuext_mask(MMUEXT_TLB_FLUSH_MULTI, 0, &flush_mask);
+        return mmuext_flush(MMUEXT_TLB_FLUSH_MULTI, 0, &flush_mask);
     case M_INVLPG_MULTI:
-        return mmuext_mask(MMUEXT_INVLPG_MULTI, X, &flush_mask);
+        return mmuext_flush(MMUEXT_INVLPG_MULTI, X, &flush_mask);
     default:
         return 0;
     }

@@ -413,15 +413,6 @@ static void uvm_shared(struct cpu *c)
              (unsigned long long)v);
 }
 
-static long mmuext_masked(unsigned int cmd, unsigned long va,
-                          const unsigned long *mask)
-{
-    mmuext_op_t op = { .cmd = cmd, .arg1.linear_addr = va };
-
-    set_xen_guest_handle(op.arg2.vcpumask, mask);
-    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
-}
-
 static void mmu_flush(struct cpu *c)
 {
     static const unsigned int cmds[] = {
@@ -432,7 +423,7 @@ static void mmu_flush(struct cpu *c)
     long rc;
 
     c->mask = below(c, 1u << NR_VCPUS);
-    rc = mmuext_masked(cmd, (unsigned long)(below(c, 2) ? swin
+    rc = mmuext_flush(cmd, (unsigned long)(below(c, 2) ? swin
                                                         : pwin[c->id]),
                        &c->mask);
     if ( rc )

@@ -48,18 +48,15 @@ static void __attribute__((used, noreturn)) vcpu1_main(unsigned long n)
 static void __attribute__((used, noreturn)) vcpu2_main(unsigned long n)
 {
     unsigned long w = (unsigned long)window, mask = 1UL << 1;
-    struct mmuext_op op = { .cmd = MMUEXT_INVLPG_MULTI };
     long rc;
 
-    op.arg1.linear_addr = w;
-    set_xen_guest_handle(op.arg2.vcpumask, &mask);
     while ( !stop )
     {
         rc = evtchn_send(ipi_port);
         if ( !rc )
             rc = mmuext1(MMUEXT_TLB_FLUSH_ALL, 0);
         if ( !rc )
-            rc = hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
+            rc = mmuext_flush(MMUEXT_INVLPG_MULTI, w, &mask);
         if ( !rc )
             rc = hypercall_update_va_mapping(
                 w, ((uint64_t)virt_to_mfn(window) << PAGE_SHIFT) | 7,
