@@ -18,9 +18,39 @@
 #include "shim/panic.h"
 #include "shim/param.h"
 
-/* mm-audit=<boolean>: check the frame table after every MMU hypercall. */
+/*
+ * mm-audit=<boolean|integer>: check the frame table after every hypercall
+ * that moves references, or after every Nth of them (counted across the
+ * guest's vCPUs), and as the guest ends.
+ */
 bool opt_mm_audit;
-boolean_param("mm-audit", opt_mm_audit);
+unsigned long mm_audit_every = 1;
+
+static int parse_mm_audit(const char *s)
+{
+    const char *end;
+    unsigned long long n;
+    bool ovf = false;
+    int b = parse_bool(s, NULL);
+
+    if ( !*s )
+        b = 1;                          /* the bare name */
+    if ( b >= 0 )
+    {
+        opt_mm_audit = b;
+        mm_audit_every = 1;
+        return 0;
+    }
+    n = simple_strtoull(s, &end, 0, &ovf);
+    if ( end == s || *end )
+        return -XEN_EINVAL;
+    if ( ovf || n > ~0UL )
+        return -XEN_ERANGE;
+    opt_mm_audit = n != 0;
+    mm_audit_every = n ? n : 1;
+    return 0;
+}
+custom_param("mm-audit", parse_mm_audit);
 
 static uint32_t *want_count, *want_type;
 

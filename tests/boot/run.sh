@@ -352,6 +352,14 @@ section_cmdline() {
         "+parameter \"com1\" has invalid value \"99999999999999999999999\"" \
         "+parameter \"com1\" has invalid value \"115200,8x1\"" "+$clean" \
         -- "$demo" --shim-cmdline "com1=99999999999999999999999 com1=115200,8x1"
+    # <boolean> or <integer>: every Nth call (the end's audit always).
+    expect "cmdline: mm-audit=16, a bad count refused" 0 \
+        "+parameter \"mm-audit\" has invalid value \"16x\"" \
+        "+parameter \"mm-audit\" has invalid value \"99999999999999999999\"" \
+        "+mm audit: OK" "+$clean" -- "$demo" \
+        --shim-cmdline "mm-audit=16x mm-audit=99999999999999999999 mm-audit=16"
+    expect "cmdline: mm-audit=0 is off" 0 "-mm audit" "+$clean" \
+        -- "$demo" --shim-cmdline "mm-audit=8 mm-audit=0"
     long=$(printf 'x%.0s' $(seq 1 4096))
     expect "cmdline: a 4 KiB line" 0 "+truncated" "+$clean" \
         -- "$demo" --shim-cmdline "global-pages=1 $long"

@@ -33,7 +33,8 @@
 # logs that it doesn't support them yet).  GUEST_ACCEL=kvm
 # runs them under KVM where the host really has it; GUEST_CPU=MODEL under
 # that QEMU CPU model (its name then tags each result); GUEST_SHIM_CMDLINE
-# adds shim options to every test (with mm-audit, a failed audit fails it);
+# adds shim options to every test, before its own, which win (a test's
+# mm-audit=16 stays so in a pass that audits; a failed audit fails it);
 # GUEST_SHIM_DIR=DIR boots the shim built there (default build/default);
 # GUEST_VCPUS=N runs on N CPUs (TCG thread=multi, unless
 # GUEST_TCG_THREADS=single runs them all on one host thread);
@@ -257,7 +258,7 @@ run_one() {
     # extra after accel: pvshim-run takes the last --vcpus, and min-vcpus
     # must win over a smaller GUEST_VCPUS.
     tools/pvshim-run "$elf" --timeout "$timeout" --memory "$memory" \
-        --shim-cmdline "$cmdline ${GUEST_SHIM_CMDLINE:-}" "${accel[@]}" \
+        --shim-cmdline "${GUEST_SHIM_CMDLINE:-} $cmdline" "${accel[@]}" \
         "${extra[@]}" \
         </dev/null >"$log" 2>&1
     rc=$?

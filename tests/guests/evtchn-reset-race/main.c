@@ -53,8 +53,11 @@ static void hammer(unsigned int id)
     for ( ;; )
     {
         while ( LOAD(go) == seen )
+        {
             if ( LOAD(stop) )
                 return;
+            cpu_relax();
+        }
         seen = LOAD(go);
         while ( LOAD(done) != seen )
         {
@@ -162,8 +165,11 @@ void test_main(void)
             uint64_t end = system_time() + TIMEOUT_NS;
 
             while ( LOAD(calls[v]) < at_go[v] + 4 + r % 8 )
+            {
                 if ( system_time() > end )
                     return test_fail("round %u: vCPU %u stalled", r, v);
+                cpu_relax();
+            }
         }
         check_rc(evtchn_op(EVTCHNOP_reset, &reset), 0);
 
@@ -175,7 +181,7 @@ void test_main(void)
             break;
         before = LOAD(calls[1]);
         while ( LOAD(calls[1]) < before + 32 )
-            ;
+            cpu_relax();
         STORE(done, r);
         if ( !all_zero(control) || !all_zero(array) )
             return test_fail("round %u: the shim wrote a FIFO frame after "

@@ -54,11 +54,14 @@ static void wait_for(volatile unsigned int *what, unsigned int want,
     uint64_t end = smp_time() + 20000000000ULL;
 
     while ( LOAD(*what) < want )
+    {
         if ( smp_time() > end )
         {
             test_fail("vCPU 1 never %s (round %u)", why, want);
             test_error("giving up");
         }
+        cpu_relax();
+    }
 }
 
 static void vcpu1(unsigned int id)
@@ -97,6 +100,7 @@ static void wait_blocked(unsigned int r)
         check_rc(vcpu_op(VCPUOP_get_runstate_info, 1, &ri), 0);
         if ( ri.state == RUNSTATE_blocked )
             return;
+        cpu_relax();
     } while ( smp_time() < end );
     test_fail("vCPU 1 never blocked (round %u)", r);
 }

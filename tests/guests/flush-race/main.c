@@ -276,6 +276,7 @@ static void reader(unsigned int id)
             STORE(s->ack, k);
             last = k;
         }
+        cpu_relax();
     }
 }
 
@@ -322,6 +323,7 @@ static void safety_writer(void)
                 /* Into the shim, to wait there for vCPU 0's lock. */
                 if ( LOAD(sf.locked) == r )
                     hypercall_set_gdt(NULL, 0);
+                cpu_relax();
                 continue;
             }
             if ( LOAD(sf.dropping) == r && exinfo_vector(ex) == X86_EXC_PF )
@@ -388,12 +390,15 @@ static bool wait_until(const uint64_t *p, uint64_t want, const char *what)
     uint64_t end = system_time() + WAIT_NS;
 
     while ( LOAD(*p) != want )
+    {
         if ( system_time() > end )
         {
             test_fail("%s: no answer (%#lx, waiting for %#lx)", what,
                       (unsigned long)LOAD(*p), (unsigned long)want);
             return false;
         }
+        cpu_relax();
+    }
     return true;
 }
 
@@ -415,7 +420,7 @@ static bool end_phase(enum phase ph, const char *name)
         if ( !has_role(i, ph) )
             continue;
         while ( LOAD(phase_done[i]) != ph && system_time() < end )
-            ;
+            cpu_relax();
         if ( LOAD(phase_done[i]) != ph )
         {
             test_fail("%s: vCPU %u never finished", name, i);
@@ -616,11 +621,14 @@ static bool safety_round(uint64_t r, unsigned long *pinned,
     STORE(sf.round, r);
     end = system_time() + WAIT_NS;
     while ( LOAD(sf.landed) < l )
+    {
         if ( system_time() > end )
         {
             test_fail("round %lu: the writer never wrote", (unsigned long)r);
             return false;
         }
+        cpu_relax();
+    }
 
     STORE(sf.dropping, r);
     if ( locked )
@@ -642,7 +650,7 @@ static bool safety_round(uint64_t r, unsigned long *pinned,
     end = system_time() + WAIT_NS;
     while ( LOAD(sf.w_done) != r && LOAD(sf.landed) < l + 2 &&
             system_time() < end )
-        ;
+        cpu_relax();
     s2 = *ro;
     if ( LOAD(sf.w_done) != r )
     {

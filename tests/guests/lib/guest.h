@@ -150,7 +150,16 @@ typedef unsigned long exinfo_t;
     ex_;                                                                    \
 })
 
-/* Read or write one byte at @p; 0, or the fault it raised. */
+/*
+ * In a loop that waits for another vCPU, as Linux's cpu_relax(): under
+ * QEMU's one TCG thread a pause hands the thread to the next vCPU (which
+ * is what such a loop waits for) instead of spinning out its time slice.
+ */
+static inline void cpu_relax(void)
+{
+    asm volatile ( "pause" ::: "memory" );
+}
+
 /* The limit the CPU reads for selector @sel, or ~0UL if LSL refuses it. */
 static inline unsigned long lsl(unsigned int sel)
 {
@@ -162,6 +171,7 @@ static inline unsigned long lsl(unsigned int sel)
     return ok ? limit : ~0UL;
 }
 
+/* Read or write one byte at @p; 0, or the fault it raised. */
 static inline exinfo_t probe_read(const void *p)
 {
     exinfo_t ex = 0;

@@ -5,8 +5,9 @@
  * all vCPUs start together, each runs a seeded random mix of steps,
  * then vCPU 0 checks the end state and cleans up; then a race phase in
  * which all vCPUs make the same call at the same moment, and vCPU 0
- * checks that exactly one won.  With mm-audit the shim recounts its
- * frame table after every call that changes a reference.
+ * checks that exactly one won.  With mm-audit=16 the shim recounts its
+ * frame table after every sixteenth call that changes a reference (and
+ * at the end): a miscount lasts, and between audits the vCPUs race.
  *
  * - MMU: batches of mmu_update of the same and different slots of a
  *   shared L1 and L2 (the L2 pointing at the L1) and of each vCPU's

@@ -75,7 +75,7 @@ static bool wait_for(volatile unsigned long *counter, unsigned long past)
     uint64_t end = system_time() + TIMEOUT_NS;
 
     while ( *counter <= past && system_time() < end )
-        ;
+        cpu_relax();
     return *counter > past;
 }
 
@@ -90,6 +90,7 @@ static bool wait_offline(unsigned int n)
             return false;
         if ( r.state == RUNSTATE_offline )
             return true;
+        cpu_relax();
     } while ( system_time() < end );
     return false;
 }
