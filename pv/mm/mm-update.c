@@ -203,8 +203,13 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
     /* Everything goes, global entries too, as in Xen's write_ptbase. */
     if ( v->kernel_mode || dom.compat )
         switch_cr3(pv_vcpu_cr3(v));
+    /*
+     * No stamp: this CPU no longer walks it (the CR3 write above, or the
+     * one into user mode's table, dropped its paging-structure caches;
+     * no PCIDs here), and no other CPU runs this vCPU.
+     */
     if ( old )
-        put_page_and_type(old);
+        put_page_and_type_unlinked(old, 0);
     return 0;
 }
 
@@ -223,8 +228,9 @@ int new_guest_user_cr3(struct vcpu *v, unsigned long mfn)
     if ( mfn && (dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
         pv_zap_ro_mpt(mfn);
     v->guest_table_user = mfn;
+    /* Loaded only in user mode: unloaded since, if in the kernel now. */
     if ( old )
-        put_page_and_type(old);
+        put_page_and_type_unlinked(old, v->kernel_mode ? 0 : UNLINKED_NOW);
     return 0;
 }
 

@@ -53,6 +53,7 @@ int page_get_type_flush(struct page_info *pg, enum page_type type);
 /* A general and a type reference, validating a new page-table type. */
 int get_page_and_type(unsigned long mfn, enum page_type type);
 void put_page_and_type(unsigned long mfn);
+void put_page_and_type_unlinked(unsigned long mfn, uint64_t unlinked);
 
 /*
  * The guest's validated page table @mfn, locked by page_lock() (Xen's

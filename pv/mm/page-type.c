@@ -35,8 +35,10 @@
  *
  * Every change is one cmpxchg of the word that holds it, so there is no
  * lock; the flush stamp is written by the CPU that ends a type before the
- * cmpxchg that ends it, and read by the one that next holds the frame
- * VALIDATING (the cmpxchg orders the two).
+ * cmpxchg that ends it (a page table's by each CPU that drops a reference
+ * a walk may follow, before the cmpxchg that drops it:
+ * page_stamp_unlinked()), and read by the one that next holds the frame
+ * VALIDATING (the cmpxchgs order them).
  *
  * A seg_desc frame is not validated here: the caller checks its
  * descriptors after taking the type (and after any flush its stamp
@@ -142,6 +144,23 @@ int page_get_type(struct page_info *pg, enum page_type type)
 static bool is_validating(uint64_t x)
 {
     return (PAGE_FLAGS(x) & PGF_VALIDATING) && PAGE_TCOUNT(x) == 1;
+}
+
+/* flush_stamp becomes @unlinked if that is later (an atomic max). */
+void page_stamp_unlinked(struct page_info *pg, uint64_t unlinked)
+{
+    uint64_t seen;
+
+    if ( !unlinked )
+        return;
+    if ( unlinked == UNLINKED_NOW )
+        unlinked = tlbflush_stamp();    /* after the entry's removal */
+    seen = __atomic_load_n(&pg->flush_stamp, __ATOMIC_RELAXED);
+    while ( seen < unlinked &&
+            !__atomic_compare_exchange_n(&pg->flush_stamp, &seen, unlinked,
+                                         false, __ATOMIC_RELEASE,
+                                         __ATOMIC_RELAXED) )
+        ;
 }
 
 void page_type_validated(struct page_info *pg)
@@ -264,8 +283,9 @@ bool page_put_type(struct page_info *pg)
 
 /*
  * The devalidation is over, the entries' references dropped: the type
- * ends, and a paging-structure cache may still walk through the frame
- * until the next full flush.  Only the devalidating CPU changes the frame.
+ * ends, and a paging-structure cache that reached the frame before its
+ * flush_stamp (page_stamp_unlinked()) may still walk through it until
+ * its CPU's next full flush.  Only the devalidating CPU changes the frame.
  */
 void page_type_released(struct page_info *pg)
 {
@@ -278,7 +298,6 @@ void page_type_released(struct page_info *pg)
         ASSERT(devalidating);
         if ( unlikely(!devalidating) )
             return;
-        pg->flush_stamp = tlbflush_stamp();
     } while ( !cas(&pg->type_info, &x,
                    PAGE_TINFO(PGT_NONE, 0, PGF_STALE_TABLE)) );
 }

@@ -85,13 +85,16 @@ enum page_owner {
 
 struct page_info {
     /*
-     * tlbflush_stamp() when its last type ended (0: never): until each
-     * CPU that ran the guest has flushed everything since, TLBs may still
-     * hold a writable translation of it, and paging-structure caches a
-     * pointer to it if it was a page table.  Before it takes a new type,
-     * the CPUs tlbflush_filter() leaves flush (pv/mm/validate.c).  Written
-     * by the CPU that ends a type while it still holds the last
-     * reference, read by the one that next holds the frame VALIDATING.
+     * tlbflush_stamp() when its last type ended (0: never), or for a
+     * page table, when a walk last could reach it (page_stamp_unlinked()):
+     * until each CPU that ran the guest has flushed everything since,
+     * TLBs may still hold a writable translation of it, and
+     * paging-structure caches a pointer to it if it was a page table.
+     * Before it takes a new type, the CPUs tlbflush_filter() leaves flush
+     * (pv/mm/validate.c).  Written by the CPU that ends a type while it
+     * still holds the last reference (and a table's by each that drops a
+     * walkable one), read by the one that next holds the frame
+     * VALIDATING.
      */
     uint64_t flush_stamp;
     uint64_t count_info;
@@ -267,6 +270,25 @@ void page_type_invalid(struct page_info *pg);
  */
 bool page_put_type(struct page_info *pg);
 void page_type_released(struct page_info *pg);
+
+/*
+ * While a frame is a validated page table its flush_stamp is the latest
+ * time a CPU's page walk could still reach it (0: never since the
+ * validation, which flushed what came before), and stays so when the
+ * type ends: a paging-structure cache can hold a pointer to the table
+ * only if some CPU's loaded root reached it since that root was loaded,
+ * and at its devalidation nothing reaches it any more, so every such
+ * path was cut by removing an entry into it or into a table above it
+ * (or by the CR3 write that unloaded the root: that flushes the writing
+ * CPU's paging-structure caches whatever the global bit).  Before a
+ * reference a walk may follow goes (a live entry into the table, or a
+ * vCPU's root while loaded), page_stamp_unlinked() records when:
+ * UNLINKED_NOW, or a stamp already handed out (a table above's, on its
+ * devalidation), or 0 for a reference no CPU could walk (a pin, a
+ * validation's undo, a root this CPU has just unloaded).
+ */
+#define UNLINKED_NOW    (~0ULL)
+void page_stamp_unlinked(struct page_info *pg, uint64_t unlinked);
 
 /*
  * Xen's page_lock()/page_unlock(): a validated page table's entries are

@@ -108,10 +108,15 @@ static always_inline int for_each_guest_entry(
     return 0;
 }
 
+static always_inline void put_entry(unsigned int level, uint64_t e,
+                                   unsigned long table_mfn,
+                                   uint64_t unlinked);
+
+/* A devalidation's: no walk reaches the entry since the table's stamp. */
 static int put_entry_cb(unsigned int level, uint64_t *e,
                         unsigned long table_mfn)
 {
-    put_page_from_entry(level, *e, table_mfn);
+    put_entry(level, *e, table_mfn, mfn_to_page(table_mfn)->flush_stamp);
     return 0;
 }
 
@@ -119,6 +124,12 @@ static int put_l1e_cb(unsigned int level, uint64_t *e,
                       unsigned long table_mfn);
 
 /* Drop the references entries [0, upto) of a table of @type hold. */
+/*
+ * Whole, a table whose last type reference went (page_put_type()): its
+ * entries' references go as no walk has reached them since its
+ * flush_stamp.  The first @upto entries, a validation's undo: the table
+ * was never walkable.
+ */
 static void devalidate_table(unsigned long mfn, unsigned int type,
                              unsigned int upto)
 {
@@ -136,7 +147,7 @@ static void devalidate_table(unsigned long mfn, unsigned int type,
     }
     for ( i = 0; i < upto; i++ )
         if ( is_guest_slot(type, i) && (t[i] & _PAGE_PRESENT) )
-            put_page_from_entry(type_level(type), t[i], mfn);
+            put_entry(type_level(type), t[i], mfn, 0);
 }
 
 /*
@@ -303,6 +314,8 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
     int rc;
 
     pv_flush_stale(pg);
+    /* From here, no CPU walks it from before: page_stamp_unlinked(). */
+    pg->flush_stamp = 0;
     ASSERT(validating[cpu].nr < MAX_VALIDATING);    /* 4 levels deep */
     if ( unlikely(validating[cpu].nr == MAX_VALIDATING) )
         rc = -XEN_EINVAL;
@@ -376,13 +389,24 @@ int get_page_and_type(unsigned long mfn, enum page_type type)
     return rc < 0 ? rc : 0;
 }
 
+/*
+ * A page table's reference stamps it (page_stamp_unlinked()): now, unless
+ * the caller knows better (put_page_and_type_unlinked()).
+ */
 void put_page_and_type(unsigned long mfn)
+{
+    put_page_and_type_unlinked(mfn, UNLINKED_NOW);
+}
+
+void put_page_and_type_unlinked(unsigned long mfn, uint64_t unlinked)
 {
     struct page_info *pg = mfn_to_page(mfn);
 
     ASSERT(pg);
     if ( unlikely(!pg) )
         return;
+    if ( is_page_table_type(page_type(pg)) )
+        page_stamp_unlinked(pg, unlinked);
     if ( page_put_type(pg) )
         release_table(pg, mfn);
     page_put(pg);
@@ -503,9 +527,13 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
     return rc;
 }
 
-/* Inline into an L1's devalidation, the bulk of an unpin's work. */
+/*
+ * Inline into an L1's devalidation, the bulk of an unpin's work.  No walk
+ * follows @e since @unlinked (page_stamp_unlinked()).
+ */
 static always_inline void put_entry(unsigned int level, uint64_t e,
-                                   unsigned long table_mfn)
+                                   unsigned long table_mfn,
+                                   uint64_t unlinked)
 {
     unsigned long mfn = entry_mfn(e);
     struct page_info *pg = mfn_to_page(mfn);
@@ -533,19 +561,20 @@ static always_inline void put_entry(unsigned int level, uint64_t e,
         linear_unstep(mfn_to_page(table_mfn), 1);
         linear_unstep(pg, -1);
     }
-    put_page_and_type(mfn);
+    put_page_and_type_unlinked(mfn, unlinked);
 }
 
+/* A live table's entry, just replaced: walks may have followed it. */
 void put_page_from_entry(unsigned int level, uint64_t e,
                          unsigned long table_mfn)
 {
-    put_entry(level, e, table_mfn);
+    put_entry(level, e, table_mfn, UNLINKED_NOW);
 }
 
 static int put_l1e_cb(unsigned int level, uint64_t *e,
                       unsigned long table_mfn)
 {
-    put_entry(1, *e, table_mfn);
+    put_entry(1, *e, table_mfn, 0);     /* an L1's: no table behind it */
     return 0;
 }
 

@@ -234,7 +234,8 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
     case OP_RELEASED:
         if ( c != DEVALIDATING )
             return bug(0);
-        make_free(s, true);
+        /* The stamp is what its unlinks left (page_stamp_unlinked()). */
+        make_free(s, false);
         s->flags = PGF_STALE_TABLE;
         return ok(0);
     case OP_PIN:
@@ -617,7 +618,6 @@ static void seg_desc(void)
 static void flush_stamp(void)
 {
     struct page_info pg = guest_frame();
-    uint64_t first;
 
     tlbflush_clock = 5;
     page_get_type(&pg, PGT_WRITABLE);
@@ -628,21 +628,43 @@ static void flush_stamp(void)
     page_put_type(&pg);
     CHECK_EQ(pg.flush_stamp, 5);            /* the clock as it ended */
     CHECK_EQ(tlbflush_clock, 6);            /* and it moved on */
-    first = pg.flush_stamp;
 
-    /* A page table's end is stamped too (paging-structure caches). */
+    /*
+     * A page table's end keeps the latest of its unlinks' stamps, not the
+     * clock (paging-structure caches reach it only through its entries):
+     * the validation's caller starts it at 0 (validate_new_type()).
+     */
     page_get_type(&pg, PGT_L2);
+    pg.flush_stamp = 0;
     page_type_validated(&pg);
-    CHECK(page_put_type(&pg));
-    CHECK_EQ(pg.flush_stamp, first);        /* not ended yet */
-    page_type_released(&pg);
+    page_stamp_unlinked(&pg, 0);            /* a pin, an undo: nothing */
+    CHECK_EQ(pg.flush_stamp, 0);
+    CHECK_EQ(tlbflush_clock, 6);
+    page_stamp_unlinked(&pg, 3);            /* a parent's, older */
+    CHECK_EQ(pg.flush_stamp, 3);
+    page_stamp_unlinked(&pg, UNLINKED_NOW); /* a live entry: the clock */
     CHECK_EQ(pg.flush_stamp, 6);
+    CHECK_EQ(tlbflush_clock, 7);
+    page_stamp_unlinked(&pg, 4);            /* older: the max stays */
+    CHECK_EQ(pg.flush_stamp, 6);
+    CHECK(page_put_type(&pg));
+    page_type_released(&pg);
+    CHECK_EQ(pg.flush_stamp, 6);            /* kept, the clock untouched */
+    CHECK_EQ(tlbflush_clock, 7);
 
     /* A failed validation used nothing: not stamped. */
     page_get_type(&pg, PGT_L3);
     page_type_invalid(&pg);
     CHECK_EQ(pg.flush_stamp, 6);
     CHECK_EQ(tlbflush_clock, 7);
+
+    /* A table never reachable ends with no stamp: no flush to make. */
+    page_get_type(&pg, PGT_L1);
+    pg.flush_stamp = 0;
+    page_type_validated(&pg);
+    CHECK(page_put_type(&pg));
+    page_type_released(&pg);
+    CHECK_EQ(pg.flush_stamp, 0);
 
     /* 64 bits: no wrap in any guest's lifetime. */
     tlbflush_clock = (uint64_t)UINT32_MAX + 1;
@@ -681,11 +703,13 @@ static void flush_filter(void)
     CHECK(!tlbflush_needed(11, 10));
     CHECK(!tlbflush_needed(0, 0));
 
-    /* A later end needs the CPUs' flushes again. */
+    /* A later end needs the CPUs' flushes again: a live unlink's. */
     page_get_type(&pg, PGT_L1);
+    pg.flush_stamp = 0;
     page_type_validated(&pg);
+    page_stamp_unlinked(&pg, UNLINKED_NOW); /* stamped 11 */
     CHECK(page_put_type(&pg));
-    page_type_released(&pg);                /* stamped 11 */
+    page_type_released(&pg);
     mask = 0xf;
     tlbflush_filter(&mask, pg.flush_stamp);
     CHECK_EQ(mask, 0x7);
