@@ -38,8 +38,11 @@ static void writer(unsigned int id)
     for ( ;; )
     {
         while ( LOAD(go) == r )
+        {
             if ( LOAD(stop) )
                 return;
+            cpu_relax();
+        }
         r = LOAD(go);
         spin(LOAD(spins1));
         ((volatile uint8_t *)target)[r % PAGE_SIZE] = (uint8_t)r;
@@ -81,7 +84,7 @@ void test_main(void)
         if ( rc )
             return test_fail("round %lu: PRESERVE_AD: %ld", r, rc);
         while ( LOAD(wrote) != (unsigned int)r )
-            ;
+            cpu_relax();
         /* The write is done: its walk set Dirty, before or after ours. */
         if ( !(*e & _PAGE_DIRTY) )
         {
