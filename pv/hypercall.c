@@ -270,7 +270,7 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
 
 /*
  * mm-audit: the frame table must add up after every such hypercall (or
- * every mm_audit_every-th of them, counted over all vCPUs), walked under
+ * every opt_mm_audit-th of them, counted over all vCPUs), walked under
  * the domain lock with every other vCPU paused (the MMU's hypercalls run
  * without the lock).
  */
@@ -299,8 +299,8 @@ static void audit_after(unsigned long nr, long rc)
            nr != __HYPERVISOR_event_channel_op_compat) ||
           !pv_evtchn_changed_refs()) )
         return;
-    if ( mm_audit_every > 1 &&
-         __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % mm_audit_every )
+    if ( opt_mm_audit > 1 &&
+         __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % opt_mm_audit )
         return;
     taken = pv_domain_lock_unless_held();
     pv_pause_others();

@@ -23,8 +23,7 @@
  * that moves references, or after every Nth of them (counted across the
  * guest's vCPUs), and as the guest ends.
  */
-bool opt_mm_audit;
-unsigned long mm_audit_every = 1;
+unsigned long opt_mm_audit;             /* N, or 0: off */
 
 static int parse_mm_audit(const char *s)
 {
@@ -37,17 +36,15 @@ static int parse_mm_audit(const char *s)
         b = 1;                          /* the bare name */
     if ( b >= 0 )
     {
-        opt_mm_audit = b;
-        mm_audit_every = 1;
+        opt_mm_audit = b;               /* true: every call */
         return 0;
     }
     n = simple_strtoull(s, &end, 0, &ovf);
     if ( end == s || *end )
         return -XEN_EINVAL;
-    if ( ovf || n > ~0UL )
+    if ( ovf )
         return -XEN_ERANGE;
-    opt_mm_audit = n != 0;
-    mm_audit_every = n ? n : 1;
+    opt_mm_audit = n;
     return 0;
 }
 custom_param("mm-audit", parse_mm_audit);

@@ -174,8 +174,8 @@ int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
 
 /* For tests and debug keys: recount every reference; 0 if consistent. */
 long pv_mm_audit(void);
-extern bool opt_mm_audit;
-extern unsigned long mm_audit_every;
+/* mm-audit: after every Nth referencing hypercall (0: no audit). */
+extern unsigned long opt_mm_audit;
 
 /* mm-audit's: did this CPU's last mmuext_op run more than flushes? */
 bool pv_mmuext_changed_refs(void);

@@ -123,12 +123,11 @@ static int put_entry_cb(unsigned int level, uint64_t *e,
 static int put_l1e_cb(unsigned int level, uint64_t *e,
                       unsigned long table_mfn);
 
-/* Drop the references entries [0, upto) of a table of @type hold. */
 /*
- * Whole, a table whose last type reference went (page_put_type()): its
- * entries' references go as no walk has reached them since its
- * flush_stamp.  The first @upto entries, a validation's undo: the table
- * was never walkable.
+ * Drop the references entries [0, upto) of a table of @type hold.  All
+ * 512, a table whose last type reference went (page_put_type()): they go
+ * as no walk has reached them since its flush_stamp.  Fewer, a
+ * validation's undo: the table was never walkable.
  */
 static void devalidate_table(unsigned long mfn, unsigned int type,
                              unsigned int upto)

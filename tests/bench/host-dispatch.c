@@ -63,8 +63,7 @@ void pv_backends_unlock_taken(bool taken) { }
 void pv_exit_work(struct cpu_regs *r) { }
 unsigned long softirq_bits[NR_CPUS];
 void printk(const char *fmt, ...) { }
-bool opt_mm_audit;
-unsigned long mm_audit_every = 1;
+unsigned long opt_mm_audit;
 long pv_mm_audit(void) { return 0; }
 bool pv_mmuext_changed_refs(void) { return false; }
 bool pv_memory_op_changed_refs(void) { return false; }
