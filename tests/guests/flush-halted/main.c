@@ -51,16 +51,10 @@ static unsigned long vcpu1_mask = 2;
 static void wait_for(volatile unsigned int *what, unsigned int want,
                      const char *why)
 {
-    uint64_t end = smp_time() + 20000000000ULL;
-
-    while ( LOAD(*what) < want )
+    if ( !smp_wait_count(what, want, 20000000000ULL) )
     {
-        if ( smp_time() > end )
-        {
-            test_fail("vCPU 1 never %s (round %u)", why, want);
-            test_error("giving up");
-        }
-        cpu_relax();
+        test_fail("vCPU 1 never %s (round %u)", why, want);
+        test_error("giving up");
     }
 }
 

@@ -81,6 +81,20 @@ void smp_sleep(uint64_t ns)
     sched_poll(NULL, 0, smp_time() + ns);
 }
 
+bool smp_wait_count(const volatile unsigned int *p, unsigned int want,
+                    uint64_t timeout_ns)
+{
+    uint64_t end = smp_time() + timeout_ns;
+
+    while ( LOAD(*p) < want )
+    {
+        if ( smp_time() > end )
+            return false;
+        cpu_relax();
+    }
+    return true;
+}
+
 bool smp_barrier_wait(struct smp_barrier *b, unsigned int n,
                       uint64_t timeout_ns, unsigned long *late)
 {

@@ -54,6 +54,13 @@ bool smp_barrier_wait(struct smp_barrier *b, unsigned int n,
 void smp_sleep(uint64_t ns);
 
 /*
+ * Spin (cpu_relax()) until another vCPU has brought the counter @p to at
+ * least @want: true, or false after @timeout_ns of system time.
+ */
+bool smp_wait_count(const volatile unsigned int *p, unsigned int want,
+                    uint64_t timeout_ns);
+
+/*
  * Events on every vCPU: after event_init() on vCPU 0, each vCPU calls
  * smp_event_init() itself (callbacks are per vCPU): its event callback
  * and NMI callback become the library's SMP ones, which acknowledge

@@ -64,16 +64,10 @@ static exinfo_t read_va(unsigned long *val)
 
 static void wait_seq(unsigned int *what, unsigned int want, const char *why)
 {
-    uint64_t end = smp_time() + 20000000000ULL;
-
-    while ( LOAD(*what) != want )
+    if ( !smp_wait_count(what, want, 20000000000ULL) )
     {
-        if ( smp_time() > end )
-        {
-            test_fail("vCPU %s never answered (%u)", why, want);
-            test_error("giving up");
-        }
-        cpu_relax();
+        test_fail("vCPU %s never answered (%u)", why, want);
+        test_error("giving up");
     }
 }
 
