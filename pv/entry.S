@@ -159,6 +159,14 @@ int82_entry:
  */
         .globl  pv_exception_entry
 pv_exception_entry:
+        /*
+         * The entry from ring 3 left %ss null, which AMD's sysretq would
+         * leave the guest (its selector right, its cache unusable in
+         * 32-bit code: Linux's X86_BUG_SYSRET_SS_ATTRS): the shim's own,
+         * as the syscall entries load it.
+         */
+        mov     $SHIM_DS, %eax
+        mov     %eax, %ss
         PERFC_CALL pv_perfc_entry
         mov     %rsp, %rax
         or      $(STACK_SIZE - 1), %rax
@@ -196,10 +204,47 @@ pv_return_to_guest:
  * Registers on entry: %rsp = the guest frame, pv_exit_to_guest()'s
  * checks done (the syscall and exception handlers end in them),
  * interrupts off.
+ *
+ * sysretq where Xen's restore_all_guest uses it: a frame ENTRY_SYSCALL
+ * marks (a syscall's, a bounce's, an iret with VGCF_in_syscall: %rcx and
+ * %r11 are the guest's to lose, pv_sysret_regs()), bound for 64-bit
+ * code on the flat selectors sysretq loads (MSR_STAR, pv/domain.c).  It
+ * loads %rip from %rcx and %rflags from %r11 (the frame's, as safe as
+ * for iretq: IF on, IOPL 0, VM off) and reads neither the stack nor the
+ * GDT: a quarter off a hypercall's round trip under TCG, and on hardware
+ * several times cheaper than iretq.  Never to a non-canonical %rip:
+ * Intel's sysretq would raise that #GP in ring 0 on the guest's stack
+ * (XSA-7); iretq's fault goes to iret_fault and the guest.  %ss is the
+ * shim's, never null (pv_exception_entry), which AMD's sysretq would
+ * pass on.  From the %rsp load on, an NMI, #MC or #DB runs on its IST
+ * stack.
  */
 pv_restore_to_guest:
         PERFC_CALL perfc_guest_exit
         SPEC_CTRL_EXIT_TO_PV            /* no ret from here: spec-ctrl-asm.h */
+        testb   $(ENTRY_SYSCALL >> 8), REGS_entry_vector + 1(%rsp)
+        jz      .Liret
+        cmpw    $FLAT_KERNEL_CS64, REGS_cs(%rsp)
+        jne     .Liret
+        mov     REGS_rip(%rsp), %rax    /* canonical: bits 63-47 all equal */
+        sar     $47, %rax
+        inc     %eax
+        cmp     $1, %eax
+        ja      .Liret
+#ifdef CONFIG_DEBUG
+        mov     %ss, %eax               /* pv_exception_entry's load */
+        test    %eax, %eax
+        jnz     1f
+        ud2
+1:
+#endif
+        RESTORE_ALL
+        SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */
+        mov     REGS_rip - REGS_error_code(%rsp), %rcx
+        mov     REGS_rflags - REGS_error_code(%rsp), %r11
+        mov     REGS_rsp - REGS_error_code(%rsp), %rsp
+        sysretq
+.Liret:
         RESTORE_ALL
         SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */
         add     $8, %rsp                /* error_code, entry_vector */
