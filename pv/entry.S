@@ -148,7 +148,7 @@ int82_entry:
         sub     $8, %rsp
         call    pv_int82                /* ends in the exit's checks */
         add     $8, %rsp
-        jmp     pv_restore_to_guest
+        jmp     pv_restore_compat
 
 /*
  * From arch/x86/entry.S: an exception taken in the guest.  Registers on
@@ -244,6 +244,14 @@ pv_restore_to_guest:
         mov     REGS_rflags - REGS_error_code(%rsp), %r11
         mov     REGS_rsp - REGS_error_code(%rsp), %rsp
         sysretq
+
+/*
+ * A 32-bit guest's hypercall: never sysretq (its frames carry no
+ * ENTRY_SYSCALL, their CS is 32-bit), so no test for it.  As above.
+ */
+pv_restore_compat:
+        PERFC_CALL perfc_guest_exit
+        SPEC_CTRL_EXIT_TO_PV            /* no ret from here: spec-ctrl-asm.h */
 .Liret:
         RESTORE_ALL
         SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */
