@@ -48,16 +48,6 @@ static volatile exinfo_t probe;
 static evtchn_port_t wake_port;         /* bound to vCPU 1 */
 static unsigned long vcpu1_mask = 2;
 
-static void wait_for(volatile unsigned int *what, unsigned int want,
-                     const char *why)
-{
-    if ( !smp_wait_count(what, want, 20000000000ULL) )
-    {
-        test_fail("vCPU 1 never %s (round %u)", why, want);
-        test_error("giving up");
-    }
-}
-
 static void vcpu1(unsigned int id)
 {
     unsigned int r;
@@ -65,7 +55,7 @@ static void vcpu1(unsigned int id)
     (void)id;
     for ( r = 1; r <= ROUNDS * NR_METHODS; r++ )
     {
-        wait_for(&cmd_round, r, "got a round");
+        smp_wait_count(&cmd_round, r, SMP_WAIT_NS, "vCPU 1 got a round");
         /* A translation of the window, cached in this CPU's TLB. */
         check_rc(mmuext1(MMUEXT_INVLPG_LOCAL, W), 0);
         if ( cmd_method == M_PIN )
@@ -166,14 +156,15 @@ void test_main(void)
             check_rc(map_frame_at(W, frame_a, PTE_RO), 0);
         cmd_method = m;
         STORE(cmd_round, r);
-        wait_for(&ack_round, r, "cached its translation");
+        smp_wait_count(&ack_round, r, SMP_WAIT_NS,
+                       "vCPU 1 cached its translation");
         if ( m != M_PIN && seen != PAT_A )
             test_error("vCPU 1 read %#llx, not frame A",
                        (unsigned long long)seen);
         wait_blocked(r);
         change(m, frame_b, l1);
         check_rc(evtchn_send(wake_port), 0);
-        wait_for(&done_round, r, "woke");
+        smp_wait_count(&done_round, r, SMP_WAIT_NS, "vCPU 1 woke");
 
         if ( m == M_PIN )
         {

@@ -81,18 +81,20 @@ void smp_sleep(uint64_t ns)
     sched_poll(NULL, 0, smp_time() + ns);
 }
 
-bool smp_wait_count(const volatile unsigned int *p, unsigned int want,
-                    uint64_t timeout_ns)
+void smp_wait_count(const volatile unsigned int *p, unsigned int want,
+                    uint64_t timeout_ns, const char *what)
 {
     uint64_t end = smp_time() + timeout_ns;
 
     while ( LOAD(*p) < want )
     {
         if ( smp_time() > end )
-            return false;
+        {
+            test_fail("%s: never (count %u)", what, want);
+            test_error("giving up");
+        }
         cpu_relax();
     }
-    return true;
 }
 
 bool smp_barrier_wait(struct smp_barrier *b, unsigned int n,

@@ -55,10 +55,12 @@ void smp_sleep(uint64_t ns);
 
 /*
  * Spin (cpu_relax()) until another vCPU has brought the counter @p to at
- * least @want: true, or false after @timeout_ns of system time.
+ * least @want; after @timeout_ns of system time the test fails, naming
+ * @what (the other vCPU's step it waited for), and gives up.
  */
-bool smp_wait_count(const volatile unsigned int *p, unsigned int want,
-                    uint64_t timeout_ns);
+void smp_wait_count(const volatile unsigned int *p, unsigned int want,
+                    uint64_t timeout_ns, const char *what);
+#define SMP_WAIT_NS     20000000000ULL  /* 20 s: no answer is coming */
 
 /*
  * Events on every vCPU: after event_init() on vCPU 0, each vCPU calls

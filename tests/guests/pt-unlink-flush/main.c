@@ -62,15 +62,6 @@ static exinfo_t read_va(unsigned long *val)
     return ex;
 }
 
-static void wait_seq(unsigned int *what, unsigned int want, const char *why)
-{
-    if ( !smp_wait_count(what, want, 20000000000ULL) )
-    {
-        test_fail("vCPU %s never answered (%u)", why, want);
-        test_error("giving up");
-    }
-}
-
 static void vcpu1(unsigned int id)
 {
     unsigned int s;
@@ -78,7 +69,7 @@ static void vcpu1(unsigned int id)
     (void)id;
     for ( s = 1; ; s++ )
     {
-        wait_seq(&cmd_seq, s, "0");
+        smp_wait_count(&cmd_seq, s, SMP_WAIT_NS, "vCPU 0 asked");
         switch ( LOAD(cmd) )
         {
         case CMD_CACHE:
@@ -100,7 +91,7 @@ static void ask(unsigned int c)
 {
     STORE(cmd, c);
     STORE(cmd_seq, ++seq);
-    wait_seq(&ack_seq, seq, "1");
+    smp_wait_count(&ack_seq, seq, SMP_WAIT_NS, "vCPU 1 answered");
 }
 
 /* One round: build, cache on vCPU 1, cut, retype T, look again. */
