@@ -25,6 +25,21 @@ static long user_address_space(void)
 {
     return mmuext1(MMUEXT_NEW_USER_BASEPTR, pt_base_mfn());
 }
+
+unsigned long user_l4(unsigned long code)
+{
+    unsigned long l1 = alloc_frame(), stack = alloc_frame();
+    unsigned long l2, l3;
+
+    frame_set_pte(l1, 0, pte_make(code, PTE_RO | _PAGE_USER));
+    frame_set_pte(l1, 1, pte_make(stack, PTE_RW | _PAGE_USER));
+    if ( pin_table(1, l1) )
+        test_error("pinning the user L1");
+    l2 = new_table(2, 0, pte_make(l1, PTE_TABLE | _PAGE_USER));
+    l3 = new_table(3, pt_slot(USER_VA, 3), pte_make(l2, PTE_TABLE |
+                                                     _PAGE_USER));
+    return new_table(4, 0, pte_make(l3, PTE_TABLE | _PAGE_USER));
+}
 #else
 /*
  * A 32-bit guest has one address space for both rings, and its kernel

@@ -48,6 +48,19 @@ unsigned long exec_user_sel(unsigned long (*fn)(unsigned long),
                             unsigned int ss);
 #endif
 
+#ifdef __x86_64__
+/* Where user_l4() maps user code: L4 slot 0, L3 slot 1, away from the kernel. */
+#define USER_VA     0x40000000UL
+
+/*
+ * A user L4 of its own (MMUEXT_NEW_USER_BASEPTR), pinned, nothing of the
+ * kernel in it: frame @code (read-only) at USER_VA and a fresh stack
+ * page after it; its mfn.  exec_user_raw(USER_VA, USER_VA + 2 *
+ * PAGE_SIZE, ...) runs the code.
+ */
+unsigned long user_l4(unsigned long code);
+#endif
+
 /* Enter user mode at @rip on @rsp; back through USER_RET_VECTOR or
  * user_fault_ret_entry, returning %rax (%eax). */
 unsigned long exec_user_raw(unsigned long rip, unsigned long rsp,

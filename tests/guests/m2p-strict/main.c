@@ -14,7 +14,6 @@
 
 const char test_title[] = "VMASST_TYPE_m2p_strict: the M2P hidden from user";
 
-#define USER_VA     0x40000000UL        /* L4 0, L3 1: away from the kernel */
 #define PFEC_U      4u
 
 /* The M2P entry of a frame of ours: a pfn, not ~0. */
@@ -24,22 +23,6 @@ static unsigned long user_read_m2p(unsigned long unused)
 {
     return probe_read((const void *)m2p_va) ? ~0UL :
            *(const volatile unsigned long *)m2p_va;
-}
-
-/* Code and stack at USER_VA, nothing of the kernel: a fresh L4. */
-static unsigned long build_user_l4(unsigned long code)
-{
-    unsigned long l1 = alloc_frame(), stack = alloc_frame();
-    unsigned long l2, l3;
-
-    frame_set_pte(l1, 0, pte_make(code, PTE_RO | _PAGE_USER));
-    frame_set_pte(l1, 1, pte_make(stack, PTE_RW | _PAGE_USER));
-    if ( pin_table(1, l1) )
-        test_error("pinning the user L1");
-    l2 = new_table(2, 0, pte_make(l1, PTE_TABLE | _PAGE_USER));
-    l3 = new_table(3, pt_slot(USER_VA, 3), pte_make(l2, PTE_TABLE |
-                                                     _PAGE_USER));
-    return new_table(4, 0, pte_make(l3, PTE_TABLE | _PAGE_USER));
 }
 
 static long assist(unsigned int cmd)
@@ -98,13 +81,13 @@ void test_main(void)
     /* Off, a fresh user L4 has the slot blank: #PF. */
     code_mfn = alloc_frame();
     frame_write(code_mfn, 0, code, sizeof(code));
-    l4_off = build_user_l4(code_mfn);
+    l4_off = user_l4(code_mfn);
     check_rc(hypercall_set_trap_table(pf), 0);
     check_user_pf("assist off, fresh user L4", user_l4_read(l4_off));
 
     /* On: a fresh L4 has it, and loses it as a user L4. */
     check_rc(assist(VMASST_CMD_enable), 0);
-    l4_on = build_user_l4(code_mfn);
+    l4_on = user_l4(code_mfn);
     check_user_pf("assist on, fresh user L4", user_l4_read(l4_on));
     if ( probe_read((const void *)m2p_va) )
         test_fail("assist on: the kernel lost the M2P");

@@ -11,7 +11,6 @@
 
 const char test_title[] = "Guest user mode: entry, return, page tables, %gs";
 
-#define USER_VA     0x40000000UL        /* L4 0, L3 1: away from the kernel */
 #define PFEC_P      1u
 #define PFEC_W      2u
 #define PFEC_U      4u
@@ -121,25 +120,6 @@ static void test_shared_l4(void)
 }
 
 #ifdef __x86_64__
-/*
- * A user L4 of its own: two pages at USER_VA (code, read-only, and a
- * stack), nothing of the kernel.  Returns the L4's mfn.
- */
-static unsigned long build_user_l4(unsigned long code)
-{
-    unsigned long l1 = alloc_frame(), stack = alloc_frame();
-    unsigned long l2, l3;
-
-    frame_set_pte(l1, 0, pte_make(code, PTE_RO | _PAGE_USER));
-    frame_set_pte(l1, 1, pte_make(stack, PTE_RW | _PAGE_USER));
-    if ( pin_table(1, l1) )
-        test_error("pinning the user L1");
-    l2 = new_table(2, 0, pte_make(l1, PTE_TABLE | _PAGE_USER));
-    l3 = new_table(3, pt_slot(USER_VA, 3), pte_make(l2, PTE_TABLE |
-                                                     _PAGE_USER));
-    return new_table(4, 0, pte_make(l3, PTE_TABLE | _PAGE_USER));
-}
-
 static void test_own_l4(void)
 {
     static const uint8_t code[] = {
@@ -165,7 +145,7 @@ static void test_own_l4(void)
     frame_write(code_mfn, 0, code, sizeof(code));
     frame_write(code_mfn, 0x100, read_kernel, sizeof(read_kernel));
     frame_write(code_mfn, 0x200, write_code, sizeof(write_code));
-    l4 = build_user_l4(code_mfn);
+    l4 = user_l4(code_mfn);
 
     /* Not an L4, or not a frame at all: refused. */
     check_rc(mmuext1(MMUEXT_NEW_USER_BASEPTR, code_mfn + 0x100000000UL),

@@ -15,26 +15,9 @@
 
 const char test_title[] = "Time area written on entry to the kernel";
 
-#define USER_VA     0x40000000UL        /* L4 0, L3 1: away from the kernel */
 #define DEADLINE    0x100               /* in the code page: TSC to wait for */
 
 static struct vcpu_time_info area;
-
-/* Two pages at USER_VA (code read-only, a stack), nothing of the kernel. */
-static unsigned long build_user_l4(unsigned long code)
-{
-    unsigned long l1 = alloc_frame(), stack = alloc_frame();
-    unsigned long l2, l3;
-
-    frame_set_pte(l1, 0, pte_make(code, PTE_RO | _PAGE_USER));
-    frame_set_pte(l1, 1, pte_make(stack, PTE_RW | _PAGE_USER));
-    if ( pin_table(1, l1) )
-        test_error("pinning the user L1");
-    l2 = new_table(2, 0, pte_make(l1, PTE_TABLE | _PAGE_USER));
-    l3 = new_table(3, pt_slot(USER_VA, 3), pte_make(l2, PTE_TABLE |
-                                                     _PAGE_USER));
-    return new_table(4, 0, pte_make(l3, PTE_TABLE | _PAGE_USER));
-}
 
 static uint64_t rdtsc(void)
 {
@@ -66,7 +49,7 @@ void test_main(void)
     t = &event_vcpu_info->time;
 
     frame_write(code_mfn, 0, code, sizeof(code));
-    l4 = build_user_l4(code_mfn);
+    l4 = user_l4(code_mfn);
     check_rc(vcpu_op(VCPUOP_register_vcpu_time_memory_area, 0,
                      &(uint64_t){ (uint64_t)&area }), 0);
     before = area.system_time;
