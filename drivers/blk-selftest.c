@@ -50,7 +50,6 @@ static uint8_t *buf;                /* 4 pages of dma_alloc() memory */
  */
 static struct test_io io;
 static bool stuck;
-static struct timer wake;
 
 static void io_done(struct blk_request *req, enum blk_status status)
 {
@@ -59,10 +58,6 @@ static void io_done(struct blk_request *req, enum blk_status status)
     io->status = status;
     io->cpu = smp_processor_id();
     __atomic_store_n(&io->done, true, __ATOMIC_RELEASE);
-}
-
-static void nothing(void *data)
-{
 }
 
 /* Wait for @io, interrupts let in, a timer waking us now and then. */
@@ -74,12 +69,9 @@ static bool wait_io(struct test_io *io)
     {
         if ( NOW() > deadline )
             return false;
-        set_timer(&wake, NOW() + WAKE_NS);
-        if ( !softirq_pending() )       /* a wake-up already due: no IRQ */
-            cpu_wait_for_interrupt();
-        do_softirq();
+        timer_halt(WAKE_NS);
     }
-    stop_timer(&wake);
+    timer_halt_end();
     return true;
 }
 
@@ -368,7 +360,6 @@ void blk_selftest(void)
         printk(XENLOG_WARNING "blk-selftest: no block device\n");
         return;
     }
-    init_timer(&wake, nothing, NULL, smp_processor_id());
     if ( !(buf = dma_alloc(4 * PAGE_SIZE)) )
         return;
     for ( i = 0; i < blk_count() && !stuck; i++ )

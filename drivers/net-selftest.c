@@ -53,7 +53,6 @@ static bool stuck;
 static uint8_t *buf;                /* 4 pages of dma_alloc() memory */
 static uint8_t frame[FRAME_MAX];    /* a frame being built */
 static uint8_t gw_mac[NET_ETH_ALEN];
-static struct timer wake;
 static struct net_dev *dev;
 
 /* From NET_SOFTIRQ: copy the frame out and give the buffers back. */
@@ -79,22 +78,11 @@ static void tx_done(struct net_tx *tx, enum net_status status)
     __atomic_store_n(&io.done, true, __ATOMIC_RELEASE);
 }
 
-static void nothing(void *data)
-{
-}
 
-/*
- * Let interrupts and softirqs in for a while.  A wake-up already due
- * (the host stalled this vCPU past WAKE_NS) is only a softirq bit, no
- * interrupt: no halt then, or with no frame coming (a gateway that never
- * answers) nothing would end it.
- */
+/* Let interrupts and softirqs in for a while (timer_halt()). */
 static void idle(void)
 {
-    set_timer(&wake, NOW() + WAKE_NS);
-    if ( !softirq_pending() )
-        cpu_wait_for_interrupt();
-    do_softirq();
+    timer_halt(WAKE_NS);
 }
 
 /* Send @len bytes in @nr fragments placed at @off[] of buf. */
@@ -161,7 +149,7 @@ static bool wait_for(bool (*match)(const uint8_t *f, uint32_t len, void *a),
             {
                 if ( nr_bufs )
                     *nr_bufs = frames[slot].nr_bufs;
-                stop_timer(&wake);
+                timer_halt_end();
                 return true;
             }
         }
@@ -327,7 +315,6 @@ void net_selftest(void)
     }
     dev = net_get(0);
     m = dev->mac;
-    init_timer(&wake, nothing, NULL, smp_processor_id());
     if ( !(buf = dma_alloc(4 * PAGE_SIZE)) )
         return;
     printk("net-selftest: %s: MAC %02x:%02x:%02x:%02x:%02x:%02x, link %s\n",

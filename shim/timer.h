@@ -40,6 +40,14 @@ static inline bool timer_is_active(const struct timer *t)
 
 /* Boot: the local APIC timer and TIMER_SOFTIRQ on this CPU. */
 void timer_init(void);
+/*
+ * Boot-time waits for an interrupt (an IPI's answer, a device's
+ * completion): halt until one comes or @ns pass (a timer of this CPU's
+ * the backstop), then run the softirqs; timer_halt_end() stops that
+ * timer once the wait is over (left armed, it only fires for nothing).
+ */
+void timer_halt(uint64_t ns);
+void timer_halt_end(void);
 
 /* The 'a' debug key: every CPU's pending timers. */
 void dump_timerq(unsigned char key);
