@@ -225,6 +225,9 @@ for s in $(tests/boot/run.sh --list); do
     job "boot $s" "boot: " "tests/boot/run.sh $s"
 done
 job "boot smp" "boot: " "tests/boot/smp.sh"
+# The shim's boot under KVM's APIC (x2APIC, TSC-deadline: what KVM users
+# run, which QEMU 7.2's TCG lacks), where /dev/kvm is usable, PVM too.
+job "boot kvm-apic" "boot: " "tests/boot/kvm-apic.sh"
 # docs/debugging.md's recipe: gdb on QEMU's gdbstub with the shim's and
 # a test guest's symbols, a break in the xen_version handler, the
 # guest's registers read from its saved frame, and on to a clean end.

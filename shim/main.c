@@ -109,6 +109,7 @@ noreturn void start_shim(struct boot_info *bi)
     perfc_init();
     acpi_sci_init();
     smp_boot_cpus(trampoline_page);
+    timer_check_cpus();
     keyhandler_set_smp(&(struct keyhandler_smp){
         .nr_cpus = num_online_cpus(), .call = key_call });
     print_modules(bi);

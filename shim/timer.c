@@ -173,6 +173,56 @@ void timer_halt_end(void)
     stop_timer(&halt_wake[smp_processor_id()]);
 }
 
+/*
+ * Boot, once the APs idle: a timer set 1 ms ahead for each online CPU,
+ * which must run from that CPU's TIMER_SOFTIRQ after its APIC timer
+ * fired, as a vCPU's timers will (the whole path: the list, the APIC in
+ * the mode lapic_init() chose, the interrupt, the softirq).  A CPU whose
+ * timer never fires would leave its vCPU asleep for good; it is named
+ * here instead, as smp_boot_cpus() names a CPU that misses an IPI.  The
+ * modes that only KVM's APIC offers here (x2APIC, TSC-deadline) are
+ * checked so by tests/boot/kvm-apic.sh.
+ */
+#define CHECK_AHEAD_NS      1000000ULL
+#define CHECK_TIMEOUT_NS    2000000000ULL
+
+static struct timer check_timers[NR_CPUS];
+static unsigned long check_fired;
+
+static void check_timer_fn(void *data)
+{
+    __atomic_or_fetch(&check_fired, 1UL << (unsigned long)data,
+                      __ATOMIC_SEQ_CST);
+}
+
+void timer_check_cpus(void)
+{
+    unsigned long online = cpu_online_map, fired;
+    uint64_t end = NOW() + CHECK_TIMEOUT_NS;
+    unsigned int cpu;
+
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        if ( cpu_online(cpu) )
+        {
+            init_timer(&check_timers[cpu], check_timer_fn,
+                       (void *)(unsigned long)cpu, cpu);
+            set_timer(&check_timers[cpu], NOW() + CHECK_AHEAD_NS);
+        }
+    while ( (fired = ACCESS_ONCE(check_fired)) != online && NOW() < end )
+        timer_halt(CHECK_AHEAD_NS);
+    timer_halt_end();
+    if ( fired == online )
+        printk("Timers: the APIC timer fired on each of the %u CPU(s)\n",
+               num_online_cpus());
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        if ( ((online & ~fired) >> cpu) & 1 )
+        {
+            stop_timer(&check_timers[cpu]);
+            printk(XENLOG_WARNING "Timers: CPU%u's APIC timer did not fire "
+                   "within %llu ms\n", cpu, CHECK_TIMEOUT_NS / 1000000);
+        }
+}
+
 /* The 'a' debug key: each CPU's timers, as Xen's dump_timerq(). */
 void dump_timerq(unsigned char key)
 {

@@ -49,6 +49,13 @@ void timer_init(void);
 void timer_halt(uint64_t ns);
 void timer_halt_end(void);
 
+/*
+ * Boot, the APs up: a timer on each CPU must fire within two seconds;
+ * "Timers: the APIC timer fired on each of the N CPU(s)", else a warning
+ * naming each CPU whose did not.
+ */
+void timer_check_cpus(void);
+
 /* The 'a' debug key: every CPU's pending timers. */
 void dump_timerq(unsigned char key);
 

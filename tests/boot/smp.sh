@@ -4,6 +4,7 @@
 # SMP boot tests: the shim brings up every CPU QEMU gives it (the MADT's
 # count, "Brought up N CPUs", an IPI answered by each), under TCG both
 # multi-threaded and single-threaded, on every boot path's firmware,
+# each CPU's APIC timer firing,
 # limited by maxcpus= and nosmp, and the guest on CPU 0 still passes.
 # One "PASS: name" / "FAIL: name: why" line per case; consoles in
 # build/check/boot/smp-*.log.
@@ -18,7 +19,7 @@ hello=build/guests/hello.elf
 ok='\(d1\) Test result: SUCCESS'
 clean='Shutting down the VM, exit status 0'
 # Nothing that says a CPU failed or differs from CPU 0.
-broken='not responding|stuck while coming up|did not answer an IPI|did not flush|not CPU0.s|Panic on CPU|FATAL TRAP'
+broken='not responding|stuck while coming up|did not answer an IPI|did not flush|timer did not fire|not CPU0.s|Panic on CPU|FATAL TRAP'
 
 # expect NAME [+REGEX | -REGEX]... -- PVSHIM-RUN-ARGS...: exit status 0.
 expect() {
@@ -34,11 +35,13 @@ expect() {
     verdict "$name" "$log" "$why" "${pats[@]}" "-$broken"
 }
 
-# up N: the lines that say all N CPUs came up, took an IPI, and flushed
-# their TLBs for another's flush_area_mask() (under flush_lock).
+# up N: the lines that say all N CPUs came up, took an IPI, flushed
+# their TLBs for another's flush_area_mask() (under flush_lock), and ran
+# a timer from their own APIC timer's interrupt.
 up() {
     local n=$1
-    printf '%s\n' "+ACPI: MADT: $n CPUs" "+Brought up $n CPUs"
+    printf '%s\n' "+ACPI: MADT: $n CPUs" "+Brought up $n CPUs" \
+        "+Timers: the APIC timer fired on each of the $n CPU\\(s\\)"
     [ "$n" = 1 ] || printf '%s\n' "+SMP: an IPI reached each of the $n CPUs" \
         "+SMP: a TLB flush reached each of the $n CPUs"
 }
