@@ -7,7 +7,11 @@
 # x2APIC MSRs, the TSC-deadline MSR, x2APIC IPIs) run nowhere else in
 # make check.  Two vCPUs: each case wants the mode's "APIC:" line, an IPI
 # and a TLB flush reaching both CPUs, each CPU's timer firing
-# (timer_check_cpus()), and the guest entered.
+# (timer_check_cpus()), and the guest entered.  Then the devices under
+# KVM's interrupt delivery, in x2APIC mode: a virtio-blk and an NVMe
+# disk and a virtio-net NIC (QEMU user networking, restrict=on), each on
+# MSI-X, blk-selftest's I/O (a queue's completion on CPU 1, the MSI
+# message naming that CPU's x2APIC ID) and net-selftest's ARP and ICMP.
 #
 # Where /dev/kvm is PVM (kvm_pvm, a software virtualizer: DESIGN.md) the
 # guest itself cannot run: the hello guest's first hypercall (syscall
@@ -38,15 +42,21 @@ else
     exit 0
 fi
 
-# case NAME CPU APIC TIMER: boot with -cpu qemu64,CPU under -accel kvm.
+# kvm_case NAME CPU APIC TIMER [+REGEX | -REGEX]... [-- SHIM-OPTIONS
+# [PVSHIM-RUN-ARGS...]]: boot with -cpu qemu64,CPU under -accel kvm.
 # pvshim-run only takes KVM where it is hardware virtualization, so its
 # QEMU command line (--dry-run) is run with the accelerator changed.
 kvm_case() {
     local name="kvm-apic: $1" cpu=$2 apic=$3 timer=$4
     local log=$logdir/kvm-${1//[^A-Za-z0-9_.-]/_}.log rc why= i
     local args=("$hello" --vcpus 2 --memory 128M) want=() line cmd=()
+    local opts= pats=()
 
-    [ -z "$pvm" ] || args+=(--shim-cmdline "no-smap no-smep")
+    shift 4
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
+    [ $# -eq 0 ] || { shift; opts=${1:-}; shift; args+=("$@"); }
+    [ -z "$pvm" ] || opts="no-smap no-smep${opts:+ $opts}"
+    [ -z "$opts" ] || args+=(--shim-cmdline "$opts")
     line=$(tools/pvshim-run --dry-run "${args[@]}") ||
         { echo "FAIL: $name: pvshim-run --dry-run failed"; return; }
     eval "cmd=($line)"
@@ -74,10 +84,35 @@ kvm_case() {
         [ "$rc" = 0 ] || why="exit status $rc, wanted 0"
         want+=("+\\(d1\\) Test result: SUCCESS")
     fi
-    verdict "$name" "$log" "$why" "${want[@]}"
+    verdict "$name" "$log" "$why" "${want[@]}" "${pats[@]}"
+}
+
+# A raw disk of 2048 sectors, sector n holding the 64-bit n in each of
+# its words, as blk-selftest wants (tests/boot/run.sh's make_disk).
+make_disk() {
+    python3 - "$1" <<'PY'
+import struct, sys
+with open(sys.argv[1], 'wb') as f:
+    for n in range(2048):
+        f.write(struct.pack('<Q', n) * 64)
+PY
 }
 
 kvm_case "x2APIC, TSC-deadline" +x2apic,+tsc-deadline x2APIC TSC-deadline
 kvm_case "x2APIC, one-shot" +x2apic,-tsc-deadline x2APIC one-shot
 kvm_case "xAPIC, TSC-deadline" -x2apic,+tsc-deadline xAPIC TSC-deadline
 kvm_case "xAPIC, one-shot" -x2apic,-tsc-deadline xAPIC one-shot
+make_disk "$logdir/kvm-virtio.img"
+make_disk "$logdir/kvm-nvme.img"
+kvm_case "x2APIC, virtio-blk, NVMe, virtio-net" +x2apic,+tsc-deadline \
+    x2APIC TSC-deadline \
+    "+PCI: .* virtio-blk, .* MSI-X" "+PCI: .* NVMe .* MSI-X" \
+    "+PCI: .* virtio-net, .* MSI-X" \
+    "+blk-selftest: virtio-blk0: queue 1: read from CPU 1, completed on CPU 1" \
+    "+blk-selftest: virtio-blk0: passed" \
+    "+blk-selftest: nvme0n1: queue 1: read from CPU 1, completed on CPU 1" \
+    "+blk-selftest: nvme0n1: passed" "+net-selftest: virtio-net0: passed" \
+    "-FAILED" \
+    -- "loglvl=all blk-selftest net-selftest" \
+    --disk "$logdir/kvm-virtio.img" --disk "$logdir/kvm-nvme.img,if=nvme" \
+    --net user
