@@ -102,6 +102,9 @@ kvm_case "x2APIC, TSC-deadline" +x2apic,+tsc-deadline x2APIC TSC-deadline
 kvm_case "x2APIC, one-shot" +x2apic,-tsc-deadline x2APIC one-shot
 kvm_case "xAPIC, TSC-deadline" -x2apic,+tsc-deadline xAPIC TSC-deadline
 kvm_case "xAPIC, one-shot" -x2apic,-tsc-deadline xAPIC one-shot
+# The PVH entry (32-bit protected mode, the start info in %ebx) under KVM.
+kvm_case "x2APIC, PVH entry" +x2apic,+tsc-deadline x2APIC TSC-deadline \
+    "+Booted by pvh" -- "" --boot pvh
 make_disk "$logdir/kvm-virtio.img"
 make_disk "$logdir/kvm-nvme.img"
 kvm_case "x2APIC, virtio-blk, NVMe, virtio-net" +x2apic,+tsc-deadline \
