@@ -87,17 +87,6 @@ kvm_case() {
     verdict "$name" "$log" "$why" "${want[@]}" "${pats[@]}"
 }
 
-# A raw disk of 2048 sectors, sector n holding the 64-bit n in each of
-# its words, as blk-selftest wants (tests/boot/run.sh's make_disk).
-make_disk() {
-    python3 - "$1" <<'PY'
-import struct, sys
-with open(sys.argv[1], 'wb') as f:
-    for n in range(2048):
-        f.write(struct.pack('<Q', n) * 64)
-PY
-}
-
 kvm_case "x2APIC, TSC-deadline" +x2apic,+tsc-deadline x2APIC TSC-deadline
 kvm_case "x2APIC, one-shot" +x2apic,-tsc-deadline x2APIC one-shot
 kvm_case "xAPIC, TSC-deadline" -x2apic,+tsc-deadline xAPIC TSC-deadline

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Sourced by the boot tests (run.sh, smp.sh, linux-net.sh, debian-image.sh)
-# and tests/bench/io.sh: one verdict from a console, free ports.
+# Sourced by the boot tests (run.sh, smp.sh, kvm-apic.sh, linux-net.sh,
+# debian-image.sh) and tests/bench/io.sh: one verdict from a console,
+# free ports, blk-selftest's disk.
 #
 #   verdict NAME LOG WHY [+REGEX | -REGEX]...
 #
@@ -32,4 +33,15 @@ import socket, sys
 s = [socket.socket() for _ in range(int(sys.argv[1]))]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])' "$1"
+}
+
+# A raw disk for blk-selftest (drivers/blk-selftest.c): 2048 sectors,
+# sector n holding the 64-bit little-endian n in each of its 8-byte words.
+make_disk() {
+    python3 - "$1" <<'PY'
+import struct, sys
+with open(sys.argv[1], 'wb') as f:
+    for n in range(2048):
+        f.write(struct.pack('<Q', n) * 64)
+PY
 }

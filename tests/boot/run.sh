@@ -615,17 +615,6 @@ section_console() {
         -- build/guests/console-ring-input.elf --guest-cmdline "wait=10"
 }
 
-# A raw disk for blk-selftest (drivers/blk-selftest.c): 2048 sectors,
-# sector n holding the 64-bit little-endian n in each of its 8-byte words.
-make_disk() {
-    python3 - "$1" <<'PY'
-import struct, sys
-with open(sys.argv[1], 'wb') as f:
-    for n in range(2048):
-        f.write(struct.pack('<Q', n) * 64)
-PY
-}
-
 # disk_case NAME WRITTEN: the disk file after blk-selftest: if WRITTEN
 # (yes), sector 20 holds its pattern (byte i is i * 7 + 1) and sectors
 # 24-25 are zeroes; every other sector it didn't discard is as made.
