@@ -19,7 +19,6 @@
 #include "shim/console.h"
 #include "shim/frame.h"
 #include "shim/param.h"
-#include "shim/softirq.h"
 #include "shim/timer.h"
 
 /* blk-selftest=<boolean>: test every block device at boot (default off). */
@@ -27,7 +26,6 @@ static bool opt_blk_selftest;
 boolean_param("blk-selftest", opt_blk_selftest);
 
 #define TIMEOUT_NS      10000000000ULL  /* 10 s: TCG, a loaded host */
-#define WAKE_NS         1000000ULL
 #define WRITE_SECTOR    20
 #define ZERO_SECTOR     24
 #define DISCARD_SECTOR  32
@@ -69,7 +67,7 @@ static bool wait_io(struct test_io *io)
     {
         if ( NOW() > deadline )
             return false;
-        timer_halt(WAKE_NS);
+        timer_halt();
     }
     timer_halt_end();
     return true;

@@ -10,7 +10,6 @@
  * must be refused.  A reply that doesn't come in time fails the test,
  * never hangs the boot.
  */
-#include "arch/x86/irq.h"
 #include "arch/x86/percpu.h"
 #include "drivers/dma.h"
 #include "drivers/drivers.h"
@@ -18,7 +17,6 @@
 #include "shim/console.h"
 #include "shim/frame.h"
 #include "shim/param.h"
-#include "shim/softirq.h"
 #include "shim/timer.h"
 
 /* net-selftest=<boolean>: test the first network device (default off). */
@@ -27,7 +25,6 @@ boolean_param("net-selftest", opt_net_selftest);
 
 #define TIMEOUT_NS      5000000000ULL   /* 5 s: TCG, a loaded host */
 #define SILENCE_NS      1000000000ULL   /* no reply meant: wait 1 s */
-#define WAKE_NS         1000000ULL
 #define MY_IP           0x0a00020f      /* 10.0.2.15 */
 #define GW_IP           0x0a000202      /* 10.0.2.2 */
 #define ECHO_ID         0x5053
@@ -78,13 +75,6 @@ static void tx_done(struct net_tx *tx, enum net_status status)
     __atomic_store_n(&io.done, true, __ATOMIC_RELEASE);
 }
 
-
-/* Let interrupts and softirqs in for a while (timer_halt()). */
-static void idle(void)
-{
-    timer_halt(WAKE_NS);
-}
-
 /* Send @len bytes in @nr fragments placed at @off[] of buf. */
 static bool send(const char *what, unsigned int nr, const uint32_t *off,
                  const uint32_t *len, const struct net_offload *o)
@@ -114,7 +104,7 @@ static bool send(const char *what, unsigned int nr, const uint32_t *off,
                    "%llu s\n", dev->name, what, TIMEOUT_NS / 1000000000ULL);
             return false;
         }
-        idle();
+        timer_halt();
     }
     if ( s == NET_OK )
         s = io.status;
@@ -155,7 +145,7 @@ static bool wait_for(bool (*match)(const uint8_t *f, uint32_t len, void *a),
         }
         if ( NOW() > deadline )
             return false;
-        idle();
+        timer_halt();
     }
 }
 

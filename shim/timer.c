@@ -150,19 +150,21 @@ void timer_init(void)
  * (local_irq_window()): under PVM (tests/boot/kvm-apic.sh) a self-IPI
  * pending through such windows went untaken for seconds.
  */
+#define HALT_WAKE_NS        1000000ULL
+
 static struct timer halt_wake[NR_CPUS];
 
 static void halt_wake_fn(void *data)
 {
 }
 
-void timer_halt(uint64_t ns)
+void timer_halt(void)
 {
     struct timer *t = &halt_wake[smp_processor_id()];
 
     if ( !t->function )
         init_timer(t, halt_wake_fn, NULL, smp_processor_id());
-    set_timer(t, NOW() + ns);
+    set_timer(t, NOW() + HALT_WAKE_NS);
     if ( !softirq_pending() )
         cpu_wait_for_interrupt();
     do_softirq();
@@ -209,7 +211,7 @@ void timer_check_cpus(void)
             set_timer(&check_timers[cpu], NOW() + CHECK_AHEAD_NS);
         }
     while ( (fired = ACCESS_ONCE(check_fired)) != online && NOW() < end )
-        timer_halt(CHECK_AHEAD_NS);
+        timer_halt();
     timer_halt_end();
     if ( fired == online )
         printk("Timers: the APIC timer fired on each of the %u CPU(s)\n",

@@ -42,11 +42,12 @@ static inline bool timer_is_active(const struct timer *t)
 void timer_init(void);
 /*
  * Boot-time waits for an interrupt (an IPI's answer, a device's
- * completion): halt until one comes or @ns pass (a timer of this CPU's
- * the backstop), then run the softirqs; timer_halt_end() stops that
- * timer once the wait is over (left armed, it only fires for nothing).
+ * completion): halt until one comes or a millisecond passes (a timer of
+ * this CPU's the backstop), then run the softirqs; timer_halt_end()
+ * stops that timer once the wait is over (left armed, it only fires for
+ * nothing).
  */
-void timer_halt(uint64_t ns);
+void timer_halt(void);
 void timer_halt_end(void);
 
 /*

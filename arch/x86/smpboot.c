@@ -37,7 +37,6 @@ boolean_param("nosmp", opt_nosmp);
 
 #define CALLIN_TIMEOUT_NS   5000000000UL    /* 5 s, as Xen */
 #define IPI_TIMEOUT_NS      2000000000UL
-#define IPI_WAKE_NS         1000000UL
 #define BOOT_LIMIT_PFN      ((4UL << 30) >> PAGE_SHIFT)
 #define PTE_TABLE           (_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | \
                              _PAGE_DIRTY)
@@ -237,7 +236,7 @@ static unsigned long smp_check_ipis(void)
     send_IPI_self(EVENT_CHECK_VECTOR);
     while ( seen != online && now_ns() < end )
     {
-        timer_halt(IPI_WAKE_NS);        /* this CPU's own IPI, or a while */
+        timer_halt();                   /* this CPU's own IPI, or a while */
         for ( cpu = 0; cpu < NR_CPUS; cpu++ )
             if ( cpu_online(cpu) &&
                  ACCESS_ONCE(percpu_area[cpu]->nr_irqs) != before[cpu] )
