@@ -49,7 +49,8 @@ fi
 kvm_case() {
     local name="kvm-apic: $1" cpu=$2 apic=$3 timer=$4
     local log=$logdir/kvm-${1//[^A-Za-z0-9_.-]/_}.log rc why= i
-    local args=("$hello" --vcpus 2 --memory 128M) want=() line cmd=()
+    local args=("$hello" --vcpus 2 --memory 128M --cpu "qemu64,$cpu")
+    local want=() line cmd=()
     local opts= pats=()
 
     shift 4
@@ -61,10 +62,7 @@ kvm_case() {
         { echo "FAIL: $name: pvshim-run --dry-run failed"; return; }
     eval "cmd=($line)"
     for i in "${!cmd[@]}"; do
-        case "${cmd[$i]}" in
-        tcg|tcg,thread=*) [ "${cmd[$((i - 1))]}" = -accel ] && cmd[i]=kvm ;;
-        qemu64) [ "${cmd[$((i - 1))]}" = -cpu ] && cmd[i]=qemu64,$cpu ;;
-        esac
+        [ "${cmd[$i]}" = -accel ] && cmd[i + 1]=kvm
     done
     timeout --foreground -k 5 "$timeout" "${cmd[@]}" </dev/null >"$log" 2>&1
     rc=$?
