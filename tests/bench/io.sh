@@ -44,6 +44,8 @@
 # before and 'p' after each part: build/bench/io-pvshim-PART.perfc, and
 # a second table of what the shim counted per device request (traps,
 # hypercalls by type, event upcalls, guest mode switches, interrupts).
+# With IO_BENCH_ICOUNT=1 too, under -icount shift=0: its TSC ticks by
+# entry are then the instructions the shim ran per request.
 # A full run boots native a second time with pti=on (column native+pti,
 # IO_BENCH_PTI=0 leaves it out): the floor any 64-bit PV guest has under
 # TCG, and pvshim's ratio to it.  IO_BENCH_ONLY=native, pti or pvshim
@@ -322,6 +324,8 @@ for ((i = 0; i < ${#native[@]}; i++)); do
     *) floor+=("${native[i]}") ;;
     esac
 done
+icount=         # IO_BENCH_ICOUNT=1: the shim's boot counts instructions
+[ "${IO_BENCH_ICOUNT:-0}" = 1 ] && icount=1
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 case ${IO_BENCH_ONLY:-} in
 ''|native) boot native "${native[@]}" ;;
@@ -330,7 +334,7 @@ case ${IO_BENCH_ONLY:-} in
 ''|pti) [ -z "$pti" ] || boot pti "${floor[@]}" ;;
 esac
 case ${IO_BENCH_ONLY:-} in
-''|pvshim) boot pvshim "${qemu[@]}" ;;
+''|pvshim) boot pvshim "${qemu[@]}" ${icount:+-icount shift=0} ;;
 esac
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
