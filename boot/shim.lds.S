@@ -34,6 +34,7 @@ SECTIONS
         __text_start = .;
         *(.text.head)
         *(.text.entry)
+        *(.text.hot)
         *(.text .text.*)
         . = ALIGN(4096);
         __text_end = .;
@@ -78,6 +79,12 @@ SECTIONS
     {
         __data_start = .;
         *(.data.page_aligned)
+        /* What the entry paths read and write, together (shim/lib.h). */
+        . = ALIGN(4096);
+        *(.data.read_mostly)
+        . = ALIGN(64);          /* no cache line shared with it */
+        *(.data.hot)
+        . = ALIGN(4096);
         *(.data .data.*)
     } :data
 

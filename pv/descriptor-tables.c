@@ -337,7 +337,7 @@ long do_update_descriptor(unsigned long pa, unsigned long desc)
 #define LDT_VIRT_SIZE   (LDT_FRAMES_MAX * PAGE_SIZE)
 #define LDT_VIRT(v)     (ONDEMAND_VIRT_START + (v)->id * LDT_VIRT_SIZE)
 
-bool pv_in_ldt(const struct vcpu *v, unsigned long addr)
+bool __hot_text pv_in_ldt(const struct vcpu *v, unsigned long addr)
 {
     return addr - LDT_VIRT(v) < (unsigned long)v->ldt_ents * 8;
 }

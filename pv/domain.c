@@ -30,7 +30,7 @@
 #include "shim/shutdown.h"
 #include "shim/softirq.h"
 
-struct domain dom;
+struct domain dom __aligned(4096);    /* shim/lib.h */
 
 /*
  * Flags syscall clears on entry (MSR_SFMASK): AC NT IOPL DF IF TF.  Xen's
@@ -105,7 +105,7 @@ void pv_cpu_init(void)
  * frame, the guest then runs in ring 3 with interrupts on and IOPL 0:
  * every handler that writes the frame ends here.
  */
-void pv_exit_work(struct cpu_regs *regs)
+void __hot_text pv_exit_work(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
     bool locked = pv_domain_locked();

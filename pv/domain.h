@@ -106,7 +106,6 @@ struct vcpu {
     bool kernel_mode;                   /* guest kernel, not guest user */
     /* The kernel's last #PF bounced, and how often it came in a row. */
     unsigned long pf_rip, pf_addr, pf_repeats;
-    trap_info_t trap_ctxt[256];         /* set_trap_table(); address 0: none */
     unsigned long event_callback_eip;
     /* A 32-bit guest's callbacks' code selectors (ring 1 by default). */
     uint16_t event_callback_cs, failsafe_callback_cs;
@@ -192,6 +191,12 @@ struct vcpu {
     /* The FXSAVE image it starts with (VCPUOP_initialise's, or Xen's
      * default: FCW 0x37f, MXCSR 0x1f80), loaded on its first start. */
     uint8_t fpu_start[512] __aligned(16);
+
+    /*
+     * Last, so that what every entry and exit reads shares a page above
+     * (shim/lib.h: QEMU's soft TLB); a bounce reads one entry.
+     */
+    trap_info_t trap_ctxt[256];         /* set_trap_table(); address 0: none */
 };
 
 /*
@@ -212,14 +217,49 @@ struct domain {
     unsigned long nr_pages;             /* guest pseudo-physical pages */
     unsigned long tot_pages;            /* frames it holds (Xen's): nr_pages
                                            less what it gave back */
-    struct p2m_run p2m_run[P2M_MAX_RUNS];
-    unsigned int nr_p2m_runs;
-    bool p2m_descending;                /* pv-p2m-reverse */
     shared_info_t *shared_info;
     unsigned long shared_info_mfn;
     unsigned long vm_assist;            /* VMASST_TYPE_* bits */
     bool compat;                        /* a 32-bit PAE guest (Xen's
                                            is_pv_32bit_domain()) */
+
+    /* Event channels: the ABI's extent (the ports are below). */
+    unsigned int valid_evtchns;         /* ports in allocated buckets */
+    bool evtchn_fifo;                   /* FIFO ABI since init_control */
+    unsigned int fifo_num_evtchns;      /* ports the event array covers */
+
+    /* Time: wallclock base (pv/vcpu/time.c). */
+    uint64_t time_tsc0, time_ns0;       /* the guest clock's origin */
+    uint32_t time_mul;                  /* Xen's set_time_scale() */
+    int8_t time_shift;
+
+    /*
+     * Xen's per-domain locks, profiled as "Domain 1 <name>"
+     * (pv/lockprof.c): frames given to or taken from the guest, and the
+     * event channel operations but send and unmask.
+     */
+    spinlock_t page_alloc_lock;
+    spinlock_t event_lock;
+    /*
+     * The domain lock (pv_domain_lock()): taken by the few hypercalls and
+     * paths that still need it, held to the exit.  Every lock's rules,
+     * users and nesting: docs/architecture.md, "Locks".
+     */
+    spinlock_t domain_lock;
+    struct lock_profile_qhead profile_head;
+
+    /*
+     * vCPU n runs on CPU n (sched=null), so there are as many as CPUs the
+     * shim brought up, at most MAX_VCPUS; vcpu[] past max_vcpus is unused.
+     * Here, after the fields the entry paths read, so that vCPU 0's own
+     * begin on the same page (dom is page-aligned: shim/lib.h).
+     */
+    unsigned int max_vcpus;
+    struct vcpu vcpu[MAX_VCPUS];
+
+    struct p2m_run p2m_run[P2M_MAX_RUNS];
+    unsigned int nr_p2m_runs;
+    bool p2m_descending;                /* pv-p2m-reverse */
 
     /* The start-of-day layout (guest virtual), for logging and checks. */
     unsigned long v_start, v_end, start_info_va;
@@ -236,42 +276,11 @@ struct domain {
 
     /* Event channels: ports, ABI (2-level or FIFO) (pv/event/). */
     struct evtchn evtchn[EVTCHN_MAX_PORTS];
-    unsigned int valid_evtchns;         /* ports in allocated buckets */
-    bool evtchn_fifo;                   /* FIFO ABI since init_control */
-    unsigned int fifo_num_evtchns;      /* ports the event array covers */
     event_word_t *fifo_array[EVTCHN_FIFO_MAX_ARRAY_PAGES];
     unsigned long fifo_array_mfn[EVTCHN_FIFO_MAX_ARRAY_PAGES];
 
-    /* Time: wallclock base (pv/vcpu/time.c). */
-    uint64_t time_tsc0, time_ns0;       /* the guest clock's origin */
-    uint32_t time_mul;                  /* Xen's set_time_scale() */
-    int8_t time_shift;
-
     /* Grant tables (pv/grant/). */
     struct grant_table grant_table;
-
-    /*
-     * Xen's per-domain locks, profiled as "Domain 1 <name>"
-     * (pv/lockprof.c): frames given to or taken from the guest, and the
-     * event channel operations but send and unmask.
-     */
-    spinlock_t page_alloc_lock;
-    spinlock_t event_lock;
-    /*
-     * The interim big lock (pv_domain_lock()): held from every entry
-     * from the guest to the return to it, and by an idle CPU looking at
-     * its vCPU or running softirqs.  Every lock's rules and nesting:
-     * docs/architecture.md, "Locks".
-     */
-    spinlock_t domain_lock;
-    struct lock_profile_qhead profile_head;
-
-    /*
-     * vCPU n runs on CPU n (sched=null), so there are as many as CPUs the
-     * shim brought up, at most MAX_VCPUS; vcpu[] past max_vcpus is unused.
-     */
-    unsigned int max_vcpus;
-    struct vcpu vcpu[MAX_VCPUS];
 };
 
 extern struct domain dom;

@@ -288,7 +288,7 @@ pv_enter_guest:
         PERFC_CALL pv_perfc_start
         jmp     pv_return_to_guest
 
-        .section .data, "aw", @progbits
+        .section .data.hot, "aw", @progbits     /* shim/lib.h */
         .balign 8
         .globl  lstar_stack
 lstar_saved_rsp:

@@ -54,7 +54,7 @@ void pv_user_cpu_init(void)
  * flush clock here either; with global pages off it flushes everything,
  * and load_cr3() notes it so (arch/x86/tlbflush.h).
  */
-void pv_toggle_guest_mode(struct vcpu *v)
+void __hot_text pv_toggle_guest_mode(struct vcpu *v)
 {
     perfc_incr(guest_mode_switches);
     swapgs();
@@ -97,7 +97,7 @@ static void compat_syscall(struct vcpu *v, struct cpu_regs *regs)
  * with events masked if it registered it so.  With no callback the
  * syscall instruction raises #UD.  The callback runs with DF clear.
  */
-void pv_bounce_syscall(struct cpu_regs *regs)
+void __hot_text pv_bounce_syscall(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
     unsigned long eip = regs->cs == FLAT_USER_CS32 ?

@@ -59,7 +59,7 @@ static bool is_mmu_hypercall(unsigned long nr)
  * (mmu_update, mmuext_op) one invocation handles before it continues
  * itself, so the guest can't hold the CPU for long; 0 never preempts.
  */
-unsigned int opt_hypercall_batch = 512;
+unsigned int __read_mostly opt_hypercall_batch = 512;
 integer_param("hypercall-batch", opt_hypercall_batch);
 
 /*
@@ -330,8 +330,8 @@ static always_inline long do_hypercall(struct cpu_regs *regs, unsigned long nr,
     return rc;
 }
 
-long pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
-                     const unsigned long a[6], bool in_multicall)
+long __hot_text pv_do_hypercall(struct cpu_regs *regs, unsigned long nr,
+                                const unsigned long a[6], bool in_multicall)
 {
     return do_hypercall(regs, nr, a, in_multicall, false);
 }
@@ -375,7 +375,7 @@ static always_inline void compat_hypercall(struct cpu_regs *regs)
  * for both entries that asks at run time whose ABI it serves, and the
  * lfence speculation hardening puts behind that question.
  */
-static noinline void pv_hypercall(struct cpu_regs *regs)
+static noinline void __hot_text pv_hypercall(struct cpu_regs *regs)
 {
     if ( evaluate_nospec(dom.compat) )
         compat_hypercall(regs);
@@ -395,7 +395,7 @@ static noinline void pv_hypercall(struct cpu_regs *regs)
  * it wrote more of the frame than %rax or took the domain lock
  * (pv_hypercall_exit_work()).
  */
-void pv_syscall(struct cpu_regs *regs)
+void __hot_text pv_syscall(struct cpu_regs *regs)
 {
     unsigned long nr = regs->rax;
 

@@ -24,7 +24,7 @@
  * frame's %rip (pv_iret_fault()).  With VGCF_in_syscall the guest leaves
  * as Xen's sysret would, %rcx and %r11 becoming %rip and %rflags.
  */
-long do_iret(struct cpu_regs *regs)
+long __hot_text do_iret(struct cpu_regs *regs)
 {
     struct vcpu *v = current_vcpu();
     struct iret_context ctx;

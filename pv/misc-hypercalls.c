@@ -20,7 +20,7 @@
  * The kernel stack a switch from guest user mode lands on.  Xen checks
  * nothing, and forces the selector's RPL up to the guest kernel's (3).
  */
-long do_stack_switch(unsigned long ss, unsigned long esp)
+long __hot_text do_stack_switch(unsigned long ss, unsigned long esp)
 {
     struct vcpu *v = current_vcpu();
 
@@ -276,7 +276,7 @@ static void load_user_gs_sel(struct vcpu *v, unsigned int sel)
  * uses %fs or %gs); the vCPU's fields mirror them.  Xen's which is an
  * unsigned int; a non-canonical base is refused before wrmsr can #GP.
  */
-long do_set_segment_base(unsigned long which, unsigned long base)
+long __hot_text do_set_segment_base(unsigned long which, unsigned long base)
 {
     struct vcpu *v = current_vcpu();
 

@@ -108,7 +108,7 @@ static always_inline long multicall(unsigned long call_list,
     return 0;
 }
 
-long do_multicall(unsigned long call_list, unsigned long nr_calls)
+long __hot_text do_multicall(unsigned long call_list, unsigned long nr_calls)
 {
     return multicall(call_list, nr_calls, false);
 }

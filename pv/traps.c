@@ -51,7 +51,7 @@ static bool has_error_code(unsigned int v)
  * VGCF_in_syscall), the guest finds %rcx and %r11 holding its %rip and
  * %rflags as it resumes: set them so for our iretq.
  */
-void pv_sysret_regs(struct cpu_regs *regs)
+void __hot_text pv_sysret_regs(struct cpu_regs *regs)
 {
     regs->rcx = regs->rip;
     regs->r11 = (regs->rflags & ~(X86_EFLAGS_IOPL | X86_EFLAGS_VM)) |
@@ -123,14 +123,15 @@ static void compat_bounce_frame(struct cpu_regs *regs, unsigned int cs,
     v->kernel_mode = true;
 }
 
-void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
-                            unsigned int flags, uint32_t error_code)
+void __hot_text pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
+                                       unsigned int flags, uint32_t error_code)
 {
     pv_bounce_to(regs, COMPAT_FLAT_KERNEL_CS, eip, flags, error_code);
 }
 
-void pv_bounce_to(struct cpu_regs *regs, unsigned int handler_cs, unsigned long eip,
-                  unsigned int flags, uint32_t error_code)
+void __hot_text pv_bounce_to(struct cpu_regs *regs, unsigned int handler_cs,
+                             unsigned long eip, unsigned int flags,
+                             uint32_t error_code)
 {
     struct vcpu *v = current_vcpu();
     uint8_t mask = v->vcpu_info->evtchn_upcall_mask;
@@ -189,8 +190,8 @@ void pv_bounce_to(struct cpu_regs *regs, unsigned int handler_cs, unsigned long 
     pv_sysret_regs(regs);
 }
 
-void pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
-                         uint32_t error_code)
+void __hot_text pv_inject_exception(struct cpu_regs *regs, unsigned int vector,
+                                    uint32_t error_code)
 {
     const trap_info_t *ti = &current_vcpu()->trap_ctxt[vector];
 
@@ -390,7 +391,7 @@ static bool exception(struct cpu_regs *regs, unsigned int vec,
     return pv_bounce_exit_work();
 }
 
-void pv_exception(struct cpu_regs *regs)
+void __hot_text pv_exception(struct cpu_regs *regs)
 {
     unsigned int vec = regs->entry_vector;
     unsigned long cr2 = vec == X86_EXC_PF ? read_cr2() : 0;

@@ -72,7 +72,7 @@ static long get_build_id(unsigned long arg)
     return sz;
 }
 
-long do_xen_version(unsigned long cmd, unsigned long arg)
+long __hot_text do_xen_version(unsigned long cmd, unsigned long arg)
 {
     union {
         xen_extraversion_t extra;

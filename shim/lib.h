@@ -19,6 +19,23 @@
 #define __aligned(a)    __attribute__((__aligned__(a)))
 #define __section(s)    __attribute__((__section__(s)))
 #define __printf(a, b)  __attribute__((__format__(__printf__, a, b)))
+
+/*
+ * Where the paths between the guest's modes keep their code and data.
+ * Under QEMU's TCG every CR3 write empties the soft TLB, and a 64-bit PV
+ * guest makes two per kernel/user crossing, so each page the shim then
+ * touches costs a soft-TLB fill (a page walk in QEMU's C code) again.
+ * The link keeps each of these sections together (boot/shim.lds.S), so
+ * the crossings refill a few pages, not one per function or variable:
+ * __hot_text for the entry, exit, MM, event and timer code they run;
+ * __read_mostly (Xen's) for data they read and rarely change (options,
+ * boot-time values); __hot_data for what they write often (the per-CPU
+ * arrays of softirq bits, flush clocks, timer heads).
+ * docs/benchmarks.md, "Issue 19, part 13", counts the fills.
+ */
+#define __hot_text      __section(".text.hot")
+#define __read_mostly   __section(".data.read_mostly")
+#define __hot_data      __section(".data.hot")
 #define likely(x)       __builtin_expect(!!(x), 1)
 #define unlikely(x)     __builtin_expect(!!(x), 0)
 

@@ -6,8 +6,8 @@
 #include "arch/x86/smp.h"
 #include "shim/perfc.h"
 
-static void (*softirq_handlers[NR_SOFTIRQS])(void);
-unsigned long softirq_bits[NR_CPUS];
+static void (*__read_mostly softirq_handlers[NR_SOFTIRQS])(void);
+unsigned long __hot_data softirq_bits[NR_CPUS];
 
 void open_softirq(unsigned int nr, void (*handler)(void))
 {
@@ -15,7 +15,7 @@ void open_softirq(unsigned int nr, void (*handler)(void))
     softirq_handlers[nr] = handler;
 }
 
-void raise_softirq(unsigned int nr)
+void __hot_text raise_softirq(unsigned int nr)
 {
     __atomic_or_fetch(&softirq_bits[smp_processor_id()], 1UL << nr,
                       __ATOMIC_SEQ_CST);
@@ -28,7 +28,7 @@ void cpu_raise_softirq(unsigned int cpu, unsigned int nr)
         send_IPI_mask(1UL << cpu, EVENT_CHECK_VECTOR);
 }
 
-void do_softirq_mask(unsigned long mask)
+void __hot_text do_softirq_mask(unsigned long mask)
 {
     unsigned long *bits = &softirq_bits[smp_processor_id()];
     unsigned long pending;

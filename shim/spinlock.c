@@ -105,7 +105,7 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
     profile_got(lock, block);
 }
 
-void _spin_lock(spinlock_t *lock)
+void __hot_text _spin_lock(spinlock_t *lock)
 {
     lock_order_check(lock, lock->rank);
     spin_lock_common(lock, false);
@@ -143,7 +143,7 @@ void _spin_unlock_raw(spinlock_t *lock)
 #endif
 }
 
-void _spin_unlock(spinlock_t *lock)
+void __hot_text _spin_unlock(spinlock_t *lock)
 {
     lock_order_exit(lock, lock->rank);
     _spin_unlock_raw(lock);

@@ -18,8 +18,8 @@
 #include "arch/x86/traps.h"
 #include "shim/console.h"
 
-static struct timer *timer_list[NR_CPUS];
-static spinlock_t timer_lock[NR_CPUS] = {
+static struct timer *__hot_data timer_list[NR_CPUS];
+static spinlock_t __hot_data timer_lock[NR_CPUS] = {
     [0 ... NR_CPUS - 1] = SPIN_LOCK_UNLOCKED(LOCK_RANK_TIMER),
 };
 
@@ -61,7 +61,7 @@ void init_timer(struct timer *t, void (*function)(void *), void *data,
  * head it saw.  A handler already taken off the list when stop_timer()
  * runs still runs (Xen's stop_timer() doesn't wait either).
  */
-void set_timer(struct timer *t, uint64_t expires)
+void __hot_text set_timer(struct timer *t, uint64_t expires)
 {
     spinlock_t *lock = &timer_lock[t->cpu];
     struct timer **pp;
@@ -113,7 +113,7 @@ void stop_timer(struct timer *t)
  * TIMER_SOFTIRQ: run what has expired, each handler with the list's lock
  * dropped (as Xen's execute_timer()), then arm for what is left.
  */
-static void timer_softirq(void)
+static void __hot_text timer_softirq(void)
 {
     unsigned int cpu = smp_processor_id();
     spinlock_t *lock = &timer_lock[cpu];

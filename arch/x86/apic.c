@@ -50,11 +50,11 @@
 #define APIC_TDCR           0x3e0
 #define  TDCR_DIV_1         0xb
 
-static bool x2apic, tsc_deadline;
+static bool __read_mostly x2apic, tsc_deadline;
 static uint64_t xapic_base;                 /* its physical address */
-static volatile uint32_t *xapic_mmio;
+static volatile uint32_t *__read_mostly xapic_mmio;
 static uint64_t apic_timer_khz;             /* one-shot count per ms */
-static uint64_t apic_ns_mul;                /* count = (ns * mul) >> 32 */
+static uint64_t __read_mostly apic_ns_mul;  /* count = (ns * mul) >> 32 */
 
 static uint32_t apic_read(unsigned int reg)
 {
@@ -169,7 +169,7 @@ void lapic_init_secondary(void)
     lapic_timer_mode();
 }
 
-void lapic_timer_set(uint64_t deadline_ns)
+void __hot_text lapic_timer_set(uint64_t deadline_ns)
 {
     uint64_t now, count;
 
@@ -258,7 +258,7 @@ uint32_t lapic_error_status(void)
     return apic_read(APIC_ESR) & 0xef;  /* not bit 4 (reserved) */
 }
 
-void do_IRQ(struct cpu_regs *regs)
+void __hot_text do_IRQ(struct cpu_regs *regs)
 {
     this_cpu()->nr_irqs++;
     perfc_incr(irqs);

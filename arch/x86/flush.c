@@ -9,10 +9,10 @@
 #include "shim/spinlock.h"
 #include "shim/perfc.h"
 
-struct flush_stats flush_stats;
+struct flush_stats __hot_data flush_stats;
 
-uint64_t tlbflush_clock = 1;
-uint64_t tlbflush_time[NR_CPUS];
+uint64_t __hot_data tlbflush_clock = 1;
+uint64_t __hot_data tlbflush_time[NR_CPUS];
 
 /* Xen's: one cross-CPU flush at a time (arch/x86/smp.c). */
 DEFINE_SPINLOCK(flush_lock, LOCK_RANK_FLUSH);
@@ -91,7 +91,7 @@ void flush_idle_exit(void)
  * so for tlbflush_filter()'s purposes it has flushed.  A cache flush
  * can't wait for the wake.
  */
-unsigned long flush_owe_idle(unsigned long mask, unsigned int flags)
+unsigned long __hot_text flush_owe_idle(unsigned long mask, unsigned int flags)
 {
     unsigned long m;
 
@@ -117,7 +117,7 @@ unsigned long flush_owe_idle(unsigned long mask, unsigned int flags)
  * A flush of everything (global entries too, or a CR3 reload while there
  * are none) is noted for tlbflush_filter(), with the clock as it began.
  */
-void flush_area_local(unsigned long va, unsigned int flags)
+void __hot_text flush_area_local(unsigned long va, unsigned int flags)
 {
     if ( flags & FLUSH_TLB_GLOBAL )
     {
@@ -285,7 +285,7 @@ unsigned long flush_ipis_taken(unsigned int cpu)
  * toggled around it (Xen's switch_cr3_cr4()); that is the per-switch cost
  * global-pages weighs.
  */
-void switch_cr3(unsigned long cr3)
+void __hot_text switch_cr3(unsigned long cr3)
 {
     unsigned long cr4 = read_cr4();
     uint64_t t = tlbflush_begin();

@@ -14,7 +14,7 @@
 static int8_t opt_global_pages_param = -1;
 boolean_param("global-pages", opt_global_pages_param);
 
-bool opt_global_pages;
+bool __read_mostly opt_global_pages;
 
 /* The pure decision, host-tested; *why gets the reason for the log. */
 bool global_pages_decide(int8_t param, enum cpu_vendor vendor,

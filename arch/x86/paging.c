@@ -217,7 +217,7 @@ void map_pages(unsigned long va, uint64_t pa, unsigned long size,
         map_one(va + off, pa + off, flags, false);
 }
 
-const uint64_t *shim_l4(void)
+const uint64_t *__hot_text shim_l4(void)
 {
     return idle_l4;
 }

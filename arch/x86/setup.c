@@ -9,11 +9,11 @@
 #include "shim/softirq.h"
 #include "arch/x86/setup.h"
 
-struct percpu *percpu_area[NR_CPUS];
+struct percpu *__read_mostly percpu_area[NR_CPUS];
 char cpu0_stack[STACK_SIZE] __aligned(STACK_SIZE)
     __section(".bss.page_aligned");
 
-static struct percpu percpu0;
+static struct percpu percpu0 __hot_data;      /* its TSS: every entry */
 /* The whole GDT: 14 pages for the guest's entries, then our reserved one. */
 static uint64_t cpu0_gdt[GDT_ENTRIES] __aligned(4096)
     __section(".bss.page_aligned");

@@ -91,7 +91,7 @@ static struct {
     const void *addr;
     unsigned long tag;
 } halt_on[NR_CPUS];
-unsigned int halt_waiters;
+unsigned int __hot_data halt_waiters;
 
 /* The first call starts the clock in *@since; true once it has run out. */
 bool halt_wait_due(uint64_t *since)

@@ -15,7 +15,7 @@
 #include "shim/param.h"
 
 /* Written here once at boot, read by spec-ctrl-asm.h's macros. */
-uint8_t spec_ctrl_flags;
+uint8_t __read_mostly spec_ctrl_flags;
 uint32_t spec_ctrl_shim_value;
 /*
  * The guest's MSR_SPEC_CTRL: always 0, as the guest can't set it (its

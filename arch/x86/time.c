@@ -24,7 +24,7 @@
 #define CALIBRATE_PRECISION     2000
 #define CALIBRATE_RUNS          10
 
-static uint64_t tsc_khz, tsc_boot, tsc_err_ppm;
+static uint64_t __read_mostly tsc_khz, tsc_boot, tsc_err_ppm;
 static const char *tsc_source = "PIT";
 
 /*
@@ -35,9 +35,9 @@ static const char *tsc_source = "PIT";
 static char opt_clocksource[8] = "pit";
 string_param("clocksource", opt_clocksource);
 /* ns = (tsc * mul) >> 32, good for centuries of uptime via 128-bit math. */
-static uint64_t tsc_to_ns_mul;
+static uint64_t __read_mostly tsc_to_ns_mul;
 /* and back: tsc = (ns * mul) >> 32. */
-static uint64_t ns_to_tsc_mul;
+static uint64_t __read_mostly ns_to_tsc_mul;
 
 /*
  * Time a counter against the TSC.  Each reading is taken between two
@@ -218,7 +218,7 @@ uint64_t ns_to_tsc_abs(uint64_t ns)
     return tsc_boot + (((unsigned __int128)ns * ns_to_tsc_mul) >> 32);
 }
 
-uint64_t now_ns(void)
+uint64_t __hot_text now_ns(void)
 {
     if ( !tsc_to_ns_mul )
         return 0;

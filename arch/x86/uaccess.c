@@ -5,7 +5,7 @@
  */
 #include "arch/x86/uaccess.h"
 
-bool smap_enabled;
+bool __read_mostly smap_enabled;
 
 extern const struct exception_table_entry __start_ex_table[],
     __stop_ex_table[];
@@ -50,12 +50,12 @@ static always_inline size_t copy_bytes(void *dst, const void *src,
     return left;
 }
 
-size_t raw_copy_from_user(void *dst, const void *src, size_t len)
+size_t __hot_text raw_copy_from_user(void *dst, const void *src, size_t len)
 {
     return copy_bytes(dst, src, len);
 }
 
-size_t raw_copy_to_user(void *dst, const void *src, size_t len)
+size_t __hot_text raw_copy_to_user(void *dst, const void *src, size_t len)
 {
     return copy_bytes(dst, src, len);
 }

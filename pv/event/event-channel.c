@@ -281,11 +281,12 @@ int evtchn_close(struct domain *d, unsigned int port)
  * limit keeps it running a millisecond).  Off, the backend runs on the
  * notifying hypercall's way out.
  */
-static bool opt_backend_batch = true;
+static bool __read_mostly opt_backend_batch = true;
 boolean_param("backend-batch", opt_backend_batch);
 #define BATCH_NS        1000000ULL      /* Xen's sched_ratelimit_us */
 
-unsigned long evtchn_batched;           /* softirq bits; CPU 0's alone */
+/* Softirq bits; CPU 0's alone. */
+unsigned long __hot_data evtchn_batched;
 static struct timer batch_timer;
 
 static void release_batched(void)
@@ -320,7 +321,7 @@ static void batch_timer_fn(void *data)
  * on its way back to the guest or in its idle loop, kicked from another
  * vCPU's CPU; pv/ never calls into a backend.
  */
-static void backend_notified(unsigned int backend_port)
+static void __hot_text backend_notified(unsigned int backend_port)
 {
     int i = backend_index(backend_port);
 
@@ -344,7 +345,7 @@ static void backend_notified(unsigned int backend_port)
  * state it raises.  The peer's is tried first; if another CPU holds it,
  * both are taken again in address order and the binding looked at anew.
  */
-long evtchn_send(struct domain *d, unsigned int port)
+long __hot_text evtchn_send(struct domain *d, unsigned int port)
 {
     struct evtchn *chn, *rchn;
     long rc = 0;

@@ -117,7 +117,7 @@ static void fifo_unlock_queues(struct evtchn_fifo_queue *q,
     spin_unlock(&q->lock);
 }
 
-void evtchn_fifo_set_pending(struct vcpu *v, struct evtchn *chn)
+void __hot_text evtchn_fifo_set_pending(struct vcpu *v, struct evtchn *chn)
 {
     struct domain *d = v->domain;
     unsigned int port = evtchn_port(d, chn);

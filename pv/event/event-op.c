@@ -249,7 +249,7 @@ bool pv_evtchn_changed_refs(void)
  * event_lock is waited for with interrupts on: its holder may flush (a
  * FIFO frame's new type).
  */
-long do_event_channel_op(unsigned long cmd, unsigned long arg)
+long __hot_text do_event_channel_op(unsigned long cmd, unsigned long arg)
 {
     struct domain *d = &dom;
     long rc;

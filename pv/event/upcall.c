@@ -12,7 +12,7 @@
 #include "pv/lifecycle.h"
 #include "shim/perfc.h"
 
-void vcpu_mark_events_pending(struct vcpu *v)
+void __hot_text vcpu_mark_events_pending(struct vcpu *v)
 {
     if ( __atomic_exchange_n(&v->vcpu_info->evtchn_upcall_pending, 1,
                              __ATOMIC_SEQ_CST) )
@@ -26,7 +26,7 @@ void vcpu_mark_events_pending(struct vcpu *v)
  * the poller raises `polling` and then looks at its ports (do_poll()),
  * so one of the two sees the other; the exchange wakes it once.
  */
-void evtchn_check_pollers(struct domain *d, unsigned int port)
+void __hot_text evtchn_check_pollers(struct domain *d, unsigned int port)
 {
     unsigned int i;
 
@@ -68,7 +68,7 @@ static void raise_virq(struct domain *d, struct vcpu *v, unsigned int virq,
     spin_unlock(&chn->lock);
 }
 
-void send_guest_vcpu_virq(struct vcpu *v, unsigned int virq)
+void __hot_text send_guest_vcpu_virq(struct vcpu *v, unsigned int virq)
 {
     raise_virq(v->domain, v, virq, false);
 }
@@ -98,7 +98,7 @@ int pv_evtchn_poll_port(struct domain *d, unsigned int port)
     return pending;
 }
 
-void pv_async_exception_cleanup(struct vcpu *v)
+void __hot_text pv_async_exception_cleanup(struct vcpu *v)
 {
     v->nmi_masked = false;
 }
@@ -122,7 +122,7 @@ static bool deliver_nmi(struct vcpu *v, struct cpu_regs *regs)
     return true;
 }
 
-void pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs)
+void __hot_text pv_deliver_events_slow(struct vcpu *v, struct cpu_regs *regs)
 {
     if ( deliver_nmi(v, regs) )
         return;

@@ -20,8 +20,8 @@
 #include "shim/memmap.h"
 #include "shim/panic.h"
 
-struct page_info *frame_table;
-unsigned long frame_table_nr;
+struct page_info *__read_mostly frame_table;
+unsigned long __read_mostly frame_table_nr;
 
 static bool owned_type(uint32_t type)
 {

@@ -21,7 +21,7 @@ unsigned long pv_guest_cpus(void)
     return pv_domain_cpumask() | (1UL << smp_processor_id());
 }
 
-unsigned long pv_flush_filter(unsigned long mask, uint64_t stamp)
+unsigned long __hot_text pv_flush_filter(unsigned long mask, uint64_t stamp)
 {
     tlbflush_filter(&mask, stamp);
     return flush_owe_idle(mask, FLUSH_TLB_GLOBAL);
@@ -33,7 +33,8 @@ unsigned long pv_flush_filter(unsigned long mask, uint64_t stamp)
  * spinning for the domain lock or for flush_lock answers meanwhile).
  * Each CPU notes its own full flush (arch/x86/tlbflush.h).
  */
-void pv_flush_mask(unsigned long mask, unsigned long va, unsigned int flags)
+void __hot_text pv_flush_mask(unsigned long mask, unsigned long va,
+                              unsigned int flags)
 {
     unsigned long self = 1UL << smp_processor_id();
 
@@ -78,7 +79,7 @@ void pv_flush_guest(unsigned long mask, unsigned long va, unsigned int flags)
  * type ended, as tlbflush_filter() finds them; none, most of the time
  * with global pages off, where each CR3 write is such a flush.
  */
-void pv_flush_stale(const struct page_info *pg)
+void __hot_text pv_flush_stale(const struct page_info *pg)
 {
     unsigned long mask = pv_flush_filter(pv_guest_cpus(), pg->flush_stamp);
 
@@ -91,7 +92,7 @@ void pv_flush_stale(const struct page_info *pg)
         perfc_incr(tlb_flush_type_change_filtered);
 }
 
-void pv_flush_local(unsigned long va, unsigned int flags)
+void __hot_text pv_flush_local(unsigned long va, unsigned int flags)
 {
     pv_flush_mask(1UL << smp_processor_id(), va, flags);
 }

@@ -23,7 +23,7 @@
  * that moves references, or after every Nth of them (counted across the
  * guest's vCPUs), and as the guest ends.
  */
-unsigned long opt_mm_audit;             /* N, or 0: off */
+unsigned long __read_mostly opt_mm_audit;             /* N, or 0: off */
 
 static int parse_mm_audit(const char *s)
 {

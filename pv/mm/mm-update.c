@@ -76,8 +76,8 @@ void pv_note_table_lock(struct page_info *pg, bool locked)
 }
 #endif
 
-int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
-              uint64_t val, bool preserve_ad)
+int __hot_text mod_entry(unsigned long table_mfn, unsigned int level,
+                         unsigned int idx, uint64_t val, bool preserve_ad)
 {
     uint64_t *slot = (uint64_t *)__va(table_mfn << PAGE_SHIFT) + idx;
     uint64_t old = ACCESS_ONCE(*slot);
@@ -255,8 +255,8 @@ void pv_mm_adopt_initial_tables(struct vcpu *v)
            type_level(pv_root_type()), mfn);
 }
 
-int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
-                  unsigned int *idx)
+int __hot_text guest_l1_slot(struct vcpu *v, unsigned long va,
+                             unsigned long *l1_mfn, unsigned int *idx)
 {
     unsigned long mfn = v->kernel_mode || dom.compat ? v->guest_table
                                                       : v->guest_table_user;

@@ -94,8 +94,8 @@ static int machphys_update(unsigned long mfn, unsigned long gpfn)
     return 0;
 }
 
-long do_mmu_update(unsigned long ureqs, unsigned long count,
-                   unsigned long pdone, unsigned long foreigndom)
+long __hot_text do_mmu_update(unsigned long ureqs, unsigned long count,
+                              unsigned long pdone, unsigned long foreigndom)
 {
     mmu_update_t req;
     unsigned int done;
@@ -196,8 +196,8 @@ static long uvmf_flush(unsigned long va, unsigned long flags)
     return rc;
 }
 
-long do_update_va_mapping(unsigned long va, unsigned long val,
-                          unsigned long flags)
+long __hot_text do_update_va_mapping(unsigned long va, unsigned long val,
+                                     unsigned long flags)
 {
     struct vcpu *v = current_vcpu();
     struct page_info *pg;

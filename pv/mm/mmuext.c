@@ -88,7 +88,7 @@ static bool op_is_flush(unsigned int cmd)
  * may change references)?  For mm-audit, which needs not stop every
  * vCPU after a batch of flushes (pv/hypercall.c).
  */
-static bool ran_non_flush[NR_CPUS];
+static bool __hot_data ran_non_flush[NR_CPUS];
 
 bool pv_mmuext_changed_refs(void)
 {
@@ -235,8 +235,8 @@ static always_inline long mmuext_op(unsigned long uops, unsigned long count,
     return rc;
 }
 
-long do_mmuext_op(unsigned long uops, unsigned long count,
-                  unsigned long pdone, unsigned long foreigndom)
+long __hot_text do_mmuext_op(unsigned long uops, unsigned long count,
+                             unsigned long pdone, unsigned long foreigndom)
 {
     return mmuext_op(uops, count, pdone, foreigndom, false);
 }

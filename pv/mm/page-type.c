@@ -84,7 +84,8 @@ static bool needs_validating(enum page_type type, uint64_t x)
 }
 
 /* page_get_type(), and with @pin page_pin(): the flag in the same step. */
-static int get_type(struct page_info *pg, enum page_type type, bool pin)
+static int __hot_text get_type(struct page_info *pg, enum page_type type,
+                               bool pin)
 {
     uint64_t x = page_tinfo(pg), nx;
     unsigned int flags;
@@ -127,7 +128,7 @@ static int get_type(struct page_info *pg, enum page_type type, bool pin)
     return rc;
 }
 
-int page_get_type(struct page_info *pg, enum page_type type)
+int __hot_text page_get_type(struct page_info *pg, enum page_type type)
 {
     bool known = type > PGT_NONE && type < PGT_NR;
 
@@ -163,7 +164,7 @@ void page_stamp_unlinked(struct page_info *pg, uint64_t unlinked)
         ;
 }
 
-void page_type_validated(struct page_info *pg)
+void __hot_text page_type_validated(struct page_info *pg)
 {
     uint64_t x = page_tinfo(pg), nx;
     unsigned int flags;
@@ -273,7 +274,7 @@ static int put_type_wait(struct page_info *pg, bool unpin)
     return rc;
 }
 
-bool page_put_type(struct page_info *pg)
+bool __hot_text page_put_type(struct page_info *pg)
 {
     int rc = put_type_wait(pg, false);
 
@@ -307,7 +308,7 @@ void page_type_released(struct page_info *pg)
  * taking (and dropping) a type reference; refusing first leaves the same
  * state.
  */
-int page_pin(struct page_info *pg, enum page_type type)
+int __hot_text page_pin(struct page_info *pg, enum page_type type)
 {
     bool table = is_page_table_type(type);
 

@@ -347,7 +347,8 @@ static always_inline int decode(const uint8_t *insn, size_t len,
     return -1;
 }
 
-int ptwr_decode(const uint8_t *insn, size_t len, struct ptwr_insn *out)
+int __hot_text ptwr_decode(const uint8_t *insn, size_t len,
+                           struct ptwr_insn *out)
 {
     return decode(insn, len, false, out);
 }

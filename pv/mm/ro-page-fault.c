@@ -181,7 +181,7 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
  * memory mapped), so they need this to boot here.  Every entry still
  * goes through mod_entry()'s validation, as an mmu_update of it would.
  */
-static bool opt_ptwr_l2;
+static bool __read_mostly opt_ptwr_l2;
 boolean_param("ptwr-l2", opt_ptwr_l2);
 
 /*
@@ -201,7 +201,8 @@ static void l2_write_hint(unsigned long rip, unsigned long addr)
            "emulate it\n", addr, rip);
 }
 
-bool pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr, uint32_t ec)
+bool __hot_text pv_ptwr_fault(struct cpu_regs *regs, unsigned long addr,
+                              uint32_t ec)
 {
     struct vcpu *v = current_vcpu();
     unsigned long l1, table, seg_base = 0;

@@ -27,7 +27,7 @@
 #include "shim/console.h"
 
 /* The rules every guest entry is checked against (pte-rules.h). */
-struct pte_policy pv_pte_policy;
+struct pte_policy __read_mostly pv_pte_policy;
 
 /*
  * Is slot @i of a table of @type the guest's?  Not the shim's slots of
@@ -287,7 +287,8 @@ void page_wait_relax(void)
  * the frame (Xen's _get_page_type() spins the same way); a frame this CPU
  * is validating is a table that contains itself: refused.
  */
-static int get_type_wait(struct page_info *pg, enum page_type type, bool pin)
+static int __hot_text get_type_wait(struct page_info *pg, enum page_type type,
+                                    bool pin)
 {
     int rc;
 
@@ -306,8 +307,8 @@ static int get_type_wait(struct page_info *pg, enum page_type type, bool pin)
  * writable (flush, then it can't), and its entries must pass.  The type
  * is validated, or undone, on return.
  */
-static int validate_new_type(struct page_info *pg, unsigned long mfn,
-                             enum page_type type)
+static int __hot_text validate_new_type(struct page_info *pg, unsigned long mfn,
+                                        enum page_type type)
 {
     unsigned int cpu = smp_processor_id();
     int rc;
@@ -343,7 +344,7 @@ static int validate_new_type(struct page_info *pg, unsigned long mfn,
  * flushes (pv_flush_stale()).  A page-table type is left to the caller
  * to validate (PGT_VALIDATE).
  */
-int page_get_type_flush(struct page_info *pg, enum page_type type)
+int __hot_text page_get_type_flush(struct page_info *pg, enum page_type type)
 {
     int rc = get_type_wait(pg, type, false);
 
@@ -373,7 +374,7 @@ static void release_table(struct page_info *pg, unsigned long mfn)
     page_type_released(pg);
 }
 
-int get_page_and_type(unsigned long mfn, enum page_type type)
+int __hot_text get_page_and_type(unsigned long mfn, enum page_type type)
 {
     struct page_info *pg = mfn_to_page(mfn);
     int rc;
@@ -578,7 +579,7 @@ static int put_l1e_cb(unsigned int level, uint64_t *e,
 }
 
 /* MMUEXT_PIN_Lx_TABLE: a general reference, a type reference, the flag. */
-int pin_table(unsigned long mfn, enum page_type type)
+int __hot_text pin_table(unsigned long mfn, enum page_type type)
 {
     struct page_info *pg = mfn_to_page(mfn);
     int rc;

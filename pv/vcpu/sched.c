@@ -28,7 +28,7 @@
 /* do_poll()'s "fairly arbitrary limit" on the port list. */
 #define POLL_MAX_PORTS  128
 
-void vcpu_unblock(struct vcpu *v)
+void __hot_text vcpu_unblock(struct vcpu *v)
 {
     perfc_incr(vcpu_wakes);
     v->blocked = false;
@@ -228,7 +228,7 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
     }
 }
 
-long do_sched_op(unsigned long cmd, unsigned long arg)
+long __hot_text do_sched_op(unsigned long cmd, unsigned long arg)
 {
     return sched_op(cmd, arg, false);
 }

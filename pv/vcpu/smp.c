@@ -49,7 +49,7 @@
  * between two).
  */
 #define LOCK_WAIT   (~0UL)
-unsigned long pv_exit_all;
+unsigned long __hot_data pv_exit_all;
 static unsigned long quiescent[NR_CPUS];
 
 static unsigned long pause_count(unsigned long exit_all)
@@ -153,7 +153,7 @@ void pv_domain_unlock(void)
  * running one of its vCPUs (blocked ones too).  A CPU leaving its vCPU
  * flushes everything first (vcpu_stop()), so it drops out safely.
  */
-unsigned long pv_domain_cpumask(void)
+unsigned long __hot_text pv_domain_cpumask(void)
 {
     unsigned long mask = 0;
     unsigned int i;
@@ -168,7 +168,7 @@ unsigned long pv_domain_cpumask(void)
  * Xen's vcpu_kick(): a vCPU running on another CPU looks at its events
  * at its next exit to the guest, so make it exit (or wake from its halt).
  */
-void vcpu_kick(struct vcpu *v)
+void __hot_text vcpu_kick(struct vcpu *v)
 {
     if ( v->running && v->id != smp_processor_id() )
         send_IPI_mask(1UL << v->id, EVENT_CHECK_VECTOR);
@@ -281,7 +281,7 @@ void pv_vcpu_check_down(struct cpu_regs *regs)
 #define DOMAIN_SOFTIRQS     (1UL << KEYPRESS_SOFTIRQ)
 #define BACKEND_SOFTIRQS    (~(LOCK_FREE_SOFTIRQS | DOMAIN_SOFTIRQS))
 
-void pv_do_softirq(void)
+void __hot_text pv_do_softirq(void)
 {
     bool taken;
 

@@ -147,7 +147,7 @@ static void set_wallclock(struct domain *d, uint64_t utc_secs)
     s->wc_version++;
 }
 
-static void timer_event(void *data)
+static void __hot_text timer_event(void *data)
 {
     send_guest_vcpu_virq(data, VIRQ_TIMER);
 }
@@ -223,7 +223,8 @@ void pv_time_vcpu_start(struct vcpu *v)
     pv_update_vcpu_system_time(v);
 }
 
-long pv_set_singleshot_timer(struct vcpu *v, uint64_t timeout, bool future)
+long __hot_text pv_set_singleshot_timer(struct vcpu *v, uint64_t timeout,
+                                        bool future)
 {
     if ( future && timeout < NOW() )
         return -XEN_ETIME;
@@ -263,7 +264,7 @@ void pv_register_time_area(struct vcpu *v, unsigned long va)
  * negative or lies more than 2^50 ns (13 days) ahead is taken as Linux's
  * jiffies wrap and fires in 100 ms, as Xen does; the rest as given.
  */
-long do_set_timer_op(uint64_t timeout)
+long __hot_text do_set_timer_op(uint64_t timeout)
 {
     struct vcpu *v = current_vcpu();
     int64_t offset = timeout - NOW();

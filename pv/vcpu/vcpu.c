@@ -373,7 +373,8 @@ static always_inline long vcpu_op(unsigned long cmd, unsigned long vcpuid,
     }
 }
 
-long do_vcpu_op(unsigned long cmd, unsigned long vcpuid, unsigned long arg)
+long __hot_text do_vcpu_op(unsigned long cmd, unsigned long vcpuid,
+                           unsigned long arg)
 {
     return vcpu_op(cmd, vcpuid, arg, false);
 }

@@ -56,7 +56,7 @@ void *memmove(void *dst, const void *src, size_t n)
     return dst;
 }
 
-void *memset(void *dst, int c, size_t n)
+void *__hot_text memset(void *dst, int c, size_t n)
 {
     void *d = dst;
     size_t q = n / 8;
