@@ -265,6 +265,81 @@ count_run() {
 }
 [ "${LINUX_BENCH_COUNT:-1}" = 0 ] || count_run
 
+# QEMU's soft-TLB fills per fork/exec and per page touched, the pti=on
+# floor's and pvshim's (full runs only; LINUX_BENCH_FILLS=0 leaves them
+# out): a uprobe on QEMU's x86_cpu_tlb_fill() (perf probe, as root)
+# records each fill's address and MMU index while /init's counted parts
+# run, and tests/bench/tlb-fills.py sorts them into the guest's, the
+# page walks' and the shim's.  Every CR3 write empties the soft TLB, so
+# these are the pages each crossing touches again (docs/benchmarks.md,
+# "Issue 19, part 13").  No probe (not root, no uprobes): left out.
+# Less work than the timed boots (a fill is a perf sample here):
+fills_work=50:16:2
+fills_boot() {  # name, command...
+    local name=$1 log=$out/linux-fills-$1.log fifo=$out/linux-fills.in
+    local pid end perf= part ok=0
+    shift
+    rm -f "$fifo"
+    mkfifo "$fifo" || return 1
+    exec 3<>"$fifo"
+    setsid timeout -k 5 "$limit" "$@" <&3 >"$log" 2>&1 &
+    pid=$!
+    end=$((SECONDS + limit))
+    for part in fork-exec touch; do
+        until grep -aq -- "pvshim-bench: ready $part" "$log"; do
+            kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ] || break 2
+            sleep 0.2
+        done
+        perf record -q -e probe_qemu:x86_cpu_tlb_fill \
+            -p "$(pgrep -s $pid -x qemu-system-x86)" \
+            -o "$out/linux-fills-$name-$part.data" >/dev/null 2>&1 &
+        perf=$!
+        sleep 1                     # attached before the work starts
+        printf '\n' >&3
+        until grep -aq -- "pvshim-bench: $part counted" "$log"; do
+            kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ] || break 2
+            sleep 0.2
+        done
+        kill -INT $perf; wait $perf 2>/dev/null; perf=
+        perf script -i "$out/linux-fills-$name-$part.data" -F trace \
+            > "$out/linux-fills-$name-$part.txt" 2>/dev/null || break
+        rm -f "$out/linux-fills-$name-$part.data"
+        printf '\n' >&3
+        [ $part = touch ] && ok=1
+    done
+    [ -z "$perf" ] || { kill -INT $perf; wait $perf 2>/dev/null; }
+    [ $ok = 1 ] || kill -- -$pid 2>/dev/null
+    wait $pid 2>/dev/null
+    exec 3>&-
+    rm -f "$fifo"
+    [ $ok = 1 ]
+}
+fills_run() {
+    local q probe=probe_qemu:x86_cpu_tlb_fill n mib rounds pages b
+    q=$(command -v qemu-system-x86_64)
+    perf probe -l 2>/dev/null | grep -q "$probe" ||
+        perf probe -q -x "$q" --add 'x86_cpu_tlb_fill addr=%si:u64 mmu=%r8:s32' \
+            >/dev/null 2>&1 ||
+        { say "(soft-TLB fills: no uprobe on QEMU's x86_cpu_tlb_fill, left out)"; return; }
+    fills_boot pti "${qemu[@]}" -accel tcg -kernel "$bz" -initrd "$initrd" \
+        -append "console=ttyS0 pti=on pvshim_bench=$fills_work:count" &&
+    fills_boot pvshim tools/pvshim-run "$elf" --initrd "$initrd" --memory 512M \
+        --guest-cmdline "console=hvc0 pvshim_bench=$fills_work:count"
+    b=$?
+    perf probe -q -d "$probe" >/dev/null 2>&1
+    [ $b = 0 ] || { say "(soft-TLB fills: a counted boot did not finish)"; return; }
+    IFS=: read -r n mib rounds <<< "$fills_work"
+    pages=$((mib * rounds * 256))
+    tests/bench/tlb-fills.py --syms build/default/pvshim-syms --top 12 \
+        "pti=on, per fork/exec=$out/linux-fills-pti-fork-exec.txt:$n" \
+        "pvshim, per fork/exec=$out/linux-fills-pvshim-fork-exec.txt:$n" \
+        "pti=on, per page=$out/linux-fills-pti-touch.txt:$pages" \
+        "pvshim, per page=$out/linux-fills-pvshim-touch.txt:$pages" \
+        > "$out/linux-fills.txt"
+    rm -f "$out"/linux-fills-*-*.txt     # tens of MB each
+}
+[ -n "$short" ] || [ "${LINUX_BENCH_FILLS:-1}" = 0 ] || fills_run
+
 fig() { [ -n "$1" ] && echo "${1}s" || echo "not reached"; }
 ratio() {       # value, reference
     [ -n "$1" ] && [ -n "$2" ] || { echo "-"; return; }
@@ -316,6 +391,11 @@ if [ -n "$smp_cpus" ]; then
         say "$line"
     done
     say "(N over 1: the 1-vCPU time over the N-vCPU time, above 1x when more vCPUs finish sooner)"
+fi
+if [ -s "$out/linux-fills.txt" ]; then
+    say "QEMU's soft-TLB fills (a uprobe on x86_cpu_tlb_fill), per fork/exec" \
+        "and per page touched ($fills_work):"
+    while IFS= read -r line; do say "$line"; done < "$out/linux-fills.txt"
 fi
 if [ -s "$out/linux-count.txt" ]; then
     say "The shim's counts per fork/exec and per page touched (perfc, -icount):"
