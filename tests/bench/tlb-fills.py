@@ -10,11 +10,15 @@ QEMU (and the walk's own reads of the page tables, which QEMU 7.2 makes
 through the TLB too, in its physical MMU index).  The columns:
 
   guest   the guest's own accesses (kernel and user)
-  walks   the page walks' reads of page tables (MMU_PHYS_IDX)
-  shim    the shim's accesses to its own area (the PV ABI's reserved
-          range, 0xffff800000000000-0xffff87ffffffffff), which a native
-          boot does not have; with --syms, its image's pages are named
-          after the symbol at which each was first touched
+  walks   the reads of page tables by the walks for them (QEMU fills
+          these in its physical MMU index, MMU_PHYS_IDX, nested in the
+          fill that walks, so each is the preceding access's)
+  shim    the accesses to the shim's area (the PV ABI's reserved range,
+          0xffff800000000000-0xffff87ffffffffff: the shim's own, and the
+          guest's reads of the M2P), which a native boot does not have;
+          with --syms, its image's pages are named after the symbol at
+          which each was first touched
+  walks   the walks for those
 
 usage: tlb-fills.py [--syms ELF] [--top N] NAME=FILE:DIVISOR...
 """
@@ -43,6 +47,7 @@ def symbols(elf):
 def count(path, syms):
     cols = collections.Counter()
     pages = collections.Counter()
+    last = "guest"
     addrs = [s[0] for s in syms]
     with open(path) as f:
         for line in f:
@@ -51,14 +56,16 @@ def count(path, syms):
                 continue
             addr, mmu = int(m.group(1)), int(m.group(2))
             if mmu == MMU_PHYS_IDX:
-                cols["walks"] += 1
+                cols[last + " walks"] += 1
             elif SHIM_AREA[0] <= addr < SHIM_AREA[1]:
                 cols["shim"] += 1
+                last = "shim"
                 i = bisect.bisect_right(addrs, addr) - 1
                 if syms and i >= 0 and addr - addrs[i] < (1 << 22):
                     pages[(addr >> 12, syms[i][1])] += 1
             else:
                 cols["guest"] += 1
+                last = "guest"
     return cols, pages
 
 
@@ -76,15 +83,16 @@ def main(argv):
             parts.append((name, path, float(div)))
     if not parts:
         sys.exit(__doc__)
-    print("%-24s %10s %10s %10s %10s" %
-          ("soft-TLB fills", "total", "guest", "walks", "shim"))
+    print("%-30s %9s %9s %9s %9s %9s" %
+          ("soft-TLB fills", "total", "guest", "walks", "shim", "walks"))
     tops = []
     for name, path, div in parts:
         cols, pages = count(path, syms)
         total = sum(cols.values())
-        print("%-24s %10.1f %10.1f %10.1f %10.1f" %
-              (name, total / div, cols["guest"] / div, cols["walks"] / div,
-               cols["shim"] / div))
+        print("%-30s %9.1f %9.1f %9.1f %9.1f %9.1f" %
+              (name, total / div, cols["guest"] / div,
+               cols["guest walks"] / div, cols["shim"] / div,
+               cols["shim walks"] / div))
         if top and pages:
             tops.append((name, div, pages))
     for name, div, pages in tops:
