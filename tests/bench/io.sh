@@ -46,6 +46,11 @@
 # hypercalls by type, event upcalls, guest mode switches, interrupts).
 # With IO_BENCH_ICOUNT=1 too, under -icount shift=0: its TSC ticks by
 # entry are then the instructions the shim ran per request.
+# IO_BENCH_FILLS=1 records QEMU's soft-TLB fills during each part of
+# each boot (a uprobe, tests/bench/lib.sh's fills_probe_add, as root:
+# QEMU runs several times slower meanwhile, so no timing run) and adds
+# a table of them per request or MiB by tests/bench/tlb-fills.py: the
+# guest's, the shim's, and the page walks' for each.
 # A full run boots native a second time with pti=on (column native+pti,
 # IO_BENCH_PTI=0 leaves it out): the floor any 64-bit PV guest has under
 # TCG, and pvshim's ratio to it.  IO_BENCH_ONLY=native, pti or pvshim
@@ -155,7 +160,12 @@ done
 
 # Around each part: IO_BENCH_PROFILE=1 samples the vCPU (pvshim-profile
 # through the gdbstub), IO_BENCH_PERF=1 records QEMU (all its threads).
-perf_pid= prof_pid=
+perf_pid= prof_pid= fills=
+if [ "${IO_BENCH_FILLS:-0}" = 1 ]; then
+    fills_probe_add && fills=1 ||
+        echo "bench: io: no uprobe on QEMU's x86_cpu_tlb_fill: no fills" >&2
+    rm -f "$out"/io-*.fills
+fi
 shim_syms=$shim_dir/pvshim-syms
 if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
     gdb_port=$(free_ports 1)
@@ -172,12 +182,20 @@ watch_start() {  # name, part
             --raw "$out/io-$1-$2.samples" 2>/dev/null &
         prof_pid=$!
     fi
+    if [ -n "$fills" ]; then
+        fills_file=$out/io-$1-$2.fills
+        fills_record "$pid" "$fills_file.data"
+    fi
     [ "${IO_BENCH_PERF:-0}" = 1 ] || return 0
     perf_data=$out/io-$1-$2.perf
     perf record -q -F 999 -g -p "$pid" -o "$perf_data" >/dev/null 2>&1 &
     perf_pid=$!
 }
 watch_stop() {
+    if [ -n "${fills_file:-}" ]; then
+        fills_stop "$fills_file"
+        fills_file=
+    fi
     if [ -n "${perfc_part:-}" ]; then
         perfc_save "$out/io-pvshim.log" "$out/io-pvshim-$perfc_part.perfc"
         perfc_part=
@@ -440,6 +458,28 @@ if [ -n "$perfc" ]; then
     say ""
     say "pvshim's performance counters per device request (disk) and MiB (TCP):"
     while IFS= read -r line; do say "$line"; done < <(tests/bench/perfc-table.py "${cols[@]}")
+fi
+
+# IO_BENCH_FILLS=1: QEMU's soft-TLB fills per request (disk) and MiB (TCP).
+if [ -n "$fills" ]; then
+    fills_probe_del
+    cols=()
+    for name in "${names[@]}"; do
+        for p in seqwrite seqread randread tcpin tcpout; do
+            [ -s "$out/io-$name-$p.fills" ] || continue
+            case $p in
+            tcp*) b=${bytes[$name,$p]:-}
+                  b=${b:+$(awk -v b="$b" 'BEGIN { print b / 1048576 }')}
+                  cols+=("$name $p/MiB=$out/io-$name-$p.fills:${b:-0}") ;;
+            *) cols+=("$name $p/req=$out/io-$name-$p.fills:${reqs[$name,$p]:-0}") ;;
+            esac
+        done
+    done
+    say ""
+    say "QEMU's soft-TLB fills per device request (disk) and MiB (TCP):"
+    while IFS= read -r line; do say "$line"; done < <(tests/bench/tlb-fills.py \
+        --syms "$shim_syms" --top "${IO_BENCH_FILLS_TOP:-12}" "${cols[@]}")
+    [ -n "${IO_BENCH_FILLS_KEEP:-}" ] || rm -f "$out"/io-*.fills   # tens of MB each
 fi
 
 failed=0

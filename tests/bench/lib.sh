@@ -42,3 +42,30 @@ perfc_save() {
     sed -n '/counters SHOW/h; /counters SHOW/!H; ${x;p}' "$log" | tr -d '\r' |
         sed -n 's/^(XEN) \(\[[ 0-9.]*\] \)\{0,1\}//; /TOTAL\[\|ARR[0-9]*\[/p' > "$2"
 }
+
+# QEMU's soft-TLB fills (tests/bench/tlb-fills.py): a uprobe on the
+# installed QEMU's x86_cpu_tlb_fill() with each fill's address and MMU
+# index (its second and fifth arguments), through perf probe (as root).
+# fills_probe_add: 0 if the probe is there; fills_record PID FILE: record
+# it in the background (its pid in fills_pid); fills_stop FILE: stop that
+# and write `perf script`'s lines to FILE; fills_probe_del: remove it.
+fills_probe=probe_qemu:x86_cpu_tlb_fill
+fills_probe_add() {
+    perf probe -l 2>/dev/null | grep -q "$fills_probe" ||
+        perf probe -q -x "$(command -v qemu-system-x86_64)" \
+            --add 'x86_cpu_tlb_fill addr=%si:u64 mmu=%r8:s32' >/dev/null 2>&1
+}
+fills_record() {
+    perf record -q -e "$fills_probe" -p "$1" -o "$2" >/dev/null 2>&1 &
+    fills_pid=$!
+    sleep 1                         # attached before the work starts
+}
+fills_stop() {
+    kill -INT "$fills_pid" 2>/dev/null
+    wait "$fills_pid" 2>/dev/null
+    perf script -i "$1.data" -F trace > "$1" 2>/dev/null
+    rm -f "$1.data"
+}
+fills_probe_del() {
+    perf probe -q -d "$fills_probe" >/dev/null 2>&1
+}

@@ -290,20 +290,15 @@ fills_boot() {  # name, command...
             kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ] || break 2
             sleep 0.2
         done
-        perf record -q -e probe_qemu:x86_cpu_tlb_fill \
-            -p "$(pgrep -s $pid -x qemu-system-x86)" \
-            -o "$out/linux-fills-$name-$part.data" >/dev/null 2>&1 &
-        perf=$!
-        sleep 1                     # attached before the work starts
+        fills_record "$(pgrep -s $pid -x qemu-system-x86)" \
+            "$out/linux-fills-$name-$part.txt.data"
+        perf=$fills_pid
         printf '\n' >&3
         until grep -aq -- "pvshim-bench: $part counted" "$log"; do
             kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ] || break 2
             sleep 0.2
         done
-        kill -INT $perf; wait $perf 2>/dev/null; perf=
-        perf script -i "$out/linux-fills-$name-$part.data" -F trace \
-            > "$out/linux-fills-$name-$part.txt" 2>/dev/null || break
-        rm -f "$out/linux-fills-$name-$part.data"
+        fills_stop "$out/linux-fills-$name-$part.txt"; perf=
         printf '\n' >&3
         [ $part = touch ] && ok=1
     done
@@ -315,18 +310,15 @@ fills_boot() {  # name, command...
     [ $ok = 1 ]
 }
 fills_run() {
-    local q probe=probe_qemu:x86_cpu_tlb_fill n mib rounds pages b
-    q=$(command -v qemu-system-x86_64)
-    perf probe -l 2>/dev/null | grep -q "$probe" ||
-        perf probe -q -x "$q" --add 'x86_cpu_tlb_fill addr=%si:u64 mmu=%r8:s32' \
-            >/dev/null 2>&1 ||
+    local n mib rounds pages b
+    fills_probe_add ||
         { say "(soft-TLB fills: no uprobe on QEMU's x86_cpu_tlb_fill, left out)"; return; }
     fills_boot pti "${qemu[@]}" -accel tcg -kernel "$bz" -initrd "$initrd" \
         -append "console=ttyS0 pti=on pvshim_bench=$fills_work:count" &&
     fills_boot pvshim tools/pvshim-run "$elf" --initrd "$initrd" --memory 512M \
         --guest-cmdline "console=hvc0 pvshim_bench=$fills_work:count"
     b=$?
-    perf probe -q -d "$probe" >/dev/null 2>&1
+    fills_probe_del
     [ $b = 0 ] || { say "(soft-TLB fills: a counted boot did not finish)"; return; }
     IFS=: read -r n mib rounds <<< "$fills_work"
     pages=$((mib * rounds * 256))
