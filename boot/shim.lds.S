@@ -34,6 +34,8 @@ SECTIONS
         __text_start = .;
         *(.text.head)
         *(.text.entry)
+        *(.text.entry.syscall_stubs)    /* CPU 0's first: the same page */
+        *(.text.entry.vector_stubs)
         *(.text.hot)
         *(.text .text.*)
         . = ALIGN(4096);

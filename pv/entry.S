@@ -46,6 +46,7 @@
  * common part that builds the frame with @ss and @cs and calls @handler.
  */
 .macro SYSCALL_ENTRY name, ss, cs, handler
+        .pushsection .text.entry.syscall_stubs, "ax", @progbits
         .balign 32
         .globl  \name\()_stubs
 \name\()_stubs:
@@ -59,6 +60,7 @@
         jmp     \name\()_common
         .set    cpu, cpu + 1
         .endr
+        .popsection
 
 /* Registers on entry: as the stub's, with ss and rsp already pushed. */
 \name\()_common:

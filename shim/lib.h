@@ -30,7 +30,8 @@
  * __hot_text for the entry, exit, MM, event and timer code they run;
  * __read_mostly (Xen's) for data they read and rarely change (options,
  * boot-time values); __hot_data for what they write often (the per-CPU
- * arrays of softirq bits, flush clocks, timer heads).
+ * arrays of softirq bits and flush clocks, the syscall entry's stack
+ * pointers): CPU 0's slots of all of it fit the read-mostly data's page.
  * docs/benchmarks.md, "Issue 19, part 13", counts the fills.
  */
 #define __hot_text      __section(".text.hot")

@@ -18,8 +18,8 @@
 #include "arch/x86/traps.h"
 #include "shim/console.h"
 
-static struct timer *__hot_data timer_list[NR_CPUS];
-static spinlock_t __hot_data timer_lock[NR_CPUS] = {
+static struct timer *timer_list[NR_CPUS];
+static spinlock_t timer_lock[NR_CPUS] = {
     [0 ... NR_CPUS - 1] = SPIN_LOCK_UNLOCKED(LOCK_RANK_TIMER),
 };
 

@@ -34,8 +34,11 @@
 /*
  * exception_stubs: 256 stubs, 16 bytes apart, stub N for vector N.
  * Registers on entry: the CPU's frame (and error code, if the vector has
- * one) on the stack; all GPRs still the interrupted context's.
+ * one) on the stack; all GPRs still the interrupted context's.  After
+ * the entry paths' common code, as the syscall stubs are: the few a
+ * crossing uses then share its pages (boot/shim.lds.S, shim/lib.h).
  */
+        .pushsection .text.entry.vector_stubs, "ax", @progbits
         .balign 16
         .globl  exception_stubs
 exception_stubs:
@@ -49,6 +52,7 @@ exception_stubs:
         jmp     exception_common
         .set    vec, vec + 1
         .endr
+        .popsection
 
 /*
  * Registers on entry: interrupted context; %rsp points at error_code.

@@ -9,7 +9,7 @@
 #include "shim/softirq.h"
 #include "arch/x86/setup.h"
 
-struct percpu *__read_mostly percpu_area[NR_CPUS];
+struct percpu *percpu_area[NR_CPUS];
 char cpu0_stack[STACK_SIZE] __aligned(STACK_SIZE)
     __section(".bss.page_aligned");
 
