@@ -184,7 +184,7 @@ watch_start() {  # name, part
     fi
     if [ -n "$fills" ]; then
         fills_file=$out/io-$1-$2.fills
-        fills_record "$pid" "$fills_file.data"
+        fills_record "$pid" "$fills_file"
     fi
     [ "${IO_BENCH_PERF:-0}" = 1 ] || return 0
     perf_data=$out/io-$1-$2.perf

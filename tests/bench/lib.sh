@@ -47,8 +47,9 @@ perfc_save() {
 # installed QEMU's x86_cpu_tlb_fill() with each fill's address and MMU
 # index (its second and fifth arguments), through perf probe (as root).
 # fills_probe_add: 0 if the probe is there; fills_record PID FILE: record
-# it in the background (its pid in fills_pid); fills_stop FILE: stop that
-# and write `perf script`'s lines to FILE; fills_probe_del: remove it.
+# it in the background (into FILE.data, perf's pid in fills_pid);
+# fills_stop FILE: stop that and write `perf script`'s lines to FILE;
+# fills_probe_del: remove the probe.
 fills_probe=probe_qemu:x86_cpu_tlb_fill
 fills_probe_add() {
     perf probe -l 2>/dev/null | grep -q "$fills_probe" ||
@@ -56,7 +57,7 @@ fills_probe_add() {
             --add 'x86_cpu_tlb_fill addr=%si:u64 mmu=%r8:s32' >/dev/null 2>&1
 }
 fills_record() {
-    perf record -q -e "$fills_probe" -p "$1" -o "$2" >/dev/null 2>&1 &
+    perf record -q -e "$fills_probe" -p "$1" -o "$2.data" >/dev/null 2>&1 &
     fills_pid=$!
     sleep 1                         # attached before the work starts
 }

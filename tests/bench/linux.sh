@@ -291,7 +291,7 @@ fills_boot() {  # name, command...
             sleep 0.2
         done
         fills_record "$(pgrep -s $pid -x qemu-system-x86)" \
-            "$out/linux-fills-$name-$part.txt.data"
+            "$out/linux-fills-$name-$part.txt"
         perf=$fills_pid
         printf '\n' >&3
         until grep -aq -- "pvshim-bench: $part counted" "$log"; do
