@@ -182,6 +182,34 @@ static inline exinfo_t probe_read(const void *p)
     return ex;
 }
 
+/*
+ * Read the quadword at @p into *@v in the access that may fault (a
+ * window another vCPU may unmap between a probe and a read): 0, or the
+ * fault it raised (*@v then unchanged).  A 32-bit guest reads it as two
+ * halves, as a plain 64-bit load there does.
+ */
+static inline exinfo_t probe_peek(const void *p, uint64_t *v)
+{
+    exinfo_t ex = 0;
+#ifdef __x86_64__
+    uint64_t val = *v;
+
+    asm volatile ( "1: movq (%[p]), %[val]; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex), [val] "+r" (val) : [p] "r" (p) : "memory" );
+#else
+    uint32_t lo = *v, hi = *v >> 32;
+
+    asm volatile ( "1: movl (%[p]), %[lo]; 2: movl 4(%[p]), %[hi]; 3:\n\t"
+                   ASM_EXTABLE(1b, 3b) ASM_EXTABLE(2b, 3b)
+                   : "+a" (ex), [lo] "+r" (lo), [hi] "+r" (hi)
+                   : [p] "r" (p) : "memory" );
+    uint64_t val = ex ? *v : ((uint64_t)hi << 32 | lo);
+#endif
+    *v = val;
+    return ex;
+}
+
 static inline exinfo_t probe_write(void *p)
 {
     exinfo_t ex = 0;

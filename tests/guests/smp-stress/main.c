@@ -398,15 +398,15 @@ static void uvm_shared(struct cpu *c)
     bool here;
     unsigned long flags = uvm_flags(c, &here);
     long rc = hypercall_update_va_mapping(va, data_pte(c), flags);
-    uint64_t v;
+    uint64_t v = 0;
     unsigned int i;
 
     if ( rc )
         fail(c, "update_va_mapping of the shared window (flags %#lx): %ld",
              flags, rc);
-    if ( probe_read(swin) )
+    /* One access: another vCPU may unmap the window at any moment. */
+    if ( probe_peek(swin, &v) )
         return;
-    v = peek(va);
     for ( i = 0; i < NR_DATA && v != DATA_TAG(i); i++ )
         ;
     if ( i == NR_DATA && v != WIN_MARK(NR_VCPUS) )
