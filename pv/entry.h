@@ -54,7 +54,9 @@ void pv_exit_work(struct cpu_regs *regs);
 static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
                                              bool work)
 {
-    const struct vcpu *v = current_vcpu();
+    /* Both of cpu_info's fields from one %rsp | (STACK_SIZE - 1). */
+    unsigned long top = cpu_stack_top();
+    const struct vcpu *v = CPU_INFO_FIELD(top, current);
     const vcpu_info_t *vi;
 
     local_irq_disable();
@@ -64,7 +66,7 @@ static always_inline void __pv_exit_to_guest(struct cpu_regs *regs,
      * changed before it is seen, and each test is one compare with
      * memory (a volatile read is a load and a test).
      */
-    if ( work || *this_cpu_softirqs() || v->down_or_nmi ||
+    if ( work || CPU_INFO_FIELD(top, softirq_bits) || v->down_or_nmi ||
          (vi->evtchn_upcall_pending && !vi->evtchn_upcall_mask) ||
          (pv_exit_all & (EXIT_ALL_PAUSE | EXIT_ALL_DYING)) )
         pv_exit_work(regs);

@@ -7,7 +7,6 @@
 #include "shim/perfc.h"
 
 static void (*__read_mostly softirq_handlers[NR_SOFTIRQS])(void);
-unsigned long __hot_data softirq_bits[NR_CPUS];
 
 void open_softirq(unsigned int nr, void (*handler)(void))
 {
@@ -17,20 +16,21 @@ void open_softirq(unsigned int nr, void (*handler)(void))
 
 void __hot_text raise_softirq(unsigned int nr)
 {
-    __atomic_or_fetch(&softirq_bits[smp_processor_id()], 1UL << nr,
-                      __ATOMIC_SEQ_CST);
+    __atomic_or_fetch(this_cpu_softirqs(), 1UL << nr, __ATOMIC_SEQ_CST);
 }
 
 void cpu_raise_softirq(unsigned int cpu, unsigned int nr)
 {
-    __atomic_or_fetch(&softirq_bits[cpu], 1UL << nr, __ATOMIC_SEQ_CST);
+    ASSERT(cpu < NR_CPUS && percpu_area[cpu]);
+    __atomic_or_fetch(&cpu_info_of(cpu)->softirq_bits, 1UL << nr,
+                      __ATOMIC_SEQ_CST);
     if ( cpu != smp_processor_id() )
         send_IPI_mask(1UL << cpu, EVENT_CHECK_VECTOR);
 }
 
 void __hot_text do_softirq_mask(unsigned long mask)
 {
-    unsigned long *bits = &softirq_bits[smp_processor_id()];
+    unsigned long *bits = this_cpu_softirqs();
     unsigned long pending;
     unsigned int nr;
 

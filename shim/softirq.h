@@ -31,12 +31,14 @@ void raise_softirq(unsigned int nr);    /* this CPU */
 /* On @cpu, which an IPI (EVENT_CHECK_VECTOR) sends to look at it. */
 void cpu_raise_softirq(unsigned int cpu, unsigned int nr);
 
-/* This CPU's pending bits: read inline, on every return to the guest. */
-extern unsigned long softirq_bits[NR_CPUS];
-/* This CPU's pending bits, through cpu_info: one load fewer on each exit. */
+/*
+ * This CPU's pending bits, read inline on every return to the guest: in
+ * its cpu_info, at a fixed place from %rsp, so the exit's look is one
+ * compare with memory (Xen keeps them in irq_stat[], a load further).
+ */
 static inline unsigned long *this_cpu_softirqs(void)
 {
-    return get_cpu_info()->softirq_bits;
+    return &get_cpu_info()->softirq_bits;
 }
 
 static inline bool softirq_pending(void)

@@ -45,7 +45,6 @@ struct percpu *percpu_alloc(unsigned int cpu)
     ci = (struct cpu_info *)(va + STACK_SIZE) - 1;
     ci->percpu = pc;
     ci->cpu_id = cpu;
-    ci->softirq_bits = &softirq_bits[cpu];
     percpu_area[cpu] = pc;
     return pc;
 }

@@ -43,19 +43,35 @@ struct percpu {
  */
 struct cpu_info {
     struct cpu_regs guest_regs;
-    unsigned long *softirq_bits;    /* this CPU's (shim/softirq.h) */
+    unsigned long softirq_bits;     /* pending softirqs (shim/softirq.h) */
     struct percpu *percpu;
     unsigned int cpu_id;
     void *current;                  /* the vCPU this CPU runs, if any */
 };
 
-static inline struct cpu_info *get_cpu_info(void)
+/* The last byte of this CPU's stack block, where cpu_info ends. */
+static inline unsigned long cpu_stack_top(void)
 {
     unsigned long sp;
 
     asm ( "mov %%rsp, %0" : "=r" (sp) );
-    return (struct cpu_info *)((sp | (STACK_SIZE - 1)) + 1) - 1;
+    return sp | (STACK_SIZE - 1);
 }
+
+static inline struct cpu_info *get_cpu_info(void)
+{
+    return (struct cpu_info *)(cpu_stack_top() + 1) - 1;
+}
+
+/*
+ * cpu_info's field @f from cpu_stack_top()'s @top, as one displacement
+ * from it: several fields read this way share @top's two instructions
+ * (get_cpu_info() for each would have the compiler share the struct's
+ * address instead, one subtraction more).
+ */
+#define CPU_INFO_FIELD(top, f)                                          \
+    (*(typeof(((struct cpu_info *)0)->f) *)                            \
+     ((top) + 1 + offsetof(struct cpu_info, f) - sizeof(struct cpu_info)))
 
 static inline struct percpu *this_cpu(void)
 {
@@ -85,6 +101,13 @@ static inline unsigned long cpu_info_rsp0(struct cpu_info *ci)
 })
 
 extern struct percpu *percpu_area[NR_CPUS];
+
+/* CPU @cpu's cpu_info, from any CPU (its area allocated). */
+static inline struct cpu_info *cpu_info_of(unsigned int cpu)
+{
+    return (struct cpu_info *)((char *)percpu_area[cpu]->stack +
+                               STACK_SIZE) - 1;
+}
 
 /*
  * Map and fill in AP @cpu's area (arch/x86/percpu.c), or return the one an

@@ -37,7 +37,6 @@ void cpu_init_boot(void)
     percpu0.gdt = cpu0_gdt;
     ci->percpu = &percpu0;
     ci->cpu_id = 0;
-    ci->softirq_bits = &softirq_bits[0];
     percpu_area[0] = &percpu0;
     desc_init_cpu(&percpu0);
     i8259_mask_all();

@@ -61,7 +61,6 @@ void pv_unpause_others(void) { }
 bool pv_backends_lock_unless_held(void) { return false; }
 void pv_backends_unlock_taken(bool taken) { }
 void pv_exit_work(struct cpu_regs *r) { }
-unsigned long softirq_bits[NR_CPUS];
 void printk(const char *fmt, ...) { }
 unsigned long opt_mm_audit;
 long pv_mm_audit(void) { return 0; }
