@@ -38,6 +38,7 @@ SECTIONS
         *(.text.entry.vector_stubs)
         *(.text.hot)
         *(.text .text.*)
+        *(.altinstr_replacement)        /* copied from at boot only */
         . = ALIGN(4096);
         __text_end = .;
     } :text
@@ -58,6 +59,10 @@ SECTIONS
         __start_ex_table = .;
         KEEP(*(.ex_table))
         __stop_ex_table = .;
+        . = ALIGN(4);
+        __alt_start = .;                /* arch/x86/alternative.h */
+        KEEP(*(.altinstructions))
+        __alt_end = .;
     } :rodata
 
     .note : AT(ADDR(.note) - SHIM_VIRT_START)

@@ -39,11 +39,44 @@
 #endif
 .endm
 
+/* The rest of a syscall's frame: rflags, @cs, rip, the mark, the GPRs. */
+.macro SYSCALL_FRAME cs
+        pushq   %r11                    /* rflags */
+        pushq   $\cs
+        pushq   %rcx                    /* rip */
+        pushq   $0
+        movl    $ENTRY_SYSCALL, 4(%rsp)
+        SAVE_ALL
+.endm
+
+/*
+ * To the exit: its copy without speculation controls, or the one with
+ * them (SCF_EXIT_ANY), patched at boot; RESTORE_TO_GUEST below.
+ */
+.macro JMP_RESTORE_TO_GUEST
+        ALTERNATIVE "JMP32 pv_restore_to_guest", \
+                "JMP32 pv_restore_to_guest_spec", ALT_IF(SCF_EXIT_ANY)
+.endm
+
+.macro JMP_RESTORE_COMPAT
+        ALTERNATIVE "JMP32 pv_restore_compat", \
+                "JMP32 pv_restore_compat_spec", ALT_IF(SCF_EXIT_ANY)
+.endm
+
 /*
  * SYSCALL_ENTRY name ss cs handler: NR_CPUS 32-byte stubs at name_stubs,
  * one per CPU (that CPU's MSR points at its own, so the stub finds the
  * CPU's stack with no register and no %gs: the guest owns %gs), and the
  * common part that builds the frame with @ss and @cs and calls @handler.
+ *
+ * The speculation controls (spec-ctrl-asm.h) are chosen at the stubs:
+ * each jumps to one of three ways in, patched at boot (alternative.h),
+ * so none of them tests a flag.  name_common overwrites the RSB first
+ * (it needs no register: the guest's are all still live, %r11 and %rcx
+ * included) and fences; name_common_none (spec-ctrl=no) is the same
+ * code after that; name_common_tested builds the frame and runs the
+ * tested form (IBPB, MSR_SPEC_CTRL), then joins the others at
+ * name_common_frame.  No cld: syscall cleared DF (MSR_SFMASK).
  */
 .macro SYSCALL_ENTRY name, ss, cs, handler
         .pushsection .text.entry.syscall_stubs, "ax", @progbits
@@ -57,27 +90,33 @@
         movq    lstar_stack + cpu * 8(%rip), %rsp
         pushq   $\ss
         pushq   lstar_saved_rsp + cpu * 8(%rip)
-        jmp     \name\()_common
+        ALTERNATIVE_2 "JMP32 \name\()_common", \
+                "JMP32 \name\()_common_none", ALT_IFNOT(SCF_ENTRY_LFENCE), \
+                "JMP32 \name\()_common_tested", ALT_IF(SCF_ENTRY_TESTED)
         .set    cpu, cpu + 1
         .endr
         .popsection
 
 /* Registers on entry: as the stub's, with ss and rsp already pushed. */
 \name\()_common:
-        pushq   %r11                    /* rflags */
-        pushq   $\cs
-        pushq   %rcx                    /* rip */
-        pushq   $0
-        movl    $ENTRY_SYSCALL, 4(%rsp)
-        cld
-        SAVE_ALL
-        SPEC_CTRL_ENTRY_FROM_PV         /* before any ret: spec-ctrl-asm.h */
+        DO_OVERWRITE_RSB
+        lfence
+\name\()_common_none:
+        SYSCALL_FRAME \cs
+\name\()_common_frame:
         PERFC_CALL pv_perfc_entry
         mov     %rsp, %rdi
         sub     $8, %rsp
         call    \handler                /* ends in the exit's checks */
         add     $8, %rsp
-        jmp     pv_restore_to_guest
+        JMP_RESTORE_TO_GUEST
+
+        .pushsection .text.entry_tested, "ax", @progbits
+\name\()_common_tested:
+        SYSCALL_FRAME \cs
+        SPEC_CTRL_ENTRY_FROM_PV_TESTED
+        JMP32   \name\()_common_frame
+        .popsection
 .endm
 
 /*
@@ -129,7 +168,7 @@ sysenter_entry:
         sub     $8, %rsp
         call    pv_sysenter             /* ends in the exit's checks */
         add     $8, %rsp
-        jmp     pv_restore_to_guest
+        JMP_RESTORE_TO_GUEST
 
 /*
  * int $0x82 (IDT gate DPL 1, arch/x86/desc.c): the hypercall of a 32-bit
@@ -150,7 +189,7 @@ int82_entry:
         sub     $8, %rsp
         call    pv_int82                /* ends in the exit's checks */
         add     $8, %rsp
-        jmp     pv_restore_compat
+        JMP_RESTORE_COMPAT
 
 /*
  * From arch/x86/entry.S: an exception taken in the guest.  Registers on
@@ -186,7 +225,7 @@ pv_exception_entry:
 1:      sub     $8, %rsp
         call    pv_exception            /* ends in the exit's checks */
         add     $8, %rsp
-        jmp     pv_restore_to_guest
+        JMP_RESTORE_TO_GUEST
 
 /*
  * The way back to the guest for the paths whose C doesn't end in the
@@ -201,8 +240,14 @@ pv_return_to_guest:
         sub     $8, %rsp
         call    pv_exit_to_guest        /* turns interrupts off */
         add     $8, %rsp
+        JMP_RESTORE_TO_GUEST
 
 /*
+ * RESTORE_TO_GUEST spec: the exit, in two copies: pv_restore_to_guest
+ * with no speculation controls, pv_restore_to_guest_spec with the tested
+ * ones (spec-ctrl-asm.h); every way to the exit jumps to the one chosen
+ * at boot (JMP_RESTORE_TO_GUEST).  The same for pv_restore_compat.
+ *
  * Registers on entry: %rsp = the guest frame, pv_exit_to_guest()'s
  * checks done (the syscall and exception handlers end in them),
  * interrupts off.
@@ -214,25 +259,29 @@ pv_return_to_guest:
  * loads %rip from %rcx and %rflags from %r11 (the frame's, as safe as
  * for iretq: IF on, IOPL 0, VM off) and reads neither the stack nor the
  * GDT: a quarter off a hypercall's round trip under TCG, and on hardware
- * several times cheaper than iretq.  Never to a non-canonical %rip:
- * Intel's sysretq would raise that #GP in ring 0 on the guest's stack
- * (XSA-7); iretq's fault goes to iret_fault and the guest.  %ss is the
- * shim's, never null (pv_exception_entry), which AMD's sysretq would
- * pass on.  From the %rsp load on, an NMI, #MC or #DB runs on its IST
- * stack.
+ * several times cheaper than iretq.  Never to a non-canonical %rip
+ * (bits 63-47 all equal: its upper half plus 2^15 below 2^16): Intel's
+ * sysretq would raise that #GP in ring 0 on the guest's stack (XSA-7);
+ * iretq's fault goes to iret_fault and the guest.  %ss is the shim's, never null (pv_exception_entry),
+ * which AMD's sysretq would pass on.  (The GPRs are popped: loading the
+ * thirteen of them with movs, %rcx's and %r11's slots skipped, is two
+ * instructions fewer but slower under TCG.)  From the %rsp load on, an
+ * NMI, #MC or #DB runs on its IST stack.
  */
-pv_restore_to_guest:
+.macro RESTORE_TO_GUEST spec
+pv_restore_to_guest\spec:
         PERFC_CALL perfc_guest_exit
+        .ifnb \spec
         SPEC_CTRL_EXIT_TO_PV            /* no ret from here: spec-ctrl-asm.h */
+        .endif
         testb   $(ENTRY_SYSCALL >> 8), REGS_entry_vector + 1(%rsp)
-        jz      .Liret
+        jz      .Liret\spec
         cmpw    $FLAT_KERNEL_CS64, REGS_cs(%rsp)
-        jne     .Liret
-        mov     REGS_rip(%rsp), %rax    /* canonical: bits 63-47 all equal */
-        sar     $47, %rax
-        inc     %eax
-        cmp     $1, %eax
-        ja      .Liret
+        jne     .Liret\spec
+        mov     REGS_rip + 4(%rsp), %eax    /* bits 32-63 */
+        add     $0x8000, %eax
+        cmp     $0xffff, %eax
+        ja      .Liret\spec
 #ifdef CONFIG_DEBUG
         mov     %ss, %eax               /* pv_exception_entry's load */
         test    %eax, %eax
@@ -241,9 +290,11 @@ pv_restore_to_guest:
 1:
 #endif
         RESTORE_ALL
-        SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */
         mov     REGS_rip - REGS_error_code(%rsp), %rcx
         mov     REGS_rflags - REGS_error_code(%rsp), %r11
+        .ifnb \spec
+        SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */
+        .endif
         mov     REGS_rsp - REGS_error_code(%rsp), %rsp
         sysretq
 
@@ -251,16 +302,26 @@ pv_restore_to_guest:
  * A 32-bit guest's hypercall: never sysretq (its frames carry no
  * ENTRY_SYSCALL, their CS is 32-bit), so no test for it.  As above.
  */
-pv_restore_compat:
+pv_restore_compat\spec:
         PERFC_CALL perfc_guest_exit
+        .ifnb \spec
         SPEC_CTRL_EXIT_TO_PV            /* no ret from here: spec-ctrl-asm.h */
-.Liret:
+        .endif
+.Liret\spec:
         RESTORE_ALL
+        .ifnb \spec
         SPEC_CTRL_COND_VERW             /* with only the guest's GPRs left */
+        .endif
         add     $8, %rsp                /* error_code, entry_vector */
-iret_to_guest:
+iret_to_guest\spec:
         iretq
-        EXTABLE iret_to_guest, iret_fault
+        EXTABLE iret_to_guest\spec, iret_fault
+.endm
+
+        RESTORE_TO_GUEST
+        .pushsection .text.entry_tested, "ax", @progbits
+        RESTORE_TO_GUEST _spec
+        .popsection
 
 /*
  * iretq refused the frame the guest chose (a non-canonical %rip, an

@@ -3,6 +3,7 @@
  * start_shim(): the whole flow from boot to guest, one named step a line.
  */
 #include "arch/x86/acpi.h"
+#include "arch/x86/alternative.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/ioapic.h"
 #include "arch/x86/page.h"
@@ -101,6 +102,7 @@ noreturn void start_shim(struct boot_info *bi)
     time_calibrate_late();
     memory_init(bi, &memmap);
     paging_init(&memmap);
+    alternatives_init();
     fpu_init();
     timer_init();
     ioapic_init();

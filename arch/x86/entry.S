@@ -65,10 +65,8 @@ exception_common:
          * Delivery keeps RFLAGS.AC, which ring 3 sets at will: close the
          * SMAP window it would open (the frame keeps the guest's AC).
          */
-        testb   $1, smap_enabled(%rip)
-        jz      1f
-        clac
-1:      SAVE_ALL
+        ALTERNATIVE "", "clac", ALT_IF(ALTF_SMAP)
+        SAVE_ALL
         SPEC_CTRL_ENTRY_FROM_INTR       /* before any ret: spec-ctrl-asm.h */
         mov     %rsp, %rdi
         /* From the guest (RPL 3): the PV code decides, on the guest frame. */

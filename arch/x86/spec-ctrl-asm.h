@@ -2,21 +2,31 @@
 /*
  * Entry and exit speculation controls for the assembly: the shim's version
  * of Xen's spec_ctrl_asm.h, by name, so every entry and exit path (64-bit
- * syscall, sysenter, the IDT, and the compat int $0x82 to come) uses the
- * same blocks.
+ * syscall, sysenter, int $0x82, the IDT) uses the same blocks.
  *
- * The shim has no alternatives patching, so each action is guarded by one
- * bit of spec_ctrl_flags (spec-ctrl.h), written once at boot: a `testb`
- * of a constant byte and a branch that always goes the same way.  A
- * conditional branch can still be mispredicted, which Xen's patched-in
- * code avoids; so every entry that does any work ends in an lfence, and
- * the exit ends in iretq, which serialises.  spec-ctrl=no clears every
- * bit, leaving one test and branch per macro.
+ * As in Xen, the choice made at boot is patched in (arch/x86/
+ * alternative.h): on the paths every crossing takes, the actions chosen
+ * run with no test before them and those not chosen cost at most one
+ * instruction (a NOP or a jmp over them).  The rarer configurations
+ * (IBPB on entry, MSR_SPEC_CTRL: where the CPU has them) take the
+ * "tested" forms below, out of line: each action guarded by one bit of
+ * spec_ctrl_flags (spec-ctrl.h), written once at boot.  A conditional
+ * branch can still be mispredicted, so every entry that does any work
+ * ends in an lfence, and the exit ends in iretq or sysretq.
  */
 #ifndef ARCH_X86_SPEC_CTRL_ASM_H
 #define ARCH_X86_SPEC_CTRL_ASM_H
 
+/*
+ * Entry work beyond the RSB overwrite: the tested forms; any exit work:
+ * the exit's tested copy (pv/entry.S).  No spaces: they are arguments
+ * of gas macros.
+ */
+#define SCF_ENTRY_TESTED        (SCF_ENTRY_IBPB|SCF_MSR_SPEC_CTRL)
+#define SCF_EXIT_ANY            (SCF_MSR_SPEC_CTRL|SCF_EXIT_DIV|SCF_EXIT_VERW)
+
 #ifdef __ASSEMBLER__
+#include "arch/x86/alternative.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/spec-ctrl.h"
 
@@ -71,29 +81,37 @@
 .endm
 
 /*
- * Entry from the guest (syscall, sysenter, int $0x82): IBPB, RSB, then
- * the shim's MSR_SPEC_CTRL, in Xen's order (SPEC_CTRL_ENTRY_FROM_PV), and
- * the lfence after them.  Entry work without IBPB or MSR_SPEC_CTRL is
- * the RSB overwrite alone (SCF_ENTRY_LFENCE means one of the three), the
- * common case: Xen's PV default where IBRS isn't used, and all that
- * TCG's CPUs get.  It has its own copy, one test shorter.
+ * Entry from the guest with IBPB or MSR_SPEC_CTRL, tested: IBPB, RSB,
+ * then the shim's MSR_SPEC_CTRL, in Xen's order (SPEC_CTRL_ENTRY_FROM_PV),
+ * and the lfence after them.  Out of line, for the CPUs that have them.
+ * Requires: %rsp on the shim's stack.  Clobbers %rax, %rcx, %rdx, flags.
+ */
+.macro SPEC_CTRL_ENTRY_FROM_PV_TESTED
+        DO_COND_IBPB
+        DO_COND_OVERWRITE_RSB
+        DO_COND_SPEC_CTRL spec_ctrl_shim_value
+        lfence
+.endm
+
+/*
+ * Entry from the guest (sysenter, int $0x82), patched: the RSB overwrite
+ * and the lfence (Xen's PV default where IBRS isn't used, and all TCG's
+ * CPUs get), nothing with spec-ctrl=no (a jmp over), or a jmp to the
+ * tested form and back.  The syscall entries choose among the same three
+ * at their stubs instead (pv/entry.S), which costs them nothing.
  * Before any ret or indirect branch.
  * Requires: %rsp on the shim's stack.  Clobbers %rax, %rcx, %rdx, flags.
  */
 .macro SPEC_CTRL_ENTRY_FROM_PV
-        testb   $SCF_ENTRY_LFENCE, spec_ctrl_flags(%rip)
-        jz      .L\@_done
-        testb   $(SCF_ENTRY_IBPB | SCF_MSR_SPEC_CTRL), spec_ctrl_flags(%rip)
-        jz      .L\@_rsb
-        DO_COND_IBPB
-        DO_COND_OVERWRITE_RSB
-        DO_COND_SPEC_CTRL spec_ctrl_shim_value
-        jmp     .L\@_fence
-.L\@_rsb:
-        DO_OVERWRITE_RSB
-.L\@_fence:
-        lfence
+        ALTERNATIVE_2 "DO_OVERWRITE_RSB; lfence", \
+                "", ALT_IFNOT(SCF_ENTRY_LFENCE), \
+                "JMP32 .L\@_tested", ALT_IF(SCF_ENTRY_TESTED)
 .L\@_done:
+        .pushsection .text.entry_tested, "ax", @progbits
+.L\@_tested:
+        SPEC_CTRL_ENTRY_FROM_PV_TESTED
+        JMP32   .L\@_done
+        .popsection
 .endm
 
 /*
@@ -104,31 +122,49 @@
  * flushes ran (a #DB from a sysenter with TF set does, every time).
  * MSR_SPEC_CTRL is the shim's in any case: an NMI may hit the exit path
  * after it loaded the guest's value.  The lfence closes the checks of
- * where the frame came from.
+ * where the frame came from.  Patched as SPEC_CTRL_ENTRY_FROM_PV: the
+ * RSB form inline, after a NOP; spec-ctrl=no jumps over it; IBPB or
+ * MSR_SPEC_CTRL jump to the tested form.
  * Requires: %rsp = the saved frame.  Clobbers %rax, %rcx, %rdx, flags.
  */
 .macro SPEC_CTRL_ENTRY_FROM_INTR
-        testb   $SCF_ENTRY_LFENCE, spec_ctrl_flags(%rip)
-        jz      .L\@_done
+        ALTERNATIVE_2 "", \
+                "JMP32 .L\@_done", ALT_IFNOT(SCF_ENTRY_LFENCE), \
+                "JMP32 .L\@_tested", ALT_IF(SCF_ENTRY_TESTED)
         testb   $3, REGS_cs(%rsp)
         jnz     .L\@_flush
         mov     %esp, %eax
         and     $(STACK_SIZE - 1), %eax
         cmp     $(STACK_GUARD_PAGE * 4096), %eax
-        jae     .L\@_msr                /* the shim, on its primary stack */
+        jae     .L\@_fence             /* the shim, on its primary stack */
 .L\@_flush:
-        DO_COND_IBPB
-        DO_COND_OVERWRITE_RSB
-.L\@_msr:
-        DO_COND_SPEC_CTRL spec_ctrl_shim_value
+        DO_OVERWRITE_RSB
+.L\@_fence:
         lfence
 .L\@_done:
+        .pushsection .text.entry_tested, "ax", @progbits
+.L\@_tested:
+        testb   $3, REGS_cs(%rsp)
+        jnz     .L\@_tflush
+        mov     %esp, %eax
+        and     $(STACK_SIZE - 1), %eax
+        cmp     $(STACK_GUARD_PAGE * 4096), %eax
+        jae     .L\@_tmsr
+.L\@_tflush:
+        DO_COND_IBPB
+        DO_COND_OVERWRITE_RSB
+.L\@_tmsr:
+        DO_COND_SPEC_CTRL spec_ctrl_shim_value
+        lfence
+        JMP32   .L\@_done
+        .popsection
 .endm
 
 /*
  * Exit to the guest, before its GPRs are restored (Xen's
  * SPEC_CTRL_EXIT_TO_PV): the guest's MSR_SPEC_CTRL, then Zen1's DIV
- * scrub.  No ret or indirect branch may follow before iretq: the shim's
+ * scrub.  Tested: only the exit's copy for SCF_EXIT_ANY has it
+ * (pv/entry.S), so the exit without any costs nothing.  No ret or indirect branch may follow before iretq: the shim's
  * protections are off from here.  An NMI in this window loads the shim's
  * value again and leaves it for the guest, which costs the guest speed
  * only (its value is always 0), so Xen's shadow value isn't needed.

@@ -281,19 +281,21 @@ section_spec_ctrl() {
     expect "spec-ctrl: qemu64 -> RSB overwrite on entry" 0 \
         "+Speculative mitigation facilities:" "+SPEC_CTRL: No, Other:" \
         "+Support for PV VMs: RSB" "+PV entry: RSB LFENCE, exit: nothing" \
+        "+alternatives: 0 sites patched" \
         "-Not implemented" "+$guest_ok" "+$clean" -- "$demo"
     expect "spec-ctrl: EPYC is Zen 1 -> DIV on exit" 0 \
-        "+PV entry: RSB LFENCE, exit: DIV" "+$guest_ok" "+$clean" \
-        -- "$demo" --cpu EPYC
+        "+PV entry: RSB LFENCE, exit: DIV" "-alternatives: 0 sites" \
+        "+$guest_ok" "+$clean" -- "$demo" --cpu EPYC
     expect "spec-ctrl: Intel without RDCL_NO -> Xen's XPTI, not done" 0 \
         "+Not implemented, Xen would use: XPTI" "+$guest_ok" \
         -- "$demo" --cpu qemu64,vendor=GenuineIntel
     expect "spec-ctrl=no: nothing on entry or exit" 0 \
         "+Support for PV VMs: None" "+PV entry: nothing, exit: nothing" \
+        "-alternatives: 0 sites" \
         "+$guest_ok" "+$clean" -- "$demo" --cpu EPYC --shim-cmdline spec-ctrl=no
     expect "spec-ctrl=verw: VERW on exit without MD_CLEAR" 0 \
-        "+PV entry: RSB LFENCE, exit: VERW" "+$guest_ok" "+$clean" \
-        -- "$demo" --shim-cmdline spec-ctrl=verw
+        "+PV entry: RSB LFENCE, exit: VERW" "-alternatives: 0 sites" \
+        "+$guest_ok" "+$clean" -- "$demo" --shim-cmdline spec-ctrl=verw
     expect "spec-ctrl: an unknown sub-option is refused, the rest applies" 0 \
         "+parameter \"spec-ctrl\" has invalid value \"bti-thunk=jmp,rsb=0\"" \
         "+PV entry: nothing, exit: nothing" "+$guest_ok" \

@@ -49,14 +49,17 @@
 #   pv64         64-bit kernels, qemu64 (an AMD vendor: global pages off)
 #   pv32         32-bit PAE kernels, qemu64
 #   epyc         64-bit, EPYC (SMEP, SMAP, Zen's DIV on exit), mm-audit
-#   intel        64-bit, qemu64 with an Intel vendor (global pages on)
+#   intel        64-bit, qemu64 with an Intel vendor (global pages on),
+#                spec-ctrl=no (the entries and exit with no speculation
+#                controls patched in: arch/x86/alternative.h)
 #   smp2         64-bit, 2 CPUs (TCG thread=multi), mm-audit, the debug
 #                build (build/debug: its ASSERT()s and lock order checked,
 #                loglvl=all), as are all the SMP passes
 #   smp4         64-bit, 4 CPUs, spin-halt-us=0 (every contended wait halts)
 #   smp4-single  64-bit, 4 CPUs on one TCG thread, taking turns
 #   pv32-epyc    32-bit, EPYC, mm-audit
-#   pv32-smp2    32-bit, 2 CPUs
+#   pv32-smp2    32-bit, 2 CPUs, spec-ctrl=verw (the exit's copy with
+#                the tested controls)
 #   kvm          64-bit under KVM, only where the host has it (every test)
 #
 # and the groups a `passes` line may name instead: cpu-models (epyc intel
@@ -77,12 +80,12 @@ declare -A pass_env=(
     [pv64]=""
     [pv32]="GUEST_WIDTH=32"
     [epyc]="GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit"
-    [intel]="GUEST_CPU=qemu64,vendor=GenuineIntel"
+    [intel]="GUEST_CPU=qemu64,vendor=GenuineIntel GUEST_SHIM_CMDLINE=spec-ctrl=no"
     [smp2]="GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=mm-audit GUEST_SHIM_DIR=build/debug"
     [smp4]="GUEST_VCPUS=4 GUEST_SHIM_CMDLINE=spin-halt-us=0 GUEST_SHIM_DIR=build/debug"
     [smp4-single]="GUEST_VCPUS=4 GUEST_TCG_THREADS=single GUEST_SHIM_DIR=build/debug"
     [pv32-epyc]="GUEST_WIDTH=32 GUEST_CPU=EPYC GUEST_SHIM_CMDLINE=mm-audit"
-    [pv32-smp2]="GUEST_WIDTH=32 GUEST_VCPUS=2 GUEST_SHIM_DIR=build/debug"
+    [pv32-smp2]="GUEST_WIDTH=32 GUEST_VCPUS=2 GUEST_SHIM_CMDLINE=spec-ctrl=verw GUEST_SHIM_DIR=build/debug"
     [kvm]="GUEST_ACCEL=kvm"
 )
 pass_order="pv64 pv32 epyc intel smp2 smp4 smp4-single pv32-epyc pv32-smp2 kvm"
