@@ -97,6 +97,30 @@
 
 #include <stdint.h>
 
+/*
+ * The same for inline asm: ALTERNATIVE(orig, repl, cond) is the text of
+ * a site, @cond an operand's name of an "i" constraint, e.g.
+ *   asm volatile ( ALTERNATIVE("", "stac", "%c[c]")
+ *                  :: [c] "i" (ALT_IF(ALTF_SMAP)) : "memory" );
+ * (numeric labels 661-665, as Linux's: none of the shim's asm uses them).
+ */
+#define ALTERNATIVE(orig, repl, cond)                                   \
+    "661:\n\t" orig "\n662:\n\t"                                        \
+    ".pushsection .altinstr_replacement, \"ax\", @progbits\n"           \
+    "663:\n\t" repl "\n664:\n\t"                                        \
+    ".popsection\n\t"                                                   \
+    ".nops (-(((664b-663b)-(662b-661b)) > 0)) * "                       \
+    "((664b-663b)-(662b-661b))\n"                                       \
+    "665:\n\t"                                                          \
+    ".pushsection .altinstructions, \"a\", @progbits\n\t"               \
+    ".balign 4\n\t"                                                     \
+    ".long 661b - .\n\t"                                                \
+    ".long 663b - .\n\t"                                                \
+    ".word " cond "\n\t"                                                \
+    ".byte 662b-661b, 664b-663b, 665b-661b\n\t"                         \
+    ".byte 0, 0, 0\n\t"                                                 \
+    ".popsection\n"
+
 /* One entry of .altinstructions; a site's entries are adjacent. */
 struct alt_instr {
     int32_t site;               /* relative to this field */

@@ -4,22 +4,24 @@
  * makes them so (SDM vol. 3A 4.6 for SMAP's AC window: stac/clac).
  */
 #include "arch/x86/uaccess.h"
+#include "arch/x86/alternative.h"
 
 bool __read_mostly smap_enabled;
 
 extern const struct exception_table_entry __start_ex_table[],
     __stop_ex_table[];
 
+/* stac and clac where SMAP is on, patched in at boot (alternative.h). */
 static always_inline void stac(void)
 {
-    if ( smap_enabled )
-        asm volatile ( "stac" ::: "memory" );
+    asm volatile ( ALTERNATIVE("", "stac", "%c[smap]")
+                   :: [smap] "i" (ALT_IF(ALTF_SMAP)) : "memory" );
 }
 
 static always_inline void clac(void)
 {
-    if ( smap_enabled )
-        asm volatile ( "clac" ::: "memory" );
+    asm volatile ( ALTERNATIVE("", "clac", "%c[smap]")
+                   :: [smap] "i" (ALT_IF(ALTF_SMAP)) : "memory" );
 }
 
 /*
