@@ -5,6 +5,9 @@
  * map's alias of the image, with interrupts off, before any other CPU
  * runs.  Then a serialising instruction, so this CPU fetches the new
  * bytes (SDM vol. 3A, 8.1.3, cross-modifying code on one processor).
+ * An NMI in those microseconds would run the IDT entry half written;
+ * the shim arms no NMI source before the guest runs (no watchdog), where
+ * Xen, patching later, points its NMI callback at a stub meanwhile.
  */
 #include "arch/x86/alternative.h"
 #include "arch/x86/cpu.h"
