@@ -10,6 +10,8 @@
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE  (1UL << PAGE_SHIFT)
+#define L2_SHIFT   21                   /* a 2 MiB page (an L2 entry's) */
+#define L2_SIZE    (1UL << L2_SHIFT)
 #define INVALID_PFN (~0UL)
 
 struct memmap;

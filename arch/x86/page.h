@@ -46,6 +46,12 @@ void paging_init_cpu(void);
 void map_pages(unsigned long va, uint64_t pa, unsigned long size,
                unsigned long flags);
 /*
+ * The same with 2 MiB pages: @va, @pa and @size 2 MiB aligned, and never
+ * unmapped or remapped a page at a time (unmap_pages() walks to L1s).
+ */
+void map_pages_2m(unsigned long va, uint64_t pa, unsigned long size,
+                  unsigned long flags);
+/*
  * Tables for [va, va + size) made now, so every guest L4 (which copies the
  * shim's slots when validated) sees later mappings there; and unmapping.
  */

@@ -17,7 +17,6 @@
 #include "shim/panic.h"
 #include "shim/param.h"
 
-#define L2_SIZE (1UL << 21)
 /* Page tables must be reachable through the boot directmap (< 4 GiB). */
 #define BOOT_LIMIT_PFN ((4UL << 30) >> PAGE_SHIFT)
 
@@ -215,6 +214,18 @@ void map_pages(unsigned long va, uint64_t pa, unsigned long size,
         flags |= nx_bit;            /* data only, never guest-executable */
     for ( off = 0; off < size; off += PAGE_SIZE )
         map_one(va + off, pa + off, flags, false);
+}
+
+void map_pages_2m(unsigned long va, uint64_t pa, unsigned long size,
+                  unsigned long flags)
+{
+    unsigned long off;
+
+    ASSERT(!((va | pa | size) & (L2_SIZE - 1)));
+    if ( !(flags & _PAGE_RW) || (flags & _PAGE_USER) )
+        flags |= nx_bit;            /* data only, never guest-executable */
+    for ( off = 0; off < size; off += L2_SIZE )
+        map_one(va + off, pa + off, flags, true);
 }
 
 const uint64_t *__hot_text shim_l4(void)

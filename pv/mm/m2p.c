@@ -34,24 +34,46 @@ unsigned long pv_m2p_pages(void)
     return ROUNDUP(frames_max_pfn() * sizeof(*m2p), PAGE_SIZE) >> PAGE_SHIFT;
 }
 
+/*
+ * The table in 2 MiB pages, as Xen maps its read-only M2P, where a run of
+ * 2 MiB-aligned frames is free: the guest's reads of it (every pte_val()
+ * of a Linux PV kernel) walk one level less and need no L1 of the shim's;
+ * the rest of the last 2 MiB is the M2P's too (invalid entries, as past
+ * the end of RAM).  Else 4 KiB pages.
+ */
 void pv_m2p_init(void)
 {
-    unsigned long n = pv_m2p_pages(), pfn;
+    unsigned long n = pv_m2p_pages(), n2m = ROUNDUP(n, L2_SIZE >> PAGE_SHIFT);
+    unsigned long pfn;
+    bool large = true;
 
     BUILD_BUG_ON(MACH2PHYS_VIRT_START != SHIM_AREA_START);
-    if ( (n << PAGE_SHIFT) > MACH2PHYS_VIRT_END - MACH2PHYS_VIRT_START )
+    BUILD_BUG_ON(MACH2PHYS_VIRT_START & (L2_SIZE - 1));
+    if ( (n2m << PAGE_SHIFT) > MACH2PHYS_VIRT_END - MACH2PHYS_VIRT_START )
         panic("M2P: %lu frames of RAM are more than the M2P can cover",
               frames_max_pfn());
-    pfn = frames_alloc(n, 0, 0);
+    pfn = frames_alloc(n2m, L2_SHIFT - PAGE_SHIFT, 0);
+    if ( pfn == INVALID_PFN )
+    {
+        large = false;
+        pfn = frames_alloc(n, 0, 0);
+    }
+    else
+        n = n2m;
     if ( pfn == INVALID_PFN )
         panic("M2P: no %lu contiguous frames", n);
     m2p = __va(pfn << PAGE_SHIFT);
     /* Every frame starts invalid: only the guest's get a pfn. */
     memset(m2p, 0xff, n << PAGE_SHIFT);
-    map_pages(MACH2PHYS_VIRT_START, pfn << PAGE_SHIFT, n << PAGE_SHIFT,
-              _PAGE_USER);
-    printk("M2P: %lu KiB at %#lx, read-only for the guest\n",
-           n << (PAGE_SHIFT - 10), (unsigned long)MACH2PHYS_VIRT_START);
+    if ( large )
+        map_pages_2m(MACH2PHYS_VIRT_START, pfn << PAGE_SHIFT,
+                     n << PAGE_SHIFT, _PAGE_USER);
+    else
+        map_pages(MACH2PHYS_VIRT_START, pfn << PAGE_SHIFT, n << PAGE_SHIFT,
+                  _PAGE_USER);
+    printk("M2P: %lu KiB at %#lx in %s pages, read-only for the guest\n",
+           n << (PAGE_SHIFT - 10), (unsigned long)MACH2PHYS_VIRT_START,
+           large ? "2M" : "4K");
 }
 
 void pv_m2p_set(unsigned long mfn, unsigned long pfn)
