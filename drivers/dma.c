@@ -5,6 +5,19 @@
 
 bool dma_mb_tcg;
 
+void *dma_alloc_top(unsigned long bytes)
+{
+    unsigned long nr = ROUNDUP(bytes, PAGE_SIZE) >> PAGE_SHIFT;
+    unsigned long pfn = nr ? frames_alloc_top(nr) : INVALID_PFN;
+    void *p;
+
+    if ( pfn == INVALID_PFN )
+        return NULL;
+    p = __va(pfn << PAGE_SHIFT);
+    memset(p, 0, nr << PAGE_SHIFT);
+    return p;
+}
+
 void *dma_alloc(unsigned long bytes)
 {
     unsigned long nr = ROUNDUP(bytes, PAGE_SIZE) >> PAGE_SHIFT;

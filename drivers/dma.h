@@ -15,6 +15,8 @@
 
 /* @bytes of zeroed, physically contiguous memory; NULL if none. At boot. */
 void *dma_alloc(unsigned long bytes);
+/* The same from the top of memory: large buffers, out of the guest's way. */
+void *dma_alloc_top(unsigned long bytes);
 /* The address a device uses for @p (from dma_alloc()). */
 static inline uint64_t dma_addr(const void *p)
 {

@@ -181,6 +181,36 @@ static unsigned long alloc_locked(unsigned long nr, unsigned int align_order,
     return pfn;
 }
 
+/* The highest free range of @nr frames. */
+static unsigned long find_range_top(unsigned long nr)
+{
+    unsigned long end = fa.max_pfn, used;
+
+    while ( end >= nr + 1 )
+    {
+        used = find_next(end - nr, end, true);
+        if ( used == end )
+            return end - nr;
+        end = used;                     /* the range must end below it */
+    }
+    return INVALID_PFN;
+}
+
+unsigned long frames_alloc_top(unsigned long nr)
+{
+    unsigned long flags, pfn;
+
+    spin_lock_irqsave(&heap_lock, flags);
+    pfn = nr ? find_range_top(nr) : INVALID_PFN;
+    if ( pfn != INVALID_PFN )
+    {
+        set_range(pfn, pfn + nr, true);
+        fa.free -= nr;
+    }
+    spin_unlock_irqrestore(&heap_lock, flags);
+    return pfn;
+}
+
 unsigned long frames_alloc(unsigned long nr, unsigned int align_order,
                            unsigned long limit_pfn)
 {

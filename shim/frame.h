@@ -41,6 +41,8 @@ int frames_free(unsigned long pfn, unsigned long nr);
  */
 unsigned long frames_alloc(unsigned long nr, unsigned int align_order,
                            unsigned long limit_pfn);
+/* The same from the top of memory down, unaligned: INVALID_PFN if none. */
+unsigned long frames_alloc_top(unsigned long nr);
 /*
  * The lowest free frames as one run, up to @max_nr of them: the first
  * pfn, and in *@nr how many (0 and INVALID_PFN when nothing is free).

@@ -13,9 +13,28 @@
 #include "drivers/drivers.h"
 #include "drivers/virtio/virtio-net-dev.h"
 #include "shim/console.h"
+#include "shim/param.h"
 
 static struct vnet vnets[VNET_MAX_DEVS];
 static unsigned int nr_vnets;
+
+/* virtio-net-rxbuf=: the mergeable receive buffers' size (command-line.md). */
+static unsigned long opt_rxbuf = VNET_BUF_MRG;
+size_param("virtio-net-rxbuf", opt_rxbuf);
+
+static unsigned int mrg_buf_size(void)
+{
+    static bool warned;
+
+    if ( opt_rxbuf >= VNET_BUF_MRG_MIN && opt_rxbuf <= VNET_BUF_MRG_MAX &&
+         !(opt_rxbuf & (opt_rxbuf - 1)) )
+        return opt_rxbuf;
+    if ( !warned )
+        printk(XENLOG_WARNING "virtio-net-rxbuf: %lu bytes is not 1, 2 or "
+               "4 KiB: %u bytes\n", opt_rxbuf, VNET_BUF_MRG);
+    warned = true;
+    return VNET_BUF_MRG;
+}
 
 static void vnet_irq(void *data)
 {
@@ -57,7 +76,8 @@ static bool setup_queue(struct vnet *vn, unsigned int i)
          !virtio_queue_setup(&vn->vd, &q->txq, 2 * i + 1, VNET_QUEUE_SIZE,
                              2 * i + 2, cpu, vnet_irq, q) )
         return false;
-    q->rx_bufs = dma_alloc((unsigned long)q->rxq.size * vn->buf_size);
+    /* From the top of memory: out of the way of the guest's runs. */
+    q->rx_bufs = dma_alloc_top((unsigned long)q->rxq.size * vn->buf_size);
     q->pkts = dma_alloc(q->rxq.size * sizeof(*q->pkts));
     q->slots = dma_alloc(q->txq.size * sizeof(*q->slots));
     if ( !q->rx_bufs || !q->pkts || !q->slots )
@@ -160,7 +180,7 @@ static void read_config(struct vnet *vn)
         mtu = MAX(MIN(virtio_cfg_read(vd, VNET_CFG_MTU, 2), 9000ul), 68ul);
     n->mtu = mtu;
     /* Without MRG_RXBUF a buffer holds a whole frame (5.1.6.3.1). */
-    vn->buf_size = VNET_BUF_MRG;
+    vn->buf_size = mrg_buf_size();
     if ( !virtio_has(vd, VIRTIO_NET_F_MRG_RXBUF) )
         vn->buf_size = MAX(ROUNDUP(VNET_HDR_LEN + NET_ETH_HLEN +
                                    NET_VLAN_HLEN + mtu, 64), VNET_BUF_BIG);

@@ -303,6 +303,66 @@ static void test_limit(void)
     CHECK(frames_check());
 }
 
+/* Is frame @pfn free in the allocator's bitmap? */
+static bool free_bit(unsigned long pfn)
+{
+    return !(fa.bitmap[WORD(pfn)] & (1UL << BIT(pfn)));
+}
+
+/* The highest free run of @nr frames, by brute force: the reference. */
+static unsigned long top_ref(unsigned long nr)
+{
+    unsigned long pfn, i;
+
+    for ( pfn = fa.max_pfn - nr; pfn >= 1 && pfn < fa.max_pfn; pfn-- )
+    {
+        for ( i = 0; i < nr && free_bit(pfn + i); i++ )
+            ;
+        if ( i == nr )
+            return pfn;
+    }
+    return INVALID_PFN;
+}
+
+/*
+ * frames_alloc_top(): the highest free run, holes and used frames
+ * skipped, never frame 0; nothing left, nothing given.
+ */
+static void test_alloc_top(void)
+{
+    static const unsigned long sizes[] = { 1, 7, 64, 65, 300, 1, 4096 };
+    unsigned long pfn, want, i, free;
+
+    init_flat(4096);
+    CHECK_EQ(frames_alloc_top(16), 4096 - 16);
+    CHECK_EQ(frames_alloc_top(1), 4096 - 17);
+    CHECK_EQ(frames_alloc_top(0), INVALID_PFN);
+    CHECK_EQ(frames_alloc_top(4096), INVALID_PFN);    /* frame 0 never */
+    CHECK_EQ(frames_alloc(1, 0, 0), 1);               /* the bottom's */
+    CHECK(frames_check());
+
+    init_qemu(MAX_FRAMES);
+    for ( i = 0; i < 40; i++ )
+    {
+        unsigned long nr = sizes[i % ARRAY_SIZE(sizes)];
+
+        if ( i % 3 == 0 )
+            (void)frames_alloc(5, 0, 0);              /* gaps below */
+        free = frames_free_count();
+        want = top_ref(nr);
+        pfn = frames_alloc_top(nr);
+        CHECK_EQ(pfn, want);
+        if ( pfn == INVALID_PFN )
+            continue;
+        CHECK(ram_frame(pfn) && ram_frame(pfn + nr - 1));
+        CHECK_EQ(frames_free_count(), free - nr);
+        if ( i % 4 == 1 )
+            CHECK_EQ(frames_free(pfn + nr / 2, 1), 0); /* a hole above */
+    }
+    CHECK(frames_check());
+    CHECK_EQ(frames_alloc_top(frames_free_count() + 1), INVALID_PFN);
+}
+
 static void test_free_realloc(void)
 {
     unsigned long a, b, c;
@@ -539,6 +599,7 @@ int main(void)
     RUN(test_bad_alloc);
     RUN(test_alignment);
     RUN(test_limit);
+    RUN(test_alloc_top);
     RUN(test_free_realloc);
     RUN(test_double_free);
     RUN(test_free_out_of_range);
