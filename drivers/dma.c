@@ -5,23 +5,9 @@
 
 bool dma_mb_tcg;
 
-void *dma_alloc_top(unsigned long bytes)
+/* @nr frames from @pfn zeroed, by their direct-map address; NULL if none. */
+static void *dma_zeroed(unsigned long pfn, unsigned long nr)
 {
-    unsigned long nr = ROUNDUP(bytes, PAGE_SIZE) >> PAGE_SHIFT;
-    unsigned long pfn = nr ? frames_alloc_top(nr) : INVALID_PFN;
-    void *p;
-
-    if ( pfn == INVALID_PFN )
-        return NULL;
-    p = __va(pfn << PAGE_SHIFT);
-    memset(p, 0, nr << PAGE_SHIFT);
-    return p;
-}
-
-void *dma_alloc(unsigned long bytes)
-{
-    unsigned long nr = ROUNDUP(bytes, PAGE_SIZE) >> PAGE_SHIFT;
-    unsigned long pfn = frames_alloc(nr, 0, 0);
     void *p;
 
     if ( !nr || pfn == INVALID_PFN )
@@ -29,4 +15,18 @@ void *dma_alloc(unsigned long bytes)
     p = __va(pfn << PAGE_SHIFT);
     memset(p, 0, nr << PAGE_SHIFT);
     return p;
+}
+
+void *dma_alloc_top(unsigned long bytes)
+{
+    unsigned long nr = ROUNDUP(bytes, PAGE_SIZE) >> PAGE_SHIFT;
+
+    return dma_zeroed(frames_alloc_top(nr), nr);
+}
+
+void *dma_alloc(unsigned long bytes)
+{
+    unsigned long nr = ROUNDUP(bytes, PAGE_SIZE) >> PAGE_SHIFT;
+
+    return dma_zeroed(frames_alloc(nr, 0, 0), nr);
 }
