@@ -262,8 +262,9 @@ pv_return_to_guest:
  * several times cheaper than iretq.  Never to a non-canonical %rip
  * (bits 63-47 all equal: its upper half plus 2^15 below 2^16): Intel's
  * sysretq would raise that #GP in ring 0 on the guest's stack (XSA-7);
- * iretq's fault goes to iret_fault and the guest.  %ss is the shim's, never null (pv_exception_entry),
- * which AMD's sysretq would pass on.  (The GPRs are popped: loading the
+ * iretq's fault goes to iret_fault and the guest.  %ss is the shim's,
+ * never null (pv_exception_entry), which AMD's sysretq would pass on.
+ * (The GPRs are popped: loading the
  * thirteen of them with movs, %rcx's and %r11's slots skipped, is two
  * instructions fewer but slower under TCG.)  From the %rsp load on, an
  * NMI, #MC or #DB runs on its IST stack.

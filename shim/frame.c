@@ -151,6 +151,13 @@ static unsigned long find_range(unsigned long nr, unsigned int order,
     }
 }
 
+/* Frames [pfn, end) handed out: in use, and no longer counted free. */
+static void take_range(unsigned long pfn, unsigned long end)
+{
+    set_range(pfn, end, true);
+    fa.free -= end - pfn;
+}
+
 static unsigned long alloc_locked(unsigned long nr, unsigned int align_order,
                                   unsigned long limit_pfn)
 {
@@ -176,8 +183,7 @@ static unsigned long alloc_locked(unsigned long nr, unsigned int align_order,
             return INVALID_PFN;
     }
 
-    set_range(pfn, pfn + nr, true);
-    fa.free -= nr;
+    take_range(pfn, pfn + nr);
     return pfn;
 }
 
@@ -203,10 +209,7 @@ unsigned long frames_alloc_top(unsigned long nr)
     spin_lock_irqsave(&heap_lock, flags);
     pfn = nr ? find_range_top(nr) : INVALID_PFN;
     if ( pfn != INVALID_PFN )
-    {
-        set_range(pfn, pfn + nr, true);
-        fa.free -= nr;
-    }
+        take_range(pfn, pfn + nr);
     spin_unlock_irqrestore(&heap_lock, flags);
     return pfn;
 }
@@ -235,8 +238,7 @@ static unsigned long alloc_run_locked(unsigned long max_nr, unsigned long *nr)
     fa.hint = WORD(pfn);
     end = find_next(pfn, pfn + MIN(max_nr, fa.max_pfn - pfn), true);
 
-    set_range(pfn, end, true);
-    fa.free -= end - pfn;
+    take_range(pfn, end);
     *nr = end - pfn;
     return pfn;
 }

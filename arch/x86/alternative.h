@@ -7,10 +7,9 @@
  * A site is the original code, padded to the longest of its replacements;
  * each replacement, in .altinstr_replacement, comes with a condition on
  * the boot-time flags: spec_ctrl_flags (spec-ctrl.h) in bits 0-7, and
- * the ALTF_* below.  At boot,
- * before any other CPU runs and before the guest does, the last of a
- * site's replacements whose condition holds is copied over it; if none
- * holds, the original stays.  What is left of the site is filled with
+ * the ALTF_* below.  At boot, before any other CPU runs and before the
+ * guest does, the last of a site's replacements whose condition holds is
+ * copied over it; if none holds, the original stays.  What is left of the site is filled with
  * one instruction: a NOP of up to 9 bytes, else a jmp over the rest.
  *
  * A replacement moves, so it may not branch out of itself, except by a
@@ -27,7 +26,6 @@
 #define ALT_IF(mask)        (mask)
 #define ALT_IFNOT(mask)     ((mask)|ALT_NEGATE)     /* no spaces: gas macro args */
 #define ALT_NEGATE          0x8000
-#define ALT_SITE_MAX        255         /* bytes: lengths are one byte */
 
 #ifdef __ASSEMBLER__
 

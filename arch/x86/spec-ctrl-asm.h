@@ -127,16 +127,24 @@
  * MSR_SPEC_CTRL jump to the tested form.
  * Requires: %rsp = the saved frame.  Clobbers %rax, %rcx, %rdx, flags.
  */
+/*
+ * Where an IDT frame came from: to @flush if from the guest or on an IST
+ * stack, else (the shim, on its primary stack) to @skip.  Clobbers %rax.
+ */
+.macro INTR_FLUSH_OR_SKIP flush, skip
+        testb   $3, REGS_cs(%rsp)
+        jnz     \flush
+        mov     %esp, %eax
+        and     $(STACK_SIZE - 1), %eax
+        cmp     $(STACK_GUARD_PAGE * 4096), %eax
+        jae     \skip
+.endm
+
 .macro SPEC_CTRL_ENTRY_FROM_INTR
         ALTERNATIVE_2 "", \
                 "JMP32 .L\@_done", ALT_IFNOT(SCF_ENTRY_LFENCE), \
                 "JMP32 .L\@_tested", ALT_IF(SCF_ENTRY_TESTED)
-        testb   $3, REGS_cs(%rsp)
-        jnz     .L\@_flush
-        mov     %esp, %eax
-        and     $(STACK_SIZE - 1), %eax
-        cmp     $(STACK_GUARD_PAGE * 4096), %eax
-        jae     .L\@_fence             /* the shim, on its primary stack */
+        INTR_FLUSH_OR_SKIP .L\@_flush, .L\@_fence
 .L\@_flush:
         DO_OVERWRITE_RSB
 .L\@_fence:
@@ -144,12 +152,7 @@
 .L\@_done:
         .pushsection .text.entry_tested, "ax", @progbits
 .L\@_tested:
-        testb   $3, REGS_cs(%rsp)
-        jnz     .L\@_tflush
-        mov     %esp, %eax
-        and     $(STACK_SIZE - 1), %eax
-        cmp     $(STACK_GUARD_PAGE * 4096), %eax
-        jae     .L\@_tmsr
+        INTR_FLUSH_OR_SKIP .L\@_tflush, .L\@_tmsr
 .L\@_tflush:
         DO_COND_IBPB
         DO_COND_OVERWRITE_RSB
@@ -164,7 +167,8 @@
  * Exit to the guest, before its GPRs are restored (Xen's
  * SPEC_CTRL_EXIT_TO_PV): the guest's MSR_SPEC_CTRL, then Zen1's DIV
  * scrub.  Tested: only the exit's copy for SCF_EXIT_ANY has it
- * (pv/entry.S), so the exit without any costs nothing.  No ret or indirect branch may follow before iretq: the shim's
+ * (pv/entry.S), so the exit without any costs nothing.  No ret or
+ * indirect branch may follow before iretq or sysretq: the shim's
  * protections are off from here.  An NMI in this window loads the shim's
  * value again and leaves it for the guest, which costs the guest speed
  * only (its value is always 0), so Xen's shadow value isn't needed.
