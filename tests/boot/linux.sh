@@ -234,6 +234,16 @@ while kill -0 $pid 2>/dev/null; do
     else
         continue
     fi
+    # The shim's view of a boot that stopped moving, in its console, as
+    # io.sh's: domain and vCPUs, run queues, event channels, each CPU's
+    # registers and stack, timers, backends (a stall in CI seen once, on
+    # 8 vCPUs, left nothing else to go on).
+    for k in $'\001' $'\001' $'\001' q r e d a b; do
+        printf '%s' "$k" >&3
+        sleep 0.5
+    done
+    sleep 3
+    stopped+="; the shim's debug keys q r e d a b are in the console"
     kill -- -$pid 2>/dev/null
     break
 done
