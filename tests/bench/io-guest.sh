@@ -100,7 +100,14 @@ run_fio seqread read 1M
 run_fio randread randread 4k
 
 iperf3 -s -p 5201 >/tmp/iperf3.log 2>&1 &
-sleep 1
+# Ready once it listens (port 5201 is 1451 in /proc/net/tcp{,6}, state
+# 0A): a fixed second was not always enough on a busy host, and the
+# host's client then met a reset.
+i=0
+while ! grep -qE ':1451 [0-9A-F]+:0000 0A' /proc/net/tcp /proc/net/tcp6 &&
+      [ $i -lt 300 ]; do
+    sleep 0.1; i=$((i + 1))
+done
 say "iperf3 ready"
 wait_line quit "powering off"
 sync
