@@ -19,6 +19,7 @@ PERFCOUNTER(calls_from_multicall,       "calls from multicall")
 PERFCOUNTER(irqs,                       "#interrupts")
 PERFCOUNTER(ipis,                       "#IPIs")
 PERFCOUNTER(apic_timer,                 "apic timer interrupts")
+PERFCOUNTER(apic_timer_arms,            "apic timer writes")
 
 PERFCOUNTER(page_faults,                "page faults")
 PERFCOUNTER(copy_user_faults,           "copy_user faults")

@@ -17,6 +17,7 @@
 #include "arch/x86/smp.h"
 #include "arch/x86/traps.h"
 #include "shim/console.h"
+#include "shim/perfc.h"
 
 static struct timer *timer_list[NR_CPUS];
 static spinlock_t timer_lock[NR_CPUS] = {
@@ -27,6 +28,7 @@ static void reprogram(unsigned int cpu)
 {
     struct timer *head = timer_list[cpu];
 
+    perfc_incr(apic_timer_arms);
     lapic_timer_set(head ? head->expires : 0);
 }
 
