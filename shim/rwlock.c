@@ -55,14 +55,11 @@ static always_inline int64_t rw_block_start(const rwlock_t *lock)
     return unlikely(lock->profile) ? (NOW() ? : 1) : 0;
 }
 
-static always_inline void rw_profile_got(rwlock_t *lock, int64_t block)
+static noinline void rw_profile_got_slow(struct lock_profile *p,
+                                        int64_t block)
 {
-    struct lock_profile *p = lock->profile;
-    int64_t now;
+    int64_t now = NOW();
 
-    if ( likely(!p) )
-        return;
-    now = NOW();
     if ( !__atomic_fetch_add(&p->holders, 1, __ATOMIC_ACQ_REL) )
         ACCESS_ONCE(p->time_locked) = now;
     if ( block )
@@ -73,17 +70,26 @@ static always_inline void rw_profile_got(rwlock_t *lock, int64_t block)
 }
 
 /* @since is read while still a holder: no one else restamps it then. */
-static always_inline void rw_profile_rel(rwlock_t *lock)
+static noinline void rw_profile_rel_slow(struct lock_profile *p)
 {
-    struct lock_profile *p = lock->profile;
-    int64_t since;
+    int64_t since = ACCESS_ONCE(p->time_locked);
 
-    if ( likely(!p) )
-        return;
-    since = ACCESS_ONCE(p->time_locked);
     if ( !__atomic_sub_fetch(&p->holders, 1, __ATOMIC_ACQ_REL) )
         __atomic_fetch_add(&p->time_hold, NOW() - since, __ATOMIC_RELAXED);
     __atomic_fetch_add(&p->lock_cnt, 1, __ATOMIC_RELAXED);
+}
+
+/* Out of line, so that an unprofiled lock's paths save no registers. */
+static always_inline void rw_profile_got(rwlock_t *lock, int64_t block)
+{
+    if ( unlikely(lock->profile) )
+        rw_profile_got_slow(lock->profile, block);
+}
+
+static always_inline void rw_profile_rel(rwlock_t *lock)
+{
+    if ( unlikely(lock->profile) )
+        rw_profile_rel_slow(lock->profile);
 }
 
 /* -------------------------------------------------------------- waiting */

@@ -31,30 +31,33 @@ boolean_param("lock-profile", opt_lock_profile);
  * and count at release, and a wait counted only if the first ticket
  * check failed (the time from that check to acquisition).
  */
+static noinline void profile_got_slow(struct lock_profile *p, int64_t block)
+{
+    p->time_locked = NOW();
+    if ( block )
+    {
+        p->time_block += p->time_locked - block;
+        p->block_cnt++;
+    }
+}
+
+static noinline void profile_rel_slow(struct lock_profile *p)
+{
+    p->time_hold += NOW() - p->time_locked;
+    p->lock_cnt++;
+}
+
+/* Out of line, so that an unprofiled lock's paths save no registers. */
 static always_inline void profile_got(spinlock_t *lock, int64_t block)
 {
-    struct lock_profile *p = lock->profile;
-
-    if ( unlikely(p) )
-    {
-        p->time_locked = NOW();
-        if ( block )
-        {
-            p->time_block += p->time_locked - block;
-            p->block_cnt++;
-        }
-    }
+    if ( unlikely(lock->profile) )
+        profile_got_slow(lock->profile, block);
 }
 
 static always_inline void profile_rel(spinlock_t *lock)
 {
-    struct lock_profile *p = lock->profile;
-
-    if ( unlikely(p) )
-    {
-        p->time_hold += NOW() - p->time_locked;
-        p->lock_cnt++;
-    }
+    if ( unlikely(lock->profile) )
+        profile_rel_slow(lock->profile);
 }
 
 static always_inline uint16_t observe_head(const spinlock_tickets_t *t)
@@ -63,24 +66,20 @@ static always_inline uint16_t observe_head(const spinlock_tickets_t *t)
 }
 
 /*
- * Take a ticket (an atomic add to the tail), then wait until head
- * reaches it: FIFO among waiters, as Xen's spin_lock_common().  The
- * acquire ordering keeps the critical section after the lock.  No order
- * check: the callers do it (an rwlock's queue needs none of its own).
+ * Wait until head reaches @ticket, out of line: the uncontended lock
+ * (nearly every one) then needs no registers saved and no look at the
+ * interrupt flag.  Returns when the profile's wait began (0: no profile).
  */
-static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
+static noinline int64_t spin_lock_wait(spinlock_t *lock, uint16_t ticket,
+                                       bool irq_on)
 {
-    spinlock_tickets_t tickets;
     int64_t block = 0;
 #ifndef SHIM_HOST_TEST
     uint64_t since = 0;
     bool may_halt = irq_on || irqs_enabled();   /* a kick can wake it */
 #endif
 
-    tickets.head_tail = __atomic_fetch_add(&lock->tickets.head_tail,
-                                           SPINLOCK_TICKET_INC,
-                                           __ATOMIC_ACQUIRE);
-    while ( tickets.tail != observe_head(&lock->tickets) )
+    while ( ticket != observe_head(&lock->tickets) )
     {
         if ( unlikely(lock->profile) && !block )
             block = NOW() ? : 1;
@@ -94,13 +93,32 @@ static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
          */
         if ( may_halt && halt_wait_due(&since) )
         {
-            halt_wait_once(tickets.tail == observe_head(&lock->tickets),
-                           lock, tickets.tail);
+            halt_wait_once(ticket == observe_head(&lock->tickets), lock,
+                           ticket);
             continue;
         }
 #endif
         cpu_relax();
     }
+    return block;
+}
+
+/*
+ * Take a ticket (an atomic add to the tail), then wait until head
+ * reaches it: FIFO among waiters, as Xen's spin_lock_common().  The
+ * acquire ordering keeps the critical section after the lock.  No order
+ * check: the callers do it (an rwlock's queue needs none of its own).
+ */
+static always_inline void spin_lock_common(spinlock_t *lock, bool irq_on)
+{
+    spinlock_tickets_t tickets;
+    int64_t block = 0;
+
+    tickets.head_tail = __atomic_fetch_add(&lock->tickets.head_tail,
+                                           SPINLOCK_TICKET_INC,
+                                           __ATOMIC_ACQUIRE);
+    if ( unlikely(tickets.tail != observe_head(&lock->tickets)) )
+        block = spin_lock_wait(lock, tickets.tail, irq_on);
     lock->cpu = spin_cpu();
     profile_got(lock, block);
 }
