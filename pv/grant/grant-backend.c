@@ -10,50 +10,45 @@
 #include "pv/grant/grant.h"
 #include "pv/mm/mm.h"
 #include "pv/pv.h"
-#include "shim/spinlock.h"
 
 #define BACKEND_DOMID       0
 #define BACKEND_MAPS        PV_BACKEND_MAPS
 
 /*
- * Domain 0's maptrack: what each handle maps.  A handle is taken and
- * given back under backend_maptrack_lock (any CPU: the backends' own
- * locks are per device); in between it is its caller's alone.
+ * Domain 0's maptrack: what each handle maps.  A handle is taken by the
+ * exchange that sets its in_use (any CPU: the backends' own locks are
+ * per device) and given back by the store that clears it; in between it
+ * is its caller's alone.  No lock: a device's every segment takes one
+ * and gives it back (blkback's 32 for a 128 KiB request), and the lock
+ * that guarded only this flag cost a quarter of the unmap.
  */
 static struct {
     grant_ref_t ref;
     bool in_use, readonly;
     unsigned long mfn;
 } maps[BACKEND_MAPS];
-static unsigned int free_hint;
-static DEFINE_SPINLOCK(backend_maptrack_lock, LOCK_RANK_MAPTRACK);
+static unsigned int free_hint;          /* where to look first: a hint */
 
 static int get_handle(void)
 {
-    unsigned int i, h;
-    int found = -1;
+    unsigned int i, h, hint = ACCESS_ONCE(free_hint);
 
-    spin_lock(&backend_maptrack_lock);
     for ( i = 0; i < BACKEND_MAPS; i++ )
     {
-        h = (free_hint + i) % BACKEND_MAPS;
-        if ( !maps[h].in_use )
+        h = (hint + i) % BACKEND_MAPS;
+        if ( !ACCESS_ONCE(maps[h].in_use) &&
+             !__atomic_exchange_n(&maps[h].in_use, true, __ATOMIC_ACQUIRE) )
         {
-            maps[h].in_use = true;
-            free_hint = h + 1;
-            found = h;
-            break;
+            ACCESS_ONCE(free_hint) = h + 1;
+            return h;
         }
     }
-    spin_unlock(&backend_maptrack_lock);
-    return found;
+    return -1;
 }
 
 static void put_handle(unsigned int h)
 {
-    spin_lock(&backend_maptrack_lock);
-    maps[h].in_use = false;
-    spin_unlock(&backend_maptrack_lock);
+    __atomic_store_n(&maps[h].in_use, false, __ATOMIC_RELEASE);
 }
 
 /*
