@@ -73,7 +73,8 @@ static always_inline uint16_t observe_head(const spinlock_tickets_t *t)
 static noinline int64_t spin_lock_wait(spinlock_t *lock, uint16_t ticket,
                                        bool irq_on)
 {
-    int64_t block = 0;
+    /* The first look (the caller's) failed: the profile's wait begins. */
+    int64_t block = unlikely(lock->profile) ? (NOW() ? : 1) : 0;
 #ifndef SHIM_HOST_TEST
     uint64_t since = 0;
     bool may_halt = irq_on || irqs_enabled();   /* a kick can wake it */
@@ -81,8 +82,6 @@ static noinline int64_t spin_lock_wait(spinlock_t *lock, uint16_t ticket,
 
     while ( ticket != observe_head(&lock->tickets) )
     {
-        if ( unlikely(lock->profile) && !block )
-            block = NOW() ? : 1;
 #ifndef SHIM_HOST_TEST
         /* Interrupts in for a moment: "sti; nop", see irq.h. */
         if ( irq_on )
