@@ -8,6 +8,7 @@
 #define SHIM_LOCK_IMPL_H
 
 #include "shim/spinlock.h"
+#include "shim/timer.h"                     /* NOW() */
 
 #ifdef SHIM_HOST_TEST
 extern __thread unsigned int spin_test_cpu;    /* the host tests' "CPU" */
@@ -48,6 +49,15 @@ static always_inline void lock_order_exit(const void *lock,
 {
     if ( IS_ENABLED(CONFIG_DEBUG) )
         _lock_order_exit(lock, rank);
+}
+
+/*
+ * A profiled lock's wait begins (its first look failed): when, never 0;
+ * 0 for a lock with no profile.
+ */
+static always_inline int64_t profile_wait_start(const struct lock_profile *p)
+{
+    return unlikely(p) ? (NOW() ? : 1) : 0;
 }
 
 /*

@@ -50,11 +50,6 @@ static always_inline bool write_take(rwlock_t *lock, uint32_t old)
  * counts are atomic adds, and the time held runs from the first holder
  * in to the last one out (profile->holders counts them).
  */
-static always_inline int64_t rw_block_start(const rwlock_t *lock)
-{
-    return unlikely(lock->profile) ? (NOW() ? : 1) : 0;
-}
-
 static noinline void rw_profile_got_slow(struct lock_profile *p,
                                         int64_t block)
 {
@@ -146,7 +141,7 @@ static void rw_wait(rwlock_t *lock, bool irq_on, uint32_t mask,
  */
 static noinline int64_t read_lock_slow(rwlock_t *lock, bool irq_on)
 {
-    int64_t block = rw_block_start(lock);
+    int64_t block = profile_wait_start(lock->profile);
     uint32_t cnts;
 
     __atomic_sub_fetch(&lock->cnts, QR_BIAS, __ATOMIC_SEQ_CST);
@@ -168,7 +163,7 @@ static noinline int64_t read_lock_slow(rwlock_t *lock, bool irq_on)
  */
 static noinline int64_t write_lock_slow(rwlock_t *lock, bool irq_on)
 {
-    int64_t block = rw_block_start(lock);
+    int64_t block = profile_wait_start(lock->profile);
     uint32_t cnts;
 
     _spin_lock_raw(&lock->lock, irq_on);

@@ -74,7 +74,7 @@ static noinline int64_t spin_lock_wait(spinlock_t *lock, uint16_t ticket,
                                        bool irq_on)
 {
     /* The first look (the caller's) failed: the profile's wait begins. */
-    int64_t block = unlikely(lock->profile) ? (NOW() ? : 1) : 0;
+    int64_t block = profile_wait_start(lock->profile);
 #ifndef SHIM_HOST_TEST
     uint64_t since = 0;
     bool may_halt = irq_on || irqs_enabled();   /* a kick can wake it */

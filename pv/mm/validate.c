@@ -73,18 +73,19 @@ void pv_mm_set_compat(void)
     pv_pte_policy.compat = true;
 }
 
-/*
- * Walk the present guest entries of table @t (of page type @type) from
- * slot 0, calling @fn on each; stop at the first error, returning how far
- * it got through *done.  always_inline, so @fn is a direct call at every
- * site even with retpolines (the KVM "HVA handler" technique).
- */
+/* No entry of t[0..8) is present. */
 static always_inline bool none_present8(const uint64_t *t)
 {
     return !((t[0] | t[1] | t[2] | t[3] | t[4] | t[5] | t[6] | t[7]) &
              _PAGE_PRESENT);
 }
 
+/*
+ * Walk the present guest entries of table @t (of page type @type) from
+ * slot 0, calling @fn on each; stop at the first error, returning how far
+ * it got through *done.  always_inline, so @fn is a direct call at every
+ * site even with retpolines (the KVM "HVA handler" technique).
+ */
 static always_inline int for_each_guest_entry(
     uint64_t *t, unsigned int type, unsigned long table_mfn,
     int (*fn)(unsigned int level, uint64_t *e, unsigned long table_mfn),
