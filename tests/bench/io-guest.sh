@@ -19,6 +19,11 @@
 # the line "quit", and powers off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 say() { echo "io-bench: $*"; }
+# until_ok CMD...: CMD every 0.1 s until it succeeds, 30 s at most.
+until_ok() {
+    local i=0
+    until "$@" || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
 # Lines from the host until @1 (others, a repeat of an earlier one, are
 # passed over); then @2 said.
 wait_line() {
@@ -48,8 +53,7 @@ fi
 # The NIC: virtio-net natively, xen-netfront on the shim; no udev here.
 modprobe -q virtio_net 2>/dev/null
 modprobe -q xen-netfront 2>/dev/null
-i=0
-while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+until_ok test -e /sys/class/net/eth0
 ip link set lo up
 ip addr add 10.0.2.15/24 dev eth0 && ip link set eth0 up &&
     ip route add default via 10.0.2.2 || say "no eth0"
@@ -103,11 +107,7 @@ iperf3 -s -p 5201 >/tmp/iperf3.log 2>&1 &
 # Ready once it listens (port 5201 is 1451 in /proc/net/tcp{,6}, state
 # 0A): a fixed second was not always enough on a busy host, and the
 # host's client then met a reset.
-i=0
-while ! grep -qE ':1451 [0-9A-F]+:0000 0A' /proc/net/tcp /proc/net/tcp6 &&
-      [ $i -lt 300 ]; do
-    sleep 0.1; i=$((i + 1))
-done
+until_ok grep -qE ':1451 [0-9A-F]+:0000 0A' /proc/net/tcp /proc/net/tcp6
 say "iperf3 ready"
 wait_line quit "powering off"
 sync

@@ -237,11 +237,7 @@ boot() {        # name, command...
     # backends' rings and devices, event channels, vCPUs, registers).
     keys() {
         [ $name = pvshim ] && kill -0 $pid 2>/dev/null || return 0
-        local k
-        for k in $'\001' $'\001' $'\001' b e q d; do
-            printf '%s' "$k" >&3
-            sleep 0.5
-        done
+        shim_keys b e q d
         sleep 2
         echo "bench: io $name: $part did not finish; the shim's debug keys" \
              "b e q d are in $log" >&2

@@ -32,6 +32,7 @@
 # that one (make check runs them side by side).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/bench/lib.sh      # shim_keys
 
 LINUX_EXPECT=${LINUX_EXPECT:-poweroff}
 timeout=${LINUX_TIMEOUT:-900}
@@ -238,10 +239,7 @@ while kill -0 $pid 2>/dev/null; do
     # io.sh's: domain and vCPUs, run queues, event channels, each CPU's
     # registers and stack, timers, backends (a stall in CI seen once, on
     # 8 vCPUs, left nothing else to go on).
-    for k in $'\001' $'\001' $'\001' q r e d a b; do
-        printf '%s' "$k" >&3
-        sleep 0.5
-    done
+    shim_keys q r e d a b
     sleep 3
     stopped+="; the shim's debug keys q r e d a b are in the console"
     kill -- -$pid 2>/dev/null
