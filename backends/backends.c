@@ -60,7 +60,9 @@ static void dump_backends(unsigned char key)
 {
     bool taken = pv_backends_lock_unless_held();
 
-    printk("'%c' pressed -> dumping block and network backends\n", key);
+    printk("'%c' pressed -> dumping xenstore, block and network backends\n",
+           key);
+    xenstore_dump();
     blkback_dump();
     netback_dump();
     pv_backends_unlock_taken(taken);
@@ -77,5 +79,5 @@ void backends_init(void)
     open_softirq(NETBACK_SOFTIRQ, netback_softirq);
     netback_init();
     register_keyhandler('b', dump_backends,
-                        "dump block and network backends", true);
+                        "dump xenstore, block and network backends", true);
 }

@@ -15,6 +15,9 @@ void xenstore_init(void);
 /* XENSTORE_SOFTIRQ: serve the ring (bounded; re-raised if more waits). */
 void xenstore_ring_work(void);
 
+/* For the 'b' debug key: the ring's state, one line. */
+void xenstore_dump(void);
+
 /* POWER_BUTTON_SOFTIRQ: "poweroff" to control/shutdown, as xl shutdown. */
 void xenstore_power_button(void);
 

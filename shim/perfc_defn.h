@@ -41,6 +41,7 @@ PERFCOUNTER(evtchn_guest_notify,        "events sent to the guest")
 PERFCOUNTER(backend_batched,            "backend events held (batch)")
 PERFCOUNTER(backend_batch_released,     "backend batches at iret/sched")
 PERFCOUNTER(backend_batch_timeouts,     "backend batch timeouts")
+PERFCOUNTER(xenstore_relooks,           "xenstore ring looked at unasked")
 
 PERFCOUNTER(device_notifications,       "virtio kicks and NVMe doorbells")
 PERFCOUNTER(cr3_loads,                  "CR3 loads (page-table switches)")

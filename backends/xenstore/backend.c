@@ -8,7 +8,32 @@
 #include "backends/xenstore/xs.h"
 #include "pv/pv.h"
 #include "shim/console.h"
+#include "shim/perfc.h"
 #include "shim/softirq.h"
+#include "shim/timer.h"
+
+/*
+ * The ring looked at again without a notification (ring.c, xs_ring_run()):
+ * a millisecond after a run that moved bytes, whose stores a guest
+ * publishing at the same moment may have missed, as it may have missed
+ * ours (a 4-vCPU Linux's xenwatch so waited for good for a reply to the
+ * request whose payload it wrote then); and while the connection waits
+ * on the guest, each time twice as late, up to RELOOK_MAX_NS, so that a
+ * guest that never notifies still gets its replies and costs a few
+ * softirqs a second at most.  Nothing moving and nothing waiting: no
+ * timer.  CPU 0's, as the softirq.
+ */
+#define RELOOK_NS       1000000ULL
+#define RELOOK_MAX_NS   128000000ULL
+
+static struct timer relook_timer;
+static uint64_t relook_ns;
+
+static void relook_fn(void *data)
+{
+    perfc_incr(xenstore_relooks);
+    raise_softirq(XENSTORE_SOFTIRQ);
+}
 
 void xenstore_init(void)
 {
@@ -29,6 +54,7 @@ void xenstore_init(void)
 
     xs_seed(&info);
     xs_ring_attach(pv_store_ring());
+    init_timer(&relook_timer, relook_fn, NULL, 0);
 }
 
 void xenstore_ring_work(void)
@@ -39,6 +65,12 @@ void xenstore_ring_work(void)
         pv_evtchn_notify_guest(EVTCHN_STORE_PORT);
     if ( more )
         raise_softirq(XENSTORE_SOFTIRQ);
+    else if ( notify || xs_ring_waiting() )
+    {
+        relook_ns = notify ? RELOOK_NS
+                           : MIN(MAX(2 * relook_ns, RELOOK_NS), RELOOK_MAX_NS);
+        set_timer(&relook_timer, NOW() + relook_ns);
+    }
     xs_shim_watches_run();
 }
 
@@ -48,6 +80,29 @@ int xs_shim_write(const char *path, const char *value)
 
     xenstore_ring_work();               /* deliver the watch events */
     return rc;
+}
+
+/*
+ * For the backends' debug key ('b'): the ring's indexes and what waits
+ * on either side of it, so a guest stuck in a xenstore request shows
+ * whether its request came in whole and its reply went out.
+ */
+void xenstore_dump(void)
+{
+    struct xs_ring_state s;
+
+    xs_ring_state(&s);
+    if ( !s.attached )
+    {
+        printk("xenstore: no ring\n");
+        return;
+    }
+    printk("xenstore: req cons %#x prod %#x, rsp cons %#x prod %#x, "
+           "connection %u, error %u; %u bytes of a request in, %u of "
+           "replies queued, %lu watch events dropped%s\n",
+           s.req_cons, s.req_prod, s.rsp_cons, s.rsp_prod, s.connection,
+           s.error, s.in_used, s.queued, s.dropped_events,
+           s.ignored ? ", the guest ignored (a broken stream)" : "");
 }
 
 void xenstore_power_button(void)

@@ -29,6 +29,24 @@ unsigned long xs_dropped_events(void)
     return dropped_events;
 }
 
+/* For the backends' debug key: where the connection stands. */
+void xs_ring_state(struct xs_ring_state *s)
+{
+    *s = (struct xs_ring_state){ .attached = intf };
+    if ( !intf )
+        return;
+    s->req_cons = ACCESS_ONCE(intf->req_cons);
+    s->req_prod = ACCESS_ONCE(intf->req_prod);
+    s->rsp_cons = ACCESS_ONCE(intf->rsp_cons);
+    s->rsp_prod = ACCESS_ONCE(intf->rsp_prod);
+    s->connection = ACCESS_ONCE(intf->connection);
+    s->error = ACCESS_ONCE(intf->error);
+    s->in_used = in_used;
+    s->queued = outq_tail - outq_head;
+    s->ignored = ignored;
+    s->dropped_events = dropped_events;
+}
+
 static bool enqueue(uint32_t type, uint32_t req_id, uint32_t tx_id,
                     const void *a, unsigned int alen,
                     const void *b, unsigned int blen)
@@ -167,7 +185,16 @@ static bool read_message(bool *consumed)
 
 /*
  * One bounded run: returns true if requests are left for another run.
- * *@notify: the guest should hear of a reply or of freed request space.
+ * *@notify: the guest should hear of a reply or of freed request space;
+ * that is, the run moved bytes one way or the other.  Such a run must be
+ * followed by another a little later, whether the guest notifies or not
+ * (backend.c): Linux's xb_write() and xb_read() publish their index and
+ * then read ours with no barrier between (xenbus_comms.c), and x86 lets
+ * that read pass the store.  So a guest publishing while we publish may
+ * read our index as it was and skip its notification, while our second
+ * look, though after a full barrier, still misses its store: the request
+ * or the room it made waits, and the guest with it, until something else
+ * brings us here.  A later look sees both stores.
  */
 bool xs_ring_run(bool *notify)
 {
@@ -202,6 +229,17 @@ bool xs_ring_run(bool *notify)
     *notify |= flush() | consumed;
     return !ignored && n == REQS_PER_RUN &&
            ACCESS_ONCE(intf->req_prod) != intf->req_cons;
+}
+
+/*
+ * True while the connection waits on the guest: part of a request in,
+ * or replies queued for room in the ring.  A guest that writes the rest
+ * or makes room without notifying (the race above, or never) is looked
+ * at again, less and less often (backend.c).
+ */
+bool xs_ring_waiting(void)
+{
+    return intf && !ignored && (in_used || outq_head != outq_tail);
 }
 
 /* Forget the connection's state (RESET by reconnection, or a new page). */

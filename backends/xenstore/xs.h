@@ -133,7 +133,15 @@ bool xs_queue_event(const char *path, const char *token);
 void xs_conn_reset(void);
 void xs_ring_attach(struct xenstore_domain_interface *page);
 bool xs_ring_run(bool *notify);
+bool xs_ring_waiting(void);
 unsigned long xs_dropped_events(void);
+struct xs_ring_state {
+    bool attached, ignored;
+    uint32_t req_cons, req_prod, rsp_cons, rsp_prod, connection, error;
+    unsigned int in_used, queued;      /* a request's bytes, replies' */
+    unsigned long dropped_events;
+};
+void xs_ring_state(struct xs_ring_state *s);
 
 /* ---- seed.c: what a domU's store holds when it starts. */
 struct xs_seed_info {
