@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Shared by the benchmark scripts (sourced from the repository's top).
+# Shared by the benchmark scripts (sourced from the repository's top),
+# with tests/boot/lib.sh's console helpers (shim_keys).
+. tests/boot/lib.sh
 #
 # bench_results NAME: short (1 with BENCH_SHORT=1, make check's quick
 # run, else empty), out (build/bench, or build/bench/short for a short
@@ -12,17 +14,6 @@ bench_results() {
     mkdir -p "$out"
     res=$out/$1.txt
     : > "$res"
-}
-
-# shim_keys KEY...: debug keys to the shim through the console's input on
-# fd 3: CTRL-a three times (the shim takes the input), the keys, and
-# CTRL-a three times (back to the guest).
-shim_keys() {
-    local k
-    for k in $'\001' $'\001' $'\001' "$@" $'\001' $'\001' $'\001'; do
-        printf '%s' "$k" >&3
-        sleep 0.3
-    done
 }
 
 # perfc_save LOG FILE: key 'p' (a shim built with CONFIG=perfc), then its

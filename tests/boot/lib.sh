@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Sourced by the boot tests (run.sh, smp.sh, kvm-apic.sh, linux-net.sh,
-# debian-image.sh) and tests/bench/io.sh: one verdict from a console,
-# free ports, the SMP bring-up's lines, blk-selftest's disk.
+# Sourced by the boot tests (run.sh, smp.sh, kvm-apic.sh, linux.sh,
+# linux-blk.sh, linux-net.sh, debian-image.sh) and the benchmarks
+# (tests/bench/lib.sh): one verdict from a console, the shim's debug
+# keys and a boot that types them if it hangs, free ports, the SMP
+# bring-up's lines, blk-selftest's disk.
 #
 #   verdict NAME LOG WHY [+REGEX | -REGEX]...
 #
@@ -23,6 +25,53 @@ verdict() {
         echo "FAIL: $name: $why (console: $log)"
         tail -n 15 "$log" | sed 's/^/    | /'
     fi
+}
+
+# shim_keys KEY...: debug keys to the shim through the console's input on
+# fd 3: CTRL-a three times (the shim takes the input), the keys, and
+# CTRL-a three times (back to the guest).
+shim_keys() {
+    local k
+    for k in $'\001' $'\001' $'\001' "$@" $'\001' $'\001' $'\001'; do
+        printf '%s' "$k" >&3
+        sleep 0.3
+    done
+}
+
+# watched_boot LOG LIMIT COMMAND...: COMMAND (a tools/pvshim-run, in a
+# session of its own) with its console in LOG and its input a FIFO held
+# open on fd 3.  If it still runs after LIMIT seconds, the shim's debug
+# keys q r e d a b go in (domain and vCPUs, run queues, event channels,
+# each CPU's registers and stack, timers, xenstore and the backends)
+# before it is stopped, and LOG says so: a rare hang leaves more than a
+# timeout behind.  COMMAND's exit status, or 124 for a hang.
+watched_boot() {
+    local log=$1 limit=$2 pid rc start=$SECONDS
+    shift 2
+    rm -f "$log.in"
+    mkfifo "$log.in" || return 1
+    setsid "$@" <"$log.in" >"$log" 2>&1 &
+    pid=$!
+    exec 3>"$log.in"
+    while kill -0 $pid 2>/dev/null; do
+        if [ $((SECONDS - start)) -ge "$limit" ]; then
+            shim_keys q r e d a b
+            sleep 3
+            kill -- -$pid 2>/dev/null
+            wait $pid 2>/dev/null
+            echo "watched_boot: still running after ${limit}s: the shim's" \
+                 "debug keys q r e d a b above, then stopped" >>"$log"
+            exec 3>&-
+            rm -f "$log.in"
+            return 124
+        fi
+        sleep 1
+    done
+    wait $pid
+    rc=$?
+    exec 3>&-
+    rm -f "$log.in"
+    return $rc
 }
 
 # free_ports N: N ports of 127.0.0.1 free now (the kernel's choice, all

@@ -35,6 +35,7 @@
 #   SKIP: linux: blkfront: no kernel or initramfs (no network)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/boot/lib.sh     # watched_boot
 
 iface=${LINUX_BLK_IF:-virtio}
 mode=${LINUX_BLK_MODE:-basic}
@@ -143,13 +144,20 @@ want=$(md5sum <"$img" | cut -d' ' -f1)
 [ "$mode" = part ] && want=$(dd if="$img" bs=512 skip=$PSTART count=$PSIZE \
                              2>/dev/null | md5sum | cut -d' ' -f1)
 
-tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 300 \
+# A boot still running after 280 s is a hang: the shim's debug keys go
+# into its console first (lib.sh).
+watched_boot "$log" 280 \
+    tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 300 \
     --vcpus $vcpus --shim-cmdline "$shimopts" \
     --guest-cmdline "console=hvc0 pvshim_blk=$(case $mode in basic) echo 1 ;; *) echo "$mode" ;; esac)" \
-    --disk "$img,if=$iface$opts" </dev/null >"$log" 2>&1
+    --disk "$img,if=$iface$opts"
 rc=$?
 
-[ "$rc" = 0 ] || fail "exit status $rc"
+if [ "$rc" = 124 ]; then
+    fail "still running after 280 s (the shim's debug keys are in the console)"
+elif [ "$rc" != 0 ]; then
+    fail "exit status $rc"
+fi
 ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" || fail "the shim itself failed"
 sectors=$(($(stat -c %s "$img") / 512))
 [ "$mode" = part ] && sectors=$PSIZE

@@ -32,7 +32,7 @@
 # that one (make check runs them side by side).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/bench/lib.sh      # shim_keys
+. tests/boot/lib.sh       # shim_keys
 
 LINUX_EXPECT=${LINUX_EXPECT:-poweroff}
 timeout=${LINUX_TIMEOUT:-900}
