@@ -26,6 +26,7 @@
 #include "pv/guest-mode.h"
 #include "pv/lifecycle.h"
 #include "pv/mm/frame-table.h"
+#include "pv/mm/mm.h"
 #include "pv/vcpu/smp.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -320,6 +321,47 @@ static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
 }
 
 /*
+ * A #BP whose int3 memory no longer holds: the guest patched it away
+ * (Linux's text_poke_bp(), a kprobe or uprobe removed, a debugger's
+ * breakpoint) while this vCPU ran into it, and the guest's handler,
+ * finding no int3 there, will run the instruction again.  On hardware
+ * that second run finds the new instruction.  QEMU's multi-threaded TCG
+ * can instead keep a translation of the int3 made while the byte was
+ * being written, which no later write invalidated: the vCPU then takes
+ * that int3 for ever (Linux on 4 vCPUs locked up so, every CPU at one
+ * jump label; tests/guests/text-poke-int3 shows it within a few
+ * patches).  A write to the byte makes QEMU drop every translation
+ * that covers it, so rewrite it as it is: a locked no-op through the
+ * directmap, which cannot lose a write the guest makes meanwhile and
+ * changes nothing on hardware.  Any frame a validated L1 entry maps is
+ * RAM of the frame table's; a walk that races the guest's changes at
+ * worst rewrites another of its bytes as they are.
+ */
+static void bp_stale_int3(struct vcpu *v, const struct cpu_regs *regs)
+{
+    unsigned long va = regs->rip - 1, l1, mfn;
+    unsigned int idx;
+    uint8_t insn[2];
+    uint64_t pte;
+
+    if ( copy_from_guest(&insn[1], va, 1) || insn[1] == 0xcc )
+        return;
+    /* `int $3` (cd 03) leaves %rip past its second byte. */
+    if ( insn[1] == 0x03 && !copy_from_guest(&insn[0], va - 1, 1) &&
+         insn[0] == 0xcd )
+        return;
+    if ( guest_l1_slot(v, va, &l1, &idx) )
+        return;
+    pte = ACCESS_ONCE(((uint64_t *)__va(l1 << PAGE_SHIFT))[idx]);
+    mfn = (pte & PADDR_MASK) >> PAGE_SHIFT;
+    if ( !(pte & _PAGE_PRESENT) || !mfn_to_page(mfn) )
+        return;
+    __atomic_fetch_or((uint8_t *)__va(mfn << PAGE_SHIFT) +
+                      (va & (PAGE_SIZE - 1)), 0, __ATOMIC_RELAXED);
+    perfc_incr(stale_int3s);
+}
+
+/*
  * An exception the guest raised, with no domain lock: an LDT page mapped
  * (#PF) is this vCPU's own LDT; a page-table write is
  * emulated under the table's page lock alone, and a privileged
@@ -376,6 +418,9 @@ static bool exception(struct cpu_regs *regs, unsigned int vec,
         break;
     case X86_EXC_DB:
         pv_debug_trap_dr6(v);
+        break;
+    case X86_EXC_BP:
+        bp_stale_int3(v, regs);
         break;
     case X86_EXC_NM:
         /* The guest's own lazy FPU switch (fpu_taskswitch): its TS. */

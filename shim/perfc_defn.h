@@ -26,6 +26,7 @@ PERFCOUNTER(copy_user_faults,           "copy_user faults")
 PERFCOUNTER(ptwr_emulations,            "writable pt emulations")
 PERFCOUNTER(ldt_faults,                 "LDT page faults mapped")
 PERFCOUNTER(emulated_priv_ops,          "privileged ops emulated")
+PERFCOUNTER(stale_int3s,                "int3s gone from memory rewritten")
 
 PERFCOUNTER(calls_to_mmuext_op,         "calls to mmuext_op")
 PERFCOUNTER(num_mmuext_ops,             "mmuext ops")
