@@ -30,7 +30,7 @@
 #include "smp.h"
 #include "user.h"
 
-const char test_title[] = "int3 code patching (text_poke_bp) under another vCPU";
+const char test_title[] = "int3 patching (text_poke_bp) under another vCPU";
 
 #define PHASE_NS    2000000000ULL
 #define STUCK_NS    5000000000ULL
@@ -124,24 +124,29 @@ static unsigned long run_loop(unsigned long mine)
 static void __attribute__((used)) vcpu_main(unsigned int id)
 {
     (void)id;
-    run_loop(0);
-    /* Its own kernel stack for entries from user mode, and user mode. */
+    /*
+     * User mode first made ready (its own kernel stack for entries from
+     * it; a 32-bit guest's pages made user-accessible, one
+     * update_va_mapping each, slow under mm-audit), then the code run in
+     * kernel mode, then in user mode.
+     */
     if ( (user_rc = user_init()) )
     {
         STORE(failed, "user_init() on vCPU 1");
         return;
     }
+    run_loop(0);
     STORE(in_user, 1);
     exec_user_flags(run_loop, 1, 0x2);  /* events stay masked */
     STORE(stopped, 1);
 }
 
-/* Wait until @counter moves, or fail naming @what. */
+/* Wait until @counter moves by @by, or fail naming @what. */
 static bool wait_moves(const volatile unsigned int *counter, unsigned int by,
-                       const char *what)
+                       uint64_t timeout_ns, const char *what)
 {
     unsigned int from = *counter;
-    uint64_t end = smp_time() + STUCK_NS;
+    uint64_t end = smp_time() + timeout_ns;
 
     while ( *counter - from < by )
     {
@@ -212,8 +217,8 @@ static bool patch(const uint8_t *insn, unsigned int *seed)
         return false;
     ADD(patch_gen, 1);
     /* The patch is over: vCPU 1 must get through the new instruction. */
-    return wait_moves(&passes, 2, "vCPU 1 stuck at an int3 that memory "
-                      "no longer holds");
+    return wait_moves(&passes, 2, STUCK_NS, "vCPU 1 stuck at an int3 that "
+                      "memory no longer holds");
 }
 
 void test_main(void)
@@ -232,18 +237,19 @@ void test_main(void)
         return test_error("a writable alias of the code: %ld", rc);
     if ( (rc = smp_start_vcpu(1, vcpu_main)) )
         return test_fail("starting vCPU 1: %ld", rc);
-    if ( !wait_moves(&passes, 1, "vCPU 1 never ran the code") )
-        return test_fail("%s", failed);
+    if ( !wait_moves(&passes, 1, SMP_WAIT_NS, "vCPU 1 never ran the code") )
+        return test_fail("%s (%ld)", failed, user_rc);
 
     for ( ph = 0; ph < 2; ph++ )
     {
         if ( ph )
         {
             STORE(phase, ph);
-            if ( !wait_moves(&in_user, 1, "vCPU 1 never reached user mode") ||
-                 !wait_moves(&passes, 1, "vCPU 1 never ran the code in user "
-                             "mode") )
-                return test_fail("%s (%ld)", failed, user_rc);
+            if ( !wait_moves(&in_user, 1, STUCK_NS, "vCPU 1 never reached "
+                             "user mode") ||
+                 !wait_moves(&passes, 1, STUCK_NS, "vCPU 1 never ran the "
+                             "code in user mode") )
+                return test_fail("%s", failed);
         }
         end = smp_time() + PHASE_NS;
         while ( smp_time() < end && !LOAD(failed) &&
@@ -258,7 +264,7 @@ void test_main(void)
     }
 
     STORE(phase, 2);
-    if ( !wait_moves(&stopped, 1, "vCPU 1 never left user mode") )
+    if ( !wait_moves(&stopped, 1, STUCK_NS, "vCPU 1 never left user mode") )
         return test_fail("%s", failed);
     check_rc(remap_initial((unsigned long)alias), 0);
     printf("text-poke-int3: %u patches under kernel mode, %u under user "
