@@ -333,9 +333,9 @@ static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
  * patches).  A write to the byte makes QEMU drop every translation
  * that covers it, so rewrite it as it is: a locked no-op through the
  * directmap, which cannot lose a write the guest makes meanwhile and
- * changes nothing on hardware.  Any frame a validated L1 entry maps is
- * RAM of the frame table's; a walk that races the guest's changes at
- * worst rewrites another of its bytes as they are.
+ * changes nothing on hardware.  Only a frame of the guest's is written:
+ * a walk that races the guest's changes to its tables at worst rewrites
+ * another of its bytes as they are.
  */
 static void bp_stale_int3(struct vcpu *v, const struct cpu_regs *regs)
 {
@@ -354,7 +354,8 @@ static void bp_stale_int3(struct vcpu *v, const struct cpu_regs *regs)
         return;
     pte = ACCESS_ONCE(((uint64_t *)__va(l1 << PAGE_SHIFT))[idx]);
     mfn = (pte & PADDR_MASK) >> PAGE_SHIFT;
-    if ( !(pte & _PAGE_PRESENT) || !mfn_to_page(mfn) )
+    if ( !(pte & _PAGE_PRESENT) || !mfn_to_page(mfn) ||
+         page_owner(mfn_to_page(mfn)) != PGO_GUEST )
         return;
     __atomic_fetch_or((uint8_t *)__va(mfn << PAGE_SHIFT) +
                       (va & (PAGE_SIZE - 1)), 0, __ATOMIC_RELAXED);

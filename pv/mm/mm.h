@@ -168,7 +168,9 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn);
 int new_guest_user_cr3(struct vcpu *v, unsigned long mfn);
 
 /* The L1 entry that maps guest address @va in @v's current tables: its
- * table's mfn and index, or -XEN_EINVAL if no L1 maps it. */
+ * table's mfn and index, or -XEN_EINVAL if no L1 maps it.  Safe against
+ * another vCPU changing the tables meanwhile: every table it reads is a
+ * guest frame, the L1 one typed L1 when looked at. */
 int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
                   unsigned int *idx);
 
