@@ -292,8 +292,16 @@ static void pf_repeats_say(const struct vcpu *v, const struct cpu_regs *regs,
     for ( level = 4; level >= 1; level-- )
     {
         pg = mfn_to_page(mfn);
-        e = ((const uint64_t *)__va(mfn << PAGE_SHIFT))
-                [(addr >> (12 + 9 * (level - 1))) & 511];
+        /* Read as another vCPU changes its tables: any frame at all. */
+        if ( !pg || (page_owner(pg) != PGO_GUEST &&
+                     page_owner(pg) != PGO_DYING && level < 4) )
+        {
+            printk(XENLOG_WARNING "  L%d table %lx: not a guest frame\n",
+                   level, mfn);
+            return;
+        }
+        e = ACCESS_ONCE(((const uint64_t *)__va(mfn << PAGE_SHIFT))
+                            [(addr >> (12 + 9 * (level - 1))) & 511]);
         printk(XENLOG_WARNING "  L%d table %lx (count %#lx type %#lx): "
                "entry %#lx\n", level, mfn,
                pg ? (unsigned long)page_cinfo(pg) : 0,
