@@ -292,9 +292,8 @@ static void pf_repeats_say(const struct vcpu *v, const struct cpu_regs *regs,
     for ( level = 4; level >= 1; level-- )
     {
         pg = mfn_to_page(mfn);
-        /* Read as another vCPU changes its tables: any frame at all. */
-        if ( !pg || (page_owner(pg) != PGO_GUEST &&
-                     page_owner(pg) != PGO_DYING && level < 4) )
+        /* Below the root (the shim's, for a 32-bit guest): the guest's. */
+        if ( !pg || (level < 4 && !guest_table_frame(mfn)) )
         {
             printk(XENLOG_WARNING "  L%d table %lx: not a guest frame\n",
                    level, mfn);
@@ -348,6 +347,7 @@ static void pf_repeats_note(struct vcpu *v, const struct cpu_regs *regs,
 static void bp_stale_int3(struct vcpu *v, const struct cpu_regs *regs)
 {
     unsigned long va = regs->rip - 1, l1, mfn;
+    const struct page_info *pg;
     unsigned int idx;
     uint8_t insn[2];
     uint64_t pte;
@@ -362,8 +362,8 @@ static void bp_stale_int3(struct vcpu *v, const struct cpu_regs *regs)
         return;
     pte = ACCESS_ONCE(((uint64_t *)__va(l1 << PAGE_SHIFT))[idx]);
     mfn = (pte & PADDR_MASK) >> PAGE_SHIFT;
-    if ( !(pte & _PAGE_PRESENT) || !mfn_to_page(mfn) ||
-         page_owner(mfn_to_page(mfn)) != PGO_GUEST )
+    pg = mfn_to_page(mfn);
+    if ( !(pte & _PAGE_PRESENT) || !pg || page_owner(pg) != PGO_GUEST )
         return;
     __atomic_fetch_or((uint8_t *)__va(mfn << PAGE_SHIFT) +
                       (va & (PAGE_SIZE - 1)), 0, __ATOMIC_RELAXED);

@@ -20,6 +20,21 @@ static inline struct page_info *mfn_to_page(unsigned long mfn)
     return mfn < frame_table_nr ? &frame_table[mfn] : NULL;
 }
 
+/*
+ * May a walk of the guest's tables read frame @mfn as a table?  A
+ * validated entry names a guest frame; one read as another vCPU unhooked
+ * its table and reused the frame may name anything: never a frame past
+ * RAM's end, device space or the shim's own.  The guest's, or one it
+ * gave back while still referenced.
+ */
+static inline bool guest_table_frame(unsigned long mfn)
+{
+    const struct page_info *pg = mfn_to_page(mfn);
+
+    return pg && (page_owner(pg) == PGO_GUEST ||
+                  page_owner(pg) == PGO_DYING);
+}
+
 /* Boot: the builder hands frames to the guest. */
 void pv_mm_give_frame(unsigned long mfn);
 void pv_mm_give_frames(unsigned long mfn, unsigned long nr);

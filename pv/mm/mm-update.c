@@ -268,20 +268,11 @@ int __hot_text guest_l1_slot(struct vcpu *v, unsigned long va,
     {
         uint64_t e = ACCESS_ONCE(((uint64_t *)__va(mfn << PAGE_SHIFT))
                                      [(va >> (12 + 9 * (level - 1))) & 511]);
-        const struct page_info *pg;
 
         if ( !(e & _PAGE_PRESENT) || (e & _PAGE_PSE) )
             return -XEN_EINVAL;
         mfn = (e & PADDR_MASK) >> PAGE_SHIFT;
-        /*
-         * A validated table's entry names a guest frame; one read as
-         * another vCPU unhooked the table and reused its frame may name
-         * anything: never a frame past RAM's end or not the guest's
-         * (device space, the shim's own) to read as the next table.
-         */
-        pg = mfn_to_page(mfn);
-        if ( !pg || (page_owner(pg) != PGO_GUEST &&
-                     page_owner(pg) != PGO_DYING) )
+        if ( !guest_table_frame(mfn) )
             return -XEN_EINVAL;
     }
     if ( page_type(mfn_to_page(mfn)) != PGT_L1 )
