@@ -60,8 +60,9 @@ static void dump_backends(unsigned char key)
 {
     bool taken = pv_backends_lock_unless_held();
 
-    printk("'%c' pressed -> dumping xenstore, block and network backends\n",
-           key);
+    printk("'%c' pressed -> dumping the console, xenstore, block and "
+           "network backends\n", key);
+    console_dump();
     xenstore_dump();
     blkback_dump();
     netback_dump();
@@ -79,5 +80,5 @@ void backends_init(void)
     open_softirq(NETBACK_SOFTIRQ, netback_softirq);
     netback_init();
     register_keyhandler('b', dump_backends,
-                        "dump xenstore, block and network backends", true);
+                        "dump console, xenstore, block and network backends", true);
 }

@@ -85,6 +85,14 @@ unsigned int console_input_pending(void)
     return rx_prod - rx_cons;
 }
 
+void console_input_dump(void)
+{
+    printk("serial input: buffer cons %#x prod %#x (%u waiting), %s%s\n",
+           rx_cons, rx_prod, rx_prod - rx_cons,
+           rx_by_irq ? "by interrupt" : "polled",
+           rx_held ? ", held off (full)" : "");
+}
+
 /*
  * From the hook, in interrupt context: bytes for the guest ahead of the
  * one being looked at (the debug keys' held-back switch characters).

@@ -23,6 +23,9 @@ void console_input_interrupt(const struct cpu_regs *regs);
 int console_input_getc(void);
 unsigned int console_input_pending(void);
 
+/* For a debug key: the buffer's indexes and how the UARTs are read. */
+void console_input_dump(void);
+
 /*
  * The shim's own keys (issue 9's debug keys): @hook sees every byte
  * first, in interrupt context (@regs: where the interrupt came from; NULL

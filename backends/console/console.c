@@ -119,6 +119,21 @@ static void console_flush(void)
         ring_output(intf);
 }
 
+void console_dump(void)
+{
+    struct xencons_interface *intf = pv_console_ring();
+
+    if ( !intf )
+        printk("console: no ring\n");
+    else
+        printk("console: out cons %#x prod %#x, in cons %#x prod %#x; "
+               "input to %s\n",
+               ACCESS_ONCE(intf->out_cons), ACCESS_ONCE(intf->out_prod),
+               ACCESS_ONCE(intf->in_cons), ACCESS_ONCE(intf->in_prod),
+               ring_in_use ? "the ring" : "CONSOLEIO_read");
+    console_input_dump();
+}
+
 void console_backend_init(void)
 {
     open_softirq(CONSOLE_SOFTIRQ, console_softirq);

@@ -50,8 +50,25 @@ disk=$work.img
 mkdir -p build/check
 
 skip() { echo "SKIP: $label: $*"; exit 0; }
-fail() { echo "FAIL: $label: $* (console: $log)"; tail -n 15 "$log" 2>/dev/null |
-         sed 's/^/    | /'; exit 1; }
+# A failure while the VM runs (a guest that stopped answering) leaves the
+# shim's debug keys q r e d a b in the console after what the guest
+# printed (domain and vCPUs, run queues, event channels, each CPU's
+# registers and stack, timers, the console ring and the backends), as
+# watched_boot does; the tail shown is the guest's, from before them.
+fail() {
+    local bytes keys=
+
+    bytes=$(stat -c %s "$log" 2>/dev/null)
+    if [ -n "${pid:-}" ] && kill -0 "$pid" 2>/dev/null; then
+        shim_keys q r e d a b
+        sleep 3
+        keys="; the shim's debug keys q r e d a b after byte ${bytes:-0}"
+    fi
+    echo "FAIL: $label: $* (console: $log$keys)"
+    head -c "${bytes:-0}" "$log" 2>/dev/null | tail -n 15 |
+        awk '{ print "    | " $0 }'
+    exit 1
+}
 
 img=$(tools/make-debian-image 2>"$work-build.log")
 case $? in

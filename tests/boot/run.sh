@@ -547,13 +547,17 @@ section_keys() {
         -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
         --shim-dir build/debug
     perfc_check "$logdir/keys___p__and__P__show_and_reset_the_performance_counters.log"
-    # 'b': the xenstore ring (this guest uses none: all quiet), each vbd
-    # and vif (not connected: it has no frontends) and their devices'
-    # queues, virtio-blk, NVMe and virtio-net.
+    # 'b': the console ring (the guest's input goes there: it has
+    # written to it), the serial input (all taken), the xenstore ring
+    # (this guest uses none: all quiet), each vbd and vif (not
+    # connected: it has no frontends) and their devices' queues,
+    # virtio-blk, NVMe and virtio-net.
     truncate -s 1M "$logdir/keys-b-0.img" "$logdir/keys-b-1.img"
-    typed_case "keys: 'b' dumps xenstore, the block and network backends" \
+    typed_case "keys: 'b' dumps the console, xenstore, the block and network backends" \
         "^A^A^A b ^A^A^A back-to-the-guest^M" \
-        "+'b' pressed -> dumping xenstore, block and network backends" \
+        "+'b' pressed -> dumping the console, xenstore, block and network backends" \
+        "+console: out cons (0|0x[0-9a-f]+) prod (0|0x[0-9a-f]+), in cons (0|0x[0-9a-f]+) prod (0|0x[0-9a-f]+); input to the ring" \
+        "+serial input: buffer cons (0|0x[0-9a-f]+) prod (0|0x[0-9a-f]+) \(0 waiting\), by interrupt" \
         "+xenstore: req cons 0 prod 0, rsp cons 0 prod 0, connection 0, error 0; 0 bytes of a request in, 0 of replies queued, 0 watch events dropped" \
         "+blkback: xvda \(51712\) on virtio-blk0: state 2, not connected, 0 in flight, 0 answered" \
         "+virtio-blk0 vq0: avail 0 \(kicked at 0\), used 0 \(taken to 0\), [0-9]+/[0-9]+ free" \

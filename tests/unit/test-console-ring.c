@@ -3,12 +3,14 @@
  * Host tests of the console ring backend (backends/console/console.c):
  * output copied out and line ends made clean, a bogus producer clamped,
  * the guest notified only when something was consumed, input routed into
- * in[] once the ring is in use and never past its room.
+ * in[] once the ring is in use and never past its room; the 'b' key's
+ * line.
  */
 /* As the shim is built (Makefile), not the headers' old default. */
 #define __XEN_INTERFACE_VERSION__ 0x00040e00
 #include "tests/unit/unit.h"
 #include "../../backends/console/console.c"
+#include "tests/unit/log-capture.h"
 
 static struct xencons_interface page;
 static bool have_page = true;
@@ -46,6 +48,11 @@ int console_input_getc(void)
 unsigned int console_input_pending(void)
 {
     return input ? strlen(input) : 0;
+}
+
+void console_input_dump(void)
+{
+    printk("<serial input>\n");
 }
 
 void open_softirq(unsigned int nr, void (*handler)(void))
@@ -179,6 +186,30 @@ static void test_input_room(void)
     CHECK_EQ(page.in_prod, page.in_cons + sizeof(page.in) + 5);
 }
 
+/* 'b': the four indexes as they are, where input goes, then the UART's. */
+static void test_dump(void)
+{
+    reset();
+    log_len = 0;
+    log_buf[0] = '\0';
+    have_page = false;
+    console_dump();
+    CHECK_STR(log_buf, "console: no ring\n<serial input>\n");
+    have_page = true;
+    log_len = 0;
+    page.out_cons = 0x10;
+    page.out_prod = 0x2345;             /* what the guest wrote: not clamped */
+    page.in_cons = 7;
+    page.in_prod = 9;
+    console_dump();
+    CHECK_STR(log_buf, "console: out cons 0x10 prod 0x2345, in cons 0x7 "
+                 "prod 0x9; input to CONSOLEIO_read\n<serial input>\n");
+    log_len = 0;
+    ring_in_use = true;
+    console_dump();
+    CHECK(strstr(log_buf, "; input to the ring\n"));
+}
+
 int main(void)
 {
     RUN(test_line_ends);
@@ -188,5 +219,6 @@ int main(void)
     RUN(test_flush_hook);
     RUN(test_input_waits_for_ring_use);
     RUN(test_input_room);
+    RUN(test_dump);
     UNIT_EXIT();
 }
