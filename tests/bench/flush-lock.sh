@@ -150,6 +150,7 @@ storm() {       # cpus, global-pages (0/1), design (lock/lockless)
     fifo=$out/flush-lock.in
     rm -f "$fifo"
     mkfifo "$fifo" || return 1
+    : >"$log"   # not the last run's: the job below empties it only once it runs
     tools/pvshim-run "$guest" --vcpus "$n" --timeout 600 \
         --shim-cmdline "$opt" \
         --guest-cmdline "ms=$ms linger_ms=3000" <"$fifo" >"$log" 2>&1 &
@@ -258,6 +259,7 @@ linux_boot() {  # cpus, shim command line, log, TCG threads (multi/single)
     local size=-1 now idle=0
     rm -f "$fifo"
     mkfifo "$fifo" || { why="no FIFO"; return; }
+    : >"$3"     # not the last run's: the job below empties it only once it runs
     # In a process group of its own, so that stopping it stops QEMU.
     setsid tools/pvshim-run "$elf" --initrd "$initrd" --memory 512M \
         --vcpus "$1" --tcg-threads "$4" --timeout "$linux_limit" \

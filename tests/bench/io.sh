@@ -224,6 +224,7 @@ boot() {        # name, command...
     rm -f "$work.in"
     mkfifo "$work.in" || return 1
     exec 3<>"$work.in"
+    : >"$log"   # not the last run's: the job below empties it only once it runs
     "$@" <&3 >"$log" 2>&1 &
     pid=$!
     end=$((SECONDS + limit))

@@ -217,6 +217,7 @@ count_run() {
     rm -f "$fifo" "$out"/linux-count-*.perfc
     mkfifo "$fifo" || { verdict 1 "count: no FIFO"; return; }
     exec 3<>"$fifo"
+    : >"$log"   # not the last run's: the job below empties it only once it runs
     setsid timeout -k 5 "$limit" tools/pvshim-run "$elf" --initrd "$initrd" \
         --memory 512M --shim-dir build/perfc \
         --guest-cmdline "console=hvc0 pvshim_bench=$work:count" \
@@ -282,6 +283,7 @@ fills_boot() {  # name, command...
     rm -f "$fifo"
     mkfifo "$fifo" || return 1
     exec 3<>"$fifo"
+    : >"$log"   # not the last run's: the job below empties it only once it runs
     setsid timeout -k 5 "$limit" "$@" <&3 >"$log" 2>&1 &
     pid=$!
     end=$((SECONDS + limit))

@@ -114,6 +114,7 @@ exec 3<>"$work.in" 4<>"$work.mon.in" 5<>"$work.mon.out"
 . tests/boot/lib.sh
 # A free port on 127.0.0.1 for the guest's HTTP server.
 http=$(free_ports 1)
+: >"$log"   # not the last run's: the job below empties it only once it runs
 tools/pvshim-run "${run[@]}" --memory 1G --timeout 1700 --disk "$disk,if=$iface" \
     --net "user,hostfwd=tcp:127.0.0.1:$http-:8000" -- -chardev "pipe,id=testmon,path=$work.mon" -mon chardev=testmon \
     <&3 >"$log" 2>&1 &

@@ -87,6 +87,7 @@ start_vm() {
     local guest=$1 log=$2 try
     for try in 1 2 3; do
         port=$(free_ports 1)
+        : >"$log"   # not the last run's: the job below empties it only once it runs
         setsid tools/pvshim-run "$guest" --memory 128M --gdb "$port" \
             --shim-dir "$shim_dir" --timeout "$timeout" \
             </dev/null >"$log" 2>&1 &

@@ -50,6 +50,7 @@ watched_boot() {
     shift 2
     rm -f "$log.in"
     mkfifo "$log.in" || return 1
+    : >"$log"   # not the last run's: the job below empties it only once it runs
     setsid "$@" <"$log.in" >"$log" 2>&1 &
     pid=$!
     exec 3>"$log.in"

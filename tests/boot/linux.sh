@@ -194,6 +194,7 @@ mkfifo "$fifo" "$mon.in" "$mon.out" || exit 1
 # Boot in a process group of its own, so that stopping it stops QEMU too.
 last=$(( ${#milestones[@]} / 2 - 1 ))
 shell_at=$(index_of shell)
+: >"$log"   # not the last run's: the job below empties it only once it runs
 setsid tools/pvshim-run "$kernel" "${initrd[@]}" --memory 512M \
     --vcpus "${LINUX_VCPUS:-1}" \
     --timeout "$timeout" --guest-cmdline "$cmdline" \

@@ -33,6 +33,7 @@ run_one() {     # arch image
 
     rm -f "$fifo"
     mkfifo "$fifo" || return 1
+    : >"$log"   # not the last run's: the job below empties it only once it runs
     tools/pvshim-run "$img" --timeout 180 <"$fifo" >"$log" 2>&1 &
     pid=$!
     exec 3>"$fifo"
