@@ -17,6 +17,11 @@
 #     emulated CMPXCHG leaves, worked out by the CPU), and the assembler
 #     directives of pv/compat/layout-gen.c (data for the build) and
 #     pv/emul/emul-inv-op.c (the #UD emulator's byte pattern).
+#
+# And one rule of the test scripts: a job started in the background with
+# its output in a log ("... >\"$log\" 2>&1 &") has that log emptied
+# first (": >\"$log\"" in the eight lines before), since the job empties
+# it only once it runs and the script's waits would read the last run's.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -61,3 +66,22 @@ rule "inline asm only in arch/x86/" \
         grep -vxE 'pv/mm/ro-page-fault.c|pv/compat/layout-gen.c|pv/emul/emul-inv-op.c' |
         xargs -r grep -nE '(^|[^_[:alnum:]])(asm|__asm__)[[:space:]]*(volatile|__volatile__)?[[:space:]]*\(' \
         /dev/null)"
+rule "test scripts empty a background job's log before starting it" \
+    "$(find tests tools ci -name '*.sh' -print | sort | xargs -r awk '
+        FNR == 1 { n = 0 }
+        {
+            if ( match($0, />[[:space:]]*"\$[{]?[[:alnum:]_]+[}]?"[[:space:]]+2>&1[[:space:]]*&[[:space:]]*(#.*)?$/) )
+            {
+                v = substr($0, RSTART, RLENGTH)
+                sub(/^>[[:space:]]*/, "", v)
+                sub(/[[:space:]]+2>&1.*$/, "", v)
+                ok = 0
+                for ( i = 1; i <= 8 && i <= n; i++ )
+                    if ( index(last[(n - i) % 8], ": >" v) )
+                        ok = 1
+                if ( !ok )
+                    print FILENAME ":" FNR ":" $0
+            }
+            last[n % 8] = $0
+            n++
+        }')"
