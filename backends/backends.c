@@ -80,5 +80,6 @@ void backends_init(void)
     open_softirq(NETBACK_SOFTIRQ, netback_softirq);
     netback_init();
     register_keyhandler('b', dump_backends,
-                        "dump console, xenstore, block and network backends", true);
+                        "dump console, xenstore, block and network backends",
+                        true);
 }

@@ -122,8 +122,8 @@ static bool add_vif(struct net_dev *dev)
     printk(XENLOG_INFO "netback: %s is %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, "
            "up to %u queue%s%s%s\n", v->name, dev->name, dev->mac[0],
            dev->mac[1], dev->mac[2], dev->mac[3], dev->mac[4], dev->mac[5],
-           v->max_queues, v->max_queues == 1 ? "" : "s", dev->features & NET_F_CSUM_TX ? ", checksum offload"
-                                                       : "",
+           v->max_queues, v->max_queues == 1 ? "" : "s",
+           dev->features & NET_F_CSUM_TX ? ", checksum offload" : "",
            dev->features & (NET_F_TSO4 | NET_F_TSO6) ? ", TSO" : "");
     return true;
 }
