@@ -302,9 +302,8 @@ static void pf_repeats_say(const struct vcpu *v, const struct cpu_regs *regs,
         e = ACCESS_ONCE(((const uint64_t *)__va(mfn << PAGE_SHIFT))
                             [(addr >> (12 + 9 * (level - 1))) & 511]);
         printk(XENLOG_WARNING "  L%d table %lx (count %#lx type %#lx): "
-               "entry %#lx\n", level, mfn,
-               pg ? (unsigned long)page_cinfo(pg) : 0,
-               pg ? (unsigned long)page_tinfo(pg) : 0, (unsigned long)e);
+               "entry %#lx\n", level, mfn, (unsigned long)page_cinfo(pg),
+               (unsigned long)page_tinfo(pg), (unsigned long)e);
         if ( !(e & _PAGE_PRESENT) || (level > 1 && (e & _PAGE_PSE)) )
             return;
         mfn = (e & PADDR_MASK) >> PAGE_SHIFT;
