@@ -21,7 +21,9 @@
 # blocks, random read of 4 KiB; then an iperf3 server, which the host's
 # iperf3 client drives each way (-R) through hostfwd.  Around each part
 # the host reads QEMU's CPU time (/proc/PID/stat utime + stime): CPU
-# seconds per GiB moved.  The table (metric, native, pvshim, ratio,
+# seconds per GiB moved; and the vCPU thread's alone against the part's
+# time (QEMU started with -name debug-threads=on): "vCPU busy %", near
+# 100 where the guest's and the shim's work bound the part.  The table (metric, native, pvshim, ratio,
 # target: 0.8x for the disk, 0.7x for the network) goes to stdout and
 # build/bench/io.txt; consoles to build/bench/io-{native,pvshim}.log.
 #
@@ -157,6 +159,9 @@ for ((i = 0; i < ${#qemu[@]}; i++)); do
     *) native+=("${qemu[i]}") ;;
     esac
 done
+# The threads by name ("CPU 0/TCG"), for the vCPU's share of each part.
+qemu+=(-name io,debug-threads=on)
+native+=(-name io,debug-threads=on)
 
 # Around each part: IO_BENCH_PROFILE=1 samples the vCPU (pvshim-profile
 # through the gdbstub), IO_BENCH_PERF=1 records QEMU (all its threads).
@@ -214,8 +219,24 @@ watch_stop() {
         > "${perf_data%.perf}.txt"
 }
 cputicks() { local f; read -r -a f < "/proc/$1/stat" 2>/dev/null && echo $((f[13] + f[14])); }
+# The vCPU threads' share alone (QEMU names them "CPU N/TCG"), and the
+# time now in clock ticks: a part whose vCPU is busy nearly all its time
+# is bound by the guest's and the shim's work, one whose vCPU idles by
+# QEMU's I/O threads or the host's side.
+vcputicks() {
+    local t c f n=0
+    for t in /proc/$1/task/*; do
+        read -r c < "$t/comm" 2>/dev/null || continue
+        case $c in
+        CPU\ */TCG) read -r -a f < "$t/stat" 2>/dev/null &&
+                n=$((n + f[13] + f[14])) ;;
+        esac
+    done
+    echo $n
+}
 hz=$(getconf CLK_TCK)
-declare -A bytes bw iops cpu reqs sects irqs ctxts
+nowticks() { echo $(( $(date +%s%N) / (1000000000 / hz) )); }
+declare -A bytes bw iops cpu vcpu wall reqs sects irqs ctxts
 
 # One boot: wait for each marker, read QEMU's CPU time, let it go on.
 boot() {        # name, command...
@@ -261,26 +282,28 @@ boot() {        # name, command...
     }
     for part in seqwrite seqread randread; do
         wait_for "io-bench: ready $part" || { rc=1; break; }
-        t0=$(cputicks $pid)
+        t0=$(cputicks $pid) v0=$(vcputicks $pid) w0=$(nowticks)
         watch_start $name $part
         type_until "go $part" "io-bench: running $part" &&
             wait_for "io-bench: done $part" || { rc=1; keys; break; }
-        t1=$(cputicks $pid)
+        t1=$(cputicks $pid) v1=$(vcputicks $pid) w1=$(nowticks)
         watch_stop
         type_until "next $part" "io-bench: counted $part" || { rc=1; break; }
         cpu[$name,$part]=$((t1 - t0))
+        vcpu[$name,$part]=$((v1 - v0)) wall[$name,$part]=$((w1 - w0))
     done
     if [ $rc = 0 ] && wait_for 'io-bench: iperf3 ready' && [ -n "$iperf" ]; then
         for part in in out; do
             j=$out/io-$name-iperf3-$part.json
-            t0=$(cputicks $pid)
+            t0=$(cputicks $pid) v0=$(vcputicks $pid) w0=$(nowticks)
             watch_start $name tcp$part
             rev=()
             [ $part = in ] || rev=(-R)
             iperf3 -c 127.0.0.1 -p "$port" -t "$secs" -J "${rev[@]}" > "$j" 2>&1
-            t1=$(cputicks $pid)
+            t1=$(cputicks $pid) v1=$(vcputicks $pid) w1=$(nowticks)
             watch_stop
             cpu[$name,tcp$part]=$((t1 - t0))
+            vcpu[$name,tcp$part]=$((v1 - v0)) wall[$name,tcp$part]=$((w1 - w0))
             read -r bytes[$name,tcp$part] bw[$name,tcp$part] < <(python3 - "$j" <<'PY'
 import json, sys
 try:
@@ -413,6 +436,16 @@ for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read" \
     mapfile -t v < <(each per_gib "${p%%:*}")
     row "CPU s/GiB, ${p#*:}" - "${v[@]}"
 done
+busy() {        # name, part -> the vCPU thread's share of the part, %
+    local v=${vcpu[$1,$2]:-} w=${wall[$1,$2]:-}
+    [ -n "$v" ] && [ -n "$w" ] && [ "$w" -gt 0 ] || { echo -; return; }
+    awk -v v="$v" -v w="$w" 'BEGIN { printf "%.0f", 100 * v / w }'
+}
+for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read" \
+         tcpin:"TCP host to guest" tcpout:"TCP guest to host"; do
+    mapfile -t v < <(each busy "${p%%:*}")
+    row "vCPU busy %, ${p#*:}" - "${v[@]}"
+done
 [ -n "$iperf" ] || say "(no iperf3 on the host: ci/deps.sh installs it)"
 # What the guest's driver made of fio's I/O: requests after merging (its
 # /sys/block stat), their mean size, the disk's interrupts and the
@@ -481,6 +514,7 @@ fi
 
 failed=0
 for name in "${names[@]}"; do
+    case ${IO_BENCH_ONLY:-$name} in $name) ;; *) continue ;; esac  # not booted
     miss=
     for p in seqread seqwrite randread ${iperf:+tcpin tcpout}; do
         [ -n "${bw[$name,$p]:-}" ] && [ -n "${cpu[$name,$p]:-}" ] || miss+=" $p"
