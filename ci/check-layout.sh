@@ -16,7 +16,9 @@
 #     accessor: pv/mm/ro-page-fault.c's cmp_flags() (the flags an
 #     emulated CMPXCHG leaves, worked out by the CPU), and the assembler
 #     directives of pv/compat/layout-gen.c (data for the build) and
-#     pv/emul/emul-inv-op.c (the #UD emulator's byte pattern).
+#     pv/emul/emul-inv-op.c (the #UD emulator's byte pattern);
+#   - every line of the shim's sources (arch/, pv/, shim/, backends/,
+#     drivers/, boot/) fits in 80 columns (STYLE.md's Xen style).
 #
 # And one rule of the test scripts: a job started in the background with
 # its output in a log ("... >\"$log\" 2>&1 &") has that log emptied
@@ -66,6 +68,9 @@ rule "inline asm only in arch/x86/" \
         grep -vxE 'pv/mm/ro-page-fault.c|pv/compat/layout-gen.c|pv/emul/emul-inv-op.c' |
         xargs -r grep -nE '(^|[^_[:alnum:]])(asm|__asm__)[[:space:]]*(volatile|__volatile__)?[[:space:]]*\(' \
         /dev/null)"
+rule "the shim's sources within 80 columns" \
+    "$(src arch pv shim backends drivers boot | LC_ALL=C xargs -r awk \
+        'length($0) > 80 { print FILENAME ":" FNR ": " length($0) " columns" }')"
 rule "test scripts empty a background job's log before starting it" \
     "$(find tests tools ci -name '*.sh' -print | sort | xargs -r awk '
         FNR == 1 { n = 0 }

@@ -24,7 +24,10 @@ enum {
     NR_SOFTIRQS
 };
 
-/* At boot: @handler runs for softirq @nr (an indirect call, off the hot path). */
+/*
+ * At boot: @handler runs for softirq @nr (an indirect call, off the hot
+ * path).
+ */
 void open_softirq(unsigned int nr, void (*handler)(void));
 
 void raise_softirq(unsigned int nr);    /* this CPU */

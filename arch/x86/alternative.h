@@ -9,8 +9,9 @@
  * the boot-time flags: spec_ctrl_flags (spec-ctrl.h) in bits 0-7, and
  * the ALTF_* below.  At boot, before any other CPU runs and before the
  * guest does, the last of a site's replacements whose condition holds is
- * copied over it; if none holds, the original stays.  What is left of the site is filled with
- * one instruction: a NOP of up to 9 bytes, else a jmp over the rest.
+ * copied over it; if none holds, the original stays.  What is left of
+ * the site is filled with one instruction: a NOP of up to 9 bytes, else a
+ * jmp over the rest.
  *
  * A replacement moves, so it may not branch out of itself, except by a
  * rel32 jmp or call as its first instruction (JMP32 below), which the
@@ -24,7 +25,8 @@
 
 /* Conditions: any of @mask set, or none of it. */
 #define ALT_IF(mask)        (mask)
-#define ALT_IFNOT(mask)     ((mask)|ALT_NEGATE)     /* no spaces: gas macro args */
+/* No spaces: these are gas macro arguments. */
+#define ALT_IFNOT(mask)     ((mask)|ALT_NEGATE)
 #define ALT_NEGATE          0x8000
 
 #ifdef __ASSEMBLER__

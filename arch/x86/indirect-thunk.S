@@ -19,6 +19,9 @@ __x86_indirect_thunk_\reg:
         ret
 .endm
 
-        .irp reg, rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11, r12, r13, r14, r15
+        .irp reg, rax, rbx, rcx, rdx, rsi, rdi, rbp
+        THUNK \reg
+        .endr
+        .irp reg, r8, r9, r10, r11, r12, r13, r14, r15
         THUNK \reg
         .endr

@@ -63,7 +63,10 @@ struct counter_span {
  */
 bool tsc_time_counter(const struct counter *c, struct counter_span *span);
 uint64_t cpu_khz(void);
-/* Spin @us microseconds by the TSC (Xen's udelay()); at once if uncalibrated. */
+/*
+ * Spin @us microseconds by the TSC (Xen's udelay()); at once if
+ * uncalibrated.
+ */
 void udelay(uint64_t us);
 /* Nanoseconds since time_init() started counting. */
 uint64_t now_ns(void);

@@ -33,7 +33,8 @@
 #define XS_QUOTA_PATH_LEN       XENSTORE_REL_PATH_MAX
 
 /* ---- arena.c: every byte the store holds comes from one static arena. */
-void *xs_alloc(size_t size);            /* NULL when the guest's share is used */
+/* NULL when the guest's share is used up. */
+void *xs_alloc(size_t size);
 void *xs_alloc_shim(size_t size);       /* may use the shim's reserve */
 void xs_free(void *p);
 size_t xs_arena_used(void);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The PV kernel image parser (pv/build/elf.h): ELF64 headers, segments and where
- * each lands, by Xen's libelf rules (libelf-loader.c, libelf-dominfo.c),
- * stricter.  The Xen notes and __xen_guest are in pv/build/elf-notes.c.
+ * The PV kernel image parser (pv/build/elf.h): ELF64 headers, segments
+ * and where each lands, by Xen's libelf rules (libelf-loader.c,
+ * libelf-dominfo.c), stricter.  The Xen notes and __xen_guest are in
+ * pv/build/elf-notes.c.
  */
 #include "pv/build/elf-internal.h"
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The CPUID a PV guest sees (pv/emul/cpuid.c, pure part in pv/emul/cpuid-policy.c). */
+/*
+ * The CPUID a PV guest sees (pv/emul/cpuid.c; the pure part in
+ * pv/emul/cpuid-policy.c).
+ */
 #ifndef PV_CPUID_H
 #define PV_CPUID_H
 

@@ -75,7 +75,8 @@ static always_inline size_t op_size(unsigned int cmd, bool compat)
     switch ( cmd )
     {
     case GNTTABOP_map_grant_ref:    return sizeof(struct gnttab_map_grant_ref);
-    case GNTTABOP_unmap_grant_ref:  return sizeof(struct gnttab_unmap_grant_ref);
+    case GNTTABOP_unmap_grant_ref:
+        return sizeof(struct gnttab_unmap_grant_ref);
     case GNTTABOP_unmap_and_replace:
         return sizeof(struct gnttab_unmap_and_replace);
     case GNTTABOP_transfer:

@@ -251,13 +251,14 @@ static bool remove_frame(unsigned long mfn)
  * The reservation that increase_reservation, decrease_reservation and
  * populate_physmap name, read and checked as Xen's do_memory_op() does
  * before the first extent.  false: the op ends there, returning
- * start_extent whatever the reason, as Xen's does: a struct it can't read, a domain
- * it doesn't find (any but DOMID_SELF and d1) or XSM refuses (dom0, the
- * backend's: a domU may not adjust its reservation), a count whose
- * continuation its unsigned int can't carry, nothing left to do, too big
- * an order, a list out of the guest's range.  A compat list must lie
- * below the guest's hole, all of it.  (increase_reservation may name no
- * list: Xen doesn't check one then, but a null one is in range anyway.)
+ * start_extent whatever the reason, as Xen's does: a struct it can't
+ * read, a domain it doesn't find (any but DOMID_SELF and d1) or XSM
+ * refuses (dom0, the backend's: a domU may not adjust its reservation),
+ * a count whose continuation its unsigned int can't carry, nothing left
+ * to do, too big an order, a list out of the guest's range.  A compat
+ * list must lie below the guest's hole, all of it.  (increase_reservation
+ * may name no list: Xen doesn't check one then, but a null one is in
+ * range anyway.)
  */
 static always_inline bool read_reservation(struct xen_memory_reservation *r,
                                            unsigned long start_extent,

@@ -106,7 +106,7 @@ static int one_op(struct vcpu *v, const struct mmuext_op *op)
     case MMUEXT_PIN_L3_TABLE:
     case MMUEXT_PIN_L4_TABLE:
         if ( dom.compat && op->cmd == MMUEXT_PIN_L4_TABLE )
-            return 0;                   /* a PAE guest has no L4: Xen ignores it */
+            return 0;           /* a PAE guest has no L4: Xen ignores it */
         return pin_table(op->arg1.mfn, PGT_L1 + op->cmd - MMUEXT_PIN_L1_TABLE);
     case MMUEXT_UNPIN_TABLE:
         return unpin_table(op->arg1.mfn);

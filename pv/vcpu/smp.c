@@ -274,8 +274,8 @@ void pv_vcpu_check_down(struct cpu_regs *regs)
  * itself.  The backends' and the drivers' completions (which call into
  * them) reading the backends' lock (each under its device's own lock, so
  * completions on several CPUs run at once), as dom0's backends run
- * beside the guest and not under its locks.  The debug keys, which read the whole
- * domain, under the domain lock.
+ * beside the guest and not under its locks.  The debug keys, which read
+ * the whole domain, under the domain lock.
  */
 #define LOCK_FREE_SOFTIRQS  (1UL << TIMER_SOFTIRQ)
 #define DOMAIN_SOFTIRQS     (1UL << KEYPRESS_SOFTIRQ)

@@ -71,7 +71,8 @@ static int seq_table(struct zstd *z, struct fse *f, unsigned int mode,
         return 0;
     default:
         if ( !*repeat_ok )
-            return zstd_fail(z, "zstd repeated sequence table with none before");
+            return zstd_fail(z, "zstd repeated sequence table with none "
+                                "before");
         return 0;
     }
 }
@@ -79,8 +80,9 @@ static int seq_table(struct zstd *z, struct fse *f, unsigned int mode,
 static int copy_literals(struct zstd *z, size_t *lp, size_t n)
 {
     if ( n > z->nlit - *lp || n > z->out_size - z->op )
-        return zstd_fail(z, n > z->nlit - *lp ? "zstd sequence needs more literals"
-                                         : "output larger than announced");
+        return zstd_fail(z, n > z->nlit - *lp
+                            ? "zstd sequence needs more literals"
+                            : "output larger than announced");
     memcpy(z->out + z->op, z->lit + *lp, n);
     *lp += n;
     z->op += n;
@@ -175,7 +177,8 @@ static int sequences(struct zstd *z, const uint8_t *in, size_t len,
         if ( copy_literals(z, &lp, ll) )
             return -1;
         if ( !o || o > z->op - z->frame_start )
-            return zstd_fail(z, "back-reference before the start of the output");
+            return zstd_fail(z, "back-reference before the start of the "
+                                "output");
         if ( ml > z->out_size - z->op )
             return zstd_fail(z, "output larger than announced");
         for ( ; ml; ml--, z->op++ )

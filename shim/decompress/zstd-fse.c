@@ -115,7 +115,8 @@ int zstd_fse_counts(struct zstd *z, const uint8_t *in, size_t len,
                 for ( i = 0; i < v; i++ )
                 {
                     if ( sym > max_sym )
-                        return zstd_fail(z, "zstd FSE zeros run past the symbols");
+                        return zstd_fail(z, "zstd FSE zeros run past the "
+                                            "symbols");
                     counts[sym++] = 0;
                 }
             } while ( v == 3 );
