@@ -6,6 +6,7 @@
  * completions and receptions where the pairs' interrupts arrive.
  */
 #include "arch/x86/percpu.h"
+#include "drivers/dma.h"
 #include "drivers/net.h"
 #include "drivers/queue-pending.h"
 #include "shim/softirq.h"
@@ -28,9 +29,13 @@ static void net_softirq(void)
     }
 }
 
+static bool gso_init(struct net_dev *dev);
+
 bool net_register(struct net_dev *dev)
 {
     if ( nr_net_devs == ARRAY_SIZE(net_devs) )
+        return false;
+    if ( !gso_init(dev) )
         return false;
     if ( !nr_net_devs )
         open_softirq(NET_SOFTIRQ, net_softirq);
@@ -68,6 +73,162 @@ static void *map_frag(uint64_t addr)
     return __va(addr);
 }
 
+/*
+ * Software GSO, as Linux's skb_gso_segment() for a dom0 NIC without TSO:
+ * a TCP GSO packet for a device without the offload is cut here into
+ * MSS-sized segments, each with its own headers (net_gso_seg_hdr()) and
+ * the payload where it lies, sent one after another with `more` and the
+ * device's checksum offload or the software fill below; the packet's
+ * done() comes once the last segment's has.  A packet goes only whole:
+ * with no room for all its segments on the pair, or no free context,
+ * NET_EBUSY (the sender retries after a completion).
+ */
+#define GSO_CTX         2               /* packets being sent, per pair */
+#define GSO_SEGS        256             /* a 64 KiB packet, MSS 256 or more */
+#define GSO_FRAGS       8               /* per segment, with its headers */
+#define GSO_HDR         128
+
+struct gso_ctx;
+struct gso_seg {
+    struct net_tx tx;
+    struct gso_ctx *ctx;
+    struct net_frag frag[GSO_FRAGS];
+    uint8_t hdr[GSO_HDR];
+};
+struct gso_ctx {
+    bool in_use;
+    struct net_tx *orig;
+    unsigned int left;                  /* segments not yet done */
+    unsigned int failed;                /* an enum net_status, or NET_OK */
+    struct gso_seg seg[GSO_SEGS];
+};
+
+/* @n segments fewer to wait for; the packet's done() after the last. */
+static void gso_put(struct gso_ctx *c, unsigned int n)
+{
+    struct net_tx *orig = c->orig;
+    enum net_status s;
+
+    if ( __atomic_sub_fetch(&c->left, n, __ATOMIC_ACQ_REL) )
+        return;
+    s = __atomic_load_n(&c->failed, __ATOMIC_ACQUIRE);
+    __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
+    orig->done(orig, s);
+}
+
+static void gso_seg_done(struct net_tx *tx, enum net_status s)
+{
+    struct gso_seg *sg = tx->data;
+
+    if ( s != NET_OK )
+        __atomic_store_n(&sg->ctx->failed, s, __ATOMIC_RELEASE);
+    gso_put(sg->ctx, 1);
+}
+
+/* Bytes [@from, @from + @len) of @tx as fragments: how many, 0: > @max. */
+static unsigned int gso_frags(const struct net_tx *tx, uint32_t from,
+                              uint32_t len, struct net_frag *f,
+                              unsigned int max)
+{
+    uint32_t pos = 0, skip, n;
+    unsigned int i, k = 0;
+
+    for ( i = 0; i < tx->nr_frags && len; pos += tx->frag[i++].len )
+    {
+        if ( from >= pos + tx->frag[i].len )
+            continue;
+        if ( k == max )
+            return 0;
+        skip = from - pos;
+        n = MIN(tx->frag[i].len - skip, len);
+        f[k++] = (struct net_frag){ tx->frag[i].addr + skip, n };
+        from += n;
+        len -= n;
+    }
+    return len ? 0 : k;
+}
+
+static bool gso_init(struct net_dev *dev)
+{
+    dev->gso_pool = dma_alloc((unsigned long)dev->nr_queues * GSO_CTX *
+                              sizeof(struct gso_ctx));
+    return dev->gso_pool;
+}
+
+static struct gso_ctx *gso_get(struct net_dev *dev, unsigned int q)
+{
+    struct gso_ctx *c = (struct gso_ctx *)dev->gso_pool + q * GSO_CTX;
+    unsigned int k;
+
+    for ( k = 0; k < GSO_CTX; k++, c++ )
+        if ( !ACCESS_ONCE(c->in_use) &&
+             !__atomic_exchange_n(&c->in_use, true, __ATOMIC_ACQUIRE) )
+            return c;
+    return NULL;
+}
+
+static enum net_status gso_send(struct net_dev *dev, unsigned int q,
+                                struct net_tx *tx, uint32_t len)
+{
+    const uint8_t *h = __va(tx->frag[0].addr);
+    bool v6 = tx->off.gso_type == NET_GSO_TCPV6;
+    uint32_t mss = tx->off.gso_size, l4, hlen, nseg, i, off, n;
+    enum net_status s;
+    struct gso_ctx *c;
+    unsigned int k;
+
+    if ( !net_gso_check(h, tx->frag[0].len, GSO_HDR, len, &tx->off, &l4,
+                        &hlen, &nseg) || nseg > GSO_SEGS )
+        return NET_EINVAL;
+    if ( dev->tx_slots && nseg > dev->tx_slots )
+        return NET_EINVAL;              /* could never all be queued */
+    if ( dev->ops->tx_room && dev->ops->tx_room(dev, q) < nseg )
+        return NET_EBUSY;
+    if ( !(c = gso_get(dev, q)) )
+        return NET_EBUSY;
+    /* Every segment's fragments first: nothing is sent unless all fit. */
+    for ( i = 0; i < nseg; i++ )
+    {
+        struct gso_seg *sg = &c->seg[i];
+
+        off = hlen + i * mss;
+        n = MIN(mss, len - off);
+        sg->frag[0] = (struct net_frag){ dma_addr(sg->hdr), hlen };
+        k = gso_frags(tx, off, n, sg->frag + 1, GSO_FRAGS - 1);
+        if ( !k || k + 1 > dev->max_frags )
+        {
+            __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
+            return NET_EINVAL;
+        }
+        net_gso_seg_hdr(sg->hdr, h, l4, hlen, v6, i, nseg, mss, n);
+        sg->ctx = c;
+        sg->tx = (struct net_tx){
+            .nr_frags = k + 1, .frag = sg->frag, .done = gso_seg_done,
+            .data = sg, .more = i + 1 < nseg || tx->more,
+            .off = { .flags = NET_OFF_CSUM_PARTIAL, .csum_start = l4,
+                     .csum_offset = 16 },
+        };
+    }
+    c->orig = tx;
+    c->failed = NET_OK;
+    c->left = nseg;
+    for ( i = 0; i < nseg; i++ )
+    {
+        if ( (s = net_transmit_on(dev, q, &c->seg[i].tx)) == NET_OK )
+            continue;
+        /* Room was checked: only a device failing gets here. */
+        if ( !i )
+        {
+            __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
+            return s;
+        }
+        __atomic_store_n(&c->failed, s, __ATOMIC_RELEASE);
+        gso_put(c, nseg - i);           /* done() once those sent are */
+        break;
+    }
+    return NET_OK;
+}
+
 enum net_status net_transmit(struct net_dev *dev, struct net_tx *tx)
 {
     return net_transmit_on(dev, smp_processor_id() % dev->nr_queues, tx);
@@ -81,6 +242,10 @@ enum net_status net_transmit_on(struct net_dev *dev, unsigned int q,
 
     if ( s != NET_OK )
         return s;
+    if ( tx->off.gso_type != NET_GSO_NONE &&
+         !(dev->features & (tx->off.gso_type == NET_GSO_TCPV4 ? NET_F_TSO4
+                                                              : NET_F_TSO6)) )
+        return gso_send(dev, q % dev->nr_queues, tx, len);
     /*
      * A device without checksum offload sends what it is given: fill the
      * sum here (the field is the sender's, in its own packet).  GSO

@@ -128,6 +128,11 @@ struct net_dev_ops {
      * to send, and receive buffers given back by net_rx_return_more().
      */
     void (*kick)(struct net_dev *dev, unsigned int q);
+    /*
+     * How many more packets pair @q can take now (NULL: as many as
+     * net_transmit_on() accepts); a software-GSO packet goes only whole.
+     */
+    unsigned int (*tx_room)(struct net_dev *dev, unsigned int q);
     /* Run what pair @q has: transmits done, packets received. */
     void (*complete)(struct net_dev *dev, unsigned int q);
     /* Repost @rx's buffers. */
@@ -145,6 +150,7 @@ struct net_dev {
     unsigned int features;      /* NET_F_* */
     unsigned int nr_queues;     /* pairs, 1..NET_MAX_QUEUES */
     unsigned int max_frags;     /* fragments in one net_tx */
+    unsigned int tx_slots;      /* packets a pair holds at most; 0: ? */
     const struct net_dev_ops *ops;
     void *priv;
     /* Set by the receiver; NULL: each packet is given back at once. */
@@ -152,6 +158,8 @@ struct net_dev {
     void *receive_data;
     /* Per CPU: the pairs whose interrupts came there, not yet run. */
     unsigned long pending[NR_CPUS];
+    /* net.c's: software GSO's packets being sent, per pair. */
+    void *gso_pool;
 };
 
 /* Add @dev to the registry, as the next index; false if full. */
@@ -203,6 +211,30 @@ uint16_t net_csum_fold(uint32_t sum);
  * net_tx_check().
  */
 void net_tx_csum(const struct net_tx *tx, void *(*map)(uint64_t addr));
+
+/*
+ * Software GSO's pure part (Linux's tcp_gso_segment() headers): whether
+ * the @avail header bytes at @h begin a TCP GSO packet of @len bytes
+ * with offloads @o that net.c can cut (Ethernet II, IPv4 without options
+ * or IPv6 without extension headers, TCP, the sum at the TCP header's
+ * field, every header within @avail and @max, a payload): the TCP
+ * header's offset, all the headers' length and the segments in *@l4,
+ * *@hlen and *@nseg.
+ */
+bool net_gso_check(const uint8_t *h, uint32_t avail, uint32_t max,
+                   uint32_t len, const struct net_offload *o, uint32_t *l4,
+                   uint32_t *hlen, uint32_t *nseg);
+/*
+ * Segment @i of @nseg's headers into @out from the packet's @hlen at
+ * @tmpl (as net_gso_check() found them), for @seglen bytes of payload:
+ * the IP length (and IPv4's ID, the packet's plus @i, and its sum), the
+ * TCP sequence number plus @i times @mss, FIN and PSH on the last alone,
+ * CWR on the first alone, and the TCP sum field the pseudo-header's, for
+ * the checksum offload to fill (NET_OFF_CSUM_PARTIAL).
+ */
+void net_gso_seg_hdr(uint8_t *out, const uint8_t *tmpl, uint32_t l4,
+                     uint32_t hlen, bool v6, uint32_t i, uint32_t nseg,
+                     uint32_t mss, uint32_t seglen);
 
 /* "ok", "invalid packet"... */
 const char *net_status_name(enum net_status s);

@@ -57,19 +57,15 @@ static void vif_layout(struct vif *v)
 }
 
 /*
- * netback_probe(): what the backend offers, then InitWait.  GSO only
- * where the device segments (no software GSO here), checksum offload
- * always (net.c fills a sum the device can't).
+ * netback_probe(): what the backend offers, then InitWait.  GSO and
+ * checksum offload always: net.c cuts a GSO packet for a device without
+ * TSO and fills a sum the device can't, as a Linux dom0's stack does.
  */
 static void vif_probe(struct vif *v)
 {
-    const struct net_dev *d = v->dev;
-
     xs_shim_writef(v->be, "feature-sg", "1");
-    xs_shim_writef(v->be, "feature-gso-tcpv4", "%u",
-                   !!(d->features & NET_F_TSO4));
-    xs_shim_writef(v->be, "feature-gso-tcpv6", "%u",
-                   !!(d->features & NET_F_TSO6));
+    xs_shim_writef(v->be, "feature-gso-tcpv4", "1");
+    xs_shim_writef(v->be, "feature-gso-tcpv6", "1");
     xs_shim_writef(v->be, "feature-ipv6-csum-offload", "1");
     xs_shim_writef(v->be, "feature-rx-copy", "1");
     xs_shim_writef(v->be, "feature-rx-flip", "0");

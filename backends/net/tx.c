@@ -247,7 +247,6 @@ static bool send(struct nb_queue *q, struct nb_tx_req *r)
 /* One packet parsed off the ring (not fatal): answered, or sent. */
 static void tx_one(struct nb_queue *q, const struct nb_tx_pkt *p)
 {
-    struct net_dev *dev = q->vif->dev;
     uint64_t maddr[NB_TX_MAX_DATA];
     struct nb_tx_req *r;
     uint32_t copy;
@@ -257,13 +256,6 @@ static void tx_one(struct nb_queue *q, const struct nb_tx_pkt *p)
     {
         answer_pkt(q, p, p->verdict == NB_TX_MCAST ? NETIF_RSP_OKAY
                                                    : NETIF_RSP_ERROR);
-        return;
-    }
-    if ( p->gso.type &&
-         !(dev->features & (p->gso.u.gso.type == XEN_NETIF_GSO_TYPE_TCPV4
-                            ? NET_F_TSO4 : NET_F_TSO6)) )
-    {
-        answer_pkt(q, p, NETIF_RSP_ERROR);  /* GSO the device can't do */
         return;
     }
     r = free_req(q);

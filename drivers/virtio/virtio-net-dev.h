@@ -54,6 +54,7 @@ struct vnet_queue {
     struct virtqueue txq;
     struct vnet_tx_slot *slots;
     uint16_t free_slot;                 /* a list through next_free */
+    unsigned int tx_used;               /* slots the device has */
     struct vq_buf bufs[VQ_INDIRECT_MAX];
     unsigned long irqs, rx_packets, rx_dropped, tx_packets;
     bool rx_warned, tx_warned;          /* under rx_lock, tx_lock */

@@ -39,6 +39,7 @@ static enum net_status vnet_transmit(struct net_dev *dev, unsigned int qi,
     {
     case 0:
         q->free_slot = s->next_free;
+        q->tx_used++;
         s->tx = tx;
         break;
     case VQ_FULL:
@@ -53,6 +54,15 @@ static enum net_status vnet_transmit(struct net_dev *dev, unsigned int qi,
     if ( kick )
         virtio_notify(&vn->vd, &q->txq);
     return rc;
+}
+
+/* Slots free now (a packet takes one: an indirect table); racy, a hint. */
+static unsigned int vnet_tx_room(struct net_dev *dev, unsigned int qi)
+{
+    struct vnet *vn = dev->priv;
+    struct vnet_queue *q = &vn->q[qi];
+
+    return q->txq.size - ACCESS_ONCE(q->tx_used);
 }
 
 /* Packets sent: each one's completion, without the queue's lock. */
@@ -82,6 +92,7 @@ static void tx_complete(struct vnet *vn, struct vnet_queue *q)
             s->tx = NULL;
             s->next_free = q->free_slot;
             q->free_slot = s - q->slots;
+            q->tx_used--;
             q->tx_packets++;
             spin_unlock_irqrestore(&q->tx_lock, flags);
             tx->done(tx, NET_OK);
@@ -306,6 +317,7 @@ static void vnet_dump(struct net_dev *dev)
 const struct net_dev_ops vnet_ops = {
     .transmit = vnet_transmit,
     .kick = vnet_kick,
+    .tx_room = vnet_tx_room,
     .complete = vnet_complete,
     .rx_return = vnet_rx_return,
     .link_up = vnet_link_up,

@@ -969,7 +969,7 @@ section_virtio_net() {
     local mac='MAC 52:54:00:0a:0b:0c'
     local steps=(
         "+net-selftest: virtio-net0: $mac, link up"
-        "+net-selftest: virtio-net0: a runt, an oversized frame and TSO are refused"
+        "+net-selftest: virtio-net0: a runt, an oversized frame and GSO of no TCP are refused"
         "+net-selftest: virtio-net0: ARP: 10.0.2.2 is at 52:55:0a:00:02:02"
         "+net-selftest: virtio-net0: ICMP echo in 3 fragments: reply in 1 receive buffer"
         "+net-selftest: virtio-net0: ICMP echo with its checksum left to (the device|software \(no device offload\)): reply"

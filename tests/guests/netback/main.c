@@ -7,14 +7,17 @@
  * a ping in a two-slot chain answered, a csum_blank UDP packet sent; and
  * a hostile frontend: packets of 0 and 13 bytes, past 64 KiB, bigger
  * than the MTU, too many slots, invalid, foreign and revoked grants,
- * GSO the device can't do, a csum_blank ICMP packet, an RX slot whose
- * grant is revoked after it was posted, RX with nothing posted (never
- * consuming), a TX grant cleared and its frame given back while the
- * device still reads it, and fatal ones after which the vif closes and a
- * reconnect works: slot chains that never end, TX and RX req_prod far
- * past the ring, a slot across its page, a ring-ref and a port that
- * aren't the guest's to give, more queues than offered; with
- * two vCPUs, two queues (queue-N/), each TX ring used.
+ * GSO of ICMP, with an MSS of 1, or with its payload in 100-byte slots
+ * (a TCP GSO packet the shim cuts itself, QEMU's user network having no
+ * TSO, is answered by slirp once per segment), a csum_blank ICMP
+ * packet, an RX slot whose grant is revoked after it was posted, RX
+ * with nothing posted (never consuming), a TX grant cleared and its
+ * frame given back while the device still reads it, and fatal ones
+ * after which the vif closes and a reconnect works: slot chains that
+ * never end, TX and RX req_prod far past the ring, a slot across its
+ * page, a ring-ref and a port that aren't the guest's to give, more
+ * queues than offered; with two vCPUs, two queues (queue-N/), each TX
+ * ring used.
  * Every grant is released afterwards and the shim stays up.
  */
 #include "grant.h"
@@ -433,6 +436,59 @@ static unsigned int udp_blank(unsigned int payload)
     return len;
 }
 
+/*
+ * TCP from port 4660 to 10.0.2.2's port 9, ACK set (no connection:
+ * slirp answers each segment with a RST once its sum checks), its sum
+ * left blank, @payload bytes of it in TX page 0 after the headers (54
+ * bytes, built in frame[] too).
+ */
+static unsigned int tcp_blank(unsigned int payload)
+{
+    unsigned int len = ipv4(6, 20 + payload), l4 = 20 + payload;
+    uint16_t c;
+
+    memset(frame + 34, 0, 20);
+    frame[34] = 0x12;
+    frame[35] = 0x34;
+    frame[37] = 9;
+    frame[41] = 100;                    /* sequence 100 */
+    frame[45] = 1;                      /* ACK 1 */
+    frame[46] = 5 << 4;
+    frame[47] = 0x10;                   /* ACK */
+    frame[48] = frame[49] = 0xff;       /* window */
+    c = csum(frame + 26, 8, 6 + l4);
+    frame[50] = c >> 8;
+    frame[51] = c;
+    tx_page(0, 0, frame, 54);
+    memset(txbuf[0] + 54, 0x5a, payload);
+    return len;
+}
+
+/* @n TCP frames from slirp (RSTs), each buffer posted again; how many. */
+static unsigned int rx_tcp(unsigned int n)
+{
+    struct netif_rx_response r;
+    uint64_t start = system_time();
+    unsigned int seen = 0;
+
+    while ( seen < n && !waited_long(start) )
+    {
+        for ( ; q->rxr.rsp_cons != q->rxr.sring->rsp_prod; q->rxr.rsp_cons++ )
+        {
+            r = *RING_GET_RESPONSE(&q->rxr, q->rxr.rsp_cons);
+            if ( r.id >= NRX || r.status <= 0 )
+                continue;
+            if ( rxbuf[r.id][12] == 0x08 && rxbuf[r.id][13] == 0 &&
+                 rxbuf[r.id][23] == 6 && (rxbuf[r.id][47] & 0x04) )
+                seen++;
+            rx_post(r.id, REF_RX + r.id);
+        }
+        if ( seen < n )
+            yield();
+    }
+    return seen;
+}
+
 /* ------------------------------------------------------------ tests */
 
 static unsigned int atoi_max(const char *s)
@@ -464,8 +520,9 @@ static void entries(void)
     max_queues = atoi_max(rd(BE "/multi-queue-max-queues"));
     if ( max_queues < 1 || max_queues > 4 )
         test_fail("multi-queue-max-queues %s", buf);
-    /* QEMU's user network has no offloads: no GSO offered. */
-    expect_node(BE "/feature-gso-tcpv4", "0");
+    /* No TSO in QEMU's user network: the shim cuts GSO itself. */
+    expect_node(BE "/feature-gso-tcpv4", "1");
+    expect_node(BE "/feature-gso-tcpv6", "1");
     rd(FE "/mac");
     for ( i = 0; i < 6; i++ )
     {
@@ -523,6 +580,18 @@ static void good(void)
     tx_put(REF_TX, 0, NETTXF_extra_info, 0);
     tx_put_extra(XEN_NETIF_EXTRA_TYPE_MCAST_ADD, 0, 0);
     tx_expect("multicast add", NETIF_RSP_OKAY, 1);
+    /*
+     * TCP GSO of 2500 bytes with an MSS of 1000: three segments cut by
+     * the shim, each with its own headers and sum, which slirp checks
+     * before it answers each with a RST.
+     */
+    len = tcp_blank(2500);
+    tx_put(REF_TX, 0, NETTXF_extra_info | NETTXF_csum_blank, len);
+    tx_put_extra(XEN_NETIF_EXTRA_TYPE_GSO, 1000, XEN_NETIF_GSO_TYPE_TCPV4);
+    tx_expect("TCP GSO, three segments", NETIF_RSP_OKAY, 1);
+    if ( (p = rx_tcp(3)) != 3 )
+        test_fail("TCP GSO: %d RSTs from slirp, expected 3 (a segment's "
+                  "sum wrong?)", p);
 }
 
 static void refused(void)
@@ -551,11 +620,27 @@ static void refused(void)
     for ( i = 1; i < 20; i++ )
         tx_put(REF_TX + 1, 0, i < 19 ? NETTXF_more_data : 0, 100);
     tx_expect("20 slots", NETIF_RSP_ERROR, 0);
-    /* GSO the device can't do (QEMU's user network: no TSO). */
+    /* GSO of no TCP: nothing to cut. */
     len = ping(64);
+    tx_page(0, 0, frame, len);
     tx_put(REF_TX, 0, NETTXF_extra_info | NETTXF_csum_blank, len);
     tx_put_extra(XEN_NETIF_EXTRA_TYPE_GSO, 1448, XEN_NETIF_GSO_TYPE_TCPV4);
-    tx_expect("GSO", NETIF_RSP_ERROR, 1);
+    tx_expect("GSO of ICMP", NETIF_RSP_ERROR, 1);
+    /* An MSS of 1: 2500 segments, past what the shim cuts. */
+    len = tcp_blank(2500);
+    tx_put(REF_TX, 0, NETTXF_extra_info | NETTXF_csum_blank, len);
+    tx_put_extra(XEN_NETIF_EXTRA_TYPE_GSO, 1, XEN_NETIF_GSO_TYPE_TCPV4);
+    tx_expect("GSO with an MSS of 1", NETIF_RSP_ERROR, 1);
+    /* The payload in 100-byte slots: a segment in 15 pieces. */
+    len = tcp_blank(1700);
+    for ( i = 1; i < 3; i++ )
+        tx_page(i, 0, txbuf[0] + 54, 1700);
+    tx_put(REF_TX, 0, NETTXF_extra_info | NETTXF_csum_blank | NETTXF_more_data,
+           len);
+    tx_put_extra(XEN_NETIF_EXTRA_TYPE_GSO, 1448, XEN_NETIF_GSO_TYPE_TCPV4);
+    for ( i = 0; i < 17; i++ )
+        tx_put(REF_TX + 1, 100 * i, i < 16 ? NETTXF_more_data : 0, 100);
+    tx_expect("GSO in 100-byte slots", NETIF_RSP_ERROR, 1);
     /* A blank checksum where none can be offloaded: ICMP. */
     tx_put(REF_TX, 0, NETTXF_csum_blank, len);
     tx_expect("csum_blank ICMP", NETIF_RSP_ERROR, 0);
