@@ -103,26 +103,28 @@ struct gso_ctx {
     struct gso_seg seg[GSO_SEGS];
 };
 
-/* @n segments fewer to wait for; the packet's done() after the last. */
-static void gso_put(struct gso_ctx *c, unsigned int n)
+/*
+ * @n segments fewer to wait for.  After the last: the context is free
+ * again, true, and the packet's status in *@s for its done().
+ */
+static bool gso_put(struct gso_ctx *c, unsigned int n, enum net_status *s)
 {
-    struct net_tx *orig = c->orig;
-    enum net_status s;
-
     if ( __atomic_sub_fetch(&c->left, n, __ATOMIC_ACQ_REL) )
-        return;
-    s = __atomic_load_n(&c->failed, __ATOMIC_ACQUIRE);
+        return false;
+    *s = __atomic_load_n(&c->failed, __ATOMIC_ACQUIRE);
     __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
-    orig->done(orig, s);
+    return true;
 }
 
 static void gso_seg_done(struct net_tx *tx, enum net_status s)
 {
     struct gso_seg *sg = tx->data;
+    struct net_tx *orig = sg->ctx->orig;
 
     if ( s != NET_OK )
         __atomic_store_n(&sg->ctx->failed, s, __ATOMIC_RELEASE);
-    gso_put(sg->ctx, 1);
+    if ( gso_put(sg->ctx, 1, &s) )
+        orig->done(orig, s);
 }
 
 /* Bytes [@from, @from + @len) of @tx as fragments: how many, 0: > @max. */
@@ -216,15 +218,16 @@ static enum net_status gso_send(struct net_dev *dev, unsigned int q,
     {
         if ( (s = net_transmit_on(dev, q, &c->seg[i].tx)) == NET_OK )
             continue;
-        /* Room was checked: only a device failing gets here. */
-        if ( !i )
-        {
-            __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
-            return s;
-        }
+        /*
+         * Room was checked: only a device failing gets here.  The rest
+         * never go; done() comes once those sent are, or, if they all
+         * are already, the caller hears it now (never done() from here:
+         * the caller may hold what done() takes, a vif's lock).
+         */
+        if ( s == NET_EBUSY && i )
+            s = NET_EIO;                /* not all again: some went */
         __atomic_store_n(&c->failed, s, __ATOMIC_RELEASE);
-        gso_put(c, nseg - i);           /* done() once those sent are */
-        break;
+        return gso_put(c, nseg - i, &s) ? s : NET_OK;
     }
     return NET_OK;
 }
