@@ -3,22 +3,21 @@
  * The shim's network backend through a netfront of our own, on QEMU's
  * user network (restricted): vif 0's xenstore entries as libxl writes
  * them, the XenbusState handshake with split event channels, an ARP
- * request answered by the user network's gateway through the RX ring,
- * a ping in a two-slot chain answered, a csum_blank UDP packet sent; and
- * a hostile frontend: packets of 0 and 13 bytes, past 64 KiB, bigger
- * than the MTU, too many slots, invalid, foreign and revoked grants,
- * GSO of ICMP, with an MSS of 1, or with its payload in 100-byte slots
- * (a TCP GSO packet the shim cuts itself, QEMU's user network having no
- * TSO, is answered by slirp once per segment), a csum_blank ICMP
- * packet, an RX slot whose grant is revoked after it was posted, RX
- * with nothing posted (never consuming), a TX grant cleared and its
- * frame given back while the device still reads it, and fatal ones
- * after which the vif closes and a reconnect works: slot chains that
- * never end, TX and RX req_prod far past the ring, a slot across its
- * page, a ring-ref and a port that aren't the guest's to give, more
+ * request answered by the user network's gateway through the RX ring, a
+ * ping in a two-slot chain answered, a csum_blank UDP packet sent; and a
+ * hostile frontend: packets of 0 and 13 bytes, past 64 KiB, bigger than
+ * the MTU, too many slots, invalid, foreign and revoked grants, GSO of
+ * ICMP, with an MSS of 1 or past the MTU, or with its payload in
+ * 100-byte slots (a TCP GSO packet the shim cuts itself, QEMU's user
+ * network having no TSO, is answered by slirp once per segment), a
+ * csum_blank ICMP packet, an RX slot whose grant is revoked after it was
+ * posted, RX with nothing posted (never consuming), a TX grant cleared
+ * and its frame given back while the device still reads it, and fatal
+ * ones after which the vif closes and a reconnect works: slot chains
+ * that never end, TX and RX req_prod far past the ring, a slot across
+ * its page, a ring-ref and a port that aren't the guest's to give, more
  * queues than offered; with two vCPUs, two queues (queue-N/), each TX
- * ring used.
- * Every grant is released afterwards and the shim stays up.
+ * ring used.  Every grant is released afterwards and the shim stays up.
  */
 #include "grant.h"
 #include "event.h"
@@ -631,6 +630,11 @@ static void refused(void)
     tx_put(REF_TX, 0, NETTXF_extra_info | NETTXF_csum_blank, len);
     tx_put_extra(XEN_NETIF_EXTRA_TYPE_GSO, 1, XEN_NETIF_GSO_TYPE_TCPV4);
     tx_expect("GSO with an MSS of 1", NETIF_RSP_ERROR, 1);
+    /* An MSS past the MTU: its first segment is too big to send. */
+    len = tcp_blank(2500);
+    tx_put(REF_TX, 0, NETTXF_extra_info | NETTXF_csum_blank, len);
+    tx_put_extra(XEN_NETIF_EXTRA_TYPE_GSO, 2000, XEN_NETIF_GSO_TYPE_TCPV4);
+    tx_expect("GSO with an MSS past the MTU", NETIF_RSP_ERROR, 1);
     /* The payload in 100-byte slots: a segment in 15 pieces. */
     len = tcp_blank(1700);
     for ( i = 1; i < 3; i++ )
