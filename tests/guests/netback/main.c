@@ -318,7 +318,8 @@ static void rx_post_all(void)
 
 /*
  * Wait for a received frame of @type (an ARP reply, an ICMP echo
- * reply); each buffer consumed is posted again.  Its RX page, or -1.
+ * reply); each buffer consumed before it is posted again, those after
+ * it are left for the next wait.  Its RX page, or -1.
  */
 static int rx_wait(uint16_t ethertype, uint8_t op_at, uint8_t op)
 {
@@ -328,7 +329,8 @@ static int rx_wait(uint16_t ethertype, uint8_t op_at, uint8_t op)
 
     while ( found < 0 && !waited_long(start) )
     {
-        for ( ; q->rxr.rsp_cons != q->rxr.sring->rsp_prod; q->rxr.rsp_cons++ )
+        for ( ; found < 0 && q->rxr.rsp_cons != q->rxr.sring->rsp_prod;
+              q->rxr.rsp_cons++ )
         {
             r = *RING_GET_RESPONSE(&q->rxr, q->rxr.rsp_cons);
             if ( r.id >= NRX || r.status <= 0 )
