@@ -92,11 +92,6 @@ uint32_t net_csum_add(uint32_t sum, const void *p, uint32_t len, bool odd)
     return s;
 }
 
-static uint16_t gso_be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 static void gso_put16(uint8_t *p, uint16_t v)
 {
     p[0] = v >> 8;
@@ -116,7 +111,7 @@ bool net_gso_check(const uint8_t *h, uint32_t avail, uint32_t max,
         return false;
     *l4 = NET_ETH_HLEN + (v6 ? 40 : 20);
     if ( o->csum_start != *l4 || avail < *l4 + 20 ||
-         gso_be16(h + 12) != (v6 ? 0x86dd : 0x0800) )
+         net_be16(h + 12) != (v6 ? 0x86dd : 0x0800) )
         return false;
     if ( v6 ? (ip[0] >> 4) != 6 || ip[6] != 6 : ip[0] != 0x45 || ip[9] != 6 )
         return false;
@@ -134,8 +129,8 @@ void net_gso_seg_hdr(uint8_t *out, const uint8_t *tmpl, uint32_t l4,
 {
     uint8_t *ip = out + NET_ETH_HLEN, *th = out + l4;
     uint32_t tl = hlen - l4 + seglen;
-    uint32_t seq = (uint32_t)gso_be16(tmpl + l4 + 4) << 16 |
-                   gso_be16(tmpl + l4 + 6);
+    uint32_t seq = (uint32_t)net_be16(tmpl + l4 + 4) << 16 |
+                   net_be16(tmpl + l4 + 6);
     uint8_t pseudo[8] = { tl >> 24, tl >> 16, tl >> 8, tl, 0, 0, 0, 6 };
     uint32_t sum;
 
@@ -155,7 +150,7 @@ void net_gso_seg_hdr(uint8_t *out, const uint8_t *tmpl, uint32_t l4,
     else
     {
         gso_put16(ip + 2, 20 + tl);
-        gso_put16(ip + 4, gso_be16(tmpl + NET_ETH_HLEN + 4) + i);
+        gso_put16(ip + 4, net_be16(tmpl + NET_ETH_HLEN + 4) + i);
         gso_put16(ip + 10, 0);
         gso_put16(ip + 10, ~net_csum_fold(net_csum_add(0, ip, 20, false)));
         sum = net_csum_add(0, ip + 12, 8, false);
@@ -208,7 +203,6 @@ const char *net_status_name(enum net_status s)
     {
     case NET_OK:        return "ok";
     case NET_EINVAL:    return "invalid packet";
-    case NET_EUNSUPP:   return "unsupported offload";
     case NET_EBUSY:     return "queue full";
     case NET_EIO:       return "device error";
     }

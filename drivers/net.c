@@ -252,7 +252,8 @@ enum net_status net_transmit_on(struct net_dev *dev, unsigned int q,
     /*
      * A device without checksum offload sends what it is given: fill the
      * sum here (the field is the sender's, in its own packet).  GSO
-     * always has the device's offload (net_tx_check()).
+     * here is the device's own to cut, with its checksum offload: the
+     * rest went to gso_send() above.
      */
     if ( (tx->off.flags & NET_OFF_CSUM_PARTIAL) &&
          !(dev->features & NET_F_CSUM_TX) )

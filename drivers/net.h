@@ -31,7 +31,6 @@
 enum net_status {
     NET_OK,
     NET_EINVAL,             /* malformed: fragments, lengths, offsets */
-    NET_EUNSUPP,            /* an offload the device doesn't have */
     NET_EBUSY,              /* the queue is full: send again later */
     NET_EIO,                /* the device failed it */
 };
@@ -196,10 +195,7 @@ void net_rx_return_more(struct net_dev *dev, struct net_rx *rx);
 void net_queue_interrupt(struct net_dev *dev, unsigned int q);
 
 /* The pure parts (drivers/net-lib.c), host-tested. */
-/*
- * Whether @tx suits @dev: NET_OK, NET_EINVAL or NET_EUNSUPP; its length
- * in *@len.
- */
+/* Whether @tx suits @dev: NET_OK or NET_EINVAL; its length in *@len. */
 enum net_status net_tx_check(const struct net_dev *dev,
                              const struct net_tx *tx, uint32_t *len);
 /* The 16-bit one's complement sum (RFC 1071) of @len bytes, onto @sum. */
@@ -235,6 +231,12 @@ bool net_gso_check(const uint8_t *h, uint32_t avail, uint32_t max,
 void net_gso_seg_hdr(uint8_t *out, const uint8_t *tmpl, uint32_t l4,
                      uint32_t hlen, bool v6, uint32_t i, uint32_t nseg,
                      uint32_t mss, uint32_t seglen);
+
+/* A big-endian 16-bit field of a packet's headers. */
+static inline uint16_t net_be16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
 
 /* "ok", "invalid packet"... */
 const char *net_status_name(enum net_status s);

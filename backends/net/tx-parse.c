@@ -172,11 +172,6 @@ void nb_tx_parse(struct netif_tx_back_ring *r, RING_IDX prod,
     verdict(p, NB_TX_SEND, NULL, 0, 0);
 }
 
-static uint16_t be16(const uint8_t *b)
-{
-    return (uint16_t)(b[0] << 8) | b[1];
-}
-
 /* NEED(n): the headers must reach n bytes (-1 past the frame). */
 #define NEED(n) do {                                                    \
         uint32_t n_ = (n);                                              \
@@ -210,7 +205,8 @@ static int ipv6_l4(const uint8_t *h, uint32_t have, uint32_t len,
             break;
         case 44:                /* fragment */
             NEED(*off + 8);
-            if ( be16(h + *off + 2) & 0xfff9 )  /* offset or more fragments */
+            /* An offset or more fragments. */
+            if ( net_be16(h + *off + 2) & 0xfff9 )
                 fragment = true;
             *proto = h[*off];
             *off += 8;
@@ -232,14 +228,14 @@ int nb_csum_setup(uint8_t *h, uint32_t have, uint32_t len, bool pseudo,
     int rc;
 
     NEED(NET_ETH_HLEN);
-    type = be16(h + 12);
+    type = net_be16(h + 12);
     if ( type == ETH_P_IP )
     {
         NEED(at + 20);
         start = at + (h[at] & 0xf) * 4;
         if ( (h[at] >> 4) != 4 || start < at + 20 )
             return -1;
-        if ( be16(h + at + 6) & 0x3fff )        /* MF or an offset */
+        if ( net_be16(h + at + 6) & 0x3fff )        /* MF or an offset */
             return -1;
         proto = h[at + 9];
         sum = net_csum_add(0, h + at + 12, 8, false);
