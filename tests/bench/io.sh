@@ -23,9 +23,10 @@
 # the host reads QEMU's CPU time (/proc/PID/stat utime + stime): CPU
 # seconds per GiB moved; and the vCPU thread's alone against the part's
 # time (QEMU started with -name debug-threads=on): "vCPU busy %", near
-# 100 where the guest's and the shim's work bound the part.  The table (metric, native, pvshim, ratio,
-# target: 0.8x for the disk, 0.7x for the network) goes to stdout and
-# build/bench/io.txt; consoles to build/bench/io-{native,pvshim}.log.
+# 100 where the guest's and the shim's work bound the part.  The table
+# (metric, native, pvshim, ratio, target: 0.8x for the disk, 0.7x for
+# the network) goes to stdout and build/bench/io.txt; consoles to
+# build/bench/io-{native,pvshim}.log.
 #
 # IO_BENCH_MIB and IO_BENCH_SECONDS set the region and each part's length
 # (default 512 MiB, 20 s), IO_BENCH_ARGS more kernel arguments for both

@@ -465,27 +465,16 @@ static unsigned int tcp_blank(unsigned int payload)
     return len;
 }
 
-/* @n TCP frames from slirp (RSTs), each buffer posted again; how many. */
+/* Up to @n TCP RSTs from slirp, each buffer posted again; how many. */
 static unsigned int rx_tcp(unsigned int n)
 {
-    struct netif_rx_response r;
-    uint64_t start = system_time();
     unsigned int seen = 0;
+    int p;
 
-    while ( seen < n && !waited_long(start) )
+    while ( seen < n && (p = rx_wait(0x0800, 23, 6)) >= 0 )
     {
-        for ( ; q->rxr.rsp_cons != q->rxr.sring->rsp_prod; q->rxr.rsp_cons++ )
-        {
-            r = *RING_GET_RESPONSE(&q->rxr, q->rxr.rsp_cons);
-            if ( r.id >= NRX || r.status <= 0 )
-                continue;
-            if ( rxbuf[r.id][12] == 0x08 && rxbuf[r.id][13] == 0 &&
-                 rxbuf[r.id][23] == 6 && (rxbuf[r.id][47] & 0x04) )
-                seen++;
-            rx_post(r.id, REF_RX + r.id);
-        }
-        if ( seen < n )
-            yield();
+        seen += !!(rxbuf[p][47] & 0x04);
+        rx_post(p, REF_RX + p);
     }
     return seen;
 }
