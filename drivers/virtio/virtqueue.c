@@ -163,20 +163,29 @@ void *vq_get_used(struct virtqueue *vq, uint32_t *len, bool *bad)
     vq->num_free += nr;
     *len = e.len;
 
-    if ( vq->event_idx )
+    if ( vq->event_idx && !vq->cb_off )
         ACCESS_ONCE(*used_event(vq)) = vq->last_used;
     return cookie;
 }
 
 void vq_disable_cb(struct virtqueue *vq)
 {
-    if ( !vq->event_idx )
+    vq->cb_off = true;
+    /*
+     * With event index: the entry before the next one we look at.  The
+     * device interrupts when used_event lies between its old and new
+     * used index (vring_need_event()), and its old index is never
+     * behind last_used, so not until we move it again.
+     */
+    if ( vq->event_idx )
+        ACCESS_ONCE(*used_event(vq)) = vq->last_used - 1;
+    else
         ACCESS_ONCE(vq->avail->flags) = VRING_AVAIL_F_NO_INTERRUPT;
-    /* With event index the interrupt already waits for used_event. */
 }
 
 bool vq_enable_cb(struct virtqueue *vq)
 {
+    vq->cb_off = false;
     if ( vq->event_idx )
         ACCESS_ONCE(*used_event(vq)) = vq->last_used;
     else

@@ -74,6 +74,7 @@ struct virtqueue {
     bool polled;                        /* no interrupt: the driver polls */
     bool broken;                        /* its used index ran off: ignored */
     bool event_idx, indirect;           /* features negotiated */
+    bool cb_off;                        /* vq_disable_cb(): draining */
     struct vring_desc *desc;
     struct vring_avail *avail;
     struct vring_used *used;
@@ -135,7 +136,12 @@ void *vq_get_used(struct virtqueue *vq, uint32_t *len, bool *bad);
 
 /*
  * Interrupts for completions: off while draining, back on after; on
- * returns true if more completed meanwhile (drain again).
+ * returns true if more completed meanwhile (drain again).  With event
+ * index, "off" is a used_event the device has already passed, and
+ * vq_get_used() leaves it there until vq_enable_cb(), as Linux's
+ * virtio_ring does: otherwise every completion the device adds during a
+ * drain is an interrupt (under QEMU's TCG also a wait for its global
+ * lock at each exit to its loop while the interrupt is held off).
  */
 void vq_disable_cb(struct virtqueue *vq);
 bool vq_enable_cb(struct virtqueue *vq);
