@@ -10,6 +10,7 @@
 #include "drivers/net.h"
 #include "drivers/queue-pending.h"
 #include "shim/softirq.h"
+#include "shim/spinlock.h"
 
 static struct net_dev *net_devs[8];
 static unsigned int nr_net_devs;
@@ -77,14 +78,21 @@ static void *map_frag(uint64_t addr)
  * Software GSO, as Linux's skb_gso_segment() for a dom0 NIC without TSO:
  * a TCP GSO packet for a device without the offload is cut here into
  * MSS-sized segments, each with its own headers (net_gso_seg_hdr()) and
- * the payload where it lies, sent one after another with `more` and the
- * device's checksum offload or the software fill below; the packet's
- * done() comes once the last segment's has.  A packet goes only whole:
- * with no room for all its segments on the pair, or no free context,
- * NET_EBUSY (the sender retries after a completion).
+ * the payload where it lies, sent with `more` and the device's checksum
+ * offload or the software fill below; the packet's done() comes once
+ * every segment sent is done.  A packet of any number of segments goes
+ * in rounds: what the pair has room for (tx_room), at most GSO_SEGS in
+ * flight, then more from each segment's completion, and from the pair's
+ * next completion if a round found it full of others' packets with none
+ * of ours left in flight (net_tx_reaped()).  Nothing is sent of a packet
+ * whose segments could not all be (a segment in more pieces than a
+ * device request takes: NET_EINVAL), nor with no room at all on the pair
+ * or no free context (NET_EBUSY: the sender retries after a completion).
+ * A device failing midway ends the packet: what went is waited for, the
+ * rest never goes, and done() gets the failure.
  */
 #define GSO_CTX         2               /* packets being sent, per pair */
-#define GSO_SEGS        256             /* a 64 KiB packet, MSS 256 or more */
+#define GSO_SEGS        256             /* segments in flight, per packet */
 #define GSO_FRAGS       8               /* per segment, with its headers */
 #define GSO_HDR         128
 
@@ -96,36 +104,20 @@ struct gso_seg {
     uint8_t hdr[GSO_HDR];
 };
 struct gso_ctx {
-    bool in_use;
+    bool in_use;                        /* taken by exchange */
+    spinlock_t lock;                    /* the rest, while in use */
+    struct net_dev *dev;
+    unsigned int q;
     struct net_tx *orig;
-    unsigned int left;                  /* segments not yet done */
-    unsigned int failed;                /* an enum net_status, or NET_OK */
-    struct gso_seg seg[GSO_SEGS];
+    const uint8_t *h;                   /* its headers (the caller's copy) */
+    uint32_t l4, hlen, mss, len, nseg;
+    bool v6, more;                      /* orig's `more`, for its last */
+    bool stalled;                       /* waits for the pair's room */
+    uint32_t next;                      /* the next segment to send */
+    uint32_t inflight;                  /* sent, not yet done */
+    enum net_status failed;             /* the first failure, or NET_OK */
+    struct gso_seg seg[GSO_SEGS];       /* segment i in seg[i % GSO_SEGS] */
 };
-
-/*
- * @n segments fewer to wait for.  After the last: the context is free
- * again, true, and the packet's status in *@s for its done().
- */
-static bool gso_put(struct gso_ctx *c, unsigned int n, enum net_status *s)
-{
-    if ( __atomic_sub_fetch(&c->left, n, __ATOMIC_ACQ_REL) )
-        return false;
-    *s = __atomic_load_n(&c->failed, __ATOMIC_ACQUIRE);
-    __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
-    return true;
-}
-
-static void gso_seg_done(struct net_tx *tx, enum net_status s)
-{
-    struct gso_seg *sg = tx->data;
-    struct net_tx *orig = sg->ctx->orig;
-
-    if ( s != NET_OK )
-        __atomic_store_n(&sg->ctx->failed, s, __ATOMIC_RELEASE);
-    if ( gso_put(sg->ctx, 1, &s) )
-        orig->done(orig, s);
-}
 
 /* Bytes [@from, @from + @len) of @tx as fragments: how many, 0: > @max. */
 static unsigned int gso_frags(const struct net_tx *tx, uint32_t from,
@@ -150,11 +142,42 @@ static unsigned int gso_frags(const struct net_tx *tx, uint32_t from,
     return len ? 0 : k;
 }
 
+/*
+ * Whether each @mss-byte segment of @tx's payload (from @hlen to @len)
+ * lies in at most @max fragments: one pass over segments and fragments
+ * together, however many segments (an MSS of 1 makes 65,000).
+ */
+static bool gso_fits(const struct net_tx *tx, uint32_t hlen, uint32_t mss,
+                     uint32_t len, unsigned int max)
+{
+    uint32_t off, end, start = 0, pos;  /* start: fragment fi's offset */
+    unsigned int fi = 0, j, k;
+
+    for ( off = hlen; off < len; off = end )
+    {
+        end = off + MIN(mss, len - off);
+        while ( fi < tx->nr_frags && start + tx->frag[fi].len <= off )
+            start += tx->frag[fi++].len;
+        for ( j = fi, pos = start, k = 0; j < tx->nr_frags && pos < end;
+              pos += tx->frag[j++].len )
+            if ( tx->frag[j].len && ++k > max )
+                return false;
+    }
+    return true;
+}
+
 static bool gso_init(struct net_dev *dev)
 {
+    struct gso_ctx *c;
+    unsigned int i;
+
     dev->gso_pool = dma_alloc((unsigned long)dev->nr_queues * GSO_CTX *
                               sizeof(struct gso_ctx));
-    return dev->gso_pool;
+    if ( !dev->gso_pool )
+        return false;
+    for ( c = dev->gso_pool, i = 0; i < dev->nr_queues * GSO_CTX; i++ )
+        spin_lock_init(&c[i].lock, LOCK_RANK_NET_GSO);
+    return true;
 }
 
 static struct gso_ctx *gso_get(struct net_dev *dev, unsigned int q)
@@ -169,67 +192,195 @@ static struct gso_ctx *gso_get(struct net_dev *dev, unsigned int q)
     return NULL;
 }
 
+static void gso_seg_done(struct net_tx *tx, enum net_status s);
+
+/*
+ * Send what the pair and the context have room for, under @c's lock;
+ * the device hears of the round at its end (its last without `more`, or
+ * a kick if the device stopped it early).  A failure ends the packet
+ * (c->failed); a pair full of others' packets with none of ours in
+ * flight leaves it stalled for the pair's next completion.
+ */
+static unsigned int gso_room(struct gso_ctx *c)
+{
+    struct net_dev *dev = c->dev;
+
+    return dev->ops->tx_room ? dev->ops->tx_room(dev, c->q) : GSO_SEGS;
+}
+
+static void gso_round(struct gso_ctx *c)
+{
+    struct net_dev *dev = c->dev;
+    uint32_t i, n, off, seglen;
+    enum net_status s;
+    unsigned long reaped;
+    struct gso_seg *sg;
+    unsigned int k;
+
+again:
+    reaped = __atomic_load_n(&dev->tx_reaped[c->q], __ATOMIC_ACQUIRE);
+    s = NET_OK;
+    n = MIN(MIN(c->nseg - c->next, GSO_SEGS - c->inflight), gso_room(c));
+    for ( i = 0; i < n; i++ )
+    {
+        sg = &c->seg[c->next % GSO_SEGS];
+        off = c->hlen + c->next * c->mss;
+        seglen = MIN(c->mss, c->len - off);
+        sg->frag[0] = (struct net_frag){ dma_addr(sg->hdr), c->hlen };
+        k = gso_frags(c->orig, off, seglen, sg->frag + 1, GSO_FRAGS - 1);
+        ASSERT(k);                      /* gso_fits() said it would */
+        net_gso_seg_hdr(sg->hdr, c->h, c->l4, c->hlen, c->v6, c->next,
+                        c->nseg, c->mss, seglen);
+        sg->ctx = c;
+        sg->tx = (struct net_tx){
+            .nr_frags = k + 1, .frag = sg->frag, .done = gso_seg_done,
+            .data = sg,
+            /* The packet's last as the packet; a round's last tells. */
+            .more = c->next + 1 < c->nseg ? i + 1 < n : c->more,
+            .off = { .flags = NET_OFF_CSUM_PARTIAL, .csum_start = c->l4,
+                     .csum_offset = 16 },
+        };
+        if ( (s = net_transmit_on(dev, c->q, &sg->tx)) != NET_OK )
+            break;
+        c->next++;
+        c->inflight++;
+    }
+    /* Stopped early: what went with `more` must not wait unannounced. */
+    if ( s != NET_OK && i )
+        net_kick_on(dev, c->q);
+    if ( s != NET_OK && s != NET_EBUSY )
+        c->failed = s;                  /* the rest never goes */
+    else if ( !c->inflight && c->next < c->nseg )
+    {
+        /*
+         * Stalled, then a look whether the pair's completions ran since
+         * this round began: net_tx_reaped() counts a run, then looks for
+         * stalls, so one of the two sees the other.  Again if they ran
+         * (each retry takes another run: no spinning on a full pair).
+         */
+        ACCESS_ONCE(c->stalled) = true;
+        smp_mb();
+        if ( ACCESS_ONCE(dev->tx_reaped[c->q]) != reaped )
+        {
+            c->stalled = false;
+            goto again;
+        }
+    }
+}
+
+/*
+ * A segment done (@seg_done, with status @s) or the pair's room: the
+ * next round, and the packet's end once nothing is in flight and
+ * nothing more goes.  The context is free again before done(), which
+ * may send the next packet.
+ */
+static void gso_continue(struct gso_ctx *c, bool seg_done,
+                         enum net_status s)
+{
+    struct net_tx *orig = NULL;
+    unsigned long flags;
+
+    spin_lock_irqsave(&c->lock, flags);
+    if ( seg_done )
+    {
+        if ( s != NET_OK && c->failed == NET_OK )
+            c->failed = s;
+        c->inflight--;
+    }
+    if ( c->failed == NET_OK && c->next < c->nseg && !c->stalled )
+        gso_round(c);
+    if ( !c->inflight && !c->stalled && c->orig )
+    {
+        orig = c->orig;
+        s = c->failed;
+        c->orig = NULL;
+    }
+    spin_unlock_irqrestore(&c->lock, flags);
+    if ( !orig )
+        return;
+    __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
+    orig->done(orig, s);
+}
+
+static void gso_seg_done(struct net_tx *tx, enum net_status s)
+{
+    gso_continue(((struct gso_seg *)tx->data)->ctx, true, s);
+}
+
+void net_tx_reaped(struct net_dev *dev, unsigned int q)
+{
+    struct gso_ctx *c = (struct gso_ctx *)dev->gso_pool + q * GSO_CTX;
+    unsigned long flags;
+    unsigned int k;
+    bool go;
+
+    /* A full barrier: the room freed and the count, then the look. */
+    __atomic_add_fetch(&dev->tx_reaped[q], 1, __ATOMIC_SEQ_CST);
+    for ( k = 0; k < GSO_CTX; k++, c++ )
+    {
+        if ( !ACCESS_ONCE(c->stalled) )
+            continue;
+        spin_lock_irqsave(&c->lock, flags);
+        go = c->stalled;
+        c->stalled = false;
+        spin_unlock_irqrestore(&c->lock, flags);
+        if ( go )
+            gso_continue(c, false, NET_OK);
+    }
+}
+
 static enum net_status gso_send(struct net_dev *dev, unsigned int q,
                                 struct net_tx *tx, uint32_t len)
 {
     const uint8_t *h = __va(tx->frag[0].addr);
-    bool v6 = tx->off.gso_type == NET_GSO_TCPV6;
-    uint32_t mss = tx->off.gso_size, l4, hlen, nseg, i, off, n;
-    enum net_status s;
+    uint32_t l4, hlen, nseg;
+    enum net_status s = NET_OK;
+    unsigned long flags;
     struct gso_ctx *c;
-    unsigned int k;
 
     if ( !net_gso_check(h, tx->frag[0].len, GSO_HDR, len, &tx->off, &l4,
-                        &hlen, &nseg) || nseg > GSO_SEGS )
+                        &hlen, &nseg) ||
+         !gso_fits(tx, hlen, tx->off.gso_size, len,
+                   MIN(GSO_FRAGS, dev->max_frags) - 1) )
         return NET_EINVAL;
-    if ( dev->tx_slots && nseg > dev->tx_slots )
-        return NET_EINVAL;              /* could never all be queued */
-    if ( dev->ops->tx_room && dev->ops->tx_room(dev, q) < nseg )
+    if ( dev->ops->tx_room && !dev->ops->tx_room(dev, q) )
         return NET_EBUSY;
     if ( !(c = gso_get(dev, q)) )
         return NET_EBUSY;
-    /* Every segment's fragments first: nothing is sent unless all fit. */
-    for ( i = 0; i < nseg; i++ )
-    {
-        struct gso_seg *sg = &c->seg[i];
-
-        off = hlen + i * mss;
-        n = MIN(mss, len - off);
-        sg->frag[0] = (struct net_frag){ dma_addr(sg->hdr), hlen };
-        k = gso_frags(tx, off, n, sg->frag + 1, GSO_FRAGS - 1);
-        if ( !k || k + 1 > dev->max_frags )
-        {
-            __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
-            return NET_EINVAL;
-        }
-        net_gso_seg_hdr(sg->hdr, h, l4, hlen, v6, i, nseg, mss, n);
-        sg->ctx = c;
-        sg->tx = (struct net_tx){
-            .nr_frags = k + 1, .frag = sg->frag, .done = gso_seg_done,
-            .data = sg, .more = i + 1 < nseg || tx->more,
-            .off = { .flags = NET_OFF_CSUM_PARTIAL, .csum_start = l4,
-                     .csum_offset = 16 },
-        };
-    }
+    spin_lock_irqsave(&c->lock, flags);
+    c->dev = dev;
+    c->q = q;
     c->orig = tx;
+    c->h = h;
+    c->l4 = l4;
+    c->hlen = hlen;
+    c->mss = tx->off.gso_size;
+    c->len = len;
+    c->nseg = nseg;
+    c->v6 = tx->off.gso_type == NET_GSO_TCPV6;
+    c->more = tx->more;
+    c->stalled = false;
+    c->next = c->inflight = 0;
     c->failed = NET_OK;
-    c->left = nseg;
-    for ( i = 0; i < nseg; i++ )
+    gso_round(c);
+    c->more = false;                    /* later rounds end with a kick */
+    /*
+     * Nothing went (no room after all, or the device refused the
+     * first): the caller hears it now and done() never comes.  Else
+     * done() comes from a completion, never from here: the caller may
+     * hold what done() takes (a vif's lock).
+     */
+    if ( !c->inflight )
     {
-        if ( (s = net_transmit_on(dev, q, &c->seg[i].tx)) == NET_OK )
-            continue;
-        /*
-         * Room was checked: only a device failing gets here.  The rest
-         * never go; done() comes once those sent are, or, if they all
-         * are already, the caller hears it now (never done() from here:
-         * the caller may hold what done() takes, a vif's lock).
-         */
-        if ( s == NET_EBUSY && i )
-            s = NET_EIO;                /* not all again: some went */
-        __atomic_store_n(&c->failed, s, __ATOMIC_RELEASE);
-        return gso_put(c, nseg - i, &s) ? s : NET_OK;
+        s = c->stalled ? NET_EBUSY : c->failed;
+        ASSERT(s != NET_OK);
+        c->stalled = false;
+        c->orig = NULL;
     }
-    return NET_OK;
+    spin_unlock_irqrestore(&c->lock, flags);
+    if ( s != NET_OK )
+        __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
+    return s;
 }
 
 enum net_status net_transmit(struct net_dev *dev, struct net_tx *tx)

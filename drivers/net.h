@@ -129,7 +129,7 @@ struct net_dev_ops {
     void (*kick)(struct net_dev *dev, unsigned int q);
     /*
      * How many more packets pair @q can take now (NULL: as many as
-     * net_transmit_on() accepts); a software-GSO packet goes only whole.
+     * net_transmit_on() accepts): a software-GSO packet's round size.
      */
     unsigned int (*tx_room)(struct net_dev *dev, unsigned int q);
     /* Run what pair @q has: transmits done, packets received. */
@@ -149,7 +149,6 @@ struct net_dev {
     unsigned int features;      /* NET_F_* */
     unsigned int nr_queues;     /* pairs, 1..NET_MAX_QUEUES */
     unsigned int max_frags;     /* fragments in one net_tx */
-    unsigned int tx_slots;      /* packets a pair holds at most; 0: ? */
     const struct net_dev_ops *ops;
     void *priv;
     /* Set by the receiver; NULL: each packet is given back at once. */
@@ -159,6 +158,8 @@ struct net_dev {
     unsigned long pending[NR_CPUS];
     /* net.c's: software GSO's packets being sent, per pair. */
     void *gso_pool;
+    /* net.c's: runs of each pair's send completions (net_tx_reaped()). */
+    unsigned long tx_reaped[NET_MAX_QUEUES];
 };
 
 /* Add @dev to the registry, as the next index; false if full. */
@@ -185,6 +186,11 @@ enum net_status net_transmit_on(struct net_dev *dev, unsigned int q,
                                 struct net_tx *tx);
 /* The end of a batch sent with `more`: the device hears of it now. */
 void net_kick_on(struct net_dev *dev, unsigned int q);
+/*
+ * From the driver, after it ran pair @q's send completions (without its
+ * locks): room again for a software-GSO packet that found the pair full.
+ */
+void net_tx_reaped(struct net_dev *dev, unsigned int q);
 
 /* Give a received packet's buffers back to its device. */
 void net_rx_return(struct net_dev *dev, struct net_rx *rx);

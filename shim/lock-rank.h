@@ -88,6 +88,12 @@ enum lock_rank {
     LOCK_RANK_BLK_QUEUE,
     /* An NVMe I/O queue pair: SQ tail, CQ head and phase, slots. */
     LOCK_RANK_NVME_QUEUE,
+    /*
+     * A software-GSO packet's context (drivers/net.c): its rounds, taken
+     * under a vif's lock (netback's send) and from completions; outside
+     * the pair's send side, which each round's segments take.
+     */
+    LOCK_RANK_NET_GSO,
     /* A virtio-net pair's receive side: ring, packet pool. */
     LOCK_RANK_NET_RX,
     /* A virtio-net pair's send side: ring, header slots. */
@@ -154,6 +160,7 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_CALL:                return "call_lock";
     case LOCK_RANK_BLK_QUEUE:           return "blk_queue";
     case LOCK_RANK_NVME_QUEUE:          return "nvme_queue";
+    case LOCK_RANK_NET_GSO:             return "net_gso";
     case LOCK_RANK_NET_RX:              return "net_rx";
     case LOCK_RANK_NET_TX:              return "net_tx";
     case LOCK_RANK_PCI_CONF:            return "pci_conf_lock";

@@ -283,7 +283,6 @@ bool virtio_net_probe(struct pci_dev *d)
         return false;
     }
     vn->net.max_frags = MIN(vq_max_bufs(&vn->q[0].txq), VQ_INDIRECT_MAX) - 1;
-    vn->net.tx_slots = vn->q[0].txq.size;
     vn->net.ops = &vnet_ops;
     vn->net.priv = vn;
     for ( i = 0; i < vn->net.nr_queues &&

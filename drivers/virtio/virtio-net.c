@@ -100,6 +100,7 @@ static void tx_complete(struct vnet *vn, struct vnet_queue *q)
         }
     } while ( vq_enable_cb(&q->txq) );
     spin_unlock_irqrestore(&q->tx_lock, flags);
+    net_tx_reaped(&vn->net, q->index);
 }
 
 void vnet_rx_post(struct vnet *vn, struct vnet_queue *q, unsigned int b)
