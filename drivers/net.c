@@ -82,12 +82,13 @@ static void *map_frag(uint64_t addr)
  * offload or the software fill below; the packet's done() comes once
  * every segment sent is done.  A packet of any number of segments goes
  * in rounds: what the pair has room for (tx_room), at most GSO_SEGS in
- * flight, then more from each segment's completion, and from the pair's
- * next completion if a round found it full of others' packets with none
- * of ours left in flight (net_tx_reaped()).  Nothing is sent of a packet
- * whose segments could not all be (a segment in more pieces than a
- * device request takes: NET_EINVAL), nor with no room at all on the pair
- * or no free context (NET_EBUSY: the sender retries after a completion).
+ * flight, then more at the end of each of the pair's send-completion
+ * runs (net_tx_reaped()): one round and one notification for the room
+ * the run freed, or for a pair that was full of others' packets.
+ * Nothing is sent of a packet whose segments could not all be (a segment
+ * in more pieces than a device request takes: NET_EINVAL), nor with no
+ * room at all on the pair or no free context (NET_EBUSY: the sender
+ * retries after a completion).
  * A device failing midway ends the packet: what went is waited for, the
  * rest never goes, and done() gets the failure.
  */
@@ -112,12 +113,22 @@ struct gso_ctx {
     const uint8_t *h;                   /* its headers (the caller's copy) */
     uint32_t l4, hlen, mss, len, nseg;
     bool v6, more;                      /* orig's `more`, for its last */
-    bool stalled;                       /* waits for the pair's room */
+    bool want;                          /* a round at the pair's next run */
     uint32_t next;                      /* the next segment to send */
     uint32_t inflight;                  /* sent, not yet done */
     enum net_status failed;             /* the first failure, or NET_OK */
     struct gso_seg seg[GSO_SEGS];       /* segment i in seg[i % GSO_SEGS] */
 };
+/* A pair's: its send-completion runs (net_tx_reaped()), its contexts. */
+struct gso_pair {
+    unsigned long reaped;
+    struct gso_ctx ctx[GSO_CTX];
+};
+
+static struct gso_pair *gso_pair(struct net_dev *dev, unsigned int q)
+{
+    return (struct gso_pair *)dev->gso_pool + q;
+}
 
 /* Bytes [@from, @from + @len) of @tx as fragments: how many, 0: > @max. */
 static unsigned int gso_frags(const struct net_tx *tx, uint32_t from,
@@ -171,18 +182,21 @@ static bool gso_init(struct net_dev *dev)
     struct gso_ctx *c;
     unsigned int i;
 
-    dev->gso_pool = dma_alloc((unsigned long)dev->nr_queues * GSO_CTX *
-                              sizeof(struct gso_ctx));
+    dev->gso_pool = dma_alloc((unsigned long)dev->nr_queues *
+                              sizeof(struct gso_pair));
     if ( !dev->gso_pool )
         return false;
-    for ( c = dev->gso_pool, i = 0; i < dev->nr_queues * GSO_CTX; i++ )
-        spin_lock_init(&c[i].lock, LOCK_RANK_NET_GSO);
+    for ( i = 0; i < dev->nr_queues * GSO_CTX; i++ )
+    {
+        c = &gso_pair(dev, i / GSO_CTX)->ctx[i % GSO_CTX];
+        spin_lock_init(&c->lock, LOCK_RANK_NET_GSO);
+    }
     return true;
 }
 
 static struct gso_ctx *gso_get(struct net_dev *dev, unsigned int q)
 {
-    struct gso_ctx *c = (struct gso_ctx *)dev->gso_pool + q * GSO_CTX;
+    struct gso_ctx *c = gso_pair(dev, q)->ctx;
     unsigned int k;
 
     for ( k = 0; k < GSO_CTX; k++, c++ )
@@ -194,13 +208,6 @@ static struct gso_ctx *gso_get(struct net_dev *dev, unsigned int q)
 
 static void gso_seg_done(struct net_tx *tx, enum net_status s);
 
-/*
- * Send what the pair and the context have room for, under @c's lock;
- * the device hears of the round at its end (its last without `more`, or
- * a kick if the device stopped it early).  A failure ends the packet
- * (c->failed); a pair full of others' packets with none of ours in
- * flight leaves it stalled for the pair's next completion.
- */
 static unsigned int gso_room(struct gso_ctx *c)
 {
     struct net_dev *dev = c->dev;
@@ -208,6 +215,13 @@ static unsigned int gso_room(struct gso_ctx *c)
     return dev->ops->tx_room ? dev->ops->tx_room(dev, c->q) : GSO_SEGS;
 }
 
+/*
+ * Send what the pair and the context have room for, under @c's lock;
+ * the device hears of the round at its end (its last without `more`, or
+ * a kick if the device stopped it early).  A failure ends the packet
+ * (c->failed); with more to send, the pair's next completion run sends
+ * it (c->want, set here if none of ours is in flight to set it).
+ */
 static void gso_round(struct gso_ctx *c)
 {
     struct net_dev *dev = c->dev;
@@ -218,7 +232,8 @@ static void gso_round(struct gso_ctx *c)
     unsigned int k;
 
 again:
-    reaped = __atomic_load_n(&dev->tx_reaped[c->q], __ATOMIC_ACQUIRE);
+    reaped = __atomic_load_n(&gso_pair(dev, c->q)->reaped,
+                             __ATOMIC_ACQUIRE);
     s = NET_OK;
     n = MIN(MIN(c->nseg - c->next, GSO_SEGS - c->inflight), gso_room(c));
     for ( i = 0; i < n; i++ )
@@ -253,79 +268,92 @@ again:
     else if ( !c->inflight && c->next < c->nseg )
     {
         /*
-         * Stalled, then a look whether the pair's completions ran since
-         * this round began: net_tx_reaped() counts a run, then looks for
-         * stalls, so one of the two sees the other.  Again if they ran
-         * (each retry takes another run: no spinning on a full pair).
+         * The pair is full of others' packets: wait for its next run,
+         * then look whether one ran since this round began:
+         * net_tx_reaped() counts a run, then looks for waiters, so one
+         * of the two sees the other.  Again if one did (each retry
+         * takes another run: no spinning on a full pair).
          */
-        ACCESS_ONCE(c->stalled) = true;
+        ACCESS_ONCE(c->want) = true;
         smp_mb();
-        if ( ACCESS_ONCE(dev->tx_reaped[c->q]) != reaped )
+        if ( ACCESS_ONCE(gso_pair(dev, c->q)->reaped) != reaped )
         {
-            c->stalled = false;
+            c->want = false;
             goto again;
         }
     }
 }
 
-/*
- * A segment done (@seg_done, with status @s) or the pair's room: the
- * next round, and the packet's end once nothing is in flight and
- * nothing more goes.  The context is free again before done(), which
- * may send the next packet.
- */
-static void gso_continue(struct gso_ctx *c, bool seg_done,
-                         enum net_status s)
+/* Under @c's lock: the packet's end, if it has come; its sender's tx. */
+static struct net_tx *gso_end(struct gso_ctx *c)
 {
-    struct net_tx *orig = NULL;
-    unsigned long flags;
+    struct net_tx *orig = c->orig;
 
-    spin_lock_irqsave(&c->lock, flags);
-    if ( seg_done )
-    {
-        if ( s != NET_OK && c->failed == NET_OK )
-            c->failed = s;
-        c->inflight--;
-    }
-    if ( c->failed == NET_OK && c->next < c->nseg && !c->stalled )
-        gso_round(c);
-    if ( !c->inflight && !c->stalled && c->orig )
-    {
-        orig = c->orig;
-        s = c->failed;
-        c->orig = NULL;
-    }
-    spin_unlock_irqrestore(&c->lock, flags);
-    if ( !orig )
-        return;
+    if ( c->inflight || (c->failed == NET_OK && c->next < c->nseg) )
+        return NULL;
+    c->orig = NULL;
+    return orig;
+}
+
+/* The context free again, then done(), which may send the next. */
+static void gso_done(struct gso_ctx *c, struct net_tx *orig,
+                     enum net_status s)
+{
     __atomic_store_n(&c->in_use, false, __ATOMIC_RELEASE);
     orig->done(orig, s);
 }
 
+/*
+ * A segment done, from the pair's completion run: the packet's end, or
+ * more to send at the run's end (net_tx_reaped()), a round for the whole
+ * run's room and one notification.
+ */
 static void gso_seg_done(struct net_tx *tx, enum net_status s)
 {
-    gso_continue(((struct gso_seg *)tx->data)->ctx, true, s);
+    struct gso_ctx *c = ((struct gso_seg *)tx->data)->ctx;
+    struct net_tx *orig;
+    unsigned long flags;
+
+    spin_lock_irqsave(&c->lock, flags);
+    if ( s != NET_OK && c->failed == NET_OK )
+        c->failed = s;
+    c->inflight--;
+    if ( c->failed == NET_OK && c->next < c->nseg )
+        ACCESS_ONCE(c->want) = true;
+    orig = gso_end(c);
+    s = c->failed;
+    spin_unlock_irqrestore(&c->lock, flags);
+    if ( orig )
+        gso_done(c, orig, s);
 }
 
 void net_tx_reaped(struct net_dev *dev, unsigned int q)
 {
-    struct gso_ctx *c = (struct gso_ctx *)dev->gso_pool + q * GSO_CTX;
+    struct gso_pair *pair = gso_pair(dev, q);
+    struct gso_ctx *c = pair->ctx;
+    enum net_status s;
+    struct net_tx *orig;
     unsigned long flags;
     unsigned int k;
-    bool go;
 
     /* A full barrier: the room freed and the count, then the look. */
-    __atomic_add_fetch(&dev->tx_reaped[q], 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&pair->reaped, 1, __ATOMIC_SEQ_CST);
     for ( k = 0; k < GSO_CTX; k++, c++ )
     {
-        if ( !ACCESS_ONCE(c->stalled) )
+        if ( !ACCESS_ONCE(c->want) )
             continue;
         spin_lock_irqsave(&c->lock, flags);
-        go = c->stalled;
-        c->stalled = false;
+        orig = NULL;
+        if ( c->want )
+        {
+            c->want = false;
+            gso_round(c);
+            orig = gso_end(c);
+        }
+        s = c->failed;
         spin_unlock_irqrestore(&c->lock, flags);
-        if ( go )
-            gso_continue(c, false, NET_OK);
+        if ( orig )
+            gso_done(c, orig, s);
     }
 }
 
@@ -359,7 +387,7 @@ static enum net_status gso_send(struct net_dev *dev, unsigned int q,
     c->nseg = nseg;
     c->v6 = tx->off.gso_type == NET_GSO_TCPV6;
     c->more = tx->more;
-    c->stalled = false;
+    c->want = false;
     c->next = c->inflight = 0;
     c->failed = NET_OK;
     gso_round(c);
@@ -372,9 +400,9 @@ static enum net_status gso_send(struct net_dev *dev, unsigned int q,
      */
     if ( !c->inflight )
     {
-        s = c->stalled ? NET_EBUSY : c->failed;
+        s = c->want ? NET_EBUSY : c->failed;
         ASSERT(s != NET_OK);
-        c->stalled = false;
+        c->want = false;
         c->orig = NULL;
     }
     spin_unlock_irqrestore(&c->lock, flags);

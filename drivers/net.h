@@ -158,8 +158,6 @@ struct net_dev {
     unsigned long pending[NR_CPUS];
     /* net.c's: software GSO's packets being sent, per pair. */
     void *gso_pool;
-    /* net.c's: runs of each pair's send completions (net_tx_reaped()). */
-    unsigned long tx_reaped[NET_MAX_QUEUES];
 };
 
 /* Add @dev to the registry, as the next index; false if full. */

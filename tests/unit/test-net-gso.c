@@ -4,7 +4,8 @@
  * a device without TSO whose send queue holds a few packets: a packet of
  * more segments than the queue and than a context's 256 goes in rounds,
  * each segment's headers and payload as net_gso_seg_hdr() and the
- * packet's fragments make them, the device told at each round's end;
+ * packet's fragments make them, one round and one notification for each
+ * run of the queue's completions;
  * done() once, after the last; a round that finds the queue full of
  * others' packets with none of its own in flight waits for the queue's
  * next completions (net_tx_reaped()); a device failing midway ends the
@@ -229,10 +230,16 @@ static void test_rounds(void)
     CHECK_EQ(net_transmit_on(&dev, 0, &pkt), NET_OK);
     CHECK_EQ(sent, 64);
     CHECK(!unannounced);                /* the round's end was told */
+    CHECK_EQ(kicks, 1);
     while ( qcount && rounds++ < 1000 )
         dev_complete(qcount);
     CHECK_EQ(sent, 300);
     CHECK(!unannounced);
+    /*
+     * One notification a round: the first's, then one for each run of
+     * completions but the last (nothing left to send): not per segment.
+     */
+    CHECK_EQ(kicks, rounds);
     CHECK_EQ(pkt_done, 1);
     CHECK_EQ(pkt_status, NET_OK);
     CHECK(wire_right(300, 1));
@@ -277,7 +284,7 @@ static void test_stall(void)
     }
     CHECK_EQ(pkt_done, 0);
     CHECK_EQ(sent, 8);                  /* ours 4, others 4 */
-    CHECK(dev.gso_pool && ((struct gso_ctx *)dev.gso_pool)->stalled);
+    CHECK(gso_pair(&dev, 0)->ctx[0].want);
     net_tx_reaped(&dev, 0);             /* the run's end: still full */
     CHECK_EQ(sent, 8);
     dev_complete(1);                    /* an other's: room for one */
