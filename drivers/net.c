@@ -93,7 +93,12 @@ static void *map_frag(uint64_t addr)
  * rest never goes, and done() gets the failure.
  */
 #define GSO_CTX         2               /* packets being sent, per pair */
-#define GSO_SEGS        256             /* segments in flight, per packet */
+/*
+ * Segments in flight, per packet: a 64 KiB packet at Ethernet's MSS (45)
+ * in one round; more go as these complete.  Each is a header and a
+ * descriptor list (about 300 bytes), two contexts a pair.
+ */
+#define GSO_SEGS        64
 #define GSO_FRAGS       8               /* per segment, with its headers */
 #define GSO_HDR         128
 

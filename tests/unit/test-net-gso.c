@@ -2,7 +2,7 @@
 /*
  * Host tests of software GSO's rounds (drivers/net.c), this test playing
  * a device without TSO whose send queue holds a few packets: a packet of
- * more segments than the queue and than a context's 256 goes in rounds,
+ * more segments than the queue and than a context's 64 goes in rounds,
  * each segment's headers and payload as net_gso_seg_hdr() and the
  * packet's fragments make them, one round and one notification for each
  * run of the queue's completions;
@@ -245,7 +245,7 @@ static void test_rounds(void)
     CHECK(wire_right(300, 1));
     CHECK_EQ(nwire, 300);
 
-    /* More than a context's 256 in flight: a queue of 512, MSS 8. */
+    /* More than a context's 64 in flight: a queue of 512, MSS 8. */
     reset(512);
     build(4000, 1000, 8);
     CHECK_EQ(net_transmit_on(&dev, 0, &pkt), NET_OK);

@@ -585,8 +585,8 @@ static void good(void)
                   "sum wrong?)", p);
     /*
      * An MSS of 1 (nothing in the ABI forbids it; a Linux dom0 cuts it
-     * too): 300 segments, more than one round (256 in flight, the
-     * device's queue as big), the rest sent as the first complete.  The
+     * too): 300 segments, more than one round (64 in flight, the
+     * device's queue 256), the rest sent as the first complete.  The
      * response says all went; slirp answers what our ring has room for.
      * Then three such at once: two contexts a pair, so the third waits
      * for one, and the pair's room is shared between rounds.
