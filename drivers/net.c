@@ -213,11 +213,10 @@ static struct gso_ctx *gso_get(struct net_dev *dev, unsigned int q)
 
 static void gso_seg_done(struct net_tx *tx, enum net_status s);
 
-static unsigned int gso_room(struct gso_ctx *c)
+/* Packets pair @q can take now (a driver without tx_room(): a round's). */
+static unsigned int gso_room(struct net_dev *dev, unsigned int q)
 {
-    struct net_dev *dev = c->dev;
-
-    return dev->ops->tx_room ? dev->ops->tx_room(dev, c->q) : GSO_SEGS;
+    return dev->ops->tx_room ? dev->ops->tx_room(dev, q) : GSO_SEGS;
 }
 
 /*
@@ -240,7 +239,8 @@ again:
     reaped = __atomic_load_n(&gso_pair(dev, c->q)->reaped,
                              __ATOMIC_ACQUIRE);
     s = NET_OK;
-    n = MIN(MIN(c->nseg - c->next, GSO_SEGS - c->inflight), gso_room(c));
+    n = MIN(MIN(c->nseg - c->next, GSO_SEGS - c->inflight),
+            gso_room(dev, c->q));
     for ( i = 0; i < n; i++ )
     {
         sg = &c->seg[c->next % GSO_SEGS];
@@ -376,9 +376,7 @@ static enum net_status gso_send(struct net_dev *dev, unsigned int q,
          !gso_fits(tx, hlen, tx->off.gso_size, len,
                    MIN(GSO_FRAGS, dev->max_frags) - 1) )
         return NET_EINVAL;
-    if ( dev->ops->tx_room && !dev->ops->tx_room(dev, q) )
-        return NET_EBUSY;
-    if ( !(c = gso_get(dev, q)) )
+    if ( !gso_room(dev, q) || !(c = gso_get(dev, q)) )
         return NET_EBUSY;
     spin_lock_irqsave(&c->lock, flags);
     c->dev = dev;

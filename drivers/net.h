@@ -185,8 +185,9 @@ enum net_status net_transmit_on(struct net_dev *dev, unsigned int q,
 /* The end of a batch sent with `more`: the device hears of it now. */
 void net_kick_on(struct net_dev *dev, unsigned int q);
 /*
- * From the driver, after it ran pair @q's send completions (without its
- * locks): room again for a software-GSO packet that found the pair full.
+ * From the driver, after each run of pair @q's send completions (without
+ * its locks): the next round of the pair's software-GSO packets, for the
+ * room the run freed.
  */
 void net_tx_reaped(struct net_dev *dev, unsigned int q);
 

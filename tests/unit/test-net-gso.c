@@ -97,26 +97,40 @@ static void take_bytes(struct net_tx *tx)
     wire_len[nwire++] = n;
 }
 
+/* The queue's head taken off it, as the device's completion does. */
+static struct net_tx *dev_pop(void)
+{
+    qcount--;
+    return queued[qhead++ % QSIZE_MAX];
+}
+
+/* @tx done: a segment's bytes kept for the checks, then its done(). */
+static void complete_one(struct net_tx *tx)
+{
+    if ( tx->done == gso_seg_done )
+        take_bytes(tx);
+    tx->done(tx, NET_OK);
+}
+
 /* Complete @n packets from the queue's head, then the run's end. */
 static void dev_complete(unsigned int n)
 {
     struct net_tx *done[QSIZE_MAX];
     unsigned int i;
 
-    for ( i = 0; i < n && qcount; i++, qcount-- )
-        done[i] = queued[qhead++ % QSIZE_MAX];
+    for ( i = 0; i < n && qcount; i++ )
+        done[i] = dev_pop();
     n = i;
     for ( i = 0; i < n; i++ )
-    {
-        if ( done[i]->done != gso_seg_done )
-            done[i]->done(done[i], NET_OK);
-        else
-        {
-            take_bytes(done[i]);
-            done[i]->done(done[i], NET_OK);
-        }
-    }
+        complete_one(done[i]);
     net_tx_reaped(&dev, 0);
+}
+
+/* Runs of @n completions (0: all queued) until the queue is empty. */
+static void drain(unsigned int n)
+{
+    while ( qcount )
+        dev_complete(n ? n : qcount);
 }
 
 /* Others' packets: done counted. */
@@ -252,8 +266,7 @@ static void test_rounds(void)
     CHECK_EQ(sent, GSO_SEGS);           /* no more in flight than that */
     dev_complete(10);
     CHECK_EQ(sent, GSO_SEGS + 10);      /* more from each completion */
-    while ( qcount )
-        dev_complete(1);
+    drain(1);
     CHECK_EQ(pkt_done, 1);
     CHECK_EQ(pkt_status, NET_OK);
     CHECK(wire_right(4000, 8));
@@ -273,14 +286,11 @@ static void test_stall(void)
         struct net_tx *ours[4];
         unsigned int i;
 
-        for ( i = 0; i < 4; i++, qcount-- )
-            ours[i] = queued[qhead++ % QSIZE_MAX];
+        for ( i = 0; i < 4; i++ )
+            ours[i] = dev_pop();
         queue_others(4);
         for ( i = 0; i < 4; i++ )
-        {
-            take_bytes(ours[i]);
-            ours[i]->done(ours[i], NET_OK);
-        }
+            complete_one(ours[i]);
     }
     CHECK_EQ(pkt_done, 0);
     CHECK_EQ(sent, 8);                  /* ours 4, others 4 */
@@ -290,8 +300,7 @@ static void test_stall(void)
     dev_complete(1);                    /* an other's: room for one */
     CHECK_EQ(others_done, 1);
     CHECK_EQ(sent, 9);
-    while ( qcount )
-        dev_complete(1);
+    drain(1);
     CHECK_EQ(others_done, 4);
     CHECK_EQ(pkt_done, 1);
     CHECK_EQ(pkt_status, NET_OK);
@@ -309,8 +318,7 @@ static void test_failure(void)
     fail_at = 10;
     CHECK_EQ(net_transmit_on(&dev, 0, &pkt), NET_OK);
     CHECK(!unannounced);
-    while ( qcount )
-        dev_complete(qcount);
+    drain(0);
     CHECK_EQ(sent, 9);
     CHECK_EQ(pkt_done, 1);
     CHECK_EQ(pkt_status, NET_EIO);
@@ -320,8 +328,7 @@ static void test_failure(void)
     build(300, 4096, 1);
     fail_at = 70;
     CHECK_EQ(net_transmit_on(&dev, 0, &pkt), NET_OK);
-    while ( qcount )
-        dev_complete(qcount);
+    drain(0);
     CHECK_EQ(sent, 69);
     CHECK_EQ(pkt_done, 1);
     CHECK_EQ(pkt_status, NET_EIO);
@@ -348,8 +355,7 @@ static void test_busy(void)
     CHECK_EQ(sent, 4);
     dev_complete(4);
     CHECK_EQ(net_transmit_on(&dev, 0, &pkt), NET_OK);
-    while ( qcount )
-        dev_complete(qcount);
+    drain(0);
     CHECK_EQ(pkt_done, 1);
 
     /* Two contexts a pair: a third packet waits for one, room or not. */
@@ -361,12 +367,10 @@ static void test_busy(void)
     CHECK_EQ(sent, 2 * GSO_SEGS);       /* room left: QSIZE_MAX is more */
     CHECK_EQ(net_transmit_on(&dev, 0, &c), NET_EBUSY);
     CHECK_EQ(sent, 2 * GSO_SEGS);
-    while ( qcount )
-        dev_complete(qcount);
+    drain(0);
     CHECK_EQ(pkt_done, 2);
     CHECK_EQ(net_transmit_on(&dev, 0, &c), NET_OK);
-    while ( qcount )
-        dev_complete(qcount);
+    drain(0);
     CHECK_EQ(pkt_done, 3);
     CHECK_EQ(pkt_status, NET_OK);
 }
@@ -388,8 +392,7 @@ static void test_pieces(void)
                                           10 };
     pkt.nr_frags = 12;
     CHECK_EQ(net_transmit_on(&dev, 0, &pkt), NET_OK);
-    while ( qcount )
-        dev_complete(qcount);
+    drain(0);
     CHECK_EQ(pkt_done, 1);
     CHECK(wire_right(3000, 10));
 
