@@ -108,6 +108,7 @@ struct net_rx {
     struct net_offload off;
     unsigned int queue;         /* the pair it came in on */
     void *priv;                 /* the driver's */
+    struct net_rx *next;        /* the receiver's, while it holds it */
 };
 
 struct net_dev;

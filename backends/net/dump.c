@@ -23,15 +23,17 @@ static void dump_queue(const struct nb_queue *q)
     if ( q->have_tx )
     {
         RING_LINE(q, "TX", &q->tx, q->tx_port);
-        printk("%u in flight%s; %lu packets, %lu errors, %lu events sent\n",
-               q->inflight, q->stalled ? ", one waiting for the device" : "",
-               q->tx_packets, q->tx_errors, q->tx_events);
+        printk("%u in flight%s; %lu packets (%lu GSO), %lu errors, %lu "
+               "events sent\n", q->inflight,
+               q->stalled ? ", one waiting for the device" : "",
+               q->tx_packets, q->tx_gso, q->tx_errors, q->tx_events);
     }
     if ( q->have_rx )
     {
         RING_LINE(q, "RX", &q->rx, q->rx_port);
-        printk("%u held; %lu packets, %lu dropped, %lu events sent\n",
-               q->held_nr, q->rx_packets, q->rx_dropped, q->rx_events);
+        printk("%u held; %lu packets (%lu GSO, %lu to sum), %lu dropped, "
+               "%lu events sent\n", q->held_nr, q->rx_packets, q->rx_gso,
+               q->rx_blank, q->rx_dropped, q->rx_events);
     }
 }
 

@@ -17,7 +17,6 @@
 #define VIF_MAX             2
 #define VIF_MAX_QUEUES      4       /* multi-queue-max-queues, at most */
 #define NB_TX_INFLIGHT      64      /* packets a queue has with the device */
-#define NB_RX_HOLD          16      /* received packets waiting for room */
 
 /* A packet the device is sending: its grants mapped read-only. */
 struct nb_tx_req {
@@ -43,9 +42,12 @@ struct nb_queue {
     unsigned int inflight;
     struct nb_tx_req *stalled;          /* ready; the device queue was full */
     struct nb_tx_req req[NB_TX_INFLIGHT];
-    struct net_rx *held[NB_RX_HOLD];    /* the device's, not yet given back */
-    unsigned int held_head, held_nr;
+    /* The device's packets waiting for room, oldest first (->next). */
+    struct net_rx *held_head, *held_tail;
+    unsigned int held_nr;
     unsigned long tx_packets, tx_errors, rx_packets, rx_dropped;
+    unsigned long tx_gso;               /* of tx_packets: GSO ones */
+    unsigned long rx_gso, rx_blank;     /* of rx_packets: GSO, csum_blank */
     unsigned long tx_events, rx_events;     /* sent the frontend */
 };
 

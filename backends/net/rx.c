@@ -6,9 +6,12 @@
  * writable for the copy alone), a page a slot with NETRXF_more_data when
  * the guest has feature-sg, the GSO extra info after the first slot, the
  * device's checksum state as NETRXF_data_validated / csum_blank.  A
- * packet the guest has posted no room for is held (its device buffers
- * kept) until it posts some, as Linux's netback queues it; past
- * NB_RX_HOLD packets the oldest is dropped and counted.
+ * packet the guest has posted no room for is held, and every later one
+ * behind it, their device buffers kept, until it posts some: as Linux's
+ * netback stops its queue when the frontend is full, so the device runs
+ * out of buffers and holds further packets itself (or drops them, its
+ * choice) rather than the backend dropping them (a sender on the host
+ * then backs off instead of losing packets and retransmitting).
  */
 #include "backends/net/netback.h"
 #include "pv/pv.h"
@@ -159,8 +162,21 @@ static bool rx_one(struct vif *v, struct nb_queue *q, const struct net_rx *rx)
         q->rx.rsp_prod_pvt++;
     }
     q->rx_packets++;
+    q->rx_gso += gso;
+    q->rx_blank += !!(flags & NETRXF_csum_blank);
     rx_push(q);
     return true;
+}
+
+static struct net_rx *held_pop(struct nb_queue *q)
+{
+    struct net_rx *rx = q->held_head;
+
+    q->held_head = rx->next;
+    if ( !q->held_head )
+        q->held_tail = NULL;
+    q->held_nr--;
+    return rx;
 }
 
 /* Held packets to the guest, in order, while it has room for them. */
@@ -174,13 +190,12 @@ void nb_rx_flush(struct nb_queue *q)
     ASSERT(spin_is_locked_by_me(&v->lock));
     while ( q->held_nr && v->connected && q->have_rx )
     {
-        rx = q->held[q->held_head];
+        rx = q->held_head;
         if ( !rx_one(v, q, rx) )
             break;
         if ( !q->held_nr )
             break;                      /* broken: disconnect gave all back */
-        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
-        q->held_nr--;
+        held_pop(q);
         returned |= 1UL << (rx->queue % NET_MAX_QUEUES);
         net_rx_return_more(v->dev, rx);
     }
@@ -197,17 +212,15 @@ void nb_rx_give_back(struct nb_queue *q)
 
     while ( q->held_nr )
     {
-        rx = q->held[q->held_head];
-        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
-        q->held_nr--;
+        rx = held_pop(q);
         net_rx_return(q->vif->dev, rx);
     }
 }
 
 /*
  * A packet for @q: after any it holds, else given at once, else held
- * (the device's buffers kept) until the frontend posts room; past
- * NB_RX_HOLD held, the oldest is dropped and counted.
+ * (the device's buffers kept) until the frontend posts room.  At most
+ * the device's receive buffers are held: it takes no more meanwhile.
  */
 static bool receive(struct vif *v, struct nb_queue *q, struct net_rx *rx)
 {
@@ -215,14 +228,13 @@ static bool receive(struct vif *v, struct nb_queue *q, struct net_rx *rx)
         return true;
     if ( !v->connected )
         return true;                    /* broken meanwhile */
-    if ( q->held_nr == NB_RX_HOLD )
-    {
-        dropped(v, q, "no receive buffers posted");
-        net_rx_return(v->dev, q->held[q->held_head]);
-        q->held_head = (q->held_head + 1) % NB_RX_HOLD;
-        q->held_nr--;
-    }
-    q->held[(q->held_head + q->held_nr++) % NB_RX_HOLD] = rx;
+    rx->next = NULL;
+    if ( q->held_tail )
+        q->held_tail->next = rx;
+    else
+        q->held_head = rx;
+    q->held_tail = rx;
+    q->held_nr++;
     nb_rx_flush(q);
     return false;
 }

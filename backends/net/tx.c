@@ -93,7 +93,11 @@ static void finish(struct nb_tx_req *r, int16_t status)
     unmap(r);
     answer(q, r->id, r->nr_data, r->nr_extras, status);
     if ( status == NETIF_RSP_OKAY )
+    {
         q->tx_packets++;
+        if ( r->tx.off.gso_type != NET_GSO_NONE )
+            q->tx_gso++;
+    }
     r->in_use = false;
     q->inflight--;
     /* Requests waiting for room, a stalled packet, a drain: run again. */

@@ -110,20 +110,24 @@ static bool holds_any(const struct vif *v)
 
 static void disconnect(struct vif *v)
 {
-    unsigned long n[4] = { 0 };
+    unsigned long n[7] = { 0 };
     unsigned int i;
 
     for ( i = 0; i < v->nr_queues; i++ )
     {
         n[0] += v->q[i].tx_packets;
-        n[1] += v->q[i].tx_errors;
-        n[2] += v->q[i].rx_packets;
-        n[3] += v->q[i].rx_dropped;
+        n[1] += v->q[i].tx_gso;
+        n[2] += v->q[i].tx_errors;
+        n[3] += v->q[i].rx_packets;
+        n[4] += v->q[i].rx_gso;
+        n[5] += v->q[i].rx_blank;
+        n[6] += v->q[i].rx_dropped;
     }
     if ( v->connected )
         printk(XENLOG_INFO "netback: %s: disconnected (sent %lu packets, "
-               "%lu refused; received %lu, %lu dropped)\n", v->name, n[0],
-               n[1], n[2], n[3]);
+               "%lu GSO, %lu refused; received %lu, %lu GSO, %lu to sum, "
+               "%lu dropped)\n", v->name, n[0], n[1], n[2], n[3], n[4],
+               n[5], n[6]);
     v->connected = false;
     for ( i = 0; i < VIF_MAX_QUEUES; i++ )
     {
@@ -254,8 +258,9 @@ static bool connect(struct vif *v)
             snprintf(dir, sizeof(dir), "%s", v->fe);
         else
             snprintf(dir, sizeof(dir), "%s/queue-%u", v->fe, i);
-        v->q[i].tx_packets = v->q[i].tx_errors = 0;
+        v->q[i].tx_packets = v->q[i].tx_errors = v->q[i].tx_gso = 0;
         v->q[i].rx_packets = v->q[i].rx_dropped = 0;
+        v->q[i].rx_gso = v->q[i].rx_blank = 0;
         v->q[i].tx_events = v->q[i].rx_events = 0;
         if ( !connect_queue(v, &v->q[i], dir) )
         {

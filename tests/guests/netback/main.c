@@ -12,7 +12,8 @@
  * grants, GSO of ICMP, with an MSS past the MTU, or with its payload in
  * 100-byte slots, a
  * csum_blank ICMP packet, an RX slot whose grant is revoked after it was
- * posted, RX with nothing posted (never consuming), a TX grant cleared
+ * posted, RX with nothing posted (more packets than the device has
+ * buffers: none lost, all given in order once posted), a TX grant cleared
  * and its frame given back while the device still reads it, and fatal
  * ones after which the vif closes and a reconnect works: slot chains
  * that never end, TX and RX req_prod far past the ring, a slot across
@@ -421,6 +422,21 @@ static unsigned int ping(unsigned int payload)
     return len;
 }
 
+/* An echo request of 8 bytes with sequence number @seq. */
+static unsigned int ping_seq(uint16_t seq)
+{
+    unsigned int len = ping(8);
+    uint16_t c;
+
+    frame[40] = seq >> 8;
+    frame[41] = seq;
+    frame[36] = frame[37] = 0;
+    c = ~csum(frame + 34, 16, 0);
+    frame[36] = c >> 8;
+    frame[37] = c;
+    return len;
+}
+
 /* UDP to port 9 with its checksum left blank (the pseudo-header's sum). */
 static unsigned int udp_blank(unsigned int payload)
 {
@@ -697,23 +713,31 @@ static void rx_drain(void)
                   q->rxr.req_prod_pvt - q->rxr.sring->rsp_prod);
 }
 
+/* More packets than the device has receive buffers (256 a queue). */
+#define FLOOD       280
+
 static void rx_hostile(void)
 {
     struct netif_rx_response r;
     uint64_t start;
-    unsigned int i;
+    unsigned int i, len, got = 0, next = 0, seq;
 
     /*
-     * Nothing posted, and the frontend reads nothing: the backend holds
-     * 16 packets for it, then drops the oldest and counts them.
+     * Nothing posted, and the frontend reads nothing: FLOOD echo
+     * replies come; the backend holds what the device received, the
+     * device runs out of buffers and QEMU keeps the rest.
      */
     rx_drain();
-    for ( i = 0; i < 24; i++ )
+    for ( i = 0; i < FLOOD; i++ )
     {
-        tx_page(0, 0, frame, arp_request());
-        tx_put(REF_TX, 0, 0, 42);
-        tx_expect("ARP with no RX buffers", NETIF_RSP_OKAY, 0);
+        len = ping_seq(i);
+        tx_page(0, 0, frame, len);
+        tx_put(REF_TX, 0, 0, len);
+        tx_expect("ping with no RX buffers", NETIF_RSP_OKAY, 0);
     }
+    start = system_time();
+    while ( system_time() - start < 500000000ULL )
+        yield();                        /* the last replies reach it */
     /* A slot whose grant is revoked after it was posted. */
     gnt_grant(1, REF_BAD, 0, virt_to_mfn(rxbuf[0]), 0);
     *RING_GET_REQUEST(&q->rxr, q->rxr.req_prod_pvt++) =
@@ -732,7 +756,38 @@ static void rx_hostile(void)
         test_fail("rx into a revoked grant: id %u status %d", r.id,
                   r.status);
     q->rxr.rsp_cons = q->rxr.sring->rsp_prod;
+    /*
+     * The rest of the replies, in order, then the ARP's: the revoked
+     * slot took the first, none is lost.
+     */
     rx_post_all();
+    start = system_time();
+    while ( system_time() - start < 1000000000ULL )
+    {
+        if ( q->rxr.rsp_cons == q->rxr.sring->rsp_prod )
+        {
+            yield();
+            continue;
+        }
+        r = *RING_GET_RESPONSE(&q->rxr, q->rxr.rsp_cons++);
+        if ( r.id >= NRX )
+            continue;
+        if ( r.status > 0 && rxbuf[r.id][12] == 8 && !rxbuf[r.id][13] &&
+             rxbuf[r.id][34] == 0 )
+        {
+            seq = rxbuf[r.id][40] << 8 | rxbuf[r.id][41];
+            if ( got && seq != next )
+                test_fail("held replies out of order: %u after %u", seq,
+                          next - 1);
+            next = seq + 1;
+            got++;
+        }
+        rx_post(r.id, REF_RX + r.id);
+        start = system_time();          /* a second after the last */
+    }
+    if ( got != FLOOD - 1 || next != FLOOD )
+        test_fail("%u of %u echo replies came after the first, the last "
+                  "%d", got, FLOOD, (int)next - 1);
     arp("ARP with buffers again");
 }
 
