@@ -62,6 +62,15 @@ void net_set_receive(struct net_dev *dev, net_receive_t *fn, void *data)
     __atomic_store_n(&dev->receive, fn, __ATOMIC_RELEASE);
 }
 
+bool net_rx_gso(struct net_dev *dev, unsigned int f)
+{
+    unsigned int has = dev->features & (NET_F_GSO_RX4 | NET_F_GSO_RX6);
+
+    if ( !has || !dev->ops->rx_gso )
+        return true;
+    return dev->ops->rx_gso(dev, f & has);
+}
+
 void net_queue_interrupt(struct net_dev *dev, unsigned int q)
 {
     queue_pending_set(&dev->pending[smp_processor_id()], q);

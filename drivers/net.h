@@ -23,7 +23,8 @@
 #define NET_F_CSUM_RX       (1u << 1)   /* says NET_OFF_CSUM_VALID received */
 #define NET_F_TSO4          (1u << 2)   /* sends NET_GSO_TCPV4 packets */
 #define NET_F_TSO6          (1u << 3)
-#define NET_F_GSO_RX4       (1u << 4)   /* may receive NET_GSO_TCPV4 packets */
+/* May receive NET_GSO_TCPV4/6 packets, once asked to (net_rx_gso()). */
+#define NET_F_GSO_RX4       (1u << 4)
 #define NET_F_GSO_RX6       (1u << 5)
 #define NET_F_MRG_RX        (1u << 6)   /* a packet may span several buffers */
 #define NET_F_LINK_STATE    (1u << 7)   /* link_up() says more than "up" */
@@ -139,6 +140,12 @@ struct net_dev_ops {
     void (*rx_return)(struct net_dev *dev, struct net_rx *rx, bool more);
     /* Whether the link is up now. */
     bool (*link_up)(struct net_dev *dev);
+    /*
+     * Receive TCP GSO packets of the kinds @f (NET_F_GSO_RX4/6, of those
+     * in features) from now on, and none of the others; false if the
+     * device refused.  Its caller waits: it may take a while.
+     */
+    bool (*rx_gso)(struct net_dev *dev, unsigned int f);
     /* Print each pair's state (a debug key); racy reads, no locks. */
     void (*dump)(struct net_dev *dev);
 };
@@ -168,6 +175,14 @@ struct net_dev *net_get(unsigned int index);
 
 /* Receive @dev's packets through @fn(@dev, rx, @data) from now on. */
 void net_set_receive(struct net_dev *dev, net_receive_t *fn, void *data);
+/*
+ * The receiver takes TCP GSO packets of the kinds @f (NET_F_GSO_RX4/6)
+ * from now on, no others: the device is told, where its features let it
+ * send some (packets it received before may still come).  False if the
+ * device refused.  Not from interrupt context: it may wait for the
+ * device.  None until asked.
+ */
+bool net_rx_gso(struct net_dev *dev, unsigned int f);
 
 /*
  * Check @tx against @dev (fragments, length, offsets, offloads), fill a

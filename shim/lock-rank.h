@@ -98,6 +98,11 @@ enum lock_rank {
     LOCK_RANK_NET_RX,
     /* A virtio-net pair's send side: ring, header slots. */
     LOCK_RANK_NET_TX,
+    /*
+     * A virtio-net device's control queue: one command at a time, at
+     * probe and from its receiver (a vif's connect, under its lock).
+     */
+    LOCK_RANK_NET_CTRL,
     /* Configuration mechanism #1's 0xcf8/0xcfc pair (drivers/pci.c). */
     LOCK_RANK_PCI_CONF,
     /* The frame allocator's bitmap (shim/frame.c, Xen's heap_lock). */
@@ -163,6 +168,7 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_NET_GSO:             return "net_gso";
     case LOCK_RANK_NET_RX:              return "net_rx";
     case LOCK_RANK_NET_TX:              return "net_tx";
+    case LOCK_RANK_NET_CTRL:            return "net_ctrl";
     case LOCK_RANK_PCI_CONF:            return "pci_conf_lock";
     case LOCK_RANK_HEAP:                return "heap_lock";
     case LOCK_RANK_TIMER:               return "timer";

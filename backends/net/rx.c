@@ -109,6 +109,12 @@ static bool rx_one(struct vif *v, struct nb_queue *q, const struct net_rx *rx)
         dropped(v, q, "checksum offsets past the frame");
         return true;
     }
+    if ( gso && field >= 0 )
+    {
+        /* One sum over all its segments would be no segment's. */
+        dropped(v, q, "GSO whose sum the frontend can't take blank");
+        return true;
+    }
     if ( !(n = nb_rx_plan(rx->len, v->sg, gso, s, NB_RX_MAX_SLOTS)) )
     {
         dropped(v, q, "too big for the frontend's slots");

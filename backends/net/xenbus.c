@@ -124,10 +124,14 @@ static void disconnect(struct vif *v)
         n[6] += v->q[i].rx_dropped;
     }
     if ( v->connected )
+    {
         printk(XENLOG_INFO "netback: %s: disconnected (sent %lu packets, "
                "%lu GSO, %lu refused; received %lu, %lu GSO, %lu to sum, "
                "%lu dropped)\n", v->name, n[0], n[1], n[2], n[3], n[4],
                n[5], n[6]);
+        /* The next frontend may take none. */
+        net_rx_gso(v->dev, 0);
+    }
     v->connected = false;
     for ( i = 0; i < VIF_MAX_QUEUES; i++ )
     {
@@ -271,6 +275,17 @@ static bool connect(struct vif *v)
     v->nr_queues = nq;
     v->connected = true;
     v->rx_warned = false;
+    /*
+     * The device's GSO what the frontend takes, as Linux's netback
+     * offers its stack TSO by the frontend's feature-gso-tcpv4/6 (with
+     * scatter-gather and the checksum offload, which GSO needs).
+     */
+    if ( !net_rx_gso(v->dev, (v->sg && v->gso4 && v->ip_csum
+                              ? NET_F_GSO_RX4 : 0) |
+                             (v->sg && v->gso6 && v->ipv6_csum
+                              ? NET_F_GSO_RX6 : 0)) )
+        printk(XENLOG_WARNING "netback: %s: %s refuses to change its GSO "
+               "to us\n", v->name, v->dev->name);
     printk(XENLOG_INFO "netback: %s: connected, %lu queue%s, %s event "
            "channels%s%s\n", v->name, nq, nq > 1 ? "s" : "",
            v->q[0].tx_port != v->q[0].rx_port ? "split" : "shared",

@@ -65,10 +65,17 @@ struct vnet {
     struct virtio_dev vd;
     uint32_t buf_size;
     struct vnet_queue q[NET_MAX_QUEUES];
+    /* The control queue: one command at a time, polled. */
+    spinlock_t ctrl_lock;               /* ctrlq, ctrl, ctrl_stuck */
+    bool ctrl_stuck;                    /* a command never came back */
     struct virtqueue ctrlq;
-    struct {                            /* a control command, polled */
+    struct {
         uint8_t class, cmd;
-        uint16_t pairs;
+        uint8_t pad[6];
+        union {                         /* the command's data */
+            uint16_t pairs;
+            uint64_t offloads;
+        };
         uint8_t ack;
     } *ctrl;
     struct timer poll;                  /* without interrupts */
@@ -78,6 +85,9 @@ struct vnet {
 extern const struct net_dev_ops vnet_ops;
 /* Buffer @b of @q posted for the device to write; under rx_lock. */
 void vnet_rx_post(struct vnet *vn, struct vnet_queue *q, unsigned int b);
+bool vnet_ctrl(struct vnet *vn, uint8_t class, uint8_t cmd,
+               const void *data, unsigned int len);
+bool vnet_rx_gso(struct net_dev *dev, unsigned int f);
 bool vnet_link_up(struct net_dev *dev);
 
 #endif /* DRIVERS_VIRTIO_VIRTIO_NET_DEV_H */

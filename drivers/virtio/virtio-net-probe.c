@@ -98,6 +98,7 @@ static bool setup_queue(struct vnet *vn, unsigned int i)
 /* The control queue, after the pairs (5.1.2), polled. */
 static bool setup_ctrl(struct vnet *vn, unsigned int max_pairs)
 {
+    spin_lock_init(&vn->ctrl_lock, LOCK_RANK_NET_CTRL);
     vn->ctrl = dma_alloc(sizeof(*vn->ctrl));
     return vn->ctrl &&
            virtio_queue_setup(&vn->vd, &vn->ctrlq, 2 * max_pairs, 64,
@@ -105,30 +106,55 @@ static bool setup_ctrl(struct vnet *vn, unsigned int max_pairs)
                               vn);
 }
 
-/* VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET (5.1.6.5.5), awaited at most 1 s. */
-static bool set_pairs(struct vnet *vn, unsigned int nr)
+/*
+ * A control command (5.1.6.5) with @len bytes of @data, awaited at most
+ * VNET_CTRL_NS (QEMU answers it during the notification); whether the
+ * device said VIRTIO_NET_OK.  A command that timed out leaves the queue
+ * unused from then on: its buffers are still the device's.
+ */
+bool vnet_ctrl(struct vnet *vn, uint8_t class, uint8_t cmd,
+               const void *data, unsigned int len)
 {
     struct vq_buf b[3] = {
         { dma_addr(&vn->ctrl->class), 2, false },
-        { dma_addr(&vn->ctrl->pairs), 2, false },
+        { dma_addr(&vn->ctrl->pairs), len, false },
         { dma_addr(&vn->ctrl->ack), 1, true },
     };
     uint64_t start = now_ns();
-    uint32_t len;
-    bool bad;
+    uint32_t used;
+    bool bad = false, ok = false;
 
-    vn->ctrl->class = VIRTIO_NET_CTRL_MQ;
-    vn->ctrl->cmd = VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET;
-    vn->ctrl->pairs = nr;
+    ASSERT(len <= sizeof(vn->ctrl->offloads));
+    spin_lock(&vn->ctrl_lock);
+    if ( vn->ctrl_stuck )
+        goto out;
+    vn->ctrl->class = class;
+    vn->ctrl->cmd = cmd;
+    memcpy(&vn->ctrl->pairs, data, len);
     vn->ctrl->ack = 0xff;
     if ( vq_add(&vn->ctrlq, b, 3, vn->ctrl) )
-        return false;
+        goto out;
     if ( vq_kick_prepare(&vn->ctrlq) )
         virtio_notify(&vn->vd, &vn->ctrlq);
-    while ( !vq_get_used(&vn->ctrlq, &len, &bad) )
+    while ( !vq_get_used(&vn->ctrlq, &used, &bad) )
         if ( bad || now_ns() - start > VNET_CTRL_NS )
-            return false;
-    return ACCESS_ONCE(vn->ctrl->ack) == VIRTIO_NET_OK;
+        {
+            vn->ctrl_stuck = true;
+            goto out;
+        }
+    ok = ACCESS_ONCE(vn->ctrl->ack) == VIRTIO_NET_OK;
+ out:
+    spin_unlock(&vn->ctrl_lock);
+    return ok;
+}
+
+/* VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET (5.1.6.5.5). */
+static bool set_pairs(struct vnet *vn, unsigned int nr)
+{
+    uint16_t pairs = nr;
+
+    return vnet_ctrl(vn, VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET,
+                     &pairs, sizeof(pairs));
 }
 
 /* What to accept: the offloads' dependencies (5.1.3.1) kept. */
@@ -144,6 +170,20 @@ static uint64_t wanted(struct virtio_dev *vd)
     if ( virtio_offers(vd, VIRTIO_NET_F_CTRL_VQ) &&
          virtio_offers(vd, VIRTIO_NET_F_MQ) )
         w |= 1ULL << VIRTIO_NET_F_CTRL_VQ | 1ULL << VIRTIO_NET_F_MQ;
+    /*
+     * The device's own TCP GSO to us (a tap's host kernel hands its
+     * large packets on whole), only where it can be switched on and off
+     * as the receiver wants (the netback's frontend may take none), in
+     * mergeable buffers (a 64 KiB packet in 33), with its sum left
+     * blank (GUEST_CSUM, which GUEST_TSO4/6 need: 5.1.3.1).
+     */
+    if ( virtio_offers(vd, VIRTIO_NET_F_CTRL_VQ) &&
+         virtio_offers(vd, VIRTIO_NET_F_CTRL_GUEST_OFFLOADS) &&
+         virtio_offers(vd, VIRTIO_NET_F_GUEST_CSUM) &&
+         virtio_offers(vd, VIRTIO_NET_F_MRG_RXBUF) )
+        w |= 1ULL << VIRTIO_NET_F_CTRL_VQ |
+             1ULL << VIRTIO_NET_F_CTRL_GUEST_OFFLOADS |
+             1ULL << VIRTIO_NET_F_GUEST_TSO4 | 1ULL << VIRTIO_NET_F_GUEST_TSO6;
     return w;
 }
 
@@ -158,6 +198,8 @@ static void read_config(struct vnet *vn)
         { VIRTIO_NET_F_GUEST_CSUM, NET_F_CSUM_RX },
         { VIRTIO_NET_F_HOST_TSO4, NET_F_TSO4 },
         { VIRTIO_NET_F_HOST_TSO6, NET_F_TSO6 },
+        { VIRTIO_NET_F_GUEST_TSO4, NET_F_GSO_RX4 },
+        { VIRTIO_NET_F_GUEST_TSO6, NET_F_GSO_RX6 },
         { VIRTIO_NET_F_MRG_RXBUF, NET_F_MRG_RX },
         { VIRTIO_NET_F_STATUS, NET_F_LINK_STATE },
     };
@@ -203,7 +245,7 @@ static void log_device(struct vnet *vn)
     char name[8];
 
     printk("PCI: %s %04x:%04x virtio-net, MAC %02x:%02x:%02x:%02x:%02x:%02x,"
-           " MTU %u, %u queue pair%s, %s%s%s%s%s%s\n",
+           " MTU %u, %u queue pair%s, %s%s%s%s%s%s%s\n",
            pci_name(vn->vd.pci, name), vn->vd.pci->vendor,
            vn->vd.pci->device, m[0], m[1], m[2], m[3], m[4], m[5], n->mtu,
            n->nr_queues, n->nr_queues > 1 ? "s" : "",
@@ -212,7 +254,8 @@ static void log_device(struct vnet *vn)
            n->features & NET_F_CSUM_TX ? ", checksum offload" : "",
            n->features & NET_F_CSUM_RX ? ", receive checksum" : "",
            n->features & NET_F_TSO4 ? ", TSO4" : "",
-           n->features & NET_F_TSO6 ? ", TSO6" : "");
+           n->features & NET_F_TSO6 ? ", TSO6" : "",
+           n->features & NET_F_GSO_RX4 ? ", GSO receive" : "");
     printk("%s: up to %u fragments, %u queue entries, %u-byte receive "
            "buffers%s%s, link %s", n->name, n->max_frags,
            vn->q[0].txq.size, vn->buf_size,
@@ -238,7 +281,7 @@ static bool start(struct vnet *vn)
     for ( i = 0; i < nr; i++ )
         if ( !setup_queue(vn, i) )
             return false;
-    if ( virtio_has(&vn->vd, VIRTIO_NET_F_MQ) && !setup_ctrl(vn, max) )
+    if ( virtio_has(&vn->vd, VIRTIO_NET_F_CTRL_VQ) && !setup_ctrl(vn, max) )
         return false;
     virtio_driver_ok(&vn->vd);
     /* Buffers posted before DRIVER_OK: say so now it is live. */
@@ -250,6 +293,18 @@ static bool start(struct vnet *vn)
         printk(XENLOG_WARNING "%s: the device refuses %u queue pairs: "
                "using 1\n", vn->net.name, nr);
         vn->net.nr_queues = 1;
+    }
+    /*
+     * And with every receive offload negotiated on (5.1.6.5.6.2): its
+     * GSO stays off until a receiver asks for it (net_rx_gso()).  A
+     * device that won't turn it off gets its GSO packets dropped.
+     */
+    if ( (vn->net.features & (NET_F_GSO_RX4 | NET_F_GSO_RX6)) &&
+         !vnet_rx_gso(&vn->net, 0) )
+    {
+        printk(XENLOG_WARNING "%s: the device refuses to stop its TCP "
+               "GSO: such packets are dropped\n", vn->net.name);
+        vn->net.features &= ~(NET_F_GSO_RX4 | NET_F_GSO_RX6);
     }
     return true;
 }
@@ -275,6 +330,8 @@ bool virtio_net_probe(struct pci_dev *d)
     if ( !virtio_pci_init(&vn->vd, d) ||
          !virtio_negotiate(&vn->vd, wanted(&vn->vd)) )
         return false;
+    vn->net.ops = &vnet_ops;
+    vn->net.priv = vn;
     if ( !start(vn) )
     {
         printk(XENLOG_WARNING "%s: queues not set up: not used\n",
@@ -283,8 +340,6 @@ bool virtio_net_probe(struct pci_dev *d)
         return false;
     }
     vn->net.max_frags = MIN(vq_max_bufs(&vn->q[0].txq), VQ_INDIRECT_MAX) - 1;
-    vn->net.ops = &vnet_ops;
-    vn->net.priv = vn;
     for ( i = 0; i < vn->net.nr_queues &&
                 !vn->q[i].rxq.polled && !vn->q[i].txq.polled; i++ )
         continue;

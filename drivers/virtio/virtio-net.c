@@ -298,6 +298,20 @@ bool vnet_link_up(struct net_dev *dev)
            VIRTIO_NET_S_LINK_UP;
 }
 
+/* The device's TCP GSO to us, of the kinds @f (NET_F_GSO_RX4/6) alone. */
+bool vnet_rx_gso(struct net_dev *dev, unsigned int f)
+{
+    struct vnet *vn = dev->priv;
+    uint64_t o = 1ULL << VIRTIO_NET_F_GUEST_CSUM;
+
+    if ( f & NET_F_GSO_RX4 )
+        o |= 1ULL << VIRTIO_NET_F_GUEST_TSO4;
+    if ( f & NET_F_GSO_RX6 )
+        o |= 1ULL << VIRTIO_NET_F_GUEST_TSO6;
+    return vnet_ctrl(vn, VIRTIO_NET_CTRL_GUEST_OFFLOADS,
+                     VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET, &o, sizeof(o));
+}
+
 static void vnet_dump(struct net_dev *dev)
 {
     struct vnet *vn = dev->priv;
@@ -322,5 +336,6 @@ const struct net_dev_ops vnet_ops = {
     .complete = vnet_complete,
     .rx_return = vnet_rx_return,
     .link_up = vnet_link_up,
+    .rx_gso = vnet_rx_gso,
     .dump = vnet_dump,
 };

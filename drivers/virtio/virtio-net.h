@@ -18,6 +18,7 @@
 /* Feature bits (5.1.3). */
 #define VIRTIO_NET_F_CSUM           0
 #define VIRTIO_NET_F_GUEST_CSUM     1
+#define VIRTIO_NET_F_CTRL_GUEST_OFFLOADS 2
 #define VIRTIO_NET_F_MTU            3
 #define VIRTIO_NET_F_MAC            5
 #define VIRTIO_NET_F_GUEST_TSO4     7
@@ -36,9 +37,14 @@
 #define VNET_CFG_MAX_PAIRS          8
 #define VNET_CFG_MTU                10
 
-/* The control queue (5.1.6.5): multiqueue's pair count (5.1.6.5.5). */
+/*
+ * The control queue (5.1.6.5): multiqueue's pair count (5.1.6.5.5), the
+ * receive offloads in use (5.1.6.5.6, a mask of VIRTIO_NET_F_GUEST_*).
+ */
 #define VIRTIO_NET_CTRL_MQ          4
 #define  VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET 0
+#define VIRTIO_NET_CTRL_GUEST_OFFLOADS 5
+#define  VIRTIO_NET_CTRL_GUEST_OFFLOADS_SET 0
 #define VIRTIO_NET_OK               0
 
 /* struct virtio_net_hdr (5.1.6): its VERSION_1 form, 12 bytes. */

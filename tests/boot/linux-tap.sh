@@ -7,8 +7,9 @@
 # QEMU's user network offers neither checksum offload towards the host
 # kernel nor TSO nor more than one queue pair, so only here do the
 # shim's paths for them meet a real device: the guest's GSO packets go
-# to the device whole (VIRTIO_NET_F_HOST_TSO4), the host kernel's
-# packets come with their checksums left to fill
+# to the device whole (VIRTIO_NET_F_HOST_TSO4), the host kernel's come
+# whole too (VIRTIO_NET_F_GUEST_TSO4, switched on when netfront asks for
+# GSO: VIRTIO_NET_CTRL_GUEST_OFFLOADS) with their checksums left to fill
 # (VIRTIO_NET_HDR_F_NEEDS_CSUM, netback's NETRXF_csum_blank), and the
 # two vCPUs' netfront queues map onto the device's two pairs.
 #
@@ -29,7 +30,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 vcpus=${LINUX_VCPUS:-2}
 queues=${LINUX_TAP_QUEUES:-2}
-label="linux: netfront over a tap (vnet_hdr, TSO, $queues queue pairs, $vcpus vCPUs)"
+label="linux: netfront over a tap (vnet_hdr, GSO both ways, $queues queue pairs, $vcpus vCPUs)"
 log=build/check/linux-tap.log
 kernel=${LINUX_KERNEL:-build/linux/vmlinux}
 mkdir -p build/check
@@ -147,12 +148,14 @@ grep -aq "pvshim-net: reloaded, lease 10.0.2.15" "$log" &&
     [ "$(grep -ac 'netback: vif1.0: connected' "$log")" -ge 2 ] ||
     why="${why:+$why; }no reconnection after rebinding xen-netfront"
 # The offloads were used: the guest's GSO packets went to the TSO device
-# whole, the host kernel's packets came with their sums to fill.
+# whole, the host kernel's came whole too (the device's GSO, which
+# netfront asked for), with their sums to fill.
 counts=$(grep -a -m1 'netback: vif1.0: disconnected' "$log")
 gso=$(sed -n 's/.*sent [0-9]* packets, \([0-9]*\) GSO.*/\1/p' <<<"$counts")
+rgso=$(sed -n 's/.*received [0-9]*, \([0-9]*\) GSO.*/\1/p' <<<"$counts")
 blank=$(sed -n 's/.* \([0-9]*\) to sum.*/\1/p' <<<"$counts")
-[ "${gso:-0}" -gt 0 ] && [ "${blank:-0}" -gt 0 ] ||
-    why="${why:+$why; }no GSO packet sent or none received to sum (${counts:-no counts})"
+[ "${gso:-0}" -gt 0 ] && [ "${rgso:-0}" -gt 0 ] && [ "${blank:-0}" -gt 0 ] ||
+    why="${why:+$why; }GSO not sent or not received, or no packet to sum (${counts:-no counts})"
 ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" ||
     why="${why:+$why; }the shim itself failed"
 times=$(sed -n 's/^\(fetched\|pushed\) [0-9]* [0-9a-f]* \(.*\)/\1 in \2/p' \
@@ -160,7 +163,8 @@ times=$(sed -n 's/^\(fetched\|pushed\) [0-9]* [0-9a-f]* \(.*\)/\1 in \2/p' \
 
 if [ -z "$why" ]; then
     echo "PASS: $label: page, 64 MiB each way with md5" \
-         "(${times% }), $gso GSO packets sent, $blank received to sum," \
+         "(${times% }), GSO packets $gso sent and $rgso received," \
+         "$blank received to sum," \
          "driver rebound"
 else
     echo "FAIL: $label: $why; host: $(tr '\n' ' ' <<<"$host") (console: $log)"
