@@ -278,7 +278,7 @@ job "linux netfront" "" "tests/boot/linux-net.sh"
 job "linux netfront 2 vCPUs" "" "LINUX_VCPUS=2 tests/boot/linux-net.sh"
 # The same over a tap with the virtio header and two queue pairs (TSO,
 # checksum offload both ways), in a network namespace of its own.
-job "linux netfront tap" "" "tests/boot/linux-tap.sh"
+job "linux netfront tap" "" "LINUX_NET=tap tests/boot/linux-net.sh"
 # A Debian 12 disk image (tools/make-debian-image) booted as Xen users
 # boot theirs, by PV GRUB from xvda, to a login, a workload and the power
 # button; then fsck and the files checked on the host; over each device.
