@@ -16,14 +16,15 @@
 # It builds nothing but the host-native harness: make check has built the
 # configurations and the guests already.
 #
-# BENCH_PARTS picks what runs (default "core flush-lock linux io"): core
-# is this script's own (round trips, PV MMU, host-native dispatcher,
-# lfence counts, guest memory set-up), flush-lock, linux and io the
-# scripts it calls, which make check runs as jobs of their own.
+# BENCH_PARTS picks what runs (default "core flush-lock linux io
+# io-tap"): core is this script's own (round trips, PV MMU, host-native
+# dispatcher, lfence counts, guest memory set-up), flush-lock, linux and
+# io the scripts it calls (io-tap: io.sh with IO_BENCH_NET=tap), which
+# make check runs as jobs of their own.
 set -eu
 cd "$(dirname "$0")/../.."
 
-parts=" ${BENCH_PARTS:-core flush-lock linux io} "
+parts=" ${BENCH_PARTS:-core flush-lock linux io io-tap} "
 
 short=${BENCH_SHORT:-0}
 [ "$short" = 1 ] || short=
@@ -220,5 +221,9 @@ fi
 # Disks and network through the PV backends against the same devices
 # natively (its own PASS/FAIL lines in short mode; figures in $out/io.txt).
 [[ "$parts" != *" io "* ]] || tests/bench/io.sh || failed=$((failed + 1))
+# The same with the NIC on a tap with the virtio header (offloads both
+# ways, as a KVM host's), in a network namespace of its own (io-tap.txt).
+[[ "$parts" != *" io-tap "* ]] || IO_BENCH_NET=tap tests/bench/io.sh ||
+    failed=$((failed + 1))
 
 [ $failed = 0 ] || exit 1
