@@ -191,11 +191,19 @@ static bool gso_fits(const struct net_tx *tx, uint32_t hlen, uint32_t mss,
     return true;
 }
 
+/*
+ * A pair's contexts, for a device without TSO of either kind: one with
+ * both never has a packet to cut (net_transmit_on()), and its pool
+ * stays NULL (40 KiB a pair saved, for every pair of a cloud's NIC).
+ */
 static bool gso_init(struct net_dev *dev)
 {
     struct gso_ctx *c;
     unsigned int i;
 
+    if ( (dev->features & (NET_F_TSO4 | NET_F_TSO6)) ==
+         (NET_F_TSO4 | NET_F_TSO6) )
+        return true;
     dev->gso_pool = dma_alloc((unsigned long)dev->nr_queues *
                               sizeof(struct gso_pair));
     if ( !dev->gso_pool )
@@ -343,13 +351,17 @@ static void gso_seg_done(struct net_tx *tx, enum net_status s)
 
 void net_tx_reaped(struct net_dev *dev, unsigned int q)
 {
-    struct gso_pair *pair = gso_pair(dev, q);
-    struct gso_ctx *c = pair->ctx;
+    struct gso_pair *pair;
+    struct gso_ctx *c;
     enum net_status s;
     struct net_tx *orig;
     unsigned long flags;
     unsigned int k;
 
+    if ( !dev->gso_pool )
+        return;                         /* a device with TSO: none */
+    pair = gso_pair(dev, q);
+    c = pair->ctx;
     /* A full barrier: the room freed and the count, then the look. */
     __atomic_add_fetch(&pair->reaped, 1, __ATOMIC_SEQ_CST);
     for ( k = 0; k < GSO_CTX; k++, c++ )

@@ -12,7 +12,8 @@
  * packet with its status, nothing more sent; no room or no context at
  * the start is NET_EBUSY with nothing sent; a segment in too many pieces,
  * however late in the packet, is NET_EINVAL with nothing sent, and the
- * one-pass check agrees with cutting every segment on random layouts.
+ * one-pass check agrees with cutting every segment on random layouts; a
+ * device with TSO of both kinds gets no contexts at all.
  */
 #include "tests/unit/unit.h"
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -445,9 +446,39 @@ static void test_fits_random(void)
     CHECK(ok);
 }
 
+/*
+ * A device with TSO of both kinds gets no contexts (none of its packets
+ * is cut), takes a GSO packet whole, and its completion runs look at no
+ * context; one with TSO4 alone still gets them, for TCP over IPv6.
+ */
+static void test_tso_device(void)
+{
+    struct net_dev tso = dev, tso4 = dev;
+
+    tso.features = NET_F_TSO4 | NET_F_TSO6;
+    tso.gso_pool = NULL;
+    CHECK(gso_init(&tso));
+    CHECK(!tso.gso_pool);
+    free(tso.gso_pool);
+    tso.gso_pool = NULL;
+    reset(4);
+    build(3000, 1000, 1000);
+    CHECK_EQ(net_transmit_on(&tso, 0, &pkt), NET_OK);
+    CHECK_EQ(sent, 1);
+    CHECK(dev_pop() == &pkt);
+    CHECK_EQ(pkt.off.gso_type, NET_GSO_TCPV4);
+    net_tx_reaped(&tso, 0);
+    tso4.features = NET_F_TSO4;
+    tso4.gso_pool = NULL;
+    CHECK(gso_init(&tso4));
+    CHECK(tso4.gso_pool);
+    free(tso4.gso_pool);
+}
+
 int main(void)
 {
     CHECK(gso_init(&dev));
+    RUN(test_tso_device);
     RUN(test_rounds);
     RUN(test_stall);
     RUN(test_failure);
