@@ -24,11 +24,13 @@
 # VIRTIO_NET_CTRL_GUEST_OFFLOADS) with their checksums left to fill
 # (VIRTIO_NET_HDR_F_NEEDS_CSUM, netback's NETRXF_csum_blank), and the
 # vCPUs' netfront queues map onto the device's pairs; netback's counts
-# must show GSO both ways and sums to fill.  The tap lives in a user and
-# network namespace of its own (unshare -Urn) that holds only it
-# (10.0.2.2) and a loopback, so nothing the guest sends can leave this
-# machine or reach the host's own addresses; the guest takes 10.0.2.15
-# (pvshim_net_addr=: no DHCP server there) and the host's side talks to
+# must show GSO both ways and sums to fill.  A second NIC on a second tap
+# becomes vif 1 (Linux's eth1), whose page the host fetches too.  The
+# taps live in a user and network namespace of their own (unshare -Urn)
+# that holds only them (10.0.2.2 and 10.0.3.2) and a loopback, so
+# nothing the guest sends can leave this machine or reach the host's own
+# addresses; the guest takes 10.0.2.15 and 10.0.3.15 (pvshim_net_addr=,
+# pvshim_net_addr1=: no DHCP server there) and the host's side talks to
 # it directly.  One line:
 #
 #   PASS: linux: netfront ...     FAIL: linux: netfront: why (console ...)
@@ -40,7 +42,7 @@ net=${LINUX_NET:-user}
 if [ "$net" = tap ]; then
     vcpus=${LINUX_VCPUS:-2}
     queues=${LINUX_TAP_QUEUES:-2}
-    label="linux: netfront over a tap (vnet_hdr, GSO both ways, $queues queue pairs, $vcpus vCPUs)"
+    label="linux: netfront over a tap (vnet_hdr, GSO both ways, $queues queue pairs, $vcpus vCPUs, two NICs)"
     log=build/check/linux-net-tap.log
 else
     vcpus=${LINUX_VCPUS:-1}
@@ -83,17 +85,22 @@ if [ "$net" = tap ]; then
     ip link set lo up &&
         ip tuntap add pvtap0 mode tap $mq &&
         ip addr add 10.0.2.2/24 dev pvtap0 &&
-        ip link set pvtap0 up || {
-        echo "FAIL: $label: cannot set the tap up in the namespace"
+        ip link set pvtap0 up &&
+        ip tuntap add pvtap1 mode tap &&
+        ip addr add 10.0.3.2/24 dev pvtap1 &&
+        ip link set pvtap1 up || {
+        echo "FAIL: $label: cannot set the taps up in the namespace"
         exit 1
     }
-    guest=10.0.2.15 http=80 push=8081 lease="address"
-    nic=(--guest-cmdline "console=hvc0 pvshim_net=1 pvshim_net_addr=$guest"
+    guest=10.0.2.15 http=80 push=8081 lease="address" second=10.0.3.15
+    nic=(--guest-cmdline "console=hvc0 pvshim_net=1 pvshim_net_addr=$guest pvshim_net_addr1=$second"
          -- -netdev tap,id=tap0,ifname=pvtap0,script=no,downscript=no,vnet_hdr=on,queues=$queues
-         -device virtio-net-pci,netdev=tap0,disable-legacy=on,mq=on,vectors=$((2 * queues + 2)),mac=52:54:00:12:34:56)
+         -device virtio-net-pci,netdev=tap0,disable-legacy=on,mq=on,vectors=$((2 * queues + 2)),mac=52:54:00:12:34:56
+         -netdev tap,id=tap1,ifname=pvtap1,script=no,downscript=no,vnet_hdr=on
+         -device virtio-net-pci,netdev=tap1,disable-legacy=on,mac=52:54:00:12:34:57)
 else
     # Two free ports on 127.0.0.1: the guest's HTTP server and nc listener.
-    guest=127.0.0.1 lease="DHCP lease"
+    guest=127.0.0.1 lease="DHCP lease" second=
     read -r http push < <(free_ports 2)
     nic=(--guest-cmdline "console=hvc0 pvshim_net=1"
          --net "user,hostfwd=tcp:127.0.0.1:$http-:80,hostfwd=tcp:127.0.0.1:$push-:8081")
@@ -108,10 +115,11 @@ qemu=$!
 
 # The host's side: once the guest is ready, fetch the page and the big
 # file, then push 64 MiB of our own; print what came and went.
-host=$(python3 - "$log" "$guest" "$http" "$push" $qemu <<'PY'
+host=$(python3 - "$log" "$guest" "$http" "$push" $qemu $second <<'PY'
 import hashlib, os, socket, sys, time, urllib.request
 log, guest = sys.argv[1:3]
 http, push, pid = (int(a) for a in sys.argv[3:6])
+second = sys.argv[6] if len(sys.argv) > 6 else None
 def alive():
     try:
         os.kill(pid, 0)
@@ -148,6 +156,13 @@ try:
           "%.1fs" % (time.time() - t))
 except Exception as e:
     print("push-failed", repr(e).replace(" ", "_"))
+if second:
+    try:
+        page = urllib.request.urlopen("http://%s:%d/" % (second, http),
+                                      timeout=120).read()
+        print("second-page", page.decode(errors="replace").strip())
+    except Exception as e:
+        print("second-fetch-failed", repr(e).replace(" ", "_"))
 PY
 )
 wait $qemu
@@ -187,6 +202,12 @@ if [ "$net" = tap ]; then
     [ "${gso:-0}" -gt 0 ] && [ "${rgso:-0}" -gt 0 ] && [ "${blank:-0}" -gt 0 ] ||
         why="${why:+$why; }GSO not sent or not received, or no packet to sum (${counts:-no counts})"
     offloads=", GSO packets ${gso:-0} sent and ${rgso:-0} received, ${blank:-0} received to sum"
+    # The second NIC: vif 1, eth1, its page fetched through it.
+    grep -aq 'netback: vif1.1: connected' "$log" &&
+        grep -aq "pvshim-net: eth1 mac 52:54:00:12:34:57 address $second" "$log" &&
+        grep -q "^second-page pvshim-net-hello" <<<"$host" ||
+        why="${why:+$why; }vif 1 (eth1) not connected or its page not fetched"
+    offloads+=", vif 1's page fetched"
 fi
 ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" ||
     why="${why:+$why; }the shim itself failed"
