@@ -72,10 +72,7 @@ struct vnet {
     struct {
         uint8_t class, cmd;
         uint8_t pad[6];
-        union {                         /* the command's data */
-            uint16_t pairs;
-            uint64_t offloads;
-        };
+        uint8_t data[8];                /* the command's, vnet_ctrl()'s */
         uint8_t ack;
     } *ctrl;
     struct timer poll;                  /* without interrupts */

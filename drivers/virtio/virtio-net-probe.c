@@ -117,20 +117,20 @@ bool vnet_ctrl(struct vnet *vn, uint8_t class, uint8_t cmd,
 {
     struct vq_buf b[3] = {
         { dma_addr(&vn->ctrl->class), 2, false },
-        { dma_addr(&vn->ctrl->pairs), len, false },
+        { dma_addr(vn->ctrl->data), len, false },
         { dma_addr(&vn->ctrl->ack), 1, true },
     };
     uint64_t start = now_ns();
     uint32_t used;
     bool bad = false, ok = false;
 
-    ASSERT(len <= sizeof(vn->ctrl->offloads));
+    ASSERT(len <= sizeof(vn->ctrl->data));
     spin_lock(&vn->ctrl_lock);
     if ( vn->ctrl_stuck )
         goto out;
     vn->ctrl->class = class;
     vn->ctrl->cmd = cmd;
-    memcpy(&vn->ctrl->pairs, data, len);
+    memcpy(vn->ctrl->data, data, len);
     vn->ctrl->ack = 0xff;
     if ( vq_add(&vn->ctrlq, b, 3, vn->ctrl) )
         goto out;
