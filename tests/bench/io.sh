@@ -84,14 +84,13 @@ case $net in
 user) ;;
 tap)
     if [ -z "${IO_BENCH_IN_NS:-}" ]; then
-        unshare -Urn sh -c 'ip tuntap add pvtap0 mode tap' 2>/dev/null || {
+        tap_ns_possible || {
             echo "SKIP: bench: $bname: no network namespace with a tap here"
             exit 0
         }
         IO_BENCH_IN_NS=1 exec unshare -Urn "$0" "$@"
     fi
-    ip link set lo up && ip tuntap add pvtap0 mode tap &&
-        ip addr add 10.0.2.2/24 dev pvtap0 && ip link set pvtap0 up ||
+    tap_up pvtap0 10.0.2.2/24 ||
         { echo "FAIL: bench: $bname: cannot set the tap up"; exit 1; } ;;
 *) echo "FAIL: bench: io: IO_BENCH_NET=$net: user or tap"; exit 1 ;;
 esac

@@ -85,6 +85,23 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])' "$1"
 }
 
+# A network namespace of a run's own for a tap device (linux-net.sh's
+# LINUX_NET=tap, tests/bench/io.sh's IO_BENCH_NET=tap): its taps and a
+# loopback, nothing else, so nothing leaves this machine.
+# tap_ns_possible: whether this host lets us make one (unshare -Urn,
+# /dev/net/tun) with a multi-queue tap in it.
+tap_ns_possible() {
+    unshare -Urn sh -c \
+        'ip tuntap add pvtap0 mode tap multi_queue && ip link del pvtap0' \
+        >/dev/null 2>&1
+}
+# tap_up NAME ADDR/PREFIX [multi_queue]: in the namespace, the loopback
+# up and a tap NAME up at ADDR.
+tap_up() {
+    ip link set lo up && ip tuntap add "$1" mode tap ${3:-} &&
+        ip addr add "$2" dev "$1" && ip link set "$1" up
+}
+
 # smp_up N: the lines that say all N CPUs came up, took an IPI, flushed
 # their TLBs for another's flush_area_mask() (under flush_lock), and ran
 # a timer from their own APIC timer's interrupt (smp.sh, kvm-apic.sh).

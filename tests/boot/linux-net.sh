@@ -64,10 +64,9 @@ if [ -z "${PVSHIM_TAP_NS:-}" ]; then
         exit 0
     fi
 fi
+. tests/boot/lib.sh
 if [ "$net" = tap ] && [ -z "${PVSHIM_TAP_NS:-}" ]; then
-    if ! unshare -Urn sh -c \
-         'ip tuntap add pvtap0 mode tap multi_queue && ip link del pvtap0' \
-         >/dev/null 2>&1; then
+    if ! tap_ns_possible; then
         echo "SKIP: $label: no private network namespace with a tap" \
              "device here (unshare -Urn, /dev/net/tun)"
         exit 0
@@ -75,20 +74,13 @@ if [ "$net" = tap ] && [ -z "${PVSHIM_TAP_NS:-}" ]; then
     PVSHIM_TAP_NS=1 INITRD=$initrd exec unshare -Urn "$0" "$@"
 fi
 
-. tests/boot/lib.sh
 if [ "$net" = tap ]; then
     # In the namespace: the loopback and the tap, nothing else (no route
     # out of it exists).
     initrd=$INITRD
     mq=
     [ "$queues" -gt 1 ] && mq=multi_queue
-    ip link set lo up &&
-        ip tuntap add pvtap0 mode tap $mq &&
-        ip addr add 10.0.2.2/24 dev pvtap0 &&
-        ip link set pvtap0 up &&
-        ip tuntap add pvtap1 mode tap &&
-        ip addr add 10.0.3.2/24 dev pvtap1 &&
-        ip link set pvtap1 up || {
+    tap_up pvtap0 10.0.2.2/24 $mq && tap_up pvtap1 10.0.3.2/24 || {
         echo "FAIL: $label: cannot set the taps up in the namespace"
         exit 1
     }
