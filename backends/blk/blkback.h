@@ -96,6 +96,7 @@ struct vbd {
     uint64_t start, nr_sectors;
     unsigned int part;
     bool ro;
+    bool cdrom;                     /* device-type cdrom (and ro) */
     bool discard;                   /* feature-discard offered */
     unsigned int lbs;               /* logical block, in 512-byte sectors */
     char be[48], fe[48];            /* the two xenstore directories */

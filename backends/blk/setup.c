@@ -10,6 +10,8 @@
 #include "backends/blk/blkback.h"
 #include "backends/blk/vbd-option.h"
 #include "backends/xenstore.h"
+#include "pv/pv.h"
+#include <xen/io/protocols.h>
 #include <xen/io/xenbus.h>
 #include "shim/console.h"
 #include "shim/param.h"
@@ -17,15 +19,17 @@
 #include "shim/softirq.h"
 
 /*
- * vbd=<disk>[,<disk>]... | none, each <disk> <device>[:vdev=<name>][:ro],
- * or [<device>:]<partition>[:vdev=<name>][:ro]:
+ * vbd=<disk>[,<disk>]... | none, each <disk>
+ * <device>[:vdev=<name>][:ro|:cdrom] or
+ * [<device>:]<partition>[:vdev=<name>][:ro|:cdrom]:
  * the block devices (by drivers/' names: virtio-blk0, nvme0n1, ...), or
  * one GPT partition of one (part=N, partuuid=GUID, partlabel=NAME,
  * parttype=GUID; with no device, the first device that has it), that
  * become xvda, xvdb, ... in that order, or the name vdev= gives
  * (xvda1: a bare file system the guest mounts as a partition, as xl's
- * vdev=xvda1), ":ro" read-only.  Default: every device, in the order
- * drivers/ registered them.
+ * vdev=xvda1), ":ro" read-only, ":cdrom" a read-only CD-ROM (xl's
+ * devtype=cdrom).  Default: every device, in the order drivers/
+ * registered them.
  */
 static char opt_vbd[256];
 string_param("vbd", opt_vbd);
@@ -52,19 +56,28 @@ static void nodes(const struct vbd *v, bool fe, const char *name,
     xs_shim_write(path, value);
 }
 
-/* The toolstack's part: both directories, states Initialising. */
+/*
+ * The toolstack's part: both directories, states Initialising; a CD-ROM
+ * removable, as xl makes every devtype=cdrom disk; the frontend's
+ * protocol the guest's own, as libxl writes it for a PV guest (blkfront
+ * before Linux 2.6.26 wrote none; later ones overwrite it).
+ */
 static void vbd_layout(struct vbd *v)
 {
+    const char *type = v->cdrom ? "cdrom" : "disk";
+    struct pv_guest_info g;
+
+    pv_guest_info(&g);
     xs_shim_mkdir(v->be, 0, 1);
     nodes(v, false, "frontend", v->fe);
     nodes(v, false, "frontend-id", "1");
     nodes(v, false, "online", "1");
-    nodes(v, false, "removable", "0");
+    nodes(v, false, "removable", v->cdrom ? "1" : "0");
     nodes(v, false, "bootable", "1");
     nodes(v, false, "dev", v->name);
     nodes(v, false, "type", "phy");
     nodes(v, false, "mode", v->ro ? "r" : "w");
-    nodes(v, false, "device-type", "disk");
+    nodes(v, false, "device-type", type);
     nodes(v, false, "discard-enable", v->ro ? "0" : "1");
     nodes(v, false, "params", v->dev->name);
     nodes(v, false, "hotplug-status", "connected");
@@ -74,7 +87,9 @@ static void vbd_layout(struct vbd *v)
     nodes(v, true, "backend", v->be);
     nodes(v, true, "backend-id", "0");
     node(v, true, "virtual-device", "%lu", v->devid);
-    nodes(v, true, "device-type", "disk");
+    nodes(v, true, "device-type", type);
+    nodes(v, true, "protocol", g.compat ? XEN_IO_PROTO_ABI_X86_32
+                                        : XEN_IO_PROTO_ABI_X86_64);
     nodes(v, true, "state", "1");
 }
 
@@ -124,7 +139,13 @@ static void vbd_probe(struct vbd *v)
     node(v, false, "sectors", "%lu", v->nr_sectors);
     node(v, false, "sector-size", "%lu", d->sector_size);
     node(v, false, "physical-sector-size", "%lu", d->phys_sector_size);
-    node(v, false, "info", "%lu", v->ro ? VDISK_READONLY : 0);
+    /*
+     * As Linux's xen_vbd_create(): a CD-ROM by the device-type the
+     * toolstack wrote; removable only for media that can go, which the
+     * shim's devices can't.
+     */
+    node(v, false, "info", "%lu", (v->ro ? VDISK_READONLY : 0) |
+                                  (v->cdrom ? VDISK_CDROM : 0));
     node(v, false, "feature-flush-cache", "%lu",
          !!(d->features & BLK_F_FLUSH));
     node(v, false, "feature-barrier", "%lu", !!(d->features & BLK_F_FLUSH));
@@ -138,13 +159,14 @@ static void vbd_probe(struct vbd *v)
  * named @vdev ((disk << 4) | partition, as xl's xvd<disk><partition>),
  * or -1: the next letter.
  */
-static bool add_vbd(struct blk_dev *dev, bool ro, const struct gpt_part *p,
-                    int vdev)
+static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
+                    const struct gpt_part *p, int vdev)
 {
     unsigned long nr = (VBD_REQS * sizeof(struct vbd_req) + PAGE_SIZE - 1) >>
                        PAGE_SHIFT, pfn;
     unsigned int i;
     struct vbd *v;
+    const char *what;
 
     if ( nr_vbds == VBD_MAX )
     {
@@ -184,18 +206,20 @@ static bool add_vbd(struct blk_dev *dev, bool ro, const struct gpt_part *p,
     v->start = p ? p->first_lba * v->lbs : 0;
     v->nr_sectors = p ? p->nr_lbas * v->lbs : dev->nr_sectors;
     v->part = p ? p->number : 0;
-    v->ro = ro || (dev->features & BLK_F_RO);
+    v->ro = ro || cdrom || (dev->features & BLK_F_RO);
+    v->cdrom = cdrom;
     nr_vbds++;
+    what = cdrom ? ", CD-ROM" : v->ro ? ", read-only" : "";
     if ( p )
         printk(XENLOG_INFO "blkback: %s (%u) is %s partition %u (sectors "
                "%lu-%lu), %lu sectors%s\n", v->name, v->devid, dev->name,
                v->part, (unsigned long)v->start,
                (unsigned long)(v->start + v->nr_sectors - 1),
-               (unsigned long)v->nr_sectors, v->ro ? ", read-only" : "");
+               (unsigned long)v->nr_sectors, what);
     else
         printk(XENLOG_INFO "blkback: %s (%u) is %s, %lu sectors%s\n",
                v->name, v->devid, dev->name, (unsigned long)v->nr_sectors,
-               v->ro ? ", read-only" : "");
+               what);
     return true;
 }
 
@@ -256,7 +280,7 @@ static void choose_devices(void)
     if ( !opt_vbd[0] )
     {
         for ( i = 0; (d = blk_get(i)) != NULL; i++ )
-            if ( !add_vbd(d, false, NULL, -1) )
+            if ( !add_vbd(d, false, false, NULL, -1) )
                 break;
         return;
     }
@@ -285,8 +309,8 @@ static void choose_devices(void)
                    (int)(end - p), p, vbds[i].name);
             continue;
         }
-        if ( !add_vbd(d, o.ro, o.sel.by != GPT_BY_NONE ? &part : NULL,
-                      vdev) )
+        if ( !add_vbd(d, o.ro, o.cdrom,
+                      o.sel.by != GPT_BY_NONE ? &part : NULL, vdev) )
             break;
     }
 }

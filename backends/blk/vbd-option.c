@@ -3,7 +3,8 @@
  * One entry of vbd= (docs/command-line.md): which device, which of its
  * GPT partitions (gpt.c's selectors), the name xl's vdev= would give it
  * (docs/misc/vbd-interface.txt: xvd<a-p> a disk, xvd<a-p><1-15> a
- * partition), read-only or not.  Fields after the first are ':'
+ * partition), read-only or not, a CD-ROM (read-only, as xl's
+ * devtype=cdrom implies access=ro) or not.  Fields after the first are ':'
  * separated; a device's name has no '=', so a first field that is a
  * partition selector means no device was named.
  */
@@ -52,7 +53,7 @@ const char *vbd_parse_option(const char *p, const char *end,
 
     o->name_len = f - p;
     o->vdev = -1;
-    o->ro = false;
+    o->ro = o->cdrom = false;
     if ( gpt_parse_sel(p, o->name_len, &o->sel) )
         o->name_len = 0;
     else if ( has_eq(p, o->name_len) )
@@ -61,9 +62,11 @@ const char *vbd_parse_option(const char *p, const char *end,
     {
         next = field_end(++f, end);
         if ( o->ro )
-            return "\":ro\" comes last";
+            return "\":ro\" or \":cdrom\" comes last";
         if ( next - f == 2 && !strncmp(f, "ro", 2) )
             o->ro = true;
+        else if ( next - f == 5 && !strncmp(f, "cdrom", 5) )
+            o->ro = o->cdrom = true;
         else if ( next - f >= 5 && !strncmp(f, "vdev=", 5) )
         {
             if ( o->vdev >= 0 || (o->vdev = vbd_parse_vdev(f, next - f)) < 0 )
@@ -71,7 +74,8 @@ const char *vbd_parse_option(const char *p, const char *end,
         }
         else if ( o->sel.by != GPT_BY_NONE ||
                   !gpt_parse_sel(f, next - f, &o->sel) )
-            return "a field is not ro, vdev= or one partition selector";
+            return "a field is not ro, cdrom, vdev= or one partition "
+                   "selector";
         f = next;
     }
     if ( !o->name_len && o->sel.by == GPT_BY_NONE )

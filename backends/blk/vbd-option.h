@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * One entry of the vbd= option (vbd-option.c, pure: the host tests
- * compile it): a device's name, a GPT partition, a vdev name, ":ro".
+ * compile it): a device's name, a GPT partition, a vdev name, ":ro" or
+ * ":cdrom".
  */
 #ifndef BACKENDS_BLK_VBD_OPTION_H
 #define BACKENDS_BLK_VBD_OPTION_H
@@ -12,13 +13,14 @@ struct vbd_option {
     size_t name_len;                /* the device's, at the entry's start */
     struct gpt_sel sel;             /* GPT_BY_NONE: the whole device */
     int vdev;                       /* (disk << 4) | partition, or -1 */
-    bool ro;
+    bool ro;                        /* ":ro", or implied by ":cdrom" */
+    bool cdrom;                     /* ":cdrom": xl's devtype=cdrom */
 };
 
 /*
- * [@p, @end): <device>[:vdev=<name>][:ro] or
- * [<device>:]<partition>[:vdev=<name>][:ro].  NULL and @o filled, or
- * why not.
+ * [@p, @end): <device>[:vdev=<name>][:ro|:cdrom] or
+ * [<device>:]<partition>[:vdev=<name>][:ro|:cdrom].  NULL and @o filled,
+ * or why not.
  */
 const char *vbd_parse_option(const char *p, const char *end,
                              struct vbd_option *o);

@@ -9,13 +9,14 @@
 # natural end without the Hurd's bootstrap modules ("No bootstrap code
 # loaded") and shut down.  On the way its own Xen drivers (xen/block.c,
 # xen/net.c: a third party's blkfront and netfront, which write no
-# protocol node and wait for the backend's states in their own order)
-# must connect to the shim's backends: a writable and a read-only disk
-# and a NIC, each named as GNU Mach names what it found.  Without the
+# protocol node (the toolstack's, the guest's width, stands) and wait for
+# the backend's states in their own order)
+# must connect to the shim's backends: a writable and a read-only disk,
+# a CD-ROM and a NIC, each named as GNU Mach names what it found.  Without the
 # option, the i386 kernel's store must fault as on Xen, and the shim's
 # log name the option.  One line each:
 #
-#   PASS: gnumach: i386: banner, memory, devices, two disks and a NIC, no bootstrap modules
+#   PASS: gnumach: i386: banner, memory, devices, three disks and a NIC, no bootstrap modules
 #   FAIL: gnumach: amd64: ...          (console in build/check/gnumach-amd64.log)
 #   SKIP: gnumach: no image (...)      no network, no package lists
 set -u
@@ -31,10 +32,13 @@ case $? in
    exit 1 ;;
 esac
 
-# Two disks (the second read-only) and a NIC for its drivers to find.
+# Three disks (the second read-only, the third a CD-ROM) and a NIC for its
+# drivers to find.
 disk0=build/check/gnumach-xvda.img disk1=build/check/gnumach-xvdb.img
-rm -f "$disk0" "$disk1"
-truncate -s 64M "$disk0" && truncate -s 8M "$disk1" || exit 1
+disk2=build/check/gnumach-xvdc.img
+rm -f "$disk0" "$disk1" "$disk2"
+truncate -s 64M "$disk0" && truncate -s 8M "$disk1" &&
+    truncate -s 4M "$disk2" || exit 1
 
 failed=0
 for arch in i386 amd64; do
@@ -44,6 +48,7 @@ for arch in i386 amd64; do
     why=
     tools/pvshim-run "$(dirname "$img")/gnumach-$arch.elf" --timeout 120 \
         --shim-cmdline ptwr-l2 --disk "$disk0" --disk "$disk1,ro" \
+        --disk "$disk2,cdrom" \
         --net user </dev/null >"$log" 2>&1
     for want in 'GNU Mach 1\.[0-9]' "Running on xen-3\.0-$abi\." \
                 'vm_page: page table size' \
@@ -51,13 +56,14 @@ for arch in i386 amd64; do
                 "blkback: xvdb: connected, protocol $proto-abi" \
                 "xvd0: dom0's VBD 51712 \(virtio-blk0,w\) 64MB" \
                 "xvd1: dom0's VBD 51728 \(virtio-blk1,r\) 8MB" \
+                "xvd2: dom0's VBD 51744 \(virtio-blk2,r, cdrom\) 4MB" \
                 "eth0: dom0's VIF 0 52:54:00:12:34:56" \
                 'netback: vif1\.0: connected, 1 queue' \
                 'No bootstrap code loaded' 'd1: shutdown'; do
         grep -aEq "$want" "$log" || { why="no '$want'"; break; }
     done
     if [ -z "$why" ]; then
-        echo "PASS: gnumach: $arch: banner, memory, devices, two disks and a NIC, no bootstrap modules"
+        echo "PASS: gnumach: $arch: banner, memory, devices, three disks and a NIC, no bootstrap modules"
     else
         echo "FAIL: gnumach: $arch: $why (console in $log)"
         failed=1

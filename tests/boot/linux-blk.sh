@@ -16,8 +16,10 @@
 #          the guest printed, the rest is as made (four vCPUs)
 #   read   64 MiB of the host's random data read back by the guest: its
 #          md5 is the file's
-#   ro     a read-only disk (--disk ...,ro): Linux sees it read-only, a
-#          write fails in the guest, the file is unchanged
+#   ro     a read-only disk (--disk ...,ro) and a CD-ROM (--disk ...,cdrom,
+#          xvdb): Linux sees both read-only, a write to either fails in
+#          the guest, the CD-ROM alone answers CDROM_GET_CAPABILITY, the
+#          CD-ROM reads whole, both files are unchanged
 #   ext4   an ext4 filesystem made on the host (mke2fs) mounted by the
 #          guest, files written, unmounted, powered off: e2fsck -fn is
 #          clean and the files' contents are what the guest wrote (four
@@ -98,14 +100,21 @@ PY
 }
 
 rm -f "$img"
-vcpus=1 opts= shimopts=
+vcpus=1 opts= shimopts= extra=()
 # The part mode's partition: sectors PSTART.. of the image, PSIZE of them.
 PSTART=4096 PSIZE=8192
 PUUID=6a0c1f0e-3d2b-4c5a-9e8f-0123456789ab
 case $mode in
 basic|ro)
     pattern "$img" 0 8192
-    [ "$mode" = ro ] && opts=,ro
+    if [ "$mode" = ro ]; then
+        opts=,ro
+        # The CD-ROM: sectors of its own, so neither reads as the other.
+        rm -f "$img.cd"
+        pattern "$img.cd" 10000 2048
+        cdsum=$(md5sum <"$img.cd" | cut -d' ' -f1)
+        extra=(--disk "$img.cd,if=$iface,cdrom")
+    fi
     ;;
 write)
     pattern "$img" 0 $((MIB64 / 512 + 2048))
@@ -150,7 +159,7 @@ watched_boot "$log" 280 \
     tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 300 \
     --vcpus $vcpus --shim-cmdline "$shimopts" \
     --guest-cmdline "console=hvc0 pvshim_blk=$(case $mode in basic) echo 1 ;; *) echo "$mode" ;; esac)" \
-    --disk "$img,if=$iface$opts"
+    --disk "$img,if=$iface$opts" "${extra[@]}"
 rc=$?
 
 if [ "$rc" = 124 ]; then
@@ -234,13 +243,28 @@ part)
     done="$done changed"
     ;;
 ro)
-    grep -aq "pvshim-blk: ro 1" "$log" ||
-        fail "Linux did not see xvda read-only"
-    grep -aq "pvshim-blk: write refused" "$log" ||
-        fail "a write was not refused"
+    for d in xvda xvdb; do
+        grep -aq "pvshim-blk: $d ro 1" "$log" ||
+            fail "Linux did not see $d read-only"
+        grep -aq "pvshim-blk: $d write refused" "$log" ||
+            fail "a write to $d was not refused"
+    done
+    grep -aq "pvshim-blk: xvda is not a cdrom" "$log" ||
+        fail "xvda, a disk, answered as a CD-ROM"
+    grep -aq "pvshim-blk: xvdb is cdrom" "$log" ||
+        fail "xvdb did not answer as a CD-ROM"
+    [ "$(printed 'xvdb md5')" = "$cdsum" ] ||
+        fail "xvdb read md5 $(printed 'xvdb md5'), the CD-ROM's is $cdsum"
+    cdname=virtio-blk1
+    [ "$iface" = nvme ] && cdname=nvme1n1
+    grep -aq "blkback: xvdb (51728) is $cdname, 2048 sectors, CD-ROM" "$log" ||
+        fail "the shim did not log xvdb as a CD-ROM"
     [ "$(md5sum <"$img" | cut -d' ' -f1)" = "$want" ] ||
         fail "the read-only image changed"
-    done="xvda read-only, a write refused, the image unchanged"
+    [ "$(md5sum <"$img.cd" | cut -d' ' -f1)" = "$cdsum" ] ||
+        fail "the CD-ROM's image changed"
+    done="xvda read-only and xvdb a CD-ROM: writes refused, only xvdb a"
+    done="$done CD-ROM to Linux, xvdb read whole, both images unchanged"
     ;;
 ext4)
     grep -aq "pvshim-blk: mounted" "$log" || fail "the guest did not mount it"
@@ -266,7 +290,7 @@ esac
 
 if [ -z "$why" ]; then
     echo "PASS: $label: $done"
-    rm -f "$img" "$img.before"
+    rm -f "$img" "$img.before" "$img.cd"
 else
     echo "FAIL: $label: $why (console: $log)"
     exit 1

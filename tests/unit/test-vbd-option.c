@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Host tests of vbd='s entries (backends/blk/vbd-option.c): a device
- * alone, read-only, with a partition, a partition with no device, the
+ * alone, read-only, a CD-ROM, with a partition, a partition with no device, the
  * vdev= names xl takes (xvda .. xvdp, a partition 1-15), and what is
- * refused: unknown fields, two selectors or vdevs, ":ro" not last, empty
+ * refused: unknown fields, two selectors or vdevs, ":ro" or ":cdrom" not
+ * last or both, empty
  * entries, malformed names.
  */
 #include "tests/unit/unit.h"
@@ -30,9 +31,20 @@ static void test_devices(void)
     CHECK_STR(parse("nvme0n1:ro"), "ok");
     CHECK_EQ(o.name_len, 7);
     CHECK(o.ro);
+    CHECK(!o.cdrom);
     CHECK_STR(parse("nvme0n1:vdev=xvdc:ro"), "ok");
     CHECK_EQ(o.vdev, 2 << 4);
     CHECK(o.ro);
+    /* A CD-ROM is read-only, as xl's devtype=cdrom makes access=ro. */
+    CHECK_STR(parse("virtio-blk1:cdrom"), "ok");
+    CHECK_EQ(o.name_len, 11);
+    CHECK(o.ro);
+    CHECK(o.cdrom);
+    CHECK_STR(parse("virtio-blk1:vdev=xvdd:cdrom"), "ok");
+    CHECK_EQ(o.vdev, 3 << 4);
+    CHECK(o.cdrom);
+    CHECK_STR(parse("virtio-blk0"), "ok");
+    CHECK(!o.cdrom);                    /* nothing kept from the last */
 }
 
 static void test_partitions(void)
@@ -86,7 +98,10 @@ static void test_refused(void)
         "part=1:partlabel=x", "virtio-blk0:vdev=xvda:vdev=xvdb",
         "virtio-blk0:vdev=xvdz", "virtio-blk0:vdev=", "virtio-blk0:vdev",
         "virtio-blk0:", "virtio-blk0::ro", "part=0", "virtio-blk0:part=",
-        "virtio-blk0:partuuid=x", "virtio-blk0:RO",
+        "virtio-blk0:partuuid=x", "virtio-blk0:RO", ":cdrom",
+        "virtio-blk0:cdrom:ro", "virtio-blk0:ro:cdrom",
+        "virtio-blk0:cdrom:cdrom", "virtio-blk0:cdrom:vdev=xvdb",
+        "virtio-blk0:CDROM", "virtio-blk0:cd",
     };
     unsigned int i;
 
@@ -96,7 +111,8 @@ static void test_refused(void)
             printf("accepted: \"%s\"\n", bad[i]);
             CHECK(false);
         }
-    CHECK_STR(parse("x:ro:vdev=xvda"), "\":ro\" comes last");
+    CHECK_STR(parse("x:ro:vdev=xvda"), "\":ro\" or \":cdrom\" comes last");
+    CHECK_STR(parse("x:cdrom:part=1"), "\":ro\" or \":cdrom\" comes last");
     CHECK_STR(parse(""), "no device or partition");
 }
 
