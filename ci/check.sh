@@ -266,8 +266,8 @@ fi
 job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
 # Its xen-blkfront against the shim's block backend, over each device;
 # then one boot each: 64 MiB written (checked in the image) and read,
-# a read-only disk, an ext4 filesystem fsck-clean afterwards, a GPT
-# partition as the whole disk.
+# a read-only disk and a CD-ROM, an ext4 filesystem fsck-clean
+# afterwards, a GPT partition as the whole disk.
 job "linux blkfront" "" "tests/boot/linux-blk.sh"
 job "linux blkfront nvme" "" "LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
 for m in write read ro ext4 part; do
@@ -276,6 +276,9 @@ done
 # One GPT partition of the disk as xvda (vbd=...:partlabel=, partuuid=).
 job "linux blkfront part nvme" "" \
     "LINUX_BLK_MODE=part LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
+# QEMU's NVMe says nothing of a read-only drive: only vbd='s :ro does.
+job "linux blkfront ro nvme" "" \
+    "LINUX_BLK_MODE=ro LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
 # Its xen-netfront against the shim's network backend, over virtio-net.
 job "linux netfront" "" "tests/boot/linux-net.sh"
 job "linux netfront 2 vCPUs" "" "LINUX_VCPUS=2 tests/boot/linux-net.sh"
