@@ -11,6 +11,7 @@
 
 static struct blk_dev *blk_devs[8];
 static unsigned int nr_blk_devs;
+static void (*resize_hook)(struct blk_dev *dev);
 
 static void block_softirq(void)
 {
@@ -56,12 +57,30 @@ void blk_queue_interrupt(struct blk_dev *dev, unsigned int q)
     raise_softirq(BLOCK_SOFTIRQ);
 }
 
-/* Whether [sector, sector + nr) lies on the disk, in whole blocks. */
+void blk_set_resize_hook(void (*fn)(struct blk_dev *dev))
+{
+    __atomic_store_n(&resize_hook, fn, __ATOMIC_RELEASE);
+}
+
+void blk_resized(struct blk_dev *dev, uint64_t nr_sectors)
+{
+    void (*fn)(struct blk_dev *dev);
+
+    __atomic_store_n(&dev->nr_sectors, nr_sectors, __ATOMIC_RELEASE);
+    if ( (fn = __atomic_load_n(&resize_hook, __ATOMIC_ACQUIRE)) )
+        fn(dev);
+}
+
+/*
+ * Whether [sector, sector + nr) lies on the disk, in whole blocks: the
+ * size read once, as a resize may change it meanwhile.
+ */
 static bool range_ok(const struct blk_dev *dev, uint64_t sector, uint64_t nr)
 {
     uint64_t per_block = dev->sector_size >> BLK_SECTOR_SHIFT;
+    uint64_t size = __atomic_load_n(&dev->nr_sectors, __ATOMIC_ACQUIRE);
 
-    return nr && sector < dev->nr_sectors && nr <= dev->nr_sectors - sector &&
+    return nr && sector < size && nr <= size - sector &&
            !(sector % per_block) && !(nr % per_block);
 }
 

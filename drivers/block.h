@@ -122,6 +122,17 @@ enum blk_status blk_submit(struct blk_dev *dev, struct blk_request *req);
 /* blk_submit() on the device's queue @q (mod its queues), wherever from. */
 enum blk_status blk_submit_on(struct blk_dev *dev, unsigned int q,
                               struct blk_request *req);
+/*
+ * The device's capacity changed while it runs (virtio-blk's configuration
+ * interrupt: QEMU's block_resize): @dev->nr_sectors becomes @nr_sectors
+ * and the resize hook, if one is set, hears of it, from the interrupt
+ * (so it may only note it and raise a softirq).  Requests checked from
+ * then on are checked against the new size; one in flight past a new,
+ * smaller end fails at the device.
+ */
+void blk_resized(struct blk_dev *dev, uint64_t nr_sectors);
+/* The one listener to resizes (the block backend). */
+void blk_set_resize_hook(void (*fn)(struct blk_dev *dev));
 /* The end of a batch submitted with `more`: the device hears of it now. */
 void blk_kick_on(struct blk_dev *dev, unsigned int q);
 /* blk_submit()'s checks alone: could @dev take @req as it is? */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The block backend's softirq: handshakes to look at again (a drained
- * disconnect, a frontend's state), then each connected ring, bounded,
+ * disconnect, a frontend's state, a device's new size), then each
+ * connected ring, bounded,
  * re-raised if more waits; each vbd under its lock.  Raised on CPU 0 by
  * the guest's sends, xenstore watches and completions.
  */
@@ -26,6 +27,8 @@ void blkback_work(void)
             vbd_drained(v);
         if ( __atomic_exchange_n(&v->recheck, false, __ATOMIC_ACQ_REL) )
             vbd_frontend_changed(v);
+        if ( __atomic_exchange_n(&v->resized, false, __ATOMIC_ACQ_REL) )
+            vbd_resize(v);
         for ( r = 0; r < v->nr_rings; r++ )
             if ( vbd_ring_work(&v->rings[r]) )
                 more = true;

@@ -102,6 +102,7 @@ struct vbd {
     char be[48], fe[48];            /* the two xenstore directories */
     unsigned int be_state;          /* XenbusState last written */
     bool recheck;                   /* look at the frontend's state again */
+    bool resized;                   /* the device's size changed */
 
     /* The connection: rings and ports held until nothing is in flight. */
     bool connected;                 /* taking requests */
@@ -123,6 +124,7 @@ void vbd_frontend_changed(struct vbd *v);
 void vbd_broken(struct vbd *v, const char *why, unsigned int a,
                 unsigned int b);
 void vbd_drained(struct vbd *v);
+void vbd_resize(struct vbd *v);
 
 /*
  * request.c: a read or write (direct or indirect), a discard: checked,

@@ -328,6 +328,21 @@ static void frontend_watch(const char *path, void *data)
     cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }
 
+/*
+ * A static handler: the image is PIE.  From the device's interrupt: it
+ * only marks the device's disks, and the backend's softirq tells their
+ * frontends.
+ */
+static void resize_hook(struct blk_dev *dev)
+{
+    unsigned int i;
+
+    for ( i = 0; i < nr_vbds; i++ )
+        if ( vbds[i].dev == dev )
+            __atomic_store_n(&vbds[i].resized, true, __ATOMIC_RELEASE);
+    cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
+}
+
 /* A static handler: the image is PIE. */
 static void drain_hook(void)
 {
@@ -348,5 +363,8 @@ void blkback_init(void)
         xs_shim_watch(path, frontend_watch, &vbds[i]);
     }
     if ( nr_vbds )
+    {
         shutdown_hook_register(drain_hook);
+        blk_set_resize_hook(resize_hook);
+    }
 }

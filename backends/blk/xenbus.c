@@ -31,6 +31,43 @@ static void switch_state(struct vbd *v, unsigned int state)
     xs_shim_write(path, val);
 }
 
+/*
+ * Linux's xen_vbd_resize(): the device's new size as the disk's sectors,
+ * then, for a connected frontend, its state written again, so that the
+ * frontend's watch on it fires and it reads them (blkfront_connect():
+ * "Setting capacity to N").  A partition's size is its table's, not the
+ * device's: it stays (requests past a device that shrank under it fail
+ * there).
+ */
+void vbd_resize(struct vbd *v)
+{
+    uint64_t nr = __atomic_load_n(&v->dev->nr_sectors, __ATOMIC_ACQUIRE);
+    char path[64], val[24];
+
+    if ( v->part )
+    {
+        printk(XENLOG_WARNING "blkback: %s: %s resized to %lu sectors; "
+               "partition %u stays as it is\n", v->name, v->dev->name,
+               (unsigned long)nr, v->part);
+        return;
+    }
+    /* Whole logical blocks, as at boot. */
+    nr &= ~(uint64_t)(v->lbs - 1);
+    if ( nr == v->nr_sectors )
+        return;
+    printk(XENLOG_INFO "blkback: %s: resized to %lu sectors (were %lu)\n",
+           v->name, (unsigned long)nr, (unsigned long)v->nr_sectors);
+    v->nr_sectors = nr;
+    snprintf(path, sizeof(path), "%s/sectors", v->be);
+    snprintf(val, sizeof(val), "%lu", (unsigned long)nr);
+    xs_shim_write(path, val);
+    if ( v->be_state == XenbusStateConnected )
+    {
+        snprintf(path, sizeof(path), "%s/state", v->be);
+        xs_shim_write(path, "4");       /* XenbusStateConnected, again */
+    }
+}
+
 /* A frontend node as a number; false if missing or not one. */
 static bool read_ulong(const struct vbd *v, const char *name,
                        unsigned long *out)

@@ -82,6 +82,7 @@ struct vblk {
     struct virtio_dev vd;
     struct vblk_queue q[BLK_MAX_QUEUES];
     struct timer poll;              /* without interrupts */
+    unsigned long config_irqs;      /* configuration changes heard of */
 };
 
 static struct vblk vblks[VBLK_MAX_DEVS];
@@ -93,6 +94,21 @@ static void vblk_irq(void *data)
 
     q->irqs++;
     blk_queue_interrupt(&q->vb->blk, q->vq.index);
+}
+
+/*
+ * The configuration changed (QEMU's block_resize): the new capacity, if
+ * that is what changed.  The other fields the driver reads are fixed
+ * while the device runs.
+ */
+static void vblk_config_irq(void *data)
+{
+    struct vblk *vb = data;
+    uint64_t nr = virtio_cfg_read(&vb->vd, VBLK_CFG_CAPACITY, 8);
+
+    vb->config_irqs++;
+    if ( nr != ACCESS_ONCE(vb->blk.nr_sectors) )
+        blk_resized(&vb->blk, nr);
 }
 
 static void vblk_poll(void *data)
@@ -256,6 +272,8 @@ static void vblk_dump(struct blk_dev *dev)
         printk("%s vq%u: %lu interrupts%s\n", dev->name, i, vb->q[i].irqs,
                vb->q[i].vq.polled ? " (polled)" : "");
     }
+    printk("%s: %lu sectors, %lu configuration changes\n", dev->name,
+           (unsigned long)ACCESS_ONCE(dev->nr_sectors), vb->config_irqs);
 }
 
 static const struct blk_dev_ops vblk_ops = {
@@ -318,7 +336,7 @@ static bool setup_queue(struct vblk *vb, unsigned int i)
 
     spin_lock_init(&q->lock, LOCK_RANK_BLK_QUEUE);
     q->vb = vb;
-    /* Entry 0 stays for configuration changes, unused (4.1.5.1.2). */
+    /* Entry 0 is for configuration changes (vblk_config_irq()). */
     if ( !virtio_queue_setup(&vb->vd, &q->vq, i, VBLK_QUEUE_SIZE, i + 1,
                              cpu, vblk_irq, q) )
         return false;
@@ -403,6 +421,8 @@ bool virtio_blk_probe(struct pci_dev *d)
     vb->blk.ops = &vblk_ops;
     vb->blk.priv = vb;
     read_config(vb);
+    /* A resize on CPU 0; without MSI-X a resize goes unheard. */
+    virtio_config_irq(&vb->vd, 0, 0, vblk_config_irq, vb);
     virtio_driver_ok(&vb->vd);
     for ( i = 0; i < nr && !vb->q[i].vq.polled; i++ )
         continue;

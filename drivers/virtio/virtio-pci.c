@@ -198,6 +198,16 @@ unsigned int virtio_nr_queues(struct virtio_dev *vd)
     return mmio_read16(vd->common + VC_NUM_QUEUES);
 }
 
+bool virtio_config_irq(struct virtio_dev *vd, unsigned int entry,
+                       unsigned int cpu, vector_handler_t *fn, void *data)
+{
+    if ( !vd->msix || !pci_msix_bind(vd->pci, entry, cpu, fn, data) )
+        return false;
+    mmio_write16(vd->common + VC_MSIX_CONFIG, entry);
+    /* As a queue's vector: NO_VECTOR read back is a refusal (4.1.5.1.2). */
+    return mmio_read16(vd->common + VC_MSIX_CONFIG) == entry;
+}
+
 bool virtio_queue_setup(struct virtio_dev *vd, struct virtqueue *vq,
                         uint16_t index, uint16_t max, unsigned int entry,
                         unsigned int cpu, vector_handler_t *fn, void *data)

@@ -73,6 +73,14 @@ unsigned int virtio_nr_queues(struct virtio_dev *vd);
 bool virtio_queue_setup(struct virtio_dev *vd, struct virtqueue *vq,
                         uint16_t index, uint16_t max, unsigned int entry,
                         unsigned int cpu, vector_handler_t *fn, void *data);
+/*
+ * The device's configuration-change interrupt (4.1.4.3: a field such as
+ * virtio-blk's capacity changed) as MSI-X entry @entry to CPU @cpu
+ * calling @fn(@data); false where there is no MSI-X, or the device
+ * refuses the vector (then no interrupt says so).
+ */
+bool virtio_config_irq(struct virtio_dev *vd, unsigned int entry,
+                       unsigned int cpu, vector_handler_t *fn, void *data);
 /* Tell the device about queue @vq's new entries. */
 void virtio_notify(struct virtio_dev *vd, struct virtqueue *vq);
 /*

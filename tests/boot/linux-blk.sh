@@ -24,6 +24,10 @@
 #          guest, files written, unmounted, powered off: e2fsck -fn is
 #          clean and the files' contents are what the guest wrote (four
 #          vCPUs)
+#   resize the disk grown while the guest runs (QEMU's block_resize on a
+#          monitor, once the guest says it waits): blkfront sees the new
+#          size, the new last sector written lands at the file's end,
+#          the old sectors are as made
 #   part   a GPT disk (sfdisk) whose second partition alone is xvda
 #          (vbd=virtio-blk0:partlabel=guest; on NVMe vbd=partuuid=...,
 #          no device named, and the primary GPT header's CRC broken, so
@@ -43,7 +47,7 @@ iface=${LINUX_BLK_IF:-virtio}
 mode=${LINUX_BLK_MODE:-basic}
 case $mode in
 basic) label="linux: blkfront ($iface)"; tag=$iface ;;
-write|read|ro|ext4|part) label="linux: blkfront $mode ($iface)"; tag=$mode-$iface ;;
+write|read|ro|ext4|part|resize) label="linux: blkfront $mode ($iface)"; tag=$mode-$iface ;;
 *) echo "FAIL: linux: blkfront: unknown LINUX_BLK_MODE $mode"; exit 1 ;;
 esac
 log=build/check/linux-blk-$tag.log
@@ -105,7 +109,7 @@ vcpus=1 opts= shimopts= extra=()
 PSTART=4096 PSIZE=8192
 PUUID=6a0c1f0e-3d2b-4c5a-9e8f-0123456789ab
 case $mode in
-basic|ro)
+basic|ro|resize)
     pattern "$img" 0 8192
     if [ "$mode" = ro ]; then
         opts=,ro
@@ -153,6 +157,26 @@ want=$(md5sum <"$img" | cut -d' ' -f1)
 [ "$mode" = part ] && want=$(dd if="$img" bs=512 skip=$PSTART count=$PSIZE \
                              2>/dev/null | md5sum | cut -d' ' -f1)
 
+# The resize mode's QEMU monitor on a pipe pair (QEMU opens both ends
+# read-write), and what types block_resize into it once the guest waits.
+mon=${log%.log}-monitor resizer=
+if [ "$mode" = resize ]; then
+    rm -f "$mon.in" "$mon.out"
+    mkfifo "$mon.in" "$mon.out" || exit 1
+    : >"$log"   # the last run's "resize now" is not this one's
+    extra=(-- -chardev "pipe,id=blkmon,path=$mon" -mon chardev=blkmon)
+    (
+        for _ in $(seq 600); do
+            if grep -aq 'pvshim-blk: resize now' "$log" 2>/dev/null; then
+                echo "block_resize pvshim-disk0 8M" >"$mon.in"
+                exit 0
+            fi
+            sleep 0.5
+        done
+    ) &
+    resizer=$!
+fi
+
 # A boot still running after 280 s is a hang: the shim's debug keys go
 # into its console first (lib.sh).
 watched_boot "$log" 280 \
@@ -161,6 +185,11 @@ watched_boot "$log" 280 \
     --guest-cmdline "console=hvc0 pvshim_blk=$(case $mode in basic) echo 1 ;; *) echo "$mode" ;; esac)" \
     --disk "$img,if=$iface$opts" "${extra[@]}"
 rc=$?
+if [ -n "$resizer" ]; then
+    kill $resizer 2>/dev/null
+    wait $resizer 2>/dev/null
+    rm -f "$mon.in" "$mon.out"
+fi
 
 if [ "$rc" = 124 ]; then
     fail "still running after 280 s (the shim's debug keys are in the console)"
@@ -170,6 +199,7 @@ fi
 ! grep -aqE 'Panic on CPU|FATAL TRAP' "$log" || fail "the shim itself failed"
 sectors=$(($(stat -c %s "$img") / 512))
 [ "$mode" = part ] && sectors=$PSIZE
+[ "$mode" = resize ] && sectors=8192     # at first
 grep -aqE "pvshim-blk: xvda sectors $sectors\b" "$log" ||
     fail "blkfront did not see $sectors sectors"
 # What the guest printed after "pvshim-blk: KEY ".
@@ -241,6 +271,22 @@ part)
     done="xvda is GPT partition 2 ($shimopts): its size and md5sum, a"
     done="$done sector written and 8 discarded inside it, no byte outside"
     done="$done changed"
+    ;;
+resize)
+    grep -aq "blkback: xvda: resized to 16384 sectors (were 8192)" "$log" ||
+        fail "the shim did not log xvda's new size"
+    grep -aq "pvshim-blk: resized to 16384" "$log" ||
+        fail "blkfront did not see 16384 sectors"
+    grep -aq "pvshim-blk: read back pvshim-blk-grown" "$log" ||
+        fail "the new last sector did not read back"
+    [ "$(stat -c %s "$img")" = 8388608 ] || fail "the image is not 8 MiB"
+    s=$(printf 'pvshim-blk-grown\n' | dd bs=512 conv=sync 2>/dev/null | md5sum)
+    [ "$(dd if="$img" bs=512 skip=16383 count=1 2>/dev/null | md5sum)" = \
+      "$s" ] || fail "the file's last sector is not what the guest wrote"
+    bad=$(pattern_bad "$img" 0 8192)
+    [ -z "$bad" ] || fail "sectors $bad of the image wrong"
+    done="xvda grown from 4 to 8 MiB while Linux ran: blkfront saw it,"
+    done="$done its new last sector written at the file's end"
     ;;
 ro)
     for d in xvda xvdb; do
