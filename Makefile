@@ -75,10 +75,12 @@ $(SYSINC)/xen $(SYSINC)/multiboot:
 # `#define SYM VALUE`.
 ASCII_DEFINES := sed -n 's/^[[:space:]]*\.ascii[[:space:]]*"->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\)"/\#define \1 \2/p'
 
+# Its own dependencies too (the structures' headers): a new field in
+# struct cpu_info must move the entry code's offsets with it.
 $(BUILD)/include/asm-offsets.h: arch/x86/asm-offsets.c $(SYSINC)/xen
 	$(call say,GEN,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF /dev/null -S -o $@.s $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d -MT $@ -S -o $@.s $<
 	$(Q)$(ASCII_DEFINES) $@.s > $@.tmp && mv $@.tmp $@
 
 # The 32-bit (compat) guest's layout of the Xen structures pv/compat/
@@ -354,4 +356,5 @@ linux-check: deps all
 clean:
 	rm -rf build
 
--include $(OBJS:.o=.d) $(UNIT_TESTS:=.d) $(COMPAT_FX).d
+-include $(OBJS:.o=.d) $(UNIT_TESTS:=.d) $(COMPAT_FX).d \
+         $(BUILD)/include/asm-offsets.h.d

@@ -48,6 +48,15 @@ struct cpu_info {
     unsigned int cpu_id;
     void *current;                  /* the vCPU this CPU runs, if any */
 };
+/*
+ * The CPU aligns its stack to 16 bytes before it pushes a frame from
+ * ring 3, and guest_regs must end exactly where that frame starts
+ * (TSS.RSP0): what follows it to the stack's (16-byte aligned) top must
+ * be whole 16-byte units.
+ */
+_Static_assert((sizeof(struct cpu_info) - sizeof(struct cpu_regs) -
+                offsetof(struct cpu_info, guest_regs)) % 16 == 0,
+               "guest_regs must end 16-byte aligned");
 
 /* The last byte of this CPU's stack block, where cpu_info ends. */
 static inline unsigned long cpu_stack_top(void)
