@@ -6,7 +6,9 @@
 # systemd, so nothing else runs while it measures.  The kernel's command
 # line carries io_bench=DEV:OFFSET_MIB:SIZE_MIB:SECONDS[:SYMS]: the raw
 # region of DEV past the file system that fio may overwrite, and each
-# job's length; SYMS 1 (a profiling run) writes the kernel's text symbols
+# job's length (io_bench_jobs=N: N fio jobs at once, the sequential ones
+# each on its own 1/N of the region); SYMS 1 (a profiling run) writes the
+# kernel's text symbols
 # (/proc/kallsyms, gzipped) to DEV just past the region, for the host.
 # It prints "io-bench: ready NAME" before each fio job and "io-bench: done
 # NAME" after it, each time waiting for the host's line on the console,
@@ -37,9 +39,12 @@ mountpoint -q /proc || mount -t proc proc /proc
 mountpoint -q /sys || mount -t sysfs sysfs /sys
 mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp       # iperf3's buffers; the root stays read-only
-v=
+v= jobs=1
 for a in $(cat /proc/cmdline); do
-    case $a in io_bench=*) v=${a#io_bench=} ;; esac
+    case $a in
+    io_bench=*) v=${a#io_bench=} ;;
+    io_bench_jobs=*) jobs=${a#io_bench_jobs=} ;;
+    esac
 done
 IFS=: read -r dev off size secs syms <<EOF
 $v
@@ -66,7 +71,10 @@ say "start $dev ${off}M+${size}M ${secs}s"
 blk=/sys/block/${dev#/dev/}/stat
 counts() {
     read -r rd _ rs _ wr _ ws _ <"$blk"
-    irq=$(awk '/-req|blkif/ { n += $2 } END { print n + 0 }' /proc/interrupts)
+    # Every CPU's column: the numbers after the IRQ's name.
+    irq=$(awk '/-req|blkif/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
+                                  n += $i }
+               END { print n + 0 }' /proc/interrupts)
     ctxt=$(awk '$1 == "ctxt" { print $2 }' /proc/stat)
     echo $((rd + wr)) $((rs + ws)) "$irq" "${ctxt:-0}"
 }
@@ -75,7 +83,9 @@ run_fio() {     # name, rw, block size
     say "ready $1"
     wait_line "go $1" "running $1"
     set -- "$@" $(counts)
-    fio --name="$1" --filename="$dev" --offset="${off}M" --size="${size}M" \
+    fio --name="$1" --filename="$dev" --offset="${off}M" \
+        --size="$((size / jobs))M" --offset_increment="$((size / jobs))M" \
+        --numjobs="$jobs" --group_reporting \
         --rw="$2" --bs="$3" --direct=1 --ioengine=libaio --iodepth=16 \
         --time_based --runtime="$secs" --output-format=json \
         --output="/tmp/$1.json" >"/tmp/$1.err" 2>&1

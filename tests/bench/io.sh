@@ -40,6 +40,12 @@
 # writes past the region): build/bench/io-NAME-PART.profile, the share of
 # the vCPU's time in the shim, the guest's kernel and its user space, by
 # symbol.
+# IO_BENCH_VCPUS=N boots every column on N vCPUs (TCG multi above one)
+# and IO_BENCH_JOBS=M (default N) runs M fio jobs at once in each disk
+# part (each its own share of the region for the sequential ones): how
+# a disk's I/O from several vCPUs scales, natively over the device's
+# queues and on pvshim over blkfront's rings ("vCPU busy %" then sums
+# every vCPU thread's: up to N x 100).
 # IO_BENCH_SHIM_DIR: the shim to boot (default build/default);
 # IO_BENCH_SHIM_CMDLINE: its command line (e.g. no-backend-batch).
 # IO_BENCH_PERFC=1 boots the shim built with Xen's performance counters
@@ -171,7 +177,10 @@ else
     iperf_to=(127.0.0.1 -p "$port")
     via="through hostfwd"
 fi
+vcpus=${IO_BENCH_VCPUS:-1}
+jobs=${IO_BENCH_JOBS:-$vcpus}
 args="io_bench=DEV:$off:$size:$secs${profile:+:1} init=/root/io-bench ro quiet net.ifnames=0"
+[ "$jobs" = 1 ] || args+=" io_bench_jobs=$jobs"
 args+=${IO_BENCH_ARGS:+ $IO_BENCH_ARGS}   # more for both kernels
 # The shim's QEMU command line; the native one differs in its kernel.
 perfc=
@@ -183,6 +192,7 @@ if [ "${IO_BENCH_PERFC:-0}" = 1 ]; then
     rm -f "$out"/io-*.perfc
 fi
 eval "qemu=($(tools/pvshim-run "$kernel" --initrd "$initrd" --memory 1G \
+    --vcpus "$vcpus" \
     --shim-dir "$shim_dir" ${IO_BENCH_SHIM_CMDLINE:+--shim-cmdline "$IO_BENCH_SHIM_CMDLINE"} \
     --disk "$disk" --dry-run \
     --guest-cmdline "root=/dev/xvda1 console=hvc0 ${args/DEV/\/dev\/xvda}" \
@@ -454,8 +464,10 @@ each() {        # function, args...: its value for every boot, in order
 }
 bw_of() { num "${bw[$1,$2]:-}" "$3"; }
 iops_of() { num "${iops[$1,$2]:-}" 1; }
-say "Debian 12 (Linux $kver) from its image, QEMU TCG, 1 GiB, 1 vCPU;" \
-    "fio direct=1 libaio iodepth=16 over $size MiB of the raw disk, ${secs} s a part;" \
+say "Debian 12 (Linux $kver) from its image, QEMU TCG, 1 GiB," \
+    "$vcpus vCPU$([ "$vcpus" = 1 ] || echo s);" \
+    "fio direct=1 libaio iodepth=16$([ "$jobs" = 1 ] || echo " x $jobs jobs")" \
+    "over $size MiB of the raw disk, ${secs} s a part;" \
     "iperf3 ${secs} s each way $via"
 say "$(date -u '+%Y-%m-%d %H:%M UTC'), host load average before $load0, after $load1"
 if [ -n "$pti" ]; then
