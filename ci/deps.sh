@@ -24,7 +24,7 @@ PACKAGES="
     qemu-system-x86 qemu-system-data qemu-utils ovmf
     grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
     lz4 xz-utils
-    mmdebstrap fdisk
+    mmdebstrap fdisk e2fsprogs
     dpkg-dev debhelper lintian
     gnuplot-nox iperf3
     gdb
