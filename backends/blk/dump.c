@@ -51,9 +51,11 @@ void blkback_dump(void)
         if ( v->part )
             snprintf(part, sizeof(part), " partition %u (from sector %lu)",
                      v->part, (unsigned long)v->start);
-        printk("blkback: %s (%u) on %s%s%s: state %u, %s%s%s, %u in flight, "
-               "%lu answered%s\n", v->name, v->devid, v->dev->name, part,
-               v->ro ? " (ro)" : "", v->be_state,
+        printk("blkback: %s (%u) on %s%s%s: %lu sectors, state %u, %s%s%s, "
+               "%u in flight, %lu answered%s\n", v->name, v->devid,
+               v->dev->name, part,
+               v->cdrom ? " (cdrom)" : v->ro ? " (ro)" : "",
+               (unsigned long)v->nr_sectors, v->be_state,
                v->connected ? "connected" : "not connected",
                v->broken ? ", broken" : "",
                v->connected ? (v->x86_32 ? ", x86_32-abi" : ", x86_64-abi")

@@ -559,10 +559,11 @@ section_keys() {
         "+console: out cons (0|0x[0-9a-f]+) prod (0|0x[0-9a-f]+), in cons (0|0x[0-9a-f]+) prod (0|0x[0-9a-f]+); input to the ring" \
         "+serial input: buffer cons (0|0x[0-9a-f]+) prod (0|0x[0-9a-f]+) \(0 waiting\), by interrupt" \
         "+xenstore: req cons 0 prod 0, rsp cons 0 prod 0, connection 0, error 0; 0 bytes of a request in, 0 of replies queued, 0 watch events dropped" \
-        "+blkback: xvda \(51712\) on virtio-blk0: state 2, not connected, 0 in flight, 0 answered" \
+        "+blkback: xvda \(51712\) on virtio-blk0: 2048 sectors, state 2, not connected, 0 in flight, 0 answered" \
         "+virtio-blk0 vq0: avail 0 \(kicked at 0\), used 0 \(taken to 0\), [0-9]+/[0-9]+ free" \
         "+virtio-blk0 vq0: 0 interrupts" \
-        "+blkback: xvdb \(51728\) on nvme0n1: state 2, not connected" \
+        "+virtio-blk0: 2048 sectors, 0 configuration changes" \
+        "+blkback: xvdb \(51728\) on nvme0n1: 2048 sectors, state 2, not connected" \
         "+nvme0n1 queue 1: SQ tail 0, CQ head 0 phase 1, 0 of [0-9]+ commands outstanding" \
         "+netback: vif1.0 on virtio-net0: state 2, not connected, 0 queues" \
         "+virtio-net0 vq0: avail [0-9]+ " "+virtio-net0 vq1: avail 0 " \
