@@ -342,6 +342,25 @@ section_launcher() {
     fi
     # Every status comes through isa-debug-exit, poweroff included.
     expect "launcher: QEMU's own failure is 1" 1 -- "$demo" -- -cpu no-such-cpu
+    # --disk ...,ro and ,cdrom: every disk named in a vbd= of the
+    # launcher's own, by drivers/' names (virtio-blk and NVMe counted
+    # apart, an NVMe controller a disk; --dry-run prints commas as \,);
+    # a CD-ROM beside the user's own vbd= is refused, as it could not be
+    # marked.
+    local d=$logdir/launcher-disk
+    truncate -s 1M "$d-0.img" "$d-1.img" "$d-2.img" "$d-3.img"
+    expect "launcher: ro and cdrom disks named in a vbd=" 0 \
+        '+vbd=virtio-blk0\\?,nvme0n1:ro\\?,virtio-blk1:cdrom\\?,nvme1n1' \
+        -- "$demo" --dry-run --disk "$d-0.img" --disk "$d-1.img,if=nvme,ro" \
+        --disk "$d-2.img,cdrom" --disk "$d-3.img,if=nvme"
+    expect "launcher: no vbd= for plain disks" 0 "-vbd=" \
+        -- "$demo" --dry-run --disk "$d-0.img" --disk "$d-1.img,if=nvme"
+    expect "launcher: a user's vbd= stays, a read-only disk beside it" 0 \
+        "+-append vbd=nvme0n1 " "-vbd=virtio-blk0" \
+        -- "$demo" --dry-run --shim-cmdline vbd=nvme0n1 --disk "$d-0.img,ro"
+    expect "launcher: a cdrom beside the user's own vbd= is refused" 125 \
+        "+mark the CD-ROM there" \
+        -- "$demo" --dry-run --shim-cmdline vbd=virtio-blk0 --disk "$d-0.img,cdrom"
 }
 
 # Malformed command lines are reported, and boot goes on.
