@@ -119,6 +119,15 @@ struct vbd {
 extern struct vbd vbds[VBD_MAX];
 extern unsigned int nr_vbds;
 
+/*
+ * setup.c: a node of @v's backend directory (@fe false) or frontend one:
+ * @value, or @val as @fmt (one unsigned long) gives it.
+ */
+void vbd_nodes(const struct vbd *v, bool fe, const char *name,
+               const char *value);
+void vbd_node(const struct vbd *v, bool fe, const char *name,
+              const char *fmt, unsigned long val);
+
 /* xenbus.c */
 void vbd_frontend_changed(struct vbd *v);
 void vbd_broken(struct vbd *v, const char *why, unsigned int a,

@@ -37,23 +37,22 @@ string_param("vbd", opt_vbd);
 struct vbd vbds[VBD_MAX];
 unsigned int nr_vbds;
 
-static void node(const struct vbd *v, bool fe, const char *name,
-                 const char *fmt, unsigned long val)
-{
-    char path[80], value[64];
-
-    snprintf(path, sizeof(path), "%s/%s", fe ? v->fe : v->be, name);
-    snprintf(value, sizeof(value), fmt, val);
-    xs_shim_write(path, value);
-}
-
-static void nodes(const struct vbd *v, bool fe, const char *name,
-                  const char *value)
+void vbd_nodes(const struct vbd *v, bool fe, const char *name,
+               const char *value)
 {
     char path[80];
 
     snprintf(path, sizeof(path), "%s/%s", fe ? v->fe : v->be, name);
     xs_shim_write(path, value);
+}
+
+void vbd_node(const struct vbd *v, bool fe, const char *name,
+              const char *fmt, unsigned long val)
+{
+    char value[64];
+
+    snprintf(value, sizeof(value), fmt, val);
+    vbd_nodes(v, fe, name, value);
 }
 
 /*
@@ -69,28 +68,28 @@ static void vbd_layout(struct vbd *v)
 
     pv_guest_info(&g);
     xs_shim_mkdir(v->be, 0, 1);
-    nodes(v, false, "frontend", v->fe);
-    nodes(v, false, "frontend-id", "1");
-    nodes(v, false, "online", "1");
-    nodes(v, false, "removable", v->cdrom ? "1" : "0");
-    nodes(v, false, "bootable", "1");
-    nodes(v, false, "dev", v->name);
-    nodes(v, false, "type", "phy");
-    nodes(v, false, "mode", v->ro ? "r" : "w");
-    nodes(v, false, "device-type", type);
-    nodes(v, false, "discard-enable", v->ro ? "0" : "1");
-    nodes(v, false, "params", v->dev->name);
-    nodes(v, false, "hotplug-status", "connected");
-    nodes(v, false, "state", "1");
+    vbd_nodes(v, false, "frontend", v->fe);
+    vbd_nodes(v, false, "frontend-id", "1");
+    vbd_nodes(v, false, "online", "1");
+    vbd_nodes(v, false, "removable", v->cdrom ? "1" : "0");
+    vbd_nodes(v, false, "bootable", "1");
+    vbd_nodes(v, false, "dev", v->name);
+    vbd_nodes(v, false, "type", "phy");
+    vbd_nodes(v, false, "mode", v->ro ? "r" : "w");
+    vbd_nodes(v, false, "device-type", type);
+    vbd_nodes(v, false, "discard-enable", v->ro ? "0" : "1");
+    vbd_nodes(v, false, "params", v->dev->name);
+    vbd_nodes(v, false, "hotplug-status", "connected");
+    vbd_nodes(v, false, "state", "1");
 
     xs_shim_mkdir(v->fe, 1, 0);
-    nodes(v, true, "backend", v->be);
-    nodes(v, true, "backend-id", "0");
-    node(v, true, "virtual-device", "%lu", v->devid);
-    nodes(v, true, "device-type", type);
-    nodes(v, true, "protocol", g.compat ? XEN_IO_PROTO_ABI_X86_32
+    vbd_nodes(v, true, "backend", v->be);
+    vbd_nodes(v, true, "backend-id", "0");
+    vbd_node(v, true, "virtual-device", "%lu", v->devid);
+    vbd_nodes(v, true, "device-type", type);
+    vbd_nodes(v, true, "protocol", g.compat ? XEN_IO_PROTO_ABI_X86_32
                                         : XEN_IO_PROTO_ABI_X86_64);
-    nodes(v, true, "state", "1");
+    vbd_nodes(v, true, "state", "1");
 }
 
 /*
@@ -117,11 +116,11 @@ static void vbd_discard(struct vbd *v)
          * Where the device's granules start in the disk, as Linux's
          * queue_limit_discard_alignment() says it for a partition.
          */
-        node(v, false, "discard-granularity", "%lu", gran);
-        node(v, false, "discard-alignment", "%lu", (gran - off) % gran);
-        node(v, false, "discard-secure", "%lu", 0);
+        vbd_node(v, false, "discard-granularity", "%lu", gran);
+        vbd_node(v, false, "discard-alignment", "%lu", (gran - off) % gran);
+        vbd_node(v, false, "discard-secure", "%lu", 0);
     }
-    node(v, false, "feature-discard", "%lu", v->discard);
+    vbd_node(v, false, "feature-discard", "%lu", v->discard);
 }
 
 /*
@@ -132,25 +131,25 @@ static void vbd_probe(struct vbd *v)
 {
     const struct blk_dev *d = v->dev;
 
-    node(v, false, "feature-max-indirect-segments", "%lu", VBD_SEGS_MAX);
-    node(v, false, "multi-queue-max-queues", "%lu",
+    vbd_node(v, false, "feature-max-indirect-segments", "%lu", VBD_SEGS_MAX);
+    vbd_node(v, false, "multi-queue-max-queues", "%lu",
          MIN(d->nr_queues, VBD_MAX_QUEUES));
-    node(v, false, "max-ring-page-order", "%lu", BLKIF_RING_ORDER_MAX);
-    node(v, false, "sectors", "%lu", v->nr_sectors);
-    node(v, false, "sector-size", "%lu", d->sector_size);
-    node(v, false, "physical-sector-size", "%lu", d->phys_sector_size);
+    vbd_node(v, false, "max-ring-page-order", "%lu", BLKIF_RING_ORDER_MAX);
+    vbd_node(v, false, "sectors", "%lu", v->nr_sectors);
+    vbd_node(v, false, "sector-size", "%lu", d->sector_size);
+    vbd_node(v, false, "physical-sector-size", "%lu", d->phys_sector_size);
     /*
      * As Linux's xen_vbd_create(): a CD-ROM by the device-type the
      * toolstack wrote; removable only for media that can go, which the
      * shim's devices can't.
      */
-    node(v, false, "info", "%lu", (v->ro ? VDISK_READONLY : 0) |
+    vbd_node(v, false, "info", "%lu", (v->ro ? VDISK_READONLY : 0) |
                                   (v->cdrom ? VDISK_CDROM : 0));
-    node(v, false, "feature-flush-cache", "%lu",
+    vbd_node(v, false, "feature-flush-cache", "%lu",
          !!(d->features & BLK_F_FLUSH));
-    node(v, false, "feature-barrier", "%lu", !!(d->features & BLK_F_FLUSH));
+    vbd_node(v, false, "feature-barrier", "%lu", !!(d->features & BLK_F_FLUSH));
     vbd_discard(v);
-    node(v, false, "state", "%lu", XenbusStateInitWait);
+    vbd_node(v, false, "state", "%lu", XenbusStateInitWait);
     v->be_state = XenbusStateInitWait;
 }
 

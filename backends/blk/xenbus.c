@@ -21,14 +21,10 @@
 
 static void switch_state(struct vbd *v, unsigned int state)
 {
-    char path[64], val[4];
-
     if ( v->be_state == state )
         return;
     v->be_state = state;
-    snprintf(path, sizeof(path), "%s/state", v->be);
-    snprintf(val, sizeof(val), "%u", state);
-    xs_shim_write(path, val);
+    vbd_node(v, false, "state", "%lu", state);
 }
 
 /*
@@ -42,7 +38,6 @@ static void switch_state(struct vbd *v, unsigned int state)
 void vbd_resize(struct vbd *v)
 {
     uint64_t nr = __atomic_load_n(&v->dev->nr_sectors, __ATOMIC_ACQUIRE);
-    char path[64], val[24];
 
     if ( v->part )
     {
@@ -58,14 +53,9 @@ void vbd_resize(struct vbd *v)
     printk(XENLOG_INFO "blkback: %s: resized to %lu sectors (were %lu)\n",
            v->name, (unsigned long)nr, (unsigned long)v->nr_sectors);
     v->nr_sectors = nr;
-    snprintf(path, sizeof(path), "%s/sectors", v->be);
-    snprintf(val, sizeof(val), "%lu", (unsigned long)nr);
-    xs_shim_write(path, val);
-    if ( v->be_state == XenbusStateConnected )
-    {
-        snprintf(path, sizeof(path), "%s/state", v->be);
-        xs_shim_write(path, "4");       /* XenbusStateConnected, again */
-    }
+    vbd_node(v, false, "sectors", "%lu", nr);
+    if ( v->be_state == XenbusStateConnected )  /* written again */
+        vbd_node(v, false, "state", "%lu", XenbusStateConnected);
 }
 
 /* A frontend node as a number; false if missing or not one. */
@@ -78,11 +68,8 @@ static bool read_ulong(const struct vbd *v, const char *name,
 /* Xen's xenbus_dev_fatal(): the reason in "error", then Closing. */
 static void fatal(struct vbd *v, const char *why)
 {
-    char path[64];
-
     printk(XENLOG_WARNING "blkback: %s: %s\n", v->name, why);
-    snprintf(path, sizeof(path), "%s/error", v->be);
-    xs_shim_write(path, why);
+    vbd_nodes(v, false, "error", why);
     switch_state(v, XenbusStateClosing);
 }
 
