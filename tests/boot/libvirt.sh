@@ -11,13 +11,15 @@
 # QEMU's user network restricted to the host.  virsh defines it, starts
 # it, logs in as root on `virsh console` and runs a command (eth0's DHCP
 # lease) and `reboot` (the shim resets the VM, libvirt keeps the domain
-# running, and the guest boots to its login again), shuts it down with the ACPI power button (the guest powers off
+# running, and the guest boots to its login again), saves it to a file
+# and restores it (`virsh save`, `virsh restore`: it goes on, a login and
+# a command on its console again), shuts it down with the ACPI power button (the guest powers off
 # cleanly: the domain is shut off for the reason "shutdown" and the
 # shim's log says poweroff, status 0), starts it again and destroys it
 # once PV GRUB reads the disk, and undefines it.  LIBVIRT_IF=nvme: the
 # disk is NVMe.  One line:
 #
-#   PASS: libvirt (virtio): define, start, console login, reboot, shutdown (power button), start, destroy, undefine
+#   PASS: libvirt (virtio): define, start, console login, reboot, save, restore, login, shutdown (power button), start, destroy, undefine
 #   FAIL: libvirt (virtio): why (console: build/check/libvirt-virtio/console.log)
 #   SKIP: libvirt (virtio): no libvirtd (ci/deps.sh installs libvirt-daemon-system)
 set -u
@@ -165,6 +167,43 @@ grep -aq 'd1: shutdown: reboot' "$log" || fail "the guest did not reboot"
 [ "$(grep -ac 'Reading (xen/xvda,msdos1)/boot/grub/grub.cfg' "$log")" -ge 2 ] ||
     fail "PV GRUB did not start again after the guest's reboot"
 
+# Saved and restored (QEMU's migration into a file, as `virsh save`
+# does it), with systemd and the guest's disk and NIC up: the domain
+# runs on from where it stopped, in a new QEMU (the console's log starts
+# again), and takes a login and a command; eth0 keeps its lease.
+virsh save "$dom" "$work/saved" >"$work/virsh.log" 2>&1 ||
+    fail "virsh save: $(cat "$work/virsh.log")"
+state_is 'shut off (saved)' ||
+    fail "after virsh save: $(virsh domstate --reason "$dom")"
+virsh restore "$work/saved" >"$work/virsh.log" 2>&1 ||
+    fail "virsh restore: $(cat "$work/virsh.log")"
+state_is 'running (restored)' ||
+    fail "after virsh restore: $(virsh domstate --reason "$dom")"
+rm -f "$work/saved"
+tests/boot/pty-chat.py "$work/virsh-console-restored.log" \
+    "${as[@]}" virsh -c qemu:///session console --force "$dom" \
+    2>"$work/pty-chat.log" <<'EOF' ||
+expect 60 Escape character
+send \r
+resend 20 \r
+expect 300 pvshim-debian login: 
+send root\r
+expect 120 Password: 
+send root\r
+expect 300 root@pvshim-debian:~# 
+send ip -4 -o addr show eth0; echo restored-$((6 * 7))\r
+expect 120 restored-42
+send exit\r
+expect 300 pvshim-debian login: 
+send \x1d
+wait 60
+EOF
+    fail "virsh console after the restore: $(tail -n1 "$work/pty-chat.log") ($work/virsh-console-restored.log)"
+grep -aq 'eth0 *inet 10\.0\.2\.15/' "$work/virsh-console-restored.log" ||
+    fail "eth0 lost its lease across the restore ($work/virsh-console-restored.log)"
+grep -aqE 'pvshim [0-9a-f]+ .* starting|Linux version' "$log" &&
+    fail "the restored domain booted again"
+
 # The power button: the shim gives Linux control/shutdown "poweroff",
 # systemd unmounts the root and the shim ends the VM with ACPI S5.
 virsh shutdown --mode acpi "$dom" >"$work/virsh.log" 2>&1 ||
@@ -191,4 +230,4 @@ virsh undefine "$dom" >"$work/virsh.log" 2>&1 ||
     fail "virsh undefine: $(cat "$work/virsh.log")"
 [ -z "$(virsh list --all --name)" ] || fail "a domain is left after undefine"
 rm -f "$work/disk.qcow2"
-echo "PASS: $label: define, start, console login, reboot, shutdown (power button), start, destroy, undefine"
+echo "PASS: $label: define, start, console login, reboot, save, restore, login, shutdown (power button), start, destroy, undefine"
