@@ -137,17 +137,20 @@ virsh start "$dom" >"$work/virsh.log" 2>&1 ||
 # while none comes).  Under a
 # loaded TCG host GRUB, the kernel and systemd take minutes.
 poll 1500 console_has 'pvshim-debian login: ' || fail "no login prompt"
-tests/boot/pty-chat.py "$work/virsh-console.log" \
-    "${as[@]}" virsh -c qemu:///session console --force "$dom" \
-    2>"$work/pty-chat.log" <<'EOF' ||
-expect 60 Escape character
-send \r
-resend 20 \r
-expect 300 pvshim-debian login: 
-send root\r
-expect 120 Password: 
-send root\r
-expect 300 root@pvshim-debian:~# 
+# console_as_root LOG: tests/boot/pty-chat.py on virsh console (its
+# transcript in LOG), logged in as root, then the steps on stdin.
+console_as_root() {
+    {
+        printf '%s\n' 'expect 60 Escape character' 'send \r' 'resend 20 \r' \
+            'expect 300 pvshim-debian login: ' 'send root\r' \
+            'expect 120 Password: ' 'send root\r' \
+            'expect 300 root@pvshim-debian:~# '
+        cat
+    } | tests/boot/pty-chat.py "$1" \
+        "${as[@]}" virsh -c qemu:///session console --force "$dom" \
+        2>"$work/pty-chat.log"
+}
+console_as_root "$work/virsh-console.log" <<'EOF' ||
 send for i in $(seq 120); do ip -4 -o addr show eth0 | grep -q 'inet 10.0.2.15/' && break; sleep 1; done; ip -4 -o addr show eth0; echo console-$((6 * 7))\r
 expect 600 console-42
 send reboot\r
@@ -180,17 +183,7 @@ virsh restore "$work/saved" >"$work/virsh.log" 2>&1 ||
 state_is 'running (restored)' ||
     fail "after virsh restore: $(virsh domstate --reason "$dom")"
 rm -f "$work/saved"
-tests/boot/pty-chat.py "$work/virsh-console-restored.log" \
-    "${as[@]}" virsh -c qemu:///session console --force "$dom" \
-    2>"$work/pty-chat.log" <<'EOF' ||
-expect 60 Escape character
-send \r
-resend 20 \r
-expect 300 pvshim-debian login: 
-send root\r
-expect 120 Password: 
-send root\r
-expect 300 root@pvshim-debian:~# 
+console_as_root "$work/virsh-console-restored.log" <<'EOF' ||
 send ip -4 -o addr show eth0; echo restored-$((6 * 7))\r
 expect 120 restored-42
 send exit\r

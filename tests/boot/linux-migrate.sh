@@ -69,6 +69,11 @@ boot() {
     shift
     rm -f "$mon.in" "$mon.out"
     mkfifo "$mon.in" "$mon.out" || exit 1
+    # Emptied here, not by the jobs below: the waits that follow must
+    # never find a line of the last run's (it once found "round 3 ok"
+    # there and migrated a VM that had not started).
+    : >"$mon.log"
+    : >"$base-$name.log"
     cat "$mon.out" >"$mon.log" &
     watched_boot "$base-$name.log" 280 \
         tools/pvshim-run "$kernel" --initrd "$initrd" --memory 256M \
