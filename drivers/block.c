@@ -7,9 +7,10 @@
 #include "arch/x86/percpu.h"
 #include "drivers/block.h"
 #include "drivers/queue-pending.h"
+#include "shim/console.h"
 #include "shim/softirq.h"
 
-static struct blk_dev *blk_devs[8];
+static struct blk_dev *blk_devs[BLK_MAX_DEVS];
 static unsigned int nr_blk_devs;
 static void (*resize_hook)(struct blk_dev *dev);
 
@@ -31,7 +32,11 @@ static void block_softirq(void)
 bool blk_register(struct blk_dev *dev)
 {
     if ( nr_blk_devs == ARRAY_SIZE(blk_devs) )
+    {
+        printk(XENLOG_WARNING "%s: more than %u disks: not used\n",
+               dev->name, BLK_MAX_DEVS);
         return false;
+    }
     if ( !dev->phys_sector_size )
         dev->phys_sector_size = dev->sector_size;
     if ( !nr_blk_devs )

@@ -9,10 +9,11 @@
 #include "drivers/dma.h"
 #include "drivers/net.h"
 #include "drivers/queue-pending.h"
+#include "shim/console.h"
 #include "shim/softirq.h"
 #include "shim/spinlock.h"
 
-static struct net_dev *net_devs[8];
+static struct net_dev *net_devs[NET_MAX_DEVS];
 static unsigned int nr_net_devs;
 
 static void net_softirq(void)
@@ -35,7 +36,11 @@ static bool gso_init(struct net_dev *dev);
 bool net_register(struct net_dev *dev)
 {
     if ( nr_net_devs == ARRAY_SIZE(net_devs) )
+    {
+        printk(XENLOG_WARNING "%s: more than %u NICs: not used\n",
+               dev->name, NET_MAX_DEVS);
         return false;
+    }
     if ( !gso_init(dev) )
         return false;
     if ( !nr_net_devs )

@@ -16,6 +16,7 @@
 #define NET_ETH_HLEN        14      /* destination, source, type */
 #define NET_VLAN_HLEN       4
 #define NET_MAX_QUEUES      16      /* queue pairs */
+#define NET_MAX_DEVS        8       /* NICs */
 #define NET_MAX_PACKET      65550   /* a GSO packet: 64 KiB of IP + Ethernet */
 
 /* Device features (net_dev.features). */

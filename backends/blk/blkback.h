@@ -16,7 +16,7 @@
 #include "shim/frame.h"
 #include "shim/spinlock.h"
 
-#define VBD_MAX         4           /* xvda .. xvdd */
+#define VBD_MAX         BLK_MAX_DEVS    /* xvda .. xvdp */
 #define VBD_MAX_QUEUES  BLK_MAX_QUEUES  /* multi-queue-max-queues at most */
 #define VBD_REQS        32          /* requests in flight, per vbd */
 #define VBD_SEGS_MAX    BLKIF_INDIRECT_SEGS_MAX

@@ -31,7 +31,7 @@
  * devtype=cdrom).  Default: every device, in the order drivers/
  * registered them.
  */
-static char opt_vbd[256];
+static char opt_vbd[512];
 string_param("vbd", opt_vbd);
 
 struct vbd vbds[VBD_MAX];
@@ -359,7 +359,9 @@ void blkback_init(void)
         vbd_layout(&vbds[i]);
         vbd_probe(&vbds[i]);
         snprintf(path, sizeof(path), "%s/state", vbds[i].fe);
-        xs_shim_watch(path, frontend_watch, &vbds[i]);
+        if ( xs_shim_watch(path, frontend_watch, &vbds[i]) )
+            printk(XENLOG_ERR "blkback: %s: cannot watch %s: its frontend "
+                   "is not heard\n", vbds[i].name, path);
     }
     if ( nr_vbds )
     {

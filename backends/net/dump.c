@@ -43,7 +43,7 @@ void netback_dump(void)
 
     for ( i = 0; i < nr_vifs; i++ )
     {
-        struct vif *v = &vifs[i];
+        struct vif *v = vifs[i];
         bool locked = spin_trylock(&v->lock);
 
         printk("netback: %s on %s: state %u, %s%s, %u queue%s, %u TX "

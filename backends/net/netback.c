@@ -19,7 +19,7 @@ void netback_work(void)
     ASSERT(pv_backend_locked());
     for ( i = 0; i < nr_vifs; i++ )
     {
-        struct vif *v = &vifs[i];
+        struct vif *v = vifs[i];
 
         spin_lock(&v->lock);
         vif_drained(v);

@@ -12,9 +12,10 @@
 #define BACKENDS_NET_NETBACK_H
 
 #include "backends/net/netif-ring.h"
+#include "drivers/net.h"
 #include "shim/spinlock.h"
 
-#define VIF_MAX             2
+#define VIF_MAX             NET_MAX_DEVS
 #define VIF_MAX_QUEUES      4       /* multi-queue-max-queues, at most */
 #define NB_TX_INFLIGHT      64      /* packets a queue has with the device */
 
@@ -73,7 +74,7 @@ struct vif {
     bool rx_warned;
 };
 
-extern struct vif vifs[VIF_MAX];
+extern struct vif *vifs[VIF_MAX];     /* nr_vifs of them */
 extern unsigned int nr_vifs;
 
 /* xenbus.c */

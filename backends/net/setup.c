@@ -21,10 +21,10 @@
  * names: virtio-net0, ...) that become the guest's vif 0, 1, ... in that
  * order.  Default: every device, in the order drivers/ registered them.
  */
-static char opt_vif[64];
+static char opt_vif[128];
 string_param("vif", opt_vif);
 
-struct vif vifs[VIF_MAX];
+struct vif *vifs[VIF_MAX];
 unsigned int nr_vifs;
 
 /* The toolstack's part: both directories, states Initialising. */
@@ -96,8 +96,14 @@ static bool add_vif(struct net_dev *dev)
                dev->name);
         return false;
     }
+    /* Its state (about 136 KiB) in frames of its own, as NICs come. */
+    if ( !(v = dma_alloc(sizeof(*v))) )
+    {
+        printk(XENLOG_WARNING "netback: %s: no memory for its state\n",
+               dev->name);
+        return false;
+    }
     pv_guest_info(&g);
-    v = &vifs[nr_vifs];
     spin_lock_init(&v->lock, LOCK_RANK_VIF);
     v->devid = nr_vifs;
     snprintf(v->name, sizeof(v->name), "vif1.%u", v->devid);
@@ -114,7 +120,7 @@ static bool add_vif(struct net_dev *dev)
         for ( j = 0; j < NB_TX_INFLIGHT; j++ )
             v->q[i].req[j].hdr = hdr + (i * NB_TX_INFLIGHT + j) * NB_HDR_MAX;
     }
-    nr_vifs++;
+    vifs[nr_vifs++] = v;
     printk(XENLOG_INFO "netback: %s is %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, "
            "up to %u queue%s%s%s\n", v->name, dev->name, dev->mac[0],
            dev->mac[1], dev->mac[2], dev->mac[3], dev->mac[4], dev->mac[5],
@@ -162,7 +168,7 @@ static void choose_devices(void)
                    "\"%.*s\"\n", (int)(end - p), p);
             continue;
         }
-        for ( i = 0; i < nr_vifs && vifs[i].dev != d; i++ )
+        for ( i = 0; i < nr_vifs && vifs[i]->dev != d; i++ )
             ;
         if ( i < nr_vifs )
         {
@@ -196,10 +202,12 @@ void netback_init(void)
     choose_devices();
     for ( i = 0; i < nr_vifs; i++ )
     {
-        vif_layout(&vifs[i]);
-        vif_probe(&vifs[i]);
-        snprintf(path, sizeof(path), "%s/state", vifs[i].fe);
-        xs_shim_watch(path, frontend_watch, &vifs[i]);
-        net_set_receive(vifs[i].dev, receive, &vifs[i]);
+        vif_layout(vifs[i]);
+        vif_probe(vifs[i]);
+        snprintf(path, sizeof(path), "%s/state", vifs[i]->fe);
+        if ( xs_shim_watch(path, frontend_watch, vifs[i]) )
+            printk(XENLOG_ERR "netback: %s: cannot watch %s: its frontend "
+                   "is not heard\n", vifs[i]->name, path);
+        net_set_receive(vifs[i]->dev, receive, vifs[i]);
     }
 }

@@ -119,9 +119,10 @@ static void fire(const struct xs_watch *w, const char *path)
  * calls it once for any number of changes, after the request that made
  * them (Xen's watches fire once when set, too).
  */
-#define XS_SHIM_WATCHES     16
+#define XS_SHIM_WATCHES     32      /* each disk's (16) and NIC's (8) */
+#define XS_SHIM_PATH_MAX    127     /* the backends' own paths, short */
 static struct xs_shim_watch {
-    char path[XENSTORE_ABS_PATH_MAX + 1];   /* "": free */
+    char path[XS_SHIM_PATH_MAX + 1];        /* "": free */
     xs_shim_watch_fn *fn;
     void *data;
     bool pending;
@@ -133,6 +134,8 @@ int xs_shim_watch_add(const char *path, xs_shim_watch_fn *fn, void *data)
 
     if ( !xs_path_valid(path, false) || path[0] != '/' )
         return XEN_EINVAL;
+    if ( strlen(path) > XS_SHIM_PATH_MAX )
+        return XEN_ENAMETOOLONG;
     for ( i = 0; i < XS_SHIM_WATCHES; i++ )
         if ( !shim_watches[i].path[0] )
         {

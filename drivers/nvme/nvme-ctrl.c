@@ -18,7 +18,6 @@
 #define ADMIN_TIMEOUT_NS    5000000000ULL   /* an admin command: 5 s */
 #define POLL_NS             1000000ULL      /* no interrupt: 1 ms */
 
-static struct nvme_ctrl ctrls[NVME_MAX_CTRLS];
 static unsigned int nr_ctrls;
 uint8_t *nvme_id_buf;
 
@@ -291,7 +290,9 @@ bool nvme_probe(struct pci_dev *d)
     }
     if ( !nvme_id_buf && !(nvme_id_buf = dma_alloc(NVME_PAGE_SIZE)) )
         return false;
-    c = &ctrls[nr_ctrls];
+    /* As a virtio-blk disk's: frames of its own, kept if it fails. */
+    if ( !(c = dma_alloc(sizeof(*c))) )
+        return false;
     c->pci = d;
     c->index = nr_ctrls;
     if ( !pci_assign_bars(d) || d->bar[0].io || d->bar[0].size < 0x2000 ||

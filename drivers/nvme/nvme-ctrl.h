@@ -14,7 +14,7 @@
 #include "shim/spinlock.h"
 #include "shim/timer.h"
 
-#define NVME_MAX_CTRLS          2
+#define NVME_MAX_CTRLS          8
 #define NVME_MAX_NS             4       /* namespaces used per controller */
 #define NVME_ADMIN_DEPTH        16
 #define NVME_IO_DEPTH           64      /* at most, per I/O queue */

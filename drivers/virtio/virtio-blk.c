@@ -47,7 +47,6 @@
 #define VIRTIO_BLK_S_UNSUPP         2
 
 #define VBLK_QUEUE_SIZE             128     /* at most, per queue */
-#define VBLK_MAX_DEVS               4
 #define VBLK_POLL_NS                1000000ULL  /* no interrupt: 1 ms */
 
 /* What the driver owns of one request: what the device reads and writes. */
@@ -85,7 +84,6 @@ struct vblk {
     unsigned long config_irqs;      /* configuration changes heard of */
 };
 
-static struct vblk vblks[VBLK_MAX_DEVS];
 static unsigned int nr_vblks;
 
 static void vblk_irq(void *data)
@@ -384,13 +382,18 @@ bool virtio_blk_probe(struct pci_dev *d)
           !(d->device == VIRTIO_PCI_TRANS_BLOCK &&
             d->subsys == VIRTIO_ID_BLOCK)) )
         return false;
-    if ( nr_vblks == VBLK_MAX_DEVS )
+    if ( blk_count() == BLK_MAX_DEVS )
     {
         printk(XENLOG_WARNING "virtio-blk: more than %u disks: the rest "
-               "are not used\n", VBLK_MAX_DEVS);
+               "are not used\n", BLK_MAX_DEVS);
         return false;
     }
-    vb = &vblks[nr_vblks];
+    /*
+     * Its state in frames of its own, taken for the disks there are; one
+     * that fails to start keeps them (a vector may point into them).
+     */
+    if ( !(vb = dma_alloc(sizeof(*vb))) )
+        return false;
     if ( !virtio_pci_init(&vb->vd, d) ||
          !virtio_negotiate(&vb->vd,
                            1ULL << VIRTIO_BLK_F_SIZE_MAX |

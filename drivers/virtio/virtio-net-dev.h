@@ -13,7 +13,6 @@
 #include "shim/timer.h"
 
 #define VNET_QUEUE_SIZE     256         /* at most, per queue */
-#define VNET_MAX_DEVS       2
 #define VNET_POLL_NS        1000000ULL  /* no interrupt: 1 ms */
 #define VNET_CTRL_NS        1000000000ULL   /* a control command: 1 s */
 /*

@@ -15,7 +15,6 @@
 #include "shim/console.h"
 #include "shim/param.h"
 
-static struct vnet vnets[VNET_MAX_DEVS];
 static unsigned int nr_vnets;
 
 /* virtio-net-rxbuf=: the mergeable receive buffers' size (command-line.md). */
@@ -319,13 +318,15 @@ bool virtio_net_probe(struct pci_dev *d)
           !(d->device == VIRTIO_PCI_TRANS_NET &&
             d->subsys == VIRTIO_ID_NET)) )
         return false;
-    if ( nr_vnets == VNET_MAX_DEVS )
+    if ( nr_vnets == NET_MAX_DEVS )
     {
         printk(XENLOG_WARNING "virtio-net: more than %u NICs: the rest "
-               "are not used\n", VNET_MAX_DEVS);
+               "are not used\n", NET_MAX_DEVS);
         return false;
     }
-    vn = &vnets[nr_vnets];
+    /* As a virtio-blk disk's: frames of its own, kept if it fails. */
+    if ( !(vn = dma_alloc(sizeof(*vn))) )
+        return false;
     snprintf(vn->net.name, sizeof(vn->net.name), "virtio-net%u", nr_vnets);
     if ( !virtio_pci_init(&vn->vd, d) ||
          !virtio_negotiate(&vn->vd, wanted(&vn->vd)) )

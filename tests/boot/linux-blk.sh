@@ -28,6 +28,10 @@
 #          monitor, once the guest says it waits): blkfront sees the new
 #          size, the new last sector written lands at the file's end,
 #          the old sectors are as made
+#   many   16 disks (the last four on NVMe controllers of their own) and 5
+#          NICs, every one the shim drives: Linux sees xvda to xvdp each
+#          with its own file's sectors, in the order given, and eth0 to
+#          eth4 up with their MACs; every disk connected
 #   part   a GPT disk (sfdisk) whose second partition alone is xvda
 #          (vbd=virtio-blk0:partlabel=guest; on NVMe vbd=partuuid=...,
 #          no device named, and the primary GPT header's CRC broken, so
@@ -47,7 +51,7 @@ iface=${LINUX_BLK_IF:-virtio}
 mode=${LINUX_BLK_MODE:-basic}
 case $mode in
 basic) label="linux: blkfront ($iface)"; tag=$iface ;;
-write|read|ro|ext4|part|resize) label="linux: blkfront $mode ($iface)"; tag=$mode-$iface ;;
+write|read|ro|ext4|part|resize|many) label="linux: blkfront $mode ($iface)"; tag=$mode-$iface ;;
 *) echo "FAIL: linux: blkfront: unknown LINUX_BLK_MODE $mode"; exit 1 ;;
 esac
 log=build/check/linux-blk-$tag.log
@@ -104,7 +108,10 @@ PY
 }
 
 rm -f "$img"
-vcpus=1 opts= shimopts= extra=()
+vcpus=1 opts= shimopts= extra=() gextra=
+# The many mode's disks (the first on virtio-blk, the last MANY_NVME on
+# NVMe, the rest on virtio-blk) and NICs: disk k's sectors from k * 1000.
+MANY_DISKS=16 MANY_NVME=4 MANY_NICS=5
 # The part mode's partition: sectors PSTART.. of the image, PSIZE of them.
 PSTART=4096 PSIZE=8192
 PUUID=6a0c1f0e-3d2b-4c5a-9e8f-0123456789ab
@@ -119,6 +126,22 @@ basic|ro|resize)
         cdsum=$(md5sum <"$img.cd" | cut -d' ' -f1)
         extra=(--disk "$img.cd,if=$iface,cdrom")
     fi
+    ;;
+many)
+    pattern "$img" 0 64
+    for k in $(seq 1 $((MANY_DISKS - 1))); do
+        rm -f "$img.$k"
+        pattern "$img.$k" $((k * 1000)) 64
+        on=virtio
+        [ $k -ge $((MANY_DISKS - MANY_NVME)) ] && on=nvme
+        extra+=(--disk "$img.$k,if=$on")
+    done
+    extra+=(--)
+    for k in $(seq 0 $((MANY_NICS - 1))); do
+        extra+=(-netdev "user,id=many$k,restrict=on"
+                -device "virtio-net-pci,netdev=many$k,disable-legacy=on,mac=52:54:00:12:34:6$k")
+    done
+    gextra=" pvshim_many=$MANY_DISKS:$MANY_NICS"
     ;;
 write)
     pattern "$img" 0 $((MIB64 / 512 + 2048))
@@ -182,7 +205,7 @@ fi
 watched_boot "$log" 280 \
     tools/pvshim-run "$kernel" --initrd "$initrd" --memory 512M --timeout 300 \
     --vcpus $vcpus --shim-cmdline "$shimopts" \
-    --guest-cmdline "console=hvc0 pvshim_blk=$(case $mode in basic) echo 1 ;; *) echo "$mode" ;; esac)" \
+    --guest-cmdline "console=hvc0 pvshim_blk=$(case $mode in basic) echo 1 ;; *) echo "$mode" ;; esac)$gextra" \
     --disk "$img,if=$iface$opts" "${extra[@]}"
 rc=$?
 if [ -n "$resizer" ]; then
@@ -200,6 +223,7 @@ fi
 sectors=$(($(stat -c %s "$img") / 512))
 [ "$mode" = part ] && sectors=$PSIZE
 [ "$mode" = resize ] && sectors=8192     # at first
+[ "$mode" = many ] && sectors=64
 grep -aqE "pvshim-blk: xvda sectors $sectors\b" "$log" ||
     fail "blkfront did not see $sectors sectors"
 # What the guest printed after "pvshim-blk: KEY ".
@@ -271,6 +295,27 @@ part)
     done="xvda is GPT partition 2 ($shimopts): its size and md5sum, a"
     done="$done sector written and 8 discarded inside it, no byte outside"
     done="$done changed"
+    ;;
+many)
+    # Each disk once, in the order given (PCI order), its own sectors;
+    # each NIC with its MAC.
+    for k in $(seq 0 $((MANY_DISKS - 1))); do
+        d=xvd$(printf "\\$(printf %o $((97 + k)))")
+        w=$(printf %016x $((k * 1000 + 1)))
+        grep -aqE "pvshim-blk: many $d sectors 64 word $w" "$log" ||
+            fail "$d is not disk $k (64 sectors, word $w)"
+    done
+    for k in $(seq 0 $((MANY_NICS - 1))); do
+        grep -aq "pvshim-blk: many eth$k mac 52:54:00:12:34:6$k carrier 1" "$log" ||
+            fail "eth$k is not up with the MAC 52:54:00:12:34:6$k"
+    done
+    n=$(grep -ac "blkback: xvd[a-p]: connected" "$log")
+    [ "$n" = "$MANY_DISKS" ] || fail "$n disks connected, not $MANY_DISKS"
+    n=$(grep -ac "netback: vif1\.[0-9]: connected" "$log")
+    [ "$n" = "$MANY_NICS" ] || fail "$n NICs connected, not $MANY_NICS"
+    rm -f "$img".[0-9]*
+    [ "$iface" = nvme ] && MANY_NVME=$((MANY_NVME + 1))   # xvda too
+    done="$MANY_DISKS disks ($MANY_NVME on NVMe) as xvda-xvd$(printf "\\$(printf %o $((96 + MANY_DISKS)))") and $MANY_NICS NICs, each its own"
     ;;
 resize)
     grep -aq "blkback: xvda: resized to 16384 sectors (were 8192)" "$log" ||

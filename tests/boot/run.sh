@@ -831,6 +831,19 @@ section_virtio_blk() {
         -- --memory 256M --shim-cmdline "loglvl=all blk-selftest pci-probe=0"
     disk_case "virtio-blk: pci-probe=0, the file is untouched" blk-off no
 
+    # One disk more than the shim drives (xvda to xvdp): the 17th is
+    # left alone, said once, and the guest boots.
+    local many=()
+    make_disk "$logdir/blk-many.img"
+    for i in $(seq 0 16); do
+        many+=(-drive "file=$logdir/blk-many.img,if=none,id=m$i,format=raw,readonly=on"
+               -device "virtio-blk-pci,drive=m$i,disable-legacy=on")
+    done
+    expect "virtio-blk: a 17th disk is not used" 0 \
+        "+virtio-blk15: " "-virtio-blk16" \
+        "+virtio-blk: more than 16 disks: the rest are not used" \
+        "+$guest_ok" "+$clean" -- "$demo" --memory 256M -- "${many[@]}"
+
     # A device that fails reads (QEMU's blkdebug), and one that holds a
     # request 11 s (null-co's latency): each reported, the boot goes on.
     printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\n' \

@@ -323,6 +323,12 @@ static void test_power_button(void)
 
 static unsigned int shim_fired;
 
+static void shim_watch_any(const char *path, void *data)
+{
+    (void)path;
+    (void)data;
+}
+
 static void shim_watch_fn(const char *path, void *data)
 {
     char v[8];
@@ -383,6 +389,38 @@ static void test_shim_client(void)
     CHECK_EQ(xs_shim_write_path(path, "1"), 0);
     xs_shim_watches_run();
     CHECK_EQ(shim_fired, 5);
+
+    /*
+     * Room for every disk's and NIC's (16 + 8) and more; a full table and
+     * a path longer than the shim's own are refused, not cut.
+     */
+    {
+        char p[160];
+        int i, n = 0;
+
+        for ( i = 0; i < 40; i++ )
+        {
+            snprintf(p, sizeof(p), "/local/domain/1/device/vbd/%d/state", i);
+            if ( xs_shim_watch(p, shim_watch_any, &cookie) )
+                break;
+            n++;
+        }
+        CHECK(n >= 24 && n < 40);
+        CHECK_EQ(xs_shim_watch(p, shim_watch_any, &cookie), XEN_ENOSPC);
+        for ( i = 0; i < n; i++ )
+        {
+            snprintf(p, sizeof(p), "/local/domain/1/device/vbd/%d/state", i);
+            xs_shim_unwatch(p, shim_watch_any, &cookie);
+        }
+        memset(p, 'a', 140);
+        memcpy(p, "/local/", 7);
+        p[140] = '\0';
+        CHECK_EQ(xs_shim_watch(p, shim_watch_any, &cookie), XEN_ENAMETOOLONG);
+        CHECK_EQ(xs_shim_watch("/local/domain/1/device/vif/0/state",
+                               shim_watch_any, &cookie), 0);
+        xs_shim_unwatch("/local/domain/1/device/vif/0/state", shim_watch_any,
+                        &cookie);
+    }
 }
 
 /* The backends' helpers: a frontend's numbers, a node written by format. */
