@@ -318,7 +318,7 @@ bool virtio_net_probe(struct pci_dev *d)
           !(d->device == VIRTIO_PCI_TRANS_NET &&
             d->subsys == VIRTIO_ID_NET)) )
         return false;
-    if ( nr_vnets == NET_MAX_DEVS )
+    if ( net_count() == NET_MAX_DEVS )
     {
         printk(XENLOG_WARNING "virtio-net: more than %u NICs: the rest "
                "are not used\n", NET_MAX_DEVS);
