@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Bringing up the shim's backends (backends/backends.h). */
 #include "backends/backends.h"
+#include "backends/balloon.h"
 #include "backends/blk.h"
 #include "backends/blk/blkback.h"
 #include "backends/console/console.h"
@@ -41,6 +42,11 @@ static void netback_softirq(void)
     netback_work();
 }
 
+static void balloon_softirq(void)
+{
+    balloon_work();
+}
+
 /*
  * The VM's power button (arch/x86/acpi-sci.c): ask the guest to power
  * off, as the toolstack does (control/shutdown = "poweroff").
@@ -53,19 +59,20 @@ static void power_button_softirq(void)
 
 /*
  * 'b': the block and network backends, ring by ring, and their devices'
- * queues (the shim's own key: Xen's backends live in dom0, whose kernel
- * has its own ways to show them).
+ * queues, and the host's balloon (the shim's own key: Xen's backends
+ * live in dom0, whose kernel has its own ways to show them).
  */
 static void dump_backends(unsigned char key)
 {
     bool taken = pv_backends_lock_unless_held();
 
     printk("'%c' pressed -> dumping the console, xenstore, block and "
-           "network backends\n", key);
+           "network backends and the balloon\n", key);
     console_dump();
     xenstore_dump();
     blkback_dump();
     netback_dump();
+    balloon_dump();
     pv_backends_unlock_taken(taken);
 }
 
@@ -79,7 +86,10 @@ void backends_init(void)
     blkback_init();
     open_softirq(NETBACK_SOFTIRQ, netback_softirq);
     netback_init();
+    open_softirq(BALLOON_SOFTIRQ, balloon_softirq);
+    balloon_init();
     register_keyhandler('b', dump_backends,
-                        "dump console, xenstore, block and network backends",
+                        "dump console, xenstore, block and network "
+                        "backends, balloon",
                         true);
 }

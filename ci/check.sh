@@ -280,9 +280,13 @@ job "linux blkfront part nvme" "" \
 # QEMU's NVMe says nothing of a read-only drive: only vbd='s :ro does.
 job "linux blkfront ro nvme" "" \
     "LINUX_BLK_MODE=ro LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
-# The whole VM live-migrated by QEMU (as a cloud moves it) while
+# The whole VM migrated by QEMU (as a cloud moves it) while
 # blkfront's I/O is in flight: the guest goes on in the second QEMU.
 job "linux migrate" "" "tests/boot/linux-migrate.sh"
+# The host's balloon (QEMU's virtio-balloon) as xl mem-set: the guest's
+# target down and up, its maximum held; two vCPUs, the debug build.
+job "linux balloon" "" \
+    "LINUX_BALLOON_VCPUS=2 LINUX_BALLOON_SHIM_DIR=build/debug tests/boot/linux-balloon.sh"
 # Its xen-netfront against the shim's network backend, over virtio-net.
 job "linux netfront" "" "tests/boot/linux-net.sh"
 job "linux netfront 2 vCPUs" "" "LINUX_VCPUS=2 tests/boot/linux-net.sh"

@@ -48,4 +48,6 @@ void drivers_probe(struct pci_dev *d)
         return;
     if ( nvme_probe(d) )
         return;
+    if ( virtio_balloon_probe(d) )
+        return;
 }

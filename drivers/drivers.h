@@ -20,6 +20,7 @@ void drivers_probe(struct pci_dev *d);
 bool virtio_blk_probe(struct pci_dev *d);
 bool virtio_net_probe(struct pci_dev *d);
 bool nvme_probe(struct pci_dev *d);
+bool virtio_balloon_probe(struct pci_dev *d);
 
 /* blk-selftest: I/O on every block device at boot, logged (a test aid). */
 void blk_selftest(void);

@@ -217,6 +217,8 @@ struct domain {
     unsigned long nr_pages;             /* guest pseudo-physical pages */
     unsigned long tot_pages;            /* frames it holds (Xen's): nr_pages
                                            less what it gave back */
+    unsigned long max_pages;            /* what it may hold (Xen's): nr_pages
+                                           or the toolstack's lower target */
     shared_info_t *shared_info;
     unsigned long shared_info_mfn;
     unsigned long vm_assist;            /* VMASST_TYPE_* bits */

@@ -58,7 +58,7 @@ static void dump_domains(unsigned char key)
     printk("General information for domain %u:\n", PV_DOMID);
     printk("    refcnt=1 dying=%d pause_count=0\n", d->shutting_down);
     printk("    nr_pages=%lu xenheap_pages=0 shared_pages=0 paged_pages=0 "
-           "dirty_cpus={0} max_pages=%lu\n", d->tot_pages, d->nr_pages);
+           "dirty_cpus={0} max_pages=%lu\n", d->tot_pages, d->max_pages);
     printk("    handle=%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
            "%02x%02x%02x%02x%02x%02x vm_assist=%08lx\n", h[0], h[1], h[2],
            h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12],

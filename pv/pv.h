@@ -51,6 +51,12 @@ void pv_evtchn_notify_guest(unsigned int backend_port);
  * console and xenstore pages (xen/io/console.h, xen/io/xs_wire.h),
  * mapped in the shim: NULL before the guest is built.
  */
+/*
+ * What the shim keeps free for itself beyond the M2P: the builder gives
+ * the guest no more than the rest, the host's balloon takes none of it.
+ */
+#define PV_SHIM_RESERVE_PAGES   ((16UL << 20) >> PAGE_SHIFT)
+
 struct pv_guest_info {
     unsigned long nr_pages;             /* its memory, in 4 KiB pages */
     unsigned int max_vcpus;
@@ -58,6 +64,14 @@ struct pv_guest_info {
     unsigned long store_mfn, console_mfn;   /* the rings' frames */
 };
 void pv_guest_info(struct pv_guest_info *info);
+/*
+ * The guest's maximum reservation, as the toolstack's xl mem-set sets it
+ * (Xen's XEN_DOMCTL_max_mem): at most @pages frames from now on, never
+ * past what it was built with; frames it holds beyond stay its own.
+ * pv_tot_pages(): the frames it holds now (a glance).
+ */
+void pv_set_max_pages(unsigned long pages);
+unsigned long pv_tot_pages(void);
 struct xencons_interface *pv_console_ring(void);
 struct xenstore_domain_interface *pv_store_ring(void);
 

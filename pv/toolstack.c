@@ -20,6 +20,18 @@ void pv_guest_info(struct pv_guest_info *info)
     info->console_mfn = dom.console_mfn;
 }
 
+void pv_set_max_pages(unsigned long pages)
+{
+    spin_lock(&dom.page_alloc_lock);
+    dom.max_pages = MIN(pages, dom.nr_pages);
+    spin_unlock(&dom.page_alloc_lock);
+}
+
+unsigned long pv_tot_pages(void)
+{
+    return ACCESS_ONCE(dom.tot_pages);
+}
+
 struct xencons_interface *pv_console_ring(void)
 {
     return dom.console;

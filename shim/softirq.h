@@ -21,6 +21,7 @@ enum {
     NET_SOFTIRQ,            /* network queues sent or received (drivers/) */
     BLKBACK_SOFTIRQ,        /* a block backend's ring or handshake */
     NETBACK_SOFTIRQ,        /* a network backend's rings or handshake */
+    BALLOON_SOFTIRQ,        /* the host's balloon: its wish, a batch done */
     NR_SOFTIRQS
 };
 

@@ -334,6 +334,13 @@ uint64_t virtio_cfg_read(struct virtio_dev *vd, unsigned int off,
     return v;
 }
 
+void virtio_cfg_write32(struct virtio_dev *vd, unsigned int off, uint32_t v)
+{
+    if ( vd->device_cfg && off <= vd->device_cfg_len &&
+         vd->device_cfg_len - off >= 4 )
+        mmio_write32(vd->device_cfg + off, v);
+}
+
 void vq_dump(const struct virtqueue *vq, const char *name)
 {
     /* Racy reads of the device's side: a picture, not a state. */

@@ -103,5 +103,7 @@ void virtio_fail(struct virtio_dev *vd);
  */
 uint64_t virtio_cfg_read(struct virtio_dev *vd, unsigned int off,
                          unsigned int len);
+/* Write a 32-bit device configuration field (ignored outside it). */
+void virtio_cfg_write32(struct virtio_dev *vd, unsigned int off, uint32_t v);
 
 #endif /* DRIVERS_VIRTIO_VIRTIO_PCI_H */

@@ -50,6 +50,7 @@ void pv_alloc_guest_memory(struct domain *d, unsigned long nr_pages)
 
     d->nr_pages = nr_pages;
     d->tot_pages = nr_pages;
+    d->max_pages = nr_pages;
     d->nr_p2m_runs = 0;
     d->p2m_descending = opt_p2m_reverse;
     while ( done < nr_pages )

@@ -28,8 +28,6 @@
 static uint64_t opt_guest_mem;
 size_param("guest-mem", opt_guest_mem);
 
-/* What the shim keeps for itself beyond the M2P, when guest-mem= is unset. */
-#define SHIM_RESERVE_PAGES  ((16UL << 20) >> PAGE_SHIFT)
 
 #define L4_SHIFT 39
 #define L3_SHIFT 30
@@ -173,14 +171,14 @@ static void check_features(const struct pv_kernel *k)
 
 /*
  * The guest's pages: guest-mem=, or what the shim can spare.  Either way
- * the shim keeps SHIM_RESERVE_PAGES, so a big guest-mem= is cut down, not
+ * the shim keeps PV_SHIM_RESERVE_PAGES, so a big guest-mem= is cut down, not
  * fatal.  (The builder's p2m is a list of runs: no frames of its own.)
  */
 static unsigned long guest_pages(void)
 {
     unsigned long avail = frames_free_count(), limit, want;
 
-    limit = avail - MIN(avail, SHIM_RESERVE_PAGES);
+    limit = avail - MIN(avail, PV_SHIM_RESERVE_PAGES);
     want = opt_guest_mem ? opt_guest_mem >> PAGE_SHIFT : limit;
     if ( want > limit )
     {

@@ -111,7 +111,7 @@ static bool transfer_to(grant_ref_t ref, unsigned long mfn)
         goto unlock;
     act = active_entry_acquire(t, ref);
     spin_lock(&dom.page_alloc_lock);
-    ok = dom.tot_pages < dom.nr_pages && prepare_for_transfer(ref) &&
+    ok = dom.tot_pages < dom.max_pages && prepare_for_transfer(ref) &&
          pv_mm_assign_frames_locked(mfn, 1);
     spin_unlock(&dom.page_alloc_lock);
     if ( ok )

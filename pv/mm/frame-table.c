@@ -107,14 +107,15 @@ void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
 /*
  * Frames the guest asked for (increase_reservation, populate_physmap),
  * as Xen's assign_pages(): counted in tot_pages, which may not pass the
- * domain's maximum (nr_pages, what it was built with).  That bounds what
- * a guest can take from the allocator to what it gave back, so the
- * shim's own reserve stays the shim's.
+ * domain's maximum (max_pages: what it was built with, or less once the
+ * host's balloon took some, backends/balloon.c).  That bounds what a
+ * guest can take from the allocator to what it gave back, so the shim's
+ * own reserve stays the shim's and the host's the host's.
  */
 bool pv_mm_assign_frames_locked(unsigned long mfn, unsigned long nr)
 {
     ASSERT(spin_is_locked_by_me(&dom.page_alloc_lock));
-    if ( dom.tot_pages > dom.nr_pages || nr > dom.nr_pages - dom.tot_pages )
+    if ( dom.tot_pages > dom.max_pages || nr > dom.max_pages - dom.tot_pages )
         return false;
     give_locked(mfn, nr);
     dom.tot_pages += nr;

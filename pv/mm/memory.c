@@ -118,7 +118,7 @@ static always_inline long domain_query(unsigned int op, unsigned long arg,
     case XENMEM_current_reservation:
         return ACCESS_ONCE(dom.tot_pages);  /* page_alloc_lock's: a glance */
     case XENMEM_maximum_reservation:
-        return dom.nr_pages;
+        return ACCESS_ONCE(dom.max_pages);
 
     default:
         /*

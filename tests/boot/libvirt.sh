@@ -13,13 +13,15 @@
 # lease) and `reboot` (the shim resets the VM, libvirt keeps the domain
 # running, and the guest boots to its login again), saves it to a file
 # and restores it (`virsh save`, `virsh restore`: it goes on, a login and
-# a command on its console again), shuts it down with the ACPI power button (the guest powers off
+# a command on its console again), takes 256 MiB back from it with
+# `virsh setmem` (the shim's balloon: Linux's xen-balloon gives it) and
+# gives it again, shuts it down with the ACPI power button (the guest powers off
 # cleanly: the domain is shut off for the reason "shutdown" and the
 # shim's log says poweroff, status 0), starts it again and destroys it
 # once PV GRUB reads the disk, and undefines it.  LIBVIRT_IF=nvme: the
 # disk is NVMe.  One line:
 #
-#   PASS: libvirt (virtio): define, start, console login, reboot, save, restore, login, shutdown (power button), start, destroy, undefine
+#   PASS: libvirt (virtio): define, start, console login, reboot, save, restore, login, setmem down and up, shutdown (power button), start, destroy, undefine
 #   FAIL: libvirt (virtio): why (console: build/check/libvirt-virtio/console.log)
 #   SKIP: libvirt (virtio): no libvirtd (ci/deps.sh installs libvirt-daemon-system)
 set -u
@@ -197,6 +199,18 @@ grep -aq 'eth0 *inet 10\.0\.2\.15/' "$work/virsh-console-restored.log" ||
 grep -aqE 'pvshim [0-9a-f]+ .* starting|Linux version' "$log" &&
     fail "the restored domain booted again"
 
+# The host's balloon (virsh setmem, QEMU's virtio-balloon): the shim
+# lowers the guest's memory/target, Linux's xen-balloon gives the memory
+# back, and libvirt sees it given (dommemstat's actual); then all back.
+actual_is() { virsh dommemstat "$dom" 2>/dev/null | grep -q "^actual $1\$"; }
+for kib in 786432 1048576; do
+    virsh setmem "$dom" $kib --live >"$work/virsh.log" 2>&1 ||
+        fail "virsh setmem $kib: $(cat "$work/virsh.log")"
+    poll 300 actual_is $kib ||
+        fail "the balloon did not reach $kib KiB: $(virsh dommemstat "$dom" 2>&1 | grep actual)"
+done
+grep -aq 'd1: memory target' "$log" || fail "the shim set the guest no target"
+
 # The power button: the shim gives Linux control/shutdown "poweroff",
 # systemd unmounts the root and the shim ends the VM with ACPI S5.
 virsh shutdown --mode acpi "$dom" >"$work/virsh.log" 2>&1 ||
@@ -223,4 +237,4 @@ virsh undefine "$dom" >"$work/virsh.log" 2>&1 ||
     fail "virsh undefine: $(cat "$work/virsh.log")"
 [ -z "$(virsh list --all --name)" ] || fail "a domain is left after undefine"
 rm -f "$work/disk.qcow2"
-echo "PASS: $label: define, start, console login, reboot, save, restore, login, shutdown (power button), start, destroy, undefine"
+echo "PASS: $label: define, start, console login, reboot, save, restore, login, setmem down and up, shutdown (power button), start, destroy, undefine"
