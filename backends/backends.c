@@ -26,6 +26,18 @@ BUILD_BUG_ON(VBD_MAX * VBD_ALL_MAPS + VIF_MAX * VIF_ALL_MAPS >
              PV_BACKEND_MAPS);
 BUILD_BUG_ON(VBD_MAPS < VBD_SEGS_MAX);
 
+void backend_watch_frontend(const char *who, const char *name,
+                            const char *fe, xs_shim_watch_fn *fn,
+                            void *data)
+{
+    char path[128];                     /* xs_shim_watch() takes 127 */
+
+    snprintf(path, sizeof(path), "%s/state", fe);
+    if ( xs_shim_watch(path, fn, data) )
+        printk(XENLOG_ERR "%s: %s: cannot watch %s: its frontend is not "
+               "heard\n", who, name, path);
+}
+
 /* Local handlers: the image is PIE, and a static address needs no GOT. */
 static void xenstore_softirq(void)
 {

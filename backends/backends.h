@@ -11,4 +11,13 @@
 /* Once the guest is built: register each backend's softirq. */
 void backends_init(void);
 
+/*
+ * A backend's watch on its frontend's state (@fe/state), logged as
+ * @who's (@name's) if it can't be set: that frontend is then not heard.
+ */
+void backend_watch_frontend(const char *who, const char *name,
+                            const char *fe,
+                            void (*fn)(const char *path, void *data),
+                            void *data);
+
 #endif /* BACKENDS_BACKENDS_H */

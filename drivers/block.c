@@ -13,6 +13,7 @@
 static struct blk_dev *blk_devs[BLK_MAX_DEVS];
 static unsigned int nr_blk_devs;
 static void (*resize_hook)(struct blk_dev *dev);
+static void (*add_hook)(struct blk_dev *dev);
 
 static void block_softirq(void)
 {
@@ -43,7 +44,14 @@ bool blk_register(struct blk_dev *dev)
         open_softirq(BLOCK_SOFTIRQ, block_softirq);
     blk_devs[nr_blk_devs] = dev;
     __atomic_store_n(&nr_blk_devs, nr_blk_devs + 1, __ATOMIC_RELEASE);
+    if ( add_hook )
+        add_hook(dev);
     return true;
+}
+
+void blk_set_add_hook(void (*fn)(struct blk_dev *dev))
+{
+    add_hook = fn;
 }
 
 unsigned int blk_count(void)

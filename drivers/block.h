@@ -134,6 +134,12 @@ enum blk_status blk_submit_on(struct blk_dev *dev, unsigned int q,
 void blk_resized(struct blk_dev *dev, uint64_t nr_sectors);
 /* The one listener to resizes (the block backend). */
 void blk_set_resize_hook(void (*fn)(struct blk_dev *dev));
+/*
+ * The one listener to disks registered from then on (the block backend,
+ * once it has taken those found at boot): @fn(@dev) runs from
+ * blk_register(), on CPU 0 in the hotplug softirq (drivers/pci-hotplug.c).
+ */
+void blk_set_add_hook(void (*fn)(struct blk_dev *dev));
 /* The end of a batch submitted with `more`: the device hears of it now. */
 void blk_kick_on(struct blk_dev *dev, unsigned int q);
 /* blk_submit()'s checks alone: could @dev take @req as it is? */

@@ -38,6 +38,7 @@ void drivers_init(void)
                "page (QEMU's TLB lock)\n");
     }
     pci_init();
+    pci_hotplug_init();
 }
 
 void drivers_probe(struct pci_dev *d)

@@ -15,6 +15,11 @@ struct pci_dev;
 void drivers_init(void);
 /* Offer one PCI function to each driver in turn (from pci_init()). */
 void drivers_probe(struct pci_dev *d);
+/*
+ * pci-hotplug.c: take the devices the host adds while the VM runs (QEMU's
+ * pc machine), each offered to the drivers as at boot.
+ */
+void pci_hotplug_init(void);
 
 /* The drivers' probes: true if the function is theirs and now running. */
 bool virtio_blk_probe(struct pci_dev *d);

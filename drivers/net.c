@@ -33,6 +33,9 @@ static void net_softirq(void)
 
 static bool gso_init(struct net_dev *dev);
 
+/* The network backend, for NICs registered once it has started. */
+static void (*add_hook)(struct net_dev *dev);
+
 bool net_register(struct net_dev *dev)
 {
     if ( nr_net_devs == ARRAY_SIZE(net_devs) )
@@ -47,7 +50,14 @@ bool net_register(struct net_dev *dev)
         open_softirq(NET_SOFTIRQ, net_softirq);
     net_devs[nr_net_devs] = dev;
     __atomic_store_n(&nr_net_devs, nr_net_devs + 1, __ATOMIC_RELEASE);
+    if ( add_hook )
+        add_hook(dev);
     return true;
+}
+
+void net_set_add_hook(void (*fn)(struct net_dev *dev))
+{
+    add_hook = fn;
 }
 
 unsigned int net_count(void)

@@ -174,6 +174,13 @@ bool net_register(struct net_dev *dev);
 unsigned int net_count(void);
 struct net_dev *net_get(unsigned int index);
 
+/*
+ * The one listener to NICs registered from then on (the network
+ * backend, once it has taken those found at boot): @fn(@dev) runs from
+ * net_register(), on CPU 0 in the hotplug softirq (drivers/pci-hotplug.c).
+ */
+void net_set_add_hook(void (*fn)(struct net_dev *dev));
+
 /* Receive @dev's packets through @fn(@dev, rx, @data) from now on. */
 void net_set_receive(struct net_dev *dev, net_receive_t *fn, void *data);
 /*

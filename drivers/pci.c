@@ -212,6 +212,29 @@ static void scan_bus(unsigned int bus)
     }
 }
 
+unsigned int pci_scan_slot(unsigned int dev)
+{
+    struct pci_dev probe = { .bus = 0, .dev = dev };
+    unsigned int fn, nr_fn, first = pci_nr_devs, i;
+
+    for ( i = 0; i < pci_nr_devs; i++ )
+        if ( !pci_devs[i].bus && pci_devs[i].dev == dev )
+            return 0;                   /* known already */
+    if ( dev >= 32 || pci_conf_read16(&probe, PCI_VENDOR_ID) == 0xffff )
+        return 0;
+    nr_fn = pci_conf_read8(&probe, PCI_HEADER_TYPE) & PCI_HEADER_MULTI_FN
+            ? 8 : 1;
+    for ( fn = 0; fn < nr_fn; fn++ )
+    {
+        probe.fn = fn;
+        if ( pci_conf_read16(&probe, PCI_VENDOR_ID) != 0xffff )
+            add_function(0, dev, fn);
+    }
+    for ( i = first; i < pci_nr_devs; i++ )
+        drivers_probe(&pci_devs[i]);
+    return pci_nr_devs - first;
+}
+
 /* Whether [addr, addr + size) overlaps a BAR firmware or we assigned. */
 static bool bar_overlaps(uint64_t addr, uint64_t size)
 {

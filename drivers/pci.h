@@ -111,6 +111,12 @@ void pci_init(void);
 /* The functions found, in bus order. */
 extern struct pci_dev pci_devs[];
 extern unsigned int pci_nr_devs;
+/*
+ * A device put in slot @dev of bus 0 since the scan (hot-added): its
+ * functions added as the scan adds them and offered to the drivers; how
+ * many (0 for an empty slot, or one known already).
+ */
+unsigned int pci_scan_slot(unsigned int dev);
 
 /*
  * Give the memory BARs firmware left at 0 a place in the PCI hole below

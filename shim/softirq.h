@@ -22,6 +22,7 @@ enum {
     BLKBACK_SOFTIRQ,        /* a block backend's ring or handshake */
     NETBACK_SOFTIRQ,        /* a network backend's rings or handshake */
     BALLOON_SOFTIRQ,        /* the host's balloon: its wish, a batch done */
+    PCI_HOTPLUG_SOFTIRQ,    /* the host added or removes a PCI device */
     NR_SOFTIRQS
 };
 

@@ -4,9 +4,10 @@
  * (5.2.9 SCI_INT) fires when PWRBTN_STS (PM1 status, 4.8.3.1) is set and
  * PWRBTN_EN is; the status is cleared by writing 1.  ACPI mode is entered
  * as Linux's acpi_enable() does (SMI_CMD <- ACPI_ENABLE, wait for SCI_EN)
- * if firmware left the machine in legacy mode; every other PM1 event and
- * every GPE stays disabled, so nothing else can hold the level-triggered
- * SCI up.
+ * if firmware left the machine in legacy mode; every other PM1 event
+ * stays disabled, and every GPE but those a driver asks for
+ * (acpi_sci_enable_gpe(): QEMU's PCI hotplug), so nothing else can hold
+ * the level-triggered SCI up.
  */
 #include "arch/x86/acpi.h"
 #include "arch/x86/apic.h"
@@ -38,6 +39,12 @@
 static uint16_t sci_int, smi_cmd, pm1_evt[2], pm1_cnt[2], gpe_blk[2];
 static uint8_t acpi_enable_cmd, pm1_evt_len, gpe_len[2];
 static uint32_t fadt_flags;
+static bool sci_on;                     /* ACPI mode, the SCI routed */
+
+/* GPEs of GPE0's first byte a driver enabled, each with its softirq. */
+#define GPE_MAX     8
+static uint8_t gpe_enabled;
+static uint8_t gpe_softirq[GPE_MAX];
 
 static uint16_t port_field(const uint8_t *f, uint32_t length, unsigned int off)
 {
@@ -151,7 +158,19 @@ void acpi_sci_init(void)
                "button\n", sci_int);
         return;
     }
+    sci_on = true;
     printk("ACPI: power button on the SCI, PM1a_EVT %#x\n", pm1_evt[0]);
+}
+
+bool acpi_sci_enable_gpe(unsigned int gpe, unsigned int softirq)
+{
+    if ( !sci_on || gpe >= GPE_MAX || !gpe_blk[0] || gpe_len[0] < 2 )
+        return false;
+    gpe_softirq[gpe] = softirq;
+    gpe_enabled |= 1u << gpe;
+    outb(1u << gpe, gpe_blk[0]);                /* a stale status: gone */
+    outb(gpe_enabled, gpe_blk[0] + gpe_len[0] / 2);
+    return true;
 }
 
 /* SCIs in a row with no status of ours: a source we can't quiet. */
@@ -162,15 +181,26 @@ void acpi_sci_interrupt(void)
     static unsigned int empty;
     uint16_t sts = pm1_status_ack();
     unsigned int b, i;
+    uint8_t gpe = 0, s;
 
-    /* GPEs are all disabled: a stray status can't keep the SCI up. */
+    /*
+     * Every GPE status cleared, so none can keep the SCI up; those a
+     * driver enabled raise its softirq on CPU 0.
+     */
     for ( b = 0; b < 2; b++ )
         for ( i = 0; gpe_blk[b] && i < gpe_len[b] / 2; i++ )
-            if ( inb(gpe_blk[b] + i) )
-                outb(0xff, gpe_blk[b] + i);
+            if ( (s = inb(gpe_blk[b] + i)) )
+            {
+                outb(s, gpe_blk[b] + i);
+                if ( !b && !i )
+                    gpe = s & gpe_enabled;
+            }
+    for ( i = 0; i < GPE_MAX; i++ )
+        if ( gpe & (1u << i) )
+            cpu_raise_softirq(0, gpe_softirq[i]);
     if ( sts & PM1_PWRBTN )
         raise_softirq(POWER_BUTTON_SOFTIRQ);
-    if ( sts )
+    if ( sts || gpe )
         empty = 0;
     else if ( ++empty == SCI_STORM )
     {

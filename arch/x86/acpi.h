@@ -88,10 +88,17 @@ void acpi_mcfg_parse(const void *table, uint32_t length);
  * blocks (at acpi_init); acpi_sci_init() puts the machine in ACPI mode if
  * firmware didn't, enables only PWRBTN_EN, and routes the SCI to
  * ACPI_SCI_VECTOR; acpi_sci_interrupt() clears the status and raises
- * POWER_BUTTON_SOFTIRQ for a press.
+ * POWER_BUTTON_SOFTIRQ for a press, and a GPE's softirq for each GPE a
+ * driver enabled.
  */
 void acpi_sci_capture(const void *fadt, uint32_t length);
 void acpi_sci_init(void);
 void acpi_sci_interrupt(void);
+/*
+ * General-purpose event @gpe (of GPE0's first eight) on: its status
+ * raises @softirq on CPU 0.  False where there is no SCI (no ACPI mode,
+ * no GPE0 block), or @gpe is beyond the first eight.
+ */
+bool acpi_sci_enable_gpe(unsigned int gpe, unsigned int softirq);
 
 #endif /* ARCH_X86_ACPI_H */

@@ -6,6 +6,7 @@
  * backend/vbd/1/<devid> owned by domain 0 and readable by the guest,
  * device/vbd/<devid> the guest's and readable by domain 0.
  */
+#include "backends/backends.h"
 #include "backends/blk.h"
 #include "backends/blk/blkback.h"
 #include "backends/blk/vbd-option.h"
@@ -348,24 +349,70 @@ static void drain_hook(void)
     blkback_drain();
 }
 
+/* @v in xenstore for its frontend to find, and its frontend watched. */
+static void vbd_start(struct vbd *v)
+{
+    vbd_layout(v);
+    vbd_probe(v);
+    backend_watch_frontend("blkback", v->name, v->fe, frontend_watch, v);
+}
+
+static void hooks_once(void)
+{
+    static bool done;
+
+    if ( done )
+        return;
+    done = true;
+    shutdown_hook_register(drain_hook);
+    blk_set_resize_hook(resize_hook);
+}
+
+/*
+ * A disk the host added to the running VM: the first xvd letter no vbd
+ * has, the whole device, as `xl block-attach` adds one to a running PV
+ * guest (its frontend finds the new directory under device/vbd).  From
+ * CPU 0's hotplug softirq, as the backend's own work runs: nothing else
+ * looks at vbds[] meanwhile but completions of other vbds.
+ */
+static void add_hook(struct blk_dev *dev)
+{
+    unsigned int letter, i;
+
+    if ( !strcmp(opt_vbd, "none") )
+    {
+        printk("blkback: %s added: not given to the guest (vbd=none)\n",
+               dev->name);
+        return;
+    }
+    for ( letter = 0; letter < VBD_MAX; letter++ )
+    {
+        for ( i = 0; i < nr_vbds; i++ )
+            if ( vbds[i].devid == ((202u << 8) | (letter << 4)) )
+                break;
+        if ( i == nr_vbds )
+            break;
+    }
+    if ( letter == VBD_MAX || !add_vbd(dev, false, false, NULL, letter << 4) )
+    {
+        printk(XENLOG_WARNING "blkback: %s added: no room for it\n",
+               dev->name);
+        return;
+    }
+    vbd_start(&vbds[nr_vbds - 1]);
+    hooks_once();
+    printk("blkback: %s added by the host: the guest's %s\n", dev->name,
+           vbds[nr_vbds - 1].name);
+}
+
 void blkback_init(void)
 {
     unsigned int i;
-    char path[64];
 
     choose_devices();
     for ( i = 0; i < nr_vbds; i++ )
-    {
-        vbd_layout(&vbds[i]);
-        vbd_probe(&vbds[i]);
-        snprintf(path, sizeof(path), "%s/state", vbds[i].fe);
-        if ( xs_shim_watch(path, frontend_watch, &vbds[i]) )
-            printk(XENLOG_ERR "blkback: %s: cannot watch %s: its frontend "
-                   "is not heard\n", vbds[i].name, path);
-    }
+        vbd_start(&vbds[i]);
     if ( nr_vbds )
-    {
-        shutdown_hook_register(drain_hook);
-        blk_set_resize_hook(resize_hook);
-    }
+        hooks_once();
+    blk_set_add_hook(add_hook);
 }

@@ -6,6 +6,7 @@
  * 0 and readable by the guest, device/vif/<devid> the guest's and
  * readable by domain 0; then what Linux's netback_probe() offers.
  */
+#include "backends/backends.h"
 #include "backends/net.h"
 #include "backends/net/netback.h"
 #include "backends/xenstore.h"
@@ -194,20 +195,41 @@ static void receive(struct net_dev *dev, struct net_rx *rx, void *data)
     nb_receive(dev, rx, data);
 }
 
+/* @v in xenstore for its frontend to find, its frontend watched. */
+static void vif_start(struct vif *v)
+{
+    vif_layout(v);
+    vif_probe(v);
+    backend_watch_frontend("netback", v->name, v->fe, frontend_watch, v);
+    net_set_receive(v->dev, receive, v);
+}
+
+/*
+ * A NIC the host added to the running VM: the next vif, as `xl
+ * network-attach` adds one to a running PV guest.  From CPU 0's hotplug
+ * softirq, as the backend's own work runs.
+ */
+static void add_hook(struct net_dev *dev)
+{
+    if ( !strcmp(opt_vif, "none") )
+    {
+        printk("netback: %s added: not given to the guest (vif=none)\n",
+               dev->name);
+        return;
+    }
+    if ( !add_vif(dev) )
+        return;
+    vif_start(vifs[nr_vifs - 1]);
+    printk("netback: %s added by the host: the guest's %s\n", dev->name,
+           vifs[nr_vifs - 1]->name);
+}
+
 void netback_init(void)
 {
     unsigned int i;
-    char path[64];
 
     choose_devices();
     for ( i = 0; i < nr_vifs; i++ )
-    {
-        vif_layout(vifs[i]);
-        vif_probe(vifs[i]);
-        snprintf(path, sizeof(path), "%s/state", vifs[i]->fe);
-        if ( xs_shim_watch(path, frontend_watch, vifs[i]) )
-            printk(XENLOG_ERR "netback: %s: cannot watch %s: its frontend "
-                   "is not heard\n", vifs[i]->name, path);
-        net_set_receive(vifs[i]->dev, receive, vifs[i]);
-    }
+        vif_start(vifs[i]);
+    net_set_add_hook(add_hook);
 }

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Sourced by the boot tests (run.sh, smp.sh, kvm-apic.sh, linux.sh,
-# linux-blk.sh, linux-net.sh, debian-image.sh) and the benchmarks
+# linux-blk.sh, linux-net.sh, linux-migrate.sh, linux-balloon.sh,
+# linux-hotplug.sh, debian-image.sh) and the benchmarks
 # (tests/bench/lib.sh): one verdict from a console, the shim's debug
 # keys and a boot that types them if it hangs, free ports, the SMP
-# bring-up's lines, blk-selftest's disk.
+# bring-up's lines, blk-selftest's disk, the Linux tests' initramfs.
 #
 #   verdict NAME LOG WHY [+REGEX | -REGEX]...
 #
@@ -124,4 +125,23 @@ with open(sys.argv[1], 'wb') as f:
     for n in range(2048):
         f.write(struct.pack('<Q', n) * 64)
 PY
+}
+
+# linux_initrd LABEL [MODULE...]: the initramfs (tools/make-initramfs)
+# in $initrd, with each MODULE's .ko in it, for the kernel $kernel; else
+# a SKIP line for LABEL and exit 0.
+linux_initrd() {
+    local label=$1 m
+    shift
+    if [ ! -e "$kernel" ] || ! initrd=$(tools/make-initramfs 2>/dev/null)
+    then
+        echo "SKIP: $label: no kernel or initramfs (no network?)"
+        exit 0
+    fi
+    for m in "$@"; do
+        if ! grep -aq "lib/modules/$m.ko" "$initrd"; then
+            echo "SKIP: $label: the initramfs has no $m.ko"
+            exit 0
+        fi
+    done
 }

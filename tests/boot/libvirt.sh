@@ -15,13 +15,14 @@
 # and restores it (`virsh save`, `virsh restore`: it goes on, a login and
 # a command on its console again), takes 256 MiB back from it with
 # `virsh setmem` (the shim's balloon: Linux's xen-balloon gives it) and
-# gives it again, shuts it down with the ACPI power button (the guest powers off
+# gives it again, attaches a disk (`virsh attach-disk`: the guest's
+# xvdb connects), shuts it down with the ACPI power button (the guest powers off
 # cleanly: the domain is shut off for the reason "shutdown" and the
 # shim's log says poweroff, status 0), starts it again and destroys it
 # once PV GRUB reads the disk, and undefines it.  LIBVIRT_IF=nvme: the
 # disk is NVMe.  One line:
 #
-#   PASS: libvirt (virtio): define, start, console login, reboot, save, restore, login, setmem down and up, shutdown (power button), start, destroy, undefine
+#   PASS: libvirt (virtio): define, start, console login, reboot, save, restore, login, setmem down and up, attach-disk, shutdown (power button), start, destroy, undefine
 #   FAIL: libvirt (virtio): why (console: build/check/libvirt-virtio/console.log)
 #   SKIP: libvirt (virtio): no libvirtd (ci/deps.sh installs libvirt-daemon-system)
 set -u
@@ -211,6 +212,15 @@ for kib in 786432 1048576; do
 done
 grep -aq 'd1: memory target' "$log" || fail "the shim set the guest no target"
 
+# A disk attached to the running domain (virsh attach-disk: QEMU's
+# device_add, ACPI PCI hotplug): the shim's block backend offers it as
+# xvdb, as xl block-attach would, and Debian's blkfront connects to it.
+truncate -s 8M "$work/extra.img" && chown 65534:65534 "$work/extra.img" 2>/dev/null
+virsh attach-disk "$dom" "$work/extra.img" vdb --targetbus virtio --live \
+    >"$work/virsh.log" 2>&1 || fail "virsh attach-disk: $(cat "$work/virsh.log")"
+xvdb_up() { grep -aq 'blkback: xvdb: connected' "$log"; }
+poll 120 xvdb_up || fail "the attached disk did not connect as xvdb"
+
 # The power button: the shim gives Linux control/shutdown "poweroff",
 # systemd unmounts the root and the shim ends the VM with ACPI S5.
 virsh shutdown --mode acpi "$dom" >"$work/virsh.log" 2>&1 ||
@@ -236,5 +246,5 @@ state_is 'shut off (destroyed)' ||
 virsh undefine "$dom" >"$work/virsh.log" 2>&1 ||
     fail "virsh undefine: $(cat "$work/virsh.log")"
 [ -z "$(virsh list --all --name)" ] || fail "a domain is left after undefine"
-rm -f "$work/disk.qcow2"
-echo "PASS: $label: define, start, console login, reboot, save, restore, login, setmem down and up, shutdown (power button), start, destroy, undefine"
+rm -f "$work/disk.qcow2" "$work/extra.img"
+echo "PASS: $label: define, start, console login, reboot, save, restore, login, setmem down and up, attach-disk, shutdown (power button), start, destroy, undefine"

@@ -20,7 +20,7 @@
 #   SKIP: linux: the host's balloon: no kernel or initramfs (no network)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/boot/lib.sh     # watched_boot
+. tests/boot/lib.sh     # watched_boot, linux_initrd
 
 label="linux: the host's balloon"
 kernel=${LINUX_KERNEL:-build/linux/vmlinux}
@@ -29,10 +29,7 @@ log=$base.log mon=$base-monitor
 vm_mib=512 low_mib=432
 mkdir -p build/check
 
-if [ ! -e "$kernel" ] || ! initrd=$(tools/make-initramfs 2>/dev/null); then
-    echo "SKIP: $label: no kernel or initramfs (no network?)"
-    exit 0
-fi
+linux_initrd "$label"
 
 why=
 fail() { why="${why:+$why; }$*"; }

@@ -45,7 +45,7 @@
 #   SKIP: linux: blkfront: no kernel or initramfs (no network)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/boot/lib.sh     # watched_boot
+. tests/boot/lib.sh     # watched_boot, linux_initrd
 
 iface=${LINUX_BLK_IF:-virtio}
 mode=${LINUX_BLK_MODE:-basic}
@@ -59,14 +59,7 @@ img=build/check/linux-blk-$tag.img
 kernel=${LINUX_KERNEL:-build/linux/vmlinux}
 mkdir -p build/check
 
-if [ ! -e "$kernel" ] || ! initrd=$(tools/make-initramfs 2>/dev/null); then
-    echo "SKIP: $label: no kernel or initramfs (no network?)"
-    exit 0
-fi
-if ! grep -aq lib/modules/xen-blkfront.ko "$initrd"; then
-    echo "SKIP: $label: the initramfs has no xen-blkfront.ko"
-    exit 0
-fi
+linux_initrd "$label" xen-blkfront
 if [ "$mode" = ext4 ] && ! command -v mke2fs >/dev/null; then
     echo "SKIP: $label: no mke2fs (e2fsprogs) on the host"
     exit 0

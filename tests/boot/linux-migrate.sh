@@ -22,7 +22,7 @@
 #   SKIP: linux: migrated ...: no kernel or initramfs (no network)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/boot/lib.sh     # watched_boot
+. tests/boot/lib.sh     # watched_boot, linux_initrd
 
 label="linux: migrated with its disk busy"
 kernel=${LINUX_KERNEL:-build/linux/vmlinux}
@@ -30,16 +30,7 @@ base=${LINUX_MIGRATE_BASE:-build/check/linux-migrate}   # (parallel runs: one ea
 img=$base.img state=$base.state
 mkdir -p build/check
 
-if [ ! -e "$kernel" ] || ! initrd=$(tools/make-initramfs 2>/dev/null); then
-    echo "SKIP: $label: no kernel or initramfs (no network?)"
-    exit 0
-fi
-for m in xen-blkfront xen-netfront; do
-    if ! grep -aq "lib/modules/$m.ko" "$initrd"; then
-        echo "SKIP: $label: the initramfs has no $m.ko"
-        exit 0
-    fi
-done
+linux_initrd "$label" xen-blkfront xen-netfront
 
 why=
 fail() { why="${why:+$why; }$*"; }

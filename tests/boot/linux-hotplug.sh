@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A disk and a NIC the host adds to the running VM (QEMU's drive_add,
+# netdev_add and device_add, what libvirt's attach-disk and
+# attach-interface do), as `xl block-attach` and `xl network-attach` add
+# them to a running PV guest: the shim takes each new virtio device (ACPI
+# PCI hotplug on QEMU's pc machine), its backends offer them to the
+# guest as the next disk and vif, and Debian's Linux (tools/initramfs/init,
+# pvshim_hotplug=1), which booted with xvda alone and no NIC, finds
+# xvdb, reads it (the md5sum of its first MiB is the file's) and writes
+# a MiB to it (which the file then has), then finds eth0 with the MAC
+# given, takes a DHCP lease on the user network (restricted to the host)
+# and pings its gateway.  The host's device_del is refused with a log
+# line (the device stays), and the guest powers off with the shim's
+# status 0.  LINUX_HOTPLUG_IF=nvme adds an NVMe controller instead;
+# LINUX_HOTPLUG_VCPUS (1), LINUX_HOTPLUG_SHIM_DIR (build/default) and
+# LINUX_HOTPLUG_BASE (the logs' names) vary it.
+#
+#   PASS: linux: a disk and a NIC added while it runs (...)
+#   FAIL: linux: a disk and a NIC added while it runs: why (console: ...)
+#   SKIP: linux: a disk and a NIC added while it runs: no kernel or initramfs
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/boot/lib.sh     # watched_boot, linux_initrd
+
+label="linux: a disk and a NIC added while it runs${LINUX_HOTPLUG_IF:+ ($LINUX_HOTPLUG_IF)}"
+kernel=${LINUX_KERNEL:-build/linux/vmlinux}
+base=${LINUX_HOTPLUG_BASE:-build/check/linux-hotplug}   # (parallel runs: one each)
+log=$base.log mon=$base-monitor a=$base-a.img b=$base-b.img
+mkdir -p build/check
+
+linux_initrd "$label" xen-blkfront xen-netfront
+
+why=
+fail() { why="${why:+$why; }$*"; }
+has() { grep -aqE -- "$2" "$1" 2>/dev/null; }
+monitor() { timeout 10 bash -c 'echo "$1" >"$2"' _ "$1" "$mon.in"; }
+until_has() {           # until_has SECONDS FILE REGEX
+    local end=$((SECONDS + $1))
+    until has "$2" "$3"; do
+        kill -0 $pid 2>/dev/null && [ $SECONDS -lt $end ] || return 1
+        sleep 0.5
+    done
+}
+
+rm -f "$a" "$b" "$mon.in" "$mon.out"
+truncate -s 16M "$a" && head -c 4194304 /dev/urandom >"$b" || exit 1
+mkfifo "$mon.in" "$mon.out" || exit 1
+# Emptied here, not by the jobs below: no wait may find the last run's.
+: >"$mon.log"
+: >"$log"
+cat "$mon.out" >"$mon.log" &
+watched_boot "$log" 280 \
+    tools/pvshim-run --shim-dir "${LINUX_HOTPLUG_SHIM_DIR:-build/default}" \
+    "$kernel" --initrd "$initrd" --memory 256M \
+    --vcpus "${LINUX_HOTPLUG_VCPUS:-1}" --disk "$a" \
+    --timeout 300 --guest-cmdline "console=hvc0 pvshim_hotplug=1" -- \
+    -chardev "pipe,id=mon,path=$mon" -mon chardev=mon &
+pid=$!
+
+if ! until_has 200 "$log" '^pvshim-hotplug: ready'; then
+    fail "the guest did not start with its xvda"
+else
+    monitor "drive_add 0 if=none,id=hp0,file=$b,format=raw"
+    if [ "${LINUX_HOTPLUG_IF:-virtio}" = nvme ]; then
+        monitor "device_add nvme,drive=hp0,serial=pvshimhp,id=hpd0"
+    else
+        monitor "device_add virtio-blk-pci,drive=hp0,id=hpd0,disable-legacy=on"
+    fi
+    until_has 120 "$log" '^pvshim-hotplug: (xvdb md5|no xvdb)' ||
+        fail "the guest said nothing of an xvdb"
+    has "$log" 'PCI: 00:.*added by the host' || fail "the shim saw no device"
+    has "$log" 'blkback: .* added by the host: the guest.s xvdb' ||
+        fail "the backend did not offer it as xvdb"
+    want=$(head -c 1048576 "$b" | md5sum | cut -d' ' -f1)
+    got=$(sed -n 's/^pvshim-hotplug: xvdb md5 \([0-9a-f]*\).*/\1/p' "$log" |
+          tr -d '\r' | head -n1)
+    [ -n "$got" ] && [ "$got" = "$want" ] ||
+        fail "xvdb's first MiB is ${got:-unread}, the file's $want"
+    until_has 60 "$log" '^pvshim-hotplug: written' ||
+        fail "the guest could not write to xvdb"
+    monitor "netdev_add user,id=hpn0,restrict=on"
+    monitor "device_add virtio-net-pci,netdev=hpn0,id=hpn,disable-legacy=on,mac=52:54:00:12:34:99"
+    until_has 120 "$log" '^pvshim-hotplug: (eth0 52|no eth0)' ||
+        fail "the guest said nothing of an eth0"
+    has "$log" 'netback: .* added by the host: the guest.s vif1\.0' ||
+        fail "the backend did not offer it as vif1.0"
+    has "$log" '^pvshim-hotplug: eth0 52:54:00:12:34:99' ||
+        fail "eth0 is not the NIC added"
+    until_has 90 "$log" '^pvshim-hotplug: eth0 ping ok' ||
+        fail "eth0 took no lease, or the gateway did not answer"
+    monitor "device_del hpd0"
+    until_has 30 "$log" 'the host asks to remove it: not done' ||
+        fail "the shim said nothing of the removal"
+    timeout 10 bash -c 'echo >"$1"' _ "$log.in"
+fi
+wait $pid
+rc=$?
+[ "$rc" = 0 ] || fail "exit status $rc"
+! has "$log" 'Panic on CPU|FATAL TRAP' || fail "the shim itself failed"
+[ "$(tail -c +1048577 "$b" | head -c 1048576 | md5sum)" = \
+  "$(yes hotplug | head -c 1048576 | md5sum)" ] ||
+    fail "the MiB the guest wrote is not in the file"
+
+if [ -z "$why" ]; then
+    echo "PASS: $label (xvdb read and written, eth0 pinged the gateway," \
+         "a removal refused)"
+else
+    echo "FAIL: $label: $why (console: $log)"
+    tail -n 15 "$log" | sed 's/^/    | /'
+fi
