@@ -28,21 +28,25 @@
 
 static void pci_hotplug_softirq(void)
 {
-    uint32_t up, down;
+    static uint32_t refused;            /* removals said no to, once each */
+    uint32_t up, down, asked;
     unsigned int slot, n;
 
     outl(0, PCIHP_BASE + PCIHP_SEL);    /* bus 0 */
     up = inl(PCIHP_BASE + PCIHP_UP);
     down = inl(PCIHP_BASE + PCIHP_DOWN);
+    if ( up == ~0u && down == ~0u )
+        return;                         /* no registers there: not QEMU's */
+    /* QEMU keeps a slot's down bit until it is ejected: one line each. */
+    asked = down & ~refused;
+    refused = down & ~up;
     for ( slot = 0; slot < 32; slot++ )
     {
-        if ( up & (1u << slot) )
-        {
-            n = pci_scan_slot(slot);
+        /* A slot known already, or empty again, adds nothing. */
+        if ( (up & (1u << slot)) && (n = pci_scan_slot(slot)) )
             printk("PCI: 00:%02x: %u function%s added by the host\n", slot,
                    n, n == 1 ? "" : "s");
-        }
-        if ( down & (1u << slot) )
+        if ( asked & (1u << slot) )
             printk(XENLOG_WARNING "PCI: 00:%02x: the host asks to remove "
                    "it: not done, the device stays\n", slot);
     }

@@ -11,9 +11,9 @@
 # xvdb, reads it (the md5sum of its first MiB is the file's) and writes
 # a MiB to it (which the file then has), then finds eth0 with the MAC
 # given, takes a DHCP lease on the user network (restricted to the host)
-# and pings its gateway.  The host's device_del is refused with a log
-# line (the device stays), and the guest powers off with the shim's
-# status 0.  LINUX_HOTPLUG_IF=nvme adds an NVMe controller instead;
+# and pings its gateway.  The host's device_del of each is refused with
+# a log line (the devices stay), and the guest powers off with the
+# shim's status 0.  LINUX_HOTPLUG_IF=nvme adds an NVMe controller instead;
 # LINUX_HOTPLUG_VCPUS (1), LINUX_HOTPLUG_SHIM_DIR (build/default) and
 # LINUX_HOTPLUG_BASE (the logs' names) vary it.
 #
@@ -90,9 +90,19 @@ else
         fail "eth0 is not the NIC added"
     until_has 90 "$log" '^pvshim-hotplug: eth0 ping ok' ||
         fail "eth0 took no lease, or the gateway did not answer"
+    # Two removals asked for: a line each, the first not again.
     monitor "device_del hpd0"
     until_has 30 "$log" 'the host asks to remove it: not done' ||
         fail "the shim said nothing of the removal"
+    monitor "device_del hpn"
+    end=$((SECONDS + 30))
+    until [ "$(grep -ac 'the host asks to remove it' "$log")" -ge 2 ] ||
+          [ $SECONDS -ge $end ]; do
+        sleep 0.5
+    done
+    sleep 2
+    [ "$(grep -ac 'the host asks to remove it' "$log")" = 2 ] ||
+        fail "not one line for each removal asked for"
     timeout 10 bash -c 'echo >"$1"' _ "$log.in"
 fi
 wait $pid
@@ -105,7 +115,7 @@ rc=$?
 
 if [ -z "$why" ]; then
     echo "PASS: $label (xvdb read and written, eth0 pinged the gateway," \
-         "a removal refused)"
+         "their removals refused)"
 else
     echo "FAIL: $label: $why (console: $log)"
     tail -n 15 "$log" | sed 's/^/    | /'
