@@ -287,8 +287,9 @@ job "linux migrate" "" "tests/boot/linux-migrate.sh"
 # target down and up, its maximum held; two vCPUs, the debug build.
 job "linux balloon" "" \
     "LINUX_BALLOON_VCPUS=2 LINUX_BALLOON_SHIM_DIR=build/debug tests/boot/linux-balloon.sh"
-# A disk and a NIC added to the running VM (QEMU's device_add, ACPI PCI
-# hotplug) as xl block-attach and network-attach: xvdb and eth0 work.
+# A disk and a NIC added to the running VM and taken back (QEMU's
+# device_add and device_del, ACPI PCI hotplug) as xl block-attach and
+# block-detach: xvdb and eth0 work, then go, then a disk comes again.
 job "linux hotplug" "" \
     "LINUX_HOTPLUG_VCPUS=2 LINUX_HOTPLUG_SHIM_DIR=build/debug tests/boot/linux-hotplug.sh"
 job "linux hotplug nvme" "" "LINUX_HOTPLUG_IF=nvme tests/boot/linux-hotplug.sh"

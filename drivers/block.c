@@ -6,7 +6,9 @@
  */
 #include "arch/x86/percpu.h"
 #include "drivers/block.h"
+#include "drivers/pci.h"
 #include "drivers/queue-pending.h"
+#include "drivers/registry.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
 
@@ -14,6 +16,7 @@ static struct blk_dev *blk_devs[BLK_MAX_DEVS];
 static unsigned int nr_blk_devs;
 static void (*resize_hook)(struct blk_dev *dev);
 static void (*add_hook)(struct blk_dev *dev);
+static void (*remove_hook)(struct blk_dev *dev);
 
 static void block_softirq(void)
 {
@@ -42,11 +45,28 @@ bool blk_register(struct blk_dev *dev)
         dev->phys_sector_size = dev->sector_size;
     if ( !nr_blk_devs )
         open_softirq(BLOCK_SOFTIRQ, block_softirq);
+    if ( dev->pci )
+        pci_hold(dev->pci);
     blk_devs[nr_blk_devs] = dev;
     __atomic_store_n(&nr_blk_devs, nr_blk_devs + 1, __ATOMIC_RELEASE);
     if ( add_hook )
         add_hook(dev);
     return true;
+}
+
+void blk_set_remove_hook(void (*fn)(struct blk_dev *dev))
+{
+    remove_hook = fn;
+}
+
+void blk_remove_pci(struct pci_dev *d)
+{
+    REGISTRY_REMOVE_PCI(blk_devs, nr_blk_devs, d, remove_hook, blk_release);
+}
+
+void blk_release(struct blk_dev *dev)
+{
+    REGISTRY_RELEASE(blk_devs, nr_blk_devs, dev);
 }
 
 void blk_set_add_hook(void (*fn)(struct blk_dev *dev))

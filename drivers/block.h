@@ -11,6 +11,8 @@
 #include "shim/lib.h"
 #include "arch/x86/layout.h"
 
+struct pci_dev;
+
 /* Sectors are 512 bytes in requests and capacities, whatever the device. */
 #define BLK_SECTOR_SHIFT    9
 #define BLK_SECTOR_SIZE     (1u << BLK_SECTOR_SHIFT)
@@ -78,6 +80,11 @@ struct blk_dev_ops {
     void (*complete)(struct blk_dev *dev, unsigned int q);
     /* Print each queue's state (a debug key); racy reads, no locks. */
     void (*dump)(struct blk_dev *dev);
+    /*
+     * The device given back (blk_release(): nothing in flight): no more
+     * requests, interrupts or DMA from it.  NULL: nothing to do.
+     */
+    void (*stop)(struct blk_dev *dev);
 };
 
 #define BLK_MAX_QUEUES      16
@@ -105,6 +112,8 @@ struct blk_dev {
     uint32_t discard_granularity;   /* sectors */
     const struct blk_dev_ops *ops;
     void *priv;
+    struct pci_dev *pci;        /* its function: the host's removal's */
+    bool removing;              /* the host takes it: its user gives it back */
     /* Per CPU: the queues whose interrupts came there, not yet run. */
     unsigned long pending[NR_CPUS];
 };
@@ -140,6 +149,16 @@ void blk_set_resize_hook(void (*fn)(struct blk_dev *dev));
  * blk_register(), on CPU 0 in the hotplug softirq (drivers/pci-hotplug.c).
  */
 void blk_set_add_hook(void (*fn)(struct blk_dev *dev));
+/*
+ * The host takes function @d away (drivers/pci-hotplug.c): each disk on
+ * it goes to the remove hook (the block backend), whose user gives it
+ * back with blk_release() once nothing is in flight; a disk no hook
+ * takes is given back at once.  blk_release(): out of the registry,
+ * stopped, its function's hold dropped.  From CPU 0's softirqs.
+ */
+void blk_set_remove_hook(void (*fn)(struct blk_dev *dev));
+void blk_remove_pci(struct pci_dev *d);
+void blk_release(struct blk_dev *dev);
 /* The end of a batch submitted with `more`: the device hears of it now. */
 void blk_kick_on(struct blk_dev *dev, unsigned int q);
 /* blk_submit()'s checks alone: could @dev take @req as it is? */

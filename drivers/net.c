@@ -8,7 +8,9 @@
 #include "arch/x86/percpu.h"
 #include "drivers/dma.h"
 #include "drivers/net.h"
+#include "drivers/pci.h"
 #include "drivers/queue-pending.h"
+#include "drivers/registry.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
 #include "shim/spinlock.h"
@@ -35,6 +37,7 @@ static bool gso_init(struct net_dev *dev);
 
 /* The network backend, for NICs registered once it has started. */
 static void (*add_hook)(struct net_dev *dev);
+static void (*remove_hook)(struct net_dev *dev);
 
 bool net_register(struct net_dev *dev)
 {
@@ -48,11 +51,29 @@ bool net_register(struct net_dev *dev)
         return false;
     if ( !nr_net_devs )
         open_softirq(NET_SOFTIRQ, net_softirq);
+    if ( dev->pci )
+        pci_hold(dev->pci);
     net_devs[nr_net_devs] = dev;
     __atomic_store_n(&nr_net_devs, nr_net_devs + 1, __ATOMIC_RELEASE);
     if ( add_hook )
         add_hook(dev);
     return true;
+}
+
+void net_set_remove_hook(void (*fn)(struct net_dev *dev))
+{
+    remove_hook = fn;
+}
+
+void net_remove_pci(struct pci_dev *d)
+{
+    REGISTRY_REMOVE_PCI(net_devs, nr_net_devs, d, remove_hook, net_release);
+}
+
+void net_release(struct net_dev *dev)
+{
+    dev->receive = NULL;
+    REGISTRY_RELEASE(net_devs, nr_net_devs, dev);
 }
 
 void net_set_add_hook(void (*fn)(struct net_dev *dev))

@@ -12,6 +12,8 @@
 #include "shim/lib.h"
 #include "arch/x86/layout.h"
 
+struct pci_dev;
+
 #define NET_ETH_ALEN        6
 #define NET_ETH_HLEN        14      /* destination, source, type */
 #define NET_VLAN_HLEN       4
@@ -149,6 +151,11 @@ struct net_dev_ops {
     bool (*rx_gso)(struct net_dev *dev, unsigned int f);
     /* Print each pair's state (a debug key); racy reads, no locks. */
     void (*dump)(struct net_dev *dev);
+    /*
+     * The NIC given back (net_release(): nothing in flight): no more
+     * packets, interrupts or DMA from it.  NULL: nothing to do.
+     */
+    void (*stop)(struct net_dev *dev);
 };
 
 struct net_dev {
@@ -160,6 +167,8 @@ struct net_dev {
     unsigned int max_frags;     /* fragments in one net_tx */
     const struct net_dev_ops *ops;
     void *priv;
+    struct pci_dev *pci;        /* its function: the host's removal's */
+    bool removing;              /* the host takes it: its user gives it back */
     /* Set by the receiver; NULL: each packet is given back at once. */
     net_receive_t *receive;
     void *receive_data;
@@ -180,6 +189,10 @@ struct net_dev *net_get(unsigned int index);
  * net_register(), on CPU 0 in the hotplug softirq (drivers/pci-hotplug.c).
  */
 void net_set_add_hook(void (*fn)(struct net_dev *dev));
+/* As blk_set_remove_hook(), blk_remove_pci() and blk_release(). */
+void net_set_remove_hook(void (*fn)(struct net_dev *dev));
+void net_remove_pci(struct pci_dev *d);
+void net_release(struct net_dev *dev);
 
 /* Receive @dev's packets through @fn(@dev, rx, @data) from now on. */
 void net_set_receive(struct net_dev *dev, net_receive_t *fn, void *data);

@@ -154,13 +154,20 @@ static void add_function(unsigned int bus, unsigned int dev, unsigned int fn)
     struct pci_dev *d;
     unsigned int i;
 
-    if ( pci_nr_devs == PCI_MAX_DEVS )
+    /* A function the host took away leaves its entry for the next. */
+    for ( i = 0; i < pci_nr_devs && !pci_devs[i].gone; i++ )
+        continue;
+    if ( i == PCI_MAX_DEVS )
     {
         printk(XENLOG_WARNING "PCI: more than %u functions; %02x:%02x.%u "
                "and later ones ignored\n", PCI_MAX_DEVS, bus, dev, fn);
         return;
     }
-    d = &pci_devs[pci_nr_devs++];
+    d = &pci_devs[i];
+    memset(d, 0, sizeof(*d));
+    if ( i == pci_nr_devs )
+        pci_nr_devs++;
+    d->fresh = true;
     d->bus = bus;
     d->dev = dev;
     d->fn = fn;
@@ -215,10 +222,11 @@ static void scan_bus(unsigned int bus)
 unsigned int pci_scan_slot(unsigned int dev)
 {
     struct pci_dev probe = { .bus = 0, .dev = dev };
-    unsigned int fn, nr_fn, first = pci_nr_devs, i;
+    unsigned int fn, nr_fn, i, n;
 
     for ( i = 0; i < pci_nr_devs; i++ )
-        if ( !pci_devs[i].bus && pci_devs[i].dev == dev )
+        if ( !pci_devs[i].bus && pci_devs[i].dev == dev &&
+             !pci_devs[i].gone )
             return 0;                   /* known already */
     if ( dev >= 32 || pci_conf_read16(&probe, PCI_VENDOR_ID) == 0xffff )
         return 0;
@@ -230,9 +238,14 @@ unsigned int pci_scan_slot(unsigned int dev)
         if ( pci_conf_read16(&probe, PCI_VENDOR_ID) != 0xffff )
             add_function(0, dev, fn);
     }
-    for ( i = first; i < pci_nr_devs; i++ )
-        drivers_probe(&pci_devs[i]);
-    return pci_nr_devs - first;
+    for ( i = 0, n = 0; i < pci_nr_devs; i++ )
+        if ( pci_devs[i].fresh )
+        {
+            pci_devs[i].fresh = false;
+            drivers_probe(&pci_devs[i]);
+            n++;
+        }
+    return n;
 }
 
 /* Whether [addr, addr + size) overlaps a BAR firmware or we assigned. */
@@ -338,6 +351,7 @@ void pci_init(void)
 
         printk(XENLOG_DEBUG "PCI: %s %04x:%04x class %06x\n",
                pci_name(d, name), d->vendor, d->device, d->class);
+        d->fresh = false;
         drivers_probe(d);
     }
 }

@@ -77,6 +77,14 @@ struct pci_dev {
     /* MSI-X: its capability (0: none), table size and mapping. */
     unsigned int msix_cap, msix_size;
     volatile uint8_t *msix_table;
+    /*
+     * The host's removal (drivers/pci-hotplug.c): the disks and NICs
+     * registered on the function not yet given back, whether the host
+     * asked for it, whether it is gone (its entry free again).
+     */
+    unsigned int holds;
+    bool removing, gone;
+    bool fresh;             /* found, not yet offered (pci_scan_slot()) */
 };
 
 /* Capability walking and BAR decoding on a snapshot (drivers/pci-cap.c). */
@@ -117,6 +125,13 @@ extern unsigned int pci_nr_devs;
  * many (0 for an empty slot, or one known already).
  */
 unsigned int pci_scan_slot(unsigned int dev);
+/*
+ * A disk or NIC registered on @d (its interface's registry counts them),
+ * and given back (a removal): the last one back lets the host take the
+ * function (pci-hotplug.c).
+ */
+void pci_hold(struct pci_dev *d);
+void pci_unhold(struct pci_dev *d);
 
 /*
  * Give the memory BARs firmware left at 0 a place in the PCI hole below

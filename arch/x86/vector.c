@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The device vectors (vector.h): who owns each, as a table do_IRQ() reads.
- * Handed out at boot only, so the table is read without a lock.
+ * Handed out on CPU 0 alone (at boot, and in the hotplug softirq for a
+ * device the host adds), each handler published after its data, so the
+ * table is read without a lock.  Never taken back: a removed device's
+ * entries are masked and its vectors stay unused.
  */
 #include "arch/x86/vector.h"
 

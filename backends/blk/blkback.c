@@ -21,7 +21,10 @@ void blkback_work(void)
     {
         struct vbd *v = &vbds[i];
         unsigned int r;
+        bool gone;
 
+        if ( v->gone )
+            continue;
         spin_lock_irq_on_wait(&v->lock);
         if ( !v->connected && !v->inflight && v->nr_rings )
             vbd_drained(v);
@@ -32,7 +35,10 @@ void blkback_work(void)
         for ( r = 0; r < v->nr_rings; r++ )
             if ( vbd_ring_work(&v->rings[r]) )
                 more = true;
+        gone = v->removing && vbd_let_go(v);
         spin_unlock(&v->lock);
+        if ( gone )
+            vbd_remove_finish(v);       /* not under its lock: the device's */
     }
     if ( more )
         raise_softirq(BLKBACK_SOFTIRQ);

@@ -103,6 +103,12 @@ struct vbd {
     unsigned int be_state;          /* XenbusState last written */
     bool recheck;                   /* look at the frontend's state again */
     bool resized;                   /* the device's size changed */
+    /*
+     * The host takes the device back (xl block-detach): Closing until the
+     * frontend has let go, then its directories removed and the device
+     * given back; a gone vbd is nothing (its slot free for the next).
+     */
+    bool removing, gone;
 
     /* The connection: rings and ports held until nothing is in flight. */
     bool connected;                 /* taking requests */
@@ -134,6 +140,14 @@ void vbd_broken(struct vbd *v, const char *why, unsigned int a,
                 unsigned int b);
 void vbd_drained(struct vbd *v);
 void vbd_resize(struct vbd *v);
+/*
+ * A removal: Closing now; whether the frontend has let go (no ring, no
+ * request, its state Closed or never started), so it can go.
+ */
+void vbd_remove_start(struct vbd *v);
+bool vbd_let_go(struct vbd *v);
+/* setup.c: @v's directories removed, its device given back. */
+void vbd_remove_finish(struct vbd *v);
 
 /*
  * request.c: a read or write (direct or indirect), a discard: checked,

@@ -58,7 +58,8 @@ static unsigned int serve(void)
         spin_unlock(&v->lock);
     }
     for ( i = 0; i < nr_vbds; i++ )
-        blk_poll(vbds[i].dev);
+        if ( !vbds[i].gone )
+            blk_poll(vbds[i].dev);
     return n;
 }
 
@@ -110,6 +111,8 @@ void blkback_drain(void)
     {
         const struct vbd *v = &vbds[i];
 
+        if ( v->gone )
+            continue;
         if ( v->ro || !(v->dev->features & BLK_F_FLUSH) )
             printk("blkback: %s: drained, %lu requests completed at the "
                    "end\n", v->name, v->completed - before[i]);

@@ -44,9 +44,15 @@ void blkback_dump(void)
     for ( i = 0; i < nr_vbds; i++ )
     {
         struct vbd *v = &vbds[i];
-        bool locked = spin_trylock(&v->lock);
-
+        bool locked;
         char part[48] = "";
+
+        if ( v->gone )
+        {
+            printk("blkback: %s: removed\n", v->name);
+            continue;
+        }
+        locked = spin_trylock(&v->lock);
 
         if ( v->part )
             snprintf(part, sizeof(part), " partition %u (from sector %lu)",
@@ -57,7 +63,7 @@ void blkback_dump(void)
                v->cdrom ? " (cdrom)" : v->ro ? " (ro)" : "",
                (unsigned long)v->nr_sectors, v->be_state,
                v->connected ? "connected" : "not connected",
-               v->broken ? ", broken" : "",
+               v->broken ? ", broken" : v->removing ? ", removing" : "",
                v->connected ? (v->x86_32 ? ", x86_32-abi" : ", x86_64-abi")
                             : "",
                v->inflight, v->completed, locked ? "" : " (lock held)");

@@ -164,25 +164,34 @@ static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
 {
     unsigned long nr = (VBD_REQS * sizeof(struct vbd_req) + PAGE_SIZE - 1) >>
                        PAGE_SHIFT, pfn;
-    unsigned int i;
+    unsigned int i, slot;
     struct vbd *v;
+    struct vbd_req *req = NULL;
     const char *what;
 
-    if ( nr_vbds == VBD_MAX )
+    /* A removed disk's slot first, with its requests' frames. */
+    for ( slot = 0; slot < nr_vbds && !vbds[slot].gone; slot++ )
+        continue;
+    if ( slot == VBD_MAX )
     {
         printk(XENLOG_WARNING "blkback: %s: no room, only %u disks\n",
                dev->name, VBD_MAX);
         return false;
     }
-    if ( (pfn = frames_alloc(nr, 0, 0)) == INVALID_PFN )
+    v = &vbds[slot];
+    if ( slot < nr_vbds )
+        req = v->req;
+    else if ( (pfn = frames_alloc(nr, 0, 0)) != INVALID_PFN )
+        req = __va(pfn << PAGE_SHIFT);
+    if ( !req )
     {
         printk(XENLOG_WARNING "blkback: %s: no memory for its requests\n",
                dev->name);
         return false;
     }
-    v = &vbds[nr_vbds];
+    memset(v, 0, sizeof(*v));
     spin_lock_init(&v->lock, LOCK_RANK_VBD);
-    v->req = __va(pfn << PAGE_SHIFT);
+    v->req = req;
     memset(v->req, 0, nr << PAGE_SHIFT);
     for ( i = 0; i < VBD_MAX_QUEUES; i++ )
     {
@@ -191,7 +200,7 @@ static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
     }
     v->lbs = dev->sector_size / BLK_SECTOR_SIZE;
     if ( vdev < 0 )
-        vdev = nr_vbds << 4;
+        vdev = slot << 4;
     v->devid = (202 << 8) | vdev;
     if ( vdev & 15 )
         snprintf(v->name, sizeof(v->name), "xvd%c%u", 'a' + (vdev >> 4),
@@ -208,7 +217,8 @@ static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
     v->part = p ? p->number : 0;
     v->ro = ro || cdrom || (dev->features & BLK_F_RO);
     v->cdrom = cdrom;
-    nr_vbds++;
+    if ( slot == nr_vbds )
+        nr_vbds++;
     what = cdrom ? ", CD-ROM" : v->ro ? ", read-only" : "";
     if ( p )
         printk(XENLOG_INFO "blkback: %s (%u) is %s partition %u (sectors "
@@ -338,7 +348,7 @@ static void resize_hook(struct blk_dev *dev)
     unsigned int i;
 
     for ( i = 0; i < nr_vbds; i++ )
-        if ( vbds[i].dev == dev )
+        if ( vbds[i].dev == dev && !vbds[i].gone )
             __atomic_store_n(&vbds[i].resized, true, __ATOMIC_RELEASE);
     cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }
@@ -388,7 +398,8 @@ static void add_hook(struct blk_dev *dev)
     for ( letter = 0; letter < VBD_MAX; letter++ )
     {
         for ( i = 0; i < nr_vbds; i++ )
-            if ( vbds[i].devid == ((202u << 8) | (letter << 4)) )
+            if ( !vbds[i].gone &&
+                 vbds[i].devid == ((202u << 8) | (letter << 4)) )
                 break;
         if ( i == nr_vbds )
             break;
@@ -399,10 +410,61 @@ static void add_hook(struct blk_dev *dev)
                dev->name);
         return;
     }
-    vbd_start(&vbds[nr_vbds - 1]);
+    for ( i = 0; vbds[i].dev != dev || vbds[i].gone; i++ )
+        continue;
+    vbd_start(&vbds[i]);
     hooks_once();
     printk("blkback: %s added by the host: the guest's %s\n", dev->name,
-           vbds[nr_vbds - 1].name);
+           vbds[i].name);
+}
+
+/*
+ * The host takes @dev back, as `xl block-detach`: each disk on it to
+ * Closing (its frontend closes, when the guest has it closed), then,
+ * from the backend's softirq, gone (vbd_remove_finish()).  A device no
+ * disk is on goes back at once.
+ */
+static void remove_hook(struct blk_dev *dev)
+{
+    unsigned int i;
+    bool any = false;
+
+    for ( i = 0; i < nr_vbds; i++ )
+    {
+        struct vbd *v = &vbds[i];
+
+        if ( v->gone || v->dev != dev )
+            continue;
+        spin_lock_irq_on_wait(&v->lock);
+        vbd_remove_start(v);
+        spin_unlock(&v->lock);
+        printk("blkback: %s: the host takes %s back: closing\n", v->name,
+               dev->name);
+        any = true;
+    }
+    if ( !any )
+        blk_release(dev);
+    else
+        cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
+}
+
+void vbd_remove_finish(struct vbd *v)
+{
+    struct blk_dev *dev = v->dev;
+    char path[64];
+    unsigned int i;
+
+    snprintf(path, sizeof(path), "%s/state", v->fe);
+    xs_shim_unwatch(path, frontend_watch, v);
+    xs_shim_rm(v->fe);
+    xs_shim_rm(v->be);
+    v->ro = true;                       /* the VM's end flushes it no more */
+    v->gone = true;
+    printk("blkback: %s: removed\n", v->name);
+    for ( i = 0; i < nr_vbds; i++ )
+        if ( !vbds[i].gone && vbds[i].dev == dev )
+            return;                     /* another partition is still on */
+    blk_release(dev);
 }
 
 void blkback_init(void)
@@ -415,4 +477,5 @@ void blkback_init(void)
     if ( nr_vbds )
         hooks_once();
     blk_set_add_hook(add_hook);
+    blk_set_remove_hook(remove_hook);
 }

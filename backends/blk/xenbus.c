@@ -242,7 +242,7 @@ void vbd_frontend_changed(struct vbd *v)
     switch ( state )
     {
     case XenbusStateInitialising:
-        if ( v->be_state == XenbusStateClosed )
+        if ( v->be_state == XenbusStateClosed && !v->removing )
         {
             disconnect(v);
             v->broken = false;
@@ -254,7 +254,7 @@ void vbd_frontend_changed(struct vbd *v)
     case XenbusStateInitialised:
     case XenbusStateConnected:
         if ( v->be_state == XenbusStateConnected || v->broken ||
-             v->be_state == XenbusStateClosing )
+             v->be_state == XenbusStateClosing || v->removing )
             break;
         connect(v);
         break;
@@ -271,6 +271,28 @@ void vbd_frontend_changed(struct vbd *v)
     default:
         break;
     }
+}
+
+void vbd_remove_start(struct vbd *v)
+{
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    v->removing = true;
+    vbd_nodes(v, false, "online", "0");
+    if ( v->be_state != XenbusStateClosed )
+        switch_state(v, XenbusStateClosing);
+}
+
+bool vbd_let_go(struct vbd *v)
+{
+    unsigned long state;
+
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    if ( v->connected || v->inflight || v->nr_rings )
+        return false;
+    if ( !read_ulong(v, "state", &state) )
+        state = XenbusStateUnknown;
+    return state == XenbusStateClosed || state == XenbusStateUnknown ||
+           state == XenbusStateInitialising;
 }
 
 /*

@@ -44,7 +44,14 @@ void netback_dump(void)
     for ( i = 0; i < nr_vifs; i++ )
     {
         struct vif *v = vifs[i];
-        bool locked = spin_trylock(&v->lock);
+        bool locked;
+
+        if ( v->gone )
+        {
+            printk("netback: %s: removed\n", v->name);
+            continue;
+        }
+        locked = spin_trylock(&v->lock);
 
         printk("netback: %s on %s: state %u, %s%s, %u queue%s, %u TX "
                "grants mapped%s%s\n", v->name, v->dev->name, v->be_state,

@@ -20,7 +20,10 @@ void netback_work(void)
     for ( i = 0; i < nr_vifs; i++ )
     {
         struct vif *v = vifs[i];
+        bool gone;
 
+        if ( v->gone )
+            continue;
         spin_lock(&v->lock);
         vif_drained(v);
         if ( v->close )
@@ -36,7 +39,10 @@ void netback_work(void)
             if ( nb_tx_work(&v->q[n]) )
                 more = true;
         }
+        gone = v->removing && vif_let_go(v);
         spin_unlock(&v->lock);
+        if ( gone )
+            vif_remove_finish(v);       /* not under its lock: the NIC's */
     }
     if ( more )
         raise_softirq(NETBACK_SOFTIRQ);

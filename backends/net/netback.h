@@ -64,6 +64,8 @@ struct vif {
     bool connected;                     /* taking requests */
     bool broken;                        /* the frontend broke a ring */
     bool close;                         /* so: Closing, from the softirq */
+    /* The host takes the NIC back (xl network-detach), as a vbd's. */
+    bool removing, gone;
     /* The frontend's features, read at connect. */
     bool sg, gso4, gso6, ip_csum, ipv6_csum;
     unsigned int tx_maps;               /* grants mapped for TX, all queues */
@@ -76,6 +78,15 @@ struct vif {
 
 extern struct vif *vifs[VIF_MAX];     /* nr_vifs of them */
 extern unsigned int nr_vifs;
+
+/*
+ * A removal (xenbus.c): Closing now; whether the frontend has let go
+ * (nothing mapped or in flight, its state Closed or never started).
+ * setup.c: @v's directories removed, its NIC given back.
+ */
+void vif_remove_start(struct vif *v);
+bool vif_let_go(const struct vif *v);
+void vif_remove_finish(struct vif *v);
 
 /* xenbus.c */
 void vif_frontend_changed(struct vif *v);

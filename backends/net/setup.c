@@ -81,24 +81,33 @@ static bool add_vif(struct net_dev *dev)
     struct pv_guest_info g;
     struct vif *v;
     uint8_t *hdr;
-    unsigned int i, j;
+    unsigned int i, j, slot;
 
-    if ( nr_vifs == VIF_MAX )
+    /* A removed vif's number first, with its state's frames. */
+    for ( slot = 0; slot < nr_vifs && !vifs[slot]->gone; slot++ )
+        continue;
+    if ( slot == VIF_MAX )
     {
         printk(XENLOG_WARNING "netback: %s: no room, only %u vifs\n",
                dev->name, VIF_MAX);
         return false;
     }
+    if ( slot < nr_vifs )
+    {
+        v = vifs[slot];
+        hdr = v->q[0].req[0].hdr;
+        memset(v, 0, sizeof(*v));
+    }
     /* The queues' header copies, which the device reads. */
-    hdr = dma_alloc(VIF_MAX_QUEUES * NB_TX_INFLIGHT * NB_HDR_MAX);
-    if ( !hdr )
+    else if ( !(hdr = dma_alloc(VIF_MAX_QUEUES * NB_TX_INFLIGHT *
+                                NB_HDR_MAX)) )
     {
         printk(XENLOG_WARNING "netback: %s: no memory for its buffers\n",
                dev->name);
         return false;
     }
     /* Its state (about 136 KiB) in frames of its own, as NICs come. */
-    if ( !(v = dma_alloc(sizeof(*v))) )
+    else if ( !(v = dma_alloc(sizeof(*v))) )
     {
         printk(XENLOG_WARNING "netback: %s: no memory for its state\n",
                dev->name);
@@ -106,7 +115,7 @@ static bool add_vif(struct net_dev *dev)
     }
     pv_guest_info(&g);
     spin_lock_init(&v->lock, LOCK_RANK_VIF);
-    v->devid = nr_vifs;
+    v->devid = slot;
     snprintf(v->name, sizeof(v->name), "vif1.%u", v->devid);
     snprintf(v->be, sizeof(v->be), "/local/domain/0/backend/vif/1/%u",
              v->devid);
@@ -121,7 +130,9 @@ static bool add_vif(struct net_dev *dev)
         for ( j = 0; j < NB_TX_INFLIGHT; j++ )
             v->q[i].req[j].hdr = hdr + (i * NB_TX_INFLIGHT + j) * NB_HDR_MAX;
     }
-    vifs[nr_vifs++] = v;
+    vifs[slot] = v;
+    if ( slot == nr_vifs )
+        nr_vifs++;
     printk(XENLOG_INFO "netback: %s is %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, "
            "up to %u queue%s%s%s\n", v->name, dev->name, dev->mac[0],
            dev->mac[1], dev->mac[2], dev->mac[3], dev->mac[4], dev->mac[5],
@@ -217,11 +228,53 @@ static void add_hook(struct net_dev *dev)
                dev->name);
         return;
     }
+    unsigned int i;
+
     if ( !add_vif(dev) )
         return;
-    vif_start(vifs[nr_vifs - 1]);
+    for ( i = 0; vifs[i]->dev != dev || vifs[i]->gone; i++ )
+        continue;
+    vif_start(vifs[i]);
     printk("netback: %s added by the host: the guest's %s\n", dev->name,
-           vifs[nr_vifs - 1]->name);
+           vifs[i]->name);
+}
+
+/*
+ * The host takes @dev back, as `xl network-detach`: its vif to Closing
+ * (netfront closes), then, from the backend's softirq, gone
+ * (vif_remove_finish()).  A NIC no vif is on goes back at once.
+ */
+static void remove_hook(struct net_dev *dev)
+{
+    unsigned int i;
+
+    for ( i = 0; i < nr_vifs; i++ )
+        if ( !vifs[i]->gone && vifs[i]->dev == dev )
+            break;
+    if ( i == nr_vifs )
+    {
+        net_release(dev);
+        return;
+    }
+    spin_lock(&vifs[i]->lock);
+    vif_remove_start(vifs[i]);
+    spin_unlock(&vifs[i]->lock);
+    printk("netback: %s: the host takes %s back: closing\n", vifs[i]->name,
+           dev->name);
+    cpu_raise_softirq(0, NETBACK_SOFTIRQ);
+}
+
+void vif_remove_finish(struct vif *v)
+{
+    char path[64];
+
+    snprintf(path, sizeof(path), "%s/state", v->fe);
+    xs_shim_unwatch(path, frontend_watch, v);
+    xs_shim_rm(v->fe);
+    xs_shim_rm(v->be);
+    v->gone = true;
+    printk("netback: %s: removed\n", v->name);
+    net_release(v->dev);
 }
 
 void netback_init(void)
@@ -232,4 +285,5 @@ void netback_init(void)
     for ( i = 0; i < nr_vifs; i++ )
         vif_start(vifs[i]);
     net_set_add_hook(add_hook);
+    net_set_remove_hook(remove_hook);
 }

@@ -341,12 +341,13 @@ void vif_frontend_changed(struct vif *v)
     {
     case XenbusStateInitialising:
         v->broken = false;
-        set_state(v, XenbusStateInitWait);
+        if ( !v->removing )
+            set_state(v, XenbusStateInitWait);
         break;
     case XenbusStateInitialised:
         break;
     case XenbusStateConnected:
-        if ( !v->broken )
+        if ( !v->broken && !v->removing )
             set_state(v, XenbusStateConnected);
         break;
     case XenbusStateClosing:
@@ -361,6 +362,27 @@ void vif_frontend_changed(struct vif *v)
         fatal(v, "saw state %lu at the frontend", state);
         break;
     }
+}
+
+void vif_remove_start(struct vif *v)
+{
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    v->removing = true;
+    xs_shim_writef(v->be, "online", "0");
+    if ( v->be_state != XenbusStateClosed )
+        set_state(v, XenbusStateClosing);
+}
+
+bool vif_let_go(const struct vif *v)
+{
+    unsigned long state;
+
+    if ( v->connected || vif_inflight(v) || holds_any(v) )
+        return false;
+    if ( !read_ulong(v->fe, "state", &state) )
+        state = XenbusStateUnknown;
+    return state == XenbusStateClosed || state == XenbusStateUnknown ||
+           state == XenbusStateInitialising;
 }
 
 /*

@@ -64,6 +64,18 @@ static bool give_up(struct nvme_ctrl *c, const char *why)
     return false;
 }
 
+void nvme_ns_stopped(struct nvme_ctrl *c)
+{
+    if ( ++c->nr_stopped < c->nr_ns )
+        return;
+    /* The last: the controller off (CC.EN 0: its queues gone), no polls. */
+    set_reg32(c, NVME_REG_CC, 0);
+    if ( !wait_ready(c, false) )
+        printk(XENLOG_WARNING "nvme%u: does not stop\n", c->index);
+    if ( timer_is_active(&c->poll) )
+        stop_timer(&c->poll);
+}
+
 /*
  * Run one admin command to its completion, polled; *@result its DW0.
  * @quiet: a failure status is expected and not logged.  A command that

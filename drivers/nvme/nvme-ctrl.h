@@ -74,6 +74,7 @@ struct nvme_ctrl {
     bool dead;                  /* given up, disabled: said once */
     struct nvme_ns ns[NVME_MAX_NS];
     unsigned int nr_ns;
+    unsigned int nr_stopped;    /* namespaces given back (a removal) */
     struct timer poll;          /* for polled I/O queues */
     uint32_t max_sectors;       /* 512-byte, in one transfer (MDTS) */
 };
@@ -86,6 +87,8 @@ bool nvme_identify(struct nvme_ctrl *c, uint8_t cns, uint32_t nsid,
 /* nvme-ns.c: the shared limits, then every namespace a block device. */
 void nvme_read_limits(struct nvme_ctrl *c);
 void nvme_add_namespaces(struct nvme_ctrl *c);
+/* nvme-ctrl.c: a namespace given back; the last one stops @c. */
+void nvme_ns_stopped(struct nvme_ctrl *c);
 
 /* nvme-io.c: an I/O queue's block side, and the namespaces' ops. */
 extern const struct blk_dev_ops nvme_blk_ops;

@@ -238,9 +238,17 @@ static void nvme_dump(struct blk_dev *dev)
     }
 }
 
+static void nvme_stop(struct blk_dev *dev)
+{
+    struct nvme_ns *ns = dev->priv;
+
+    nvme_ns_stopped(ns->ctrl);
+}
+
 const struct blk_dev_ops nvme_blk_ops = {
     .submit = nvme_submit,
     .kick = nvme_kick,
     .complete = nvme_complete,
     .dump = nvme_dump,
+    .stop = nvme_stop,
 };

@@ -82,6 +82,7 @@ static void add_namespace(struct nvme_ctrl *c, uint32_t nsid)
     }
     b->ops = &nvme_blk_ops;
     b->priv = ns;
+    b->pci = c->pci;
     if ( !blk_register(b) )
         return;
     c->nr_ns++;

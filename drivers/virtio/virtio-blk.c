@@ -274,11 +274,23 @@ static void vblk_dump(struct blk_dev *dev)
            (unsigned long)ACCESS_ONCE(dev->nr_sectors), vb->config_irqs);
 }
 
+/* The host took the disk back: reset (no more DMA), no more polls. */
+static void vblk_stop(struct blk_dev *dev)
+{
+    struct vblk *vb = dev->priv;
+
+    if ( !virtio_reset(&vb->vd) )
+        printk(XENLOG_WARNING "%s: does not reset\n", dev->name);
+    if ( timer_is_active(&vb->poll) )
+        stop_timer(&vb->poll);
+}
+
 static const struct blk_dev_ops vblk_ops = {
     .submit = vblk_submit,
     .kick = vblk_kick,
     .complete = vblk_complete,
     .dump = vblk_dump,
+    .stop = vblk_stop,
 };
 
 /* The device's limits and features, as the block interface says them. */
@@ -423,6 +435,7 @@ bool virtio_blk_probe(struct pci_dev *d)
     vb->blk.nr_queues = nr;
     vb->blk.ops = &vblk_ops;
     vb->blk.priv = vb;
+    vb->blk.pci = d;
     read_config(vb);
     /* A resize on CPU 0; without MSI-X a resize goes unheard. */
     virtio_config_irq(&vb->vd, 0, 0, vblk_config_irq, vb);

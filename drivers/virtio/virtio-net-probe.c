@@ -333,6 +333,7 @@ bool virtio_net_probe(struct pci_dev *d)
         return false;
     vn->net.ops = &vnet_ops;
     vn->net.priv = vn;
+    vn->net.pci = d;
     if ( !start(vn) )
     {
         printk(XENLOG_WARNING "%s: queues not set up: not used\n",

@@ -329,6 +329,17 @@ static void vnet_dump(struct net_dev *dev)
     }
 }
 
+/* The host took the NIC back: reset (no more DMA), no more polls. */
+static void vnet_stop(struct net_dev *dev)
+{
+    struct vnet *vn = dev->priv;
+
+    if ( !virtio_reset(&vn->vd) )
+        printk(XENLOG_WARNING "%s: does not reset\n", dev->name);
+    if ( timer_is_active(&vn->poll) )
+        stop_timer(&vn->poll);
+}
+
 const struct net_dev_ops vnet_ops = {
     .transmit = vnet_transmit,
     .kick = vnet_kick,
@@ -338,4 +349,5 @@ const struct net_dev_ops vnet_ops = {
     .link_up = vnet_link_up,
     .rx_gso = vnet_rx_gso,
     .dump = vnet_dump,
+    .stop = vnet_stop,
 };

@@ -77,7 +77,6 @@ static void set_status(struct virtio_dev *vd, uint8_t bits)
 bool virtio_pci_init(struct virtio_dev *vd, struct pci_dev *d)
 {
     unsigned int cap = 0, at[VIRTIO_PCI_CAP_DEVICE + 1] = { 0 };
-    uint64_t start;
     char name[8];
 
     memset(vd, 0, sizeof(*vd));
@@ -122,16 +121,12 @@ bool virtio_pci_init(struct virtio_dev *vd, struct pci_dev *d)
     }
 
     pci_enable(d, false);
-    /* Reset, and wait for the device to say it is done (4.1.4.3.2). */
-    mmio_write8(vd->common + VC_STATUS, 0);
-    start = now_ns();
-    while ( mmio_read8(vd->common + VC_STATUS) )
-        if ( now_ns() - start > RESET_TIMEOUT_NS )
-        {
-            printk(XENLOG_WARNING "virtio: %s does not reset: not used\n",
-                   name_of(vd, name));
-            return false;
-        }
+    if ( !virtio_reset(vd) )
+    {
+        printk(XENLOG_WARNING "virtio: %s does not reset: not used\n",
+               name_of(vd, name));
+        return false;
+    }
     set_status(vd, VIRTIO_STATUS_ACKNOWLEDGE);
     set_status(vd, VIRTIO_STATUS_DRIVER);
     return true;
@@ -150,6 +145,19 @@ static uint64_t device_features(struct virtio_dev *vd)
 bool virtio_offers(struct virtio_dev *vd, unsigned int bit)
 {
     return device_features(vd) & (1ULL << bit);
+}
+
+bool virtio_reset(struct virtio_dev *vd)
+{
+    uint64_t start;
+
+    /* Reset, and wait for the device to say it is done (4.1.4.3.2). */
+    mmio_write8(vd->common + VC_STATUS, 0);
+    start = now_ns();
+    while ( mmio_read8(vd->common + VC_STATUS) )
+        if ( now_ns() - start > RESET_TIMEOUT_NS )
+            return false;
+    return true;
 }
 
 void virtio_fail(struct virtio_dev *vd)

@@ -96,6 +96,11 @@ void virtio_kick_batch(struct virtio_dev *vd, struct virtqueue *vq,
 void virtio_driver_ok(struct virtio_dev *vd);
 /* Give up on the device: FAILED. */
 void virtio_fail(struct virtio_dev *vd);
+/*
+ * Reset: the device forgets its queues and does no more DMA; false if
+ * it does not say so within a second.
+ */
+bool virtio_reset(struct virtio_dev *vd);
 
 /*
  * A device configuration field of @len bytes (1, 2, 4 or 8) at @off,

@@ -15,14 +15,14 @@
 # and restores it (`virsh save`, `virsh restore`: it goes on, a login and
 # a command on its console again), takes 256 MiB back from it with
 # `virsh setmem` (the shim's balloon: Linux's xen-balloon gives it) and
-# gives it again, attaches a disk (`virsh attach-disk`: the guest's
-# xvdb connects), shuts it down with the ACPI power button (the guest powers off
+# gives it again, attaches a disk and detaches it (`virsh attach-disk`:
+# the guest's xvdb connects; `detach-disk`: it is removed), shuts it down with the ACPI power button (the guest powers off
 # cleanly: the domain is shut off for the reason "shutdown" and the
 # shim's log says poweroff, status 0), starts it again and destroys it
 # once PV GRUB reads the disk, and undefines it.  LIBVIRT_IF=nvme: the
 # disk is NVMe.  One line:
 #
-#   PASS: libvirt (virtio): define, start, console login, reboot, save, restore, login, setmem down and up, attach-disk, shutdown (power button), start, destroy, undefine
+#   PASS: libvirt (virtio): define, start, console login, reboot, save, restore, login, setmem down and up, attach-disk, detach-disk, shutdown (power button), start, destroy, undefine
 #   FAIL: libvirt (virtio): why (console: build/check/libvirt-virtio/console.log)
 #   SKIP: libvirt (virtio): no libvirtd (ci/deps.sh installs libvirt-daemon-system)
 set -u
@@ -220,6 +220,13 @@ virsh attach-disk "$dom" "$work/extra.img" vdb --targetbus virtio --live \
     >"$work/virsh.log" 2>&1 || fail "virsh attach-disk: $(cat "$work/virsh.log")"
 xvdb_up() { grep -aq 'blkback: xvdb: connected' "$log"; }
 poll 120 xvdb_up || fail "the attached disk did not connect as xvdb"
+# And detached (xl block-detach's order: the guest's blkfront closes, the
+# shim removes xvdb, QEMU gets the device back).
+virsh detach-disk "$dom" vdb --live >"$work/virsh.log" 2>&1 ||
+    fail "virsh detach-disk: $(cat "$work/virsh.log")"
+vdb_gone() { ! virsh domblklist "$dom" 2>/dev/null | grep -q '^ *vdb '; }
+poll 120 vdb_gone || fail "vdb still attached: $(virsh domblklist "$dom" 2>&1)"
+grep -aq 'blkback: xvdb: removed' "$log" || fail "the shim did not remove xvdb"
 
 # The power button: the shim gives Linux control/shutdown "poweroff",
 # systemd unmounts the root and the shim ends the VM with ACPI S5.
@@ -247,4 +254,4 @@ virsh undefine "$dom" >"$work/virsh.log" 2>&1 ||
     fail "virsh undefine: $(cat "$work/virsh.log")"
 [ -z "$(virsh list --all --name)" ] || fail "a domain is left after undefine"
 rm -f "$work/disk.qcow2" "$work/extra.img"
-echo "PASS: $label: define, start, console login, reboot, save, restore, login, setmem down and up, attach-disk, shutdown (power button), start, destroy, undefine"
+echo "PASS: $label: define, start, console login, reboot, save, restore, login, setmem down and up, attach-disk, detach-disk, shutdown (power button), start, destroy, undefine"

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the block and network registries (drivers/block.c, drivers/net.c)
+ * share for a device the host takes back: its users told, then the
+ * device out of the array.  Macros, as the two arrays hold different
+ * types; each device has pci, removing, ops->stop and name.
+ */
+#ifndef DRIVERS_REGISTRY_H
+#define DRIVERS_REGISTRY_H
+
+#include "drivers/pci.h"
+#include "shim/console.h"
+
+/*
+ * Every device of @arr[0..@nr) on function @d, not yet asked: to @hook,
+ * whose user gives it back with @release(), or to @release() at once.
+ * Backwards: @release() moves the ones after it down.
+ */
+#define REGISTRY_REMOVE_PCI(arr, nr, d, hook, release) do {                \
+    unsigned int i_;                                                        \
+                                                                            \
+    for ( i_ = (nr); i_-- > 0; )                                            \
+    {                                                                       \
+        typeof((arr)[0]) dev_ = (arr)[i_];                                  \
+                                                                            \
+        if ( dev_->pci != (d) || dev_->removing )                           \
+            continue;                                                       \
+        dev_->removing = true;                                              \
+        if ( hook )                                                         \
+            (hook)(dev_);                                                   \
+        else                                                                \
+            release(dev_);                                                  \
+    }                                                                       \
+} while ( 0 )
+
+/*
+ * @dev out of @arr[0..@nr): the entries after it move down one, the
+ * count published last.  Another CPU's softirq that reads the array
+ * meanwhile may pass one device twice or miss one: its pending bits stay
+ * for its next run, and a stopped device has none.  Then stopped, and
+ * its function's hold dropped.
+ */
+#define REGISTRY_RELEASE(arr, nr, dev) do {                                 \
+    unsigned int i_;                                                        \
+                                                                            \
+    for ( i_ = 0; i_ < (nr) && (arr)[i_] != (dev); i_++ )                   \
+        continue;                                                           \
+    if ( i_ == (nr) )                                                       \
+        break;                                                              \
+    for ( ; i_ + 1 < (nr); i_++ )                                           \
+        (arr)[i_] = (arr)[i_ + 1];                                          \
+    __atomic_store_n(&(nr), (nr) - 1, __ATOMIC_RELEASE);                    \
+    if ( (dev)->ops->stop )                                                 \
+        (dev)->ops->stop(dev);                                              \
+    printk("%s: given back\n", (dev)->name);                                \
+    if ( (dev)->pci )                                                       \
+        pci_unhold((dev)->pci);                                             \
+} while ( 0 )
+
+#endif /* DRIVERS_REGISTRY_H */
