@@ -29,7 +29,8 @@ cd "$(dirname "$0")/../.." || exit 1
 label="linux: a disk and a NIC added and taken back while it runs"
 label+=${LINUX_HOTPLUG_IF:+ ($LINUX_HOTPLUG_IF)}
 kernel=${LINUX_KERNEL:-build/linux/vmlinux}
-base=${LINUX_HOTPLUG_BASE:-build/check/linux-hotplug}   # (parallel runs: one each)
+# One per interface: make check runs both at once (they once shared one).
+base=${LINUX_HOTPLUG_BASE:-build/check/linux-hotplug${LINUX_HOTPLUG_IF:+-$LINUX_HOTPLUG_IF}}
 log=$base.log mon=$base-monitor a=$base-a.img b=$base-b.img c=$base-c.img
 mkdir -p build/check
 
