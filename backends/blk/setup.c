@@ -420,8 +420,8 @@ static void add_hook(struct blk_dev *dev)
 
 /*
  * The host takes @dev back, as `xl block-detach`: each disk on it to
- * Closing (its frontend closes, when the guest has it closed), then,
- * from the backend's softirq, gone (vbd_remove_finish()).  A device no
+ * Closing (its frontend closes), then, from the backend's softirq, gone
+ * (vbd_remove_finish()).  A device no
  * disk is on goes back at once.
  */
 static void remove_hook(struct blk_dev *dev)
