@@ -10,6 +10,7 @@
 #include "backends/blk/blkback.h"
 #include "pv/pv.h"
 #include "shim/softirq.h"
+#include "shim/timer.h"
 
 void blkback_work(void)
 {
@@ -35,6 +36,13 @@ void blkback_work(void)
         for ( r = 0; r < v->nr_rings; r++ )
             if ( vbd_ring_work(&v->rings[r]) )
                 more = true;
+        if ( v->removing && !v->forced && !vbd_let_go(v) )
+        {
+            if ( NOW() >= v->remove_by )
+                vbd_force_close(v);
+            else
+                vbd_remove_wake(v->remove_by);
+        }
         gone = v->removing && vbd_let_go(v);
         spin_unlock(&v->lock);
         if ( gone )

@@ -28,6 +28,11 @@
  * waits on its ring for a completion, as for a free vbd_req.
  */
 #define VBD_MAPS        (VBD_REQS * 32)
+/*
+ * How long a frontend has to close when the host takes its disk back:
+ * libxl's LIBXL_DESTROY_TIMEOUT, after which it removes a device anyway.
+ */
+#define VBD_REMOVE_NS   (10ULL * 1000000000ULL)
 
 struct vbd;
 struct vbd_ring;
@@ -109,6 +114,8 @@ struct vbd {
      * given back; a gone vbd is nothing (its slot free for the next).
      */
     bool removing, gone;
+    bool forced;                    /* its frontend did not close in time */
+    uint64_t remove_by;             /* then taken anyway (libxl's timeout) */
 
     /* The connection: rings and ports held until nothing is in flight. */
     bool connected;                 /* taking requests */
@@ -146,8 +153,15 @@ void vbd_resize(struct vbd *v);
  */
 void vbd_remove_start(struct vbd *v);
 bool vbd_let_go(struct vbd *v);
+/*
+ * A frontend that has not closed by @v->remove_by: disconnected all the
+ * same (the requests in flight finish), then gone whatever its state.
+ */
+void vbd_force_close(struct vbd *v);
 /* setup.c: @v's directories removed, its device given back. */
 void vbd_remove_finish(struct vbd *v);
+/* setup.c: the backend's softirq by @when (a frontend's time is up). */
+void vbd_remove_wake(uint64_t when);
 
 /*
  * request.c: a read or write (direct or indirect), a discard: checked,

@@ -18,6 +18,7 @@
 #include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
+#include "shim/timer.h"
 
 static void switch_state(struct vbd *v, unsigned int state)
 {
@@ -277,6 +278,7 @@ void vbd_remove_start(struct vbd *v)
 {
     ASSERT(spin_is_locked_by_me(&v->lock));
     v->removing = true;
+    v->remove_by = NOW() + VBD_REMOVE_NS;
     vbd_nodes(v, false, "online", "0");
     if ( v->be_state != XenbusStateClosed )
         switch_state(v, XenbusStateClosing);
@@ -289,10 +291,22 @@ bool vbd_let_go(struct vbd *v)
     ASSERT(spin_is_locked_by_me(&v->lock));
     if ( v->connected || v->inflight || v->nr_rings )
         return false;
+    if ( v->forced )
+        return true;
     if ( !read_ulong(v, "state", &state) )
         state = XenbusStateUnknown;
     return state == XenbusStateClosed || state == XenbusStateUnknown ||
            state == XenbusStateInitialising;
+}
+
+void vbd_force_close(struct vbd *v)
+{
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    printk(XENLOG_WARNING "blkback: %s: its frontend did not close in %llu "
+           "s: taken anyway\n", v->name, VBD_REMOVE_NS / 1000000000ULL);
+    v->forced = true;
+    disconnect(v);
+    switch_state(v, XenbusStateClosed);
 }
 
 /*

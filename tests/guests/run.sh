@@ -20,6 +20,9 @@
 #                     (IF virtio or nvme); OPTs are pvshim-run --disk's
 #                     (ro: read-only to QEMU, discard, bs=4096)
 #   net SPEC          a NIC: pvshim-run's --net SPEC (user, restricted)
+#   monitor REGEX ;; CMD  once a console line matches REGEX, CMD to QEMU's
+#                     monitor (may repeat: each waits for the one before;
+#                     the Nth --disk's device is pvshim-dev<N>)
 #   min-vcpus N       run on at least N CPUs (--vcpus), whatever GUEST_VCPUS
 #   passes WORD...    the passes besides pv64 and pv32 that run it (below)
 #   pv64-only WHY     no 32-bit kernel (guests.mk builds none): its subject
@@ -219,7 +222,7 @@ run_one() {
     local name=$1 elf=$elfdir/$1.elf exp=tests/guests/$1/expect
     local status=0 result= status_set= cmdline= logs=() why= rc key val
     local memory=128M
-    local extra=() disks=() d i=0
+    local extra=() disks=() d i=0 mons=() pid mon
     local log=$logdir/$name.log
 
     # Outside a pass, one log per configuration.
@@ -244,6 +247,7 @@ run_one() {
             memory) memory=$val ;;
             disk) disks+=("$val") ;;
             net) extra+=(--net "$val") ;;
+            monitor) mons+=("$val") ;;
             min-vcpus) [ "${GUEST_VCPUS:-1}" -ge "$val" ] ||
                            extra+=(--vcpus "$val") ;;
             esac
@@ -260,11 +264,28 @@ run_one() {
 
     # extra after accel: pvshim-run takes the last --vcpus, and min-vcpus
     # must win over a smaller GUEST_VCPUS.
+    mon=$log.monitor
+    if [ ${#mons[@]} -gt 0 ]; then
+        rm -f "$mon.in" "$mon.out"
+        mkfifo "$mon.in" "$mon.out" || return
+        extra+=(-- -chardev "pipe,id=gmon,path=$mon" -mon chardev=gmon)
+    fi
+    : >"$log"   # emptied first: the monitor's waits read it
     tools/pvshim-run "$elf" --timeout "$timeout" --memory "$memory" \
         --shim-cmdline "${GUEST_SHIM_CMDLINE:-} $cmdline" "${accel[@]}" \
         "${extra[@]}" \
-        </dev/null >"$log" 2>&1
+        </dev/null >"$log" 2>&1 &
+    pid=$!
+    for val in "${mons[@]}"; do
+        until grep -aqE -- "${val%% ;; *}" "$log"; do
+            kill -0 $pid 2>/dev/null || break 2
+            sleep 0.5
+        done
+        timeout 10 bash -c 'echo "$1" >"$2"' _ "${val#* ;; }" "$mon.in"
+    done
+    wait $pid
     rc=$?
+    rm -f "$mon.in" "$mon.out"
     if [ "$width" = 32 ] && grep -aqE "$no_compat" "$log"; then
         echo "SKIP: guest: $name$tag: the shim refuses 32-bit PAE guests" \
              "(console: $log)"
