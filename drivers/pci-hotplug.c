@@ -13,7 +13,8 @@
  * hooks: once each disk and NIC on it is given back (the guest's
  * frontend closed, nothing in flight, the device stopped), the slot's
  * bit in the eject register has QEMU take it (xl block-detach's and
- * network-detach's order).  A guest that keeps the disk open keeps it.
+ * network-detach's order; a disk's frontend that never closes loses it
+ * after 10 s, backends/blk/).
  */
 #include "arch/x86/acpi.h"
 #include "arch/x86/io.h"
@@ -50,14 +51,13 @@ static void slot_check(unsigned int slot)
     for ( i = 0; i < pci_nr_devs; i++ )
     {
         d = &pci_devs[i];
-        if ( !d->bus && d->dev == slot && !d->gone &&
-             (!d->removing || d->holds) )
+        if ( pci_in_slot(d, slot) && (!d->removing || d->holds) )
             return;
     }
     for ( i = 0; i < pci_nr_devs; i++ )
     {
         d = &pci_devs[i];
-        if ( d->bus || d->dev != slot || d->gone )
+        if ( !pci_in_slot(d, slot) )
             continue;
         if ( (cap = d->msix_cap) )
             pci_conf_write16(d, cap + PCI_MSIX_FLAGS,
@@ -91,7 +91,7 @@ static void slot_remove(unsigned int slot)
     for ( i = 0; i < pci_nr_devs; i++ )
     {
         d = &pci_devs[i];
-        if ( d->bus || d->dev != slot || d->gone || d->removing )
+        if ( !pci_in_slot(d, slot) || d->removing )
             continue;
         d->removing = asked = true;
         blk_remove_pci(d);

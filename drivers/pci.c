@@ -225,8 +225,7 @@ unsigned int pci_scan_slot(unsigned int dev)
     unsigned int fn, nr_fn, i, n;
 
     for ( i = 0; i < pci_nr_devs; i++ )
-        if ( !pci_devs[i].bus && pci_devs[i].dev == dev &&
-             !pci_devs[i].gone )
+        if ( pci_in_slot(&pci_devs[i], dev) )
             return 0;                   /* known already */
     if ( dev >= 32 || pci_conf_read16(&probe, PCI_VENDOR_ID) == 0xffff )
         return 0;

@@ -125,6 +125,11 @@ extern unsigned int pci_nr_devs;
  * many (0 for an empty slot, or one known already).
  */
 unsigned int pci_scan_slot(unsigned int dev);
+/* Whether @d is a function in slot @slot of bus 0 that is still there. */
+static inline bool pci_in_slot(const struct pci_dev *d, unsigned int slot)
+{
+    return !d->bus && d->dev == slot && !d->gone;
+}
 /*
  * A disk or NIC registered on @d (its interface's registry counts them),
  * and given back (a removal): the last one back lets the host take the

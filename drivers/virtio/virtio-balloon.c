@@ -19,9 +19,6 @@
 #define VIRTIO_ID_BALLOON           5
 #define VIRTIO_PCI_TRANS_BALLOON    0x1002
 
-/* Feature bits (5.5.3): none is asked for. */
-#define VIRTIO_BALLOON_F_MUST_TELL_HOST 0
-
 /* struct virtio_balloon_config (5.5.4). */
 #define VBAL_CFG_NUM_PAGES          0
 #define VBAL_CFG_ACTUAL             4

@@ -274,15 +274,11 @@ static void vblk_dump(struct blk_dev *dev)
            (unsigned long)ACCESS_ONCE(dev->nr_sectors), vb->config_irqs);
 }
 
-/* The host took the disk back: reset (no more DMA), no more polls. */
 static void vblk_stop(struct blk_dev *dev)
 {
     struct vblk *vb = dev->priv;
 
-    if ( !virtio_reset(&vb->vd) )
-        printk(XENLOG_WARNING "%s: does not reset\n", dev->name);
-    if ( timer_is_active(&vb->poll) )
-        stop_timer(&vb->poll);
+    virtio_stop(&vb->vd, &vb->poll, dev->name);
 }
 
 static const struct blk_dev_ops vblk_ops = {

@@ -329,15 +329,11 @@ static void vnet_dump(struct net_dev *dev)
     }
 }
 
-/* The host took the NIC back: reset (no more DMA), no more polls. */
 static void vnet_stop(struct net_dev *dev)
 {
     struct vnet *vn = dev->priv;
 
-    if ( !virtio_reset(&vn->vd) )
-        printk(XENLOG_WARNING "%s: does not reset\n", dev->name);
-    if ( timer_is_active(&vn->poll) )
-        stop_timer(&vn->poll);
+    virtio_stop(&vn->vd, &vn->poll, dev->name);
 }
 
 const struct net_dev_ops vnet_ops = {

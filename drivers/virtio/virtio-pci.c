@@ -9,6 +9,7 @@
 #include "drivers/virtio/virtio-pci.h"
 #include "shim/console.h"
 #include "shim/perfc.h"
+#include "shim/timer.h"
 
 /* struct virtio_pci_cap (4.1.4). */
 #define VIRTIO_CAP_CFG_TYPE     3
@@ -158,6 +159,14 @@ bool virtio_reset(struct virtio_dev *vd)
         if ( now_ns() - start > RESET_TIMEOUT_NS )
             return false;
     return true;
+}
+
+void virtio_stop(struct virtio_dev *vd, struct timer *poll, const char *name)
+{
+    if ( !virtio_reset(vd) )
+        printk(XENLOG_WARNING "%s: does not reset\n", name);
+    if ( timer_is_active(poll) )
+        stop_timer(poll);
 }
 
 void virtio_fail(struct virtio_dev *vd)

@@ -12,6 +12,8 @@
 #include "drivers/virtio/virtqueue.h"
 #include "shim/spinlock.h"
 
+struct timer;
+
 #define VIRTIO_PCI_VENDOR       0x1af4
 #define VIRTIO_PCI_MODERN_BASE  0x1040  /* + the virtio device id (4.1.2.1) */
 /* Transitional (4.1.2.3): its subsystem id is the virtio device id. */
@@ -101,6 +103,12 @@ void virtio_fail(struct virtio_dev *vd);
  * it does not say so within a second.
  */
 bool virtio_reset(struct virtio_dev *vd);
+/*
+ * A device the host took back (its interface's stop op): reset (no more
+ * DMA; a device that won't is logged as @name), and its @poll timer, if
+ * armed, stopped.
+ */
+void virtio_stop(struct virtio_dev *vd, struct timer *poll, const char *name);
 
 /*
  * A device configuration field of @len bytes (1, 2, 4 or 8) at @off,
