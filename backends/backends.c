@@ -38,6 +38,17 @@ void backend_watch_frontend(const char *who, const char *name,
                "heard\n", who, name, path);
 }
 
+void backend_forget_frontend(const char *fe, const char *be,
+                             xs_shim_watch_fn *fn, void *data)
+{
+    char path[128];
+
+    snprintf(path, sizeof(path), "%s/state", fe);
+    xs_shim_unwatch(path, fn, data);
+    xs_shim_rm(fe);
+    xs_shim_rm(be);
+}
+
 /* Local handlers: the image is PIE, and a static address needs no GOT. */
 static void xenstore_softirq(void)
 {

@@ -19,5 +19,13 @@ void backend_watch_frontend(const char *who, const char *name,
                             const char *fe,
                             void (*fn)(const char *path, void *data),
                             void *data);
+/*
+ * A device the host took away, as libxl removes one: that watch
+ * (@fn, @data) dropped, the frontend's @fe and backend's @be directories
+ * removed.
+ */
+void backend_forget_frontend(const char *fe, const char *be,
+                             void (*fn)(const char *path, void *data),
+                             void *data);
 
 #endif /* BACKENDS_BACKENDS_H */

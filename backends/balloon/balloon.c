@@ -24,7 +24,7 @@
 #include "backends/balloon/plan.h"
 #include "backends/xenstore.h"
 #include "drivers/balloon.h"
-#include "arch/x86/layout.h"
+#include "drivers/dma.h"
 #include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/frame.h"
@@ -272,23 +272,20 @@ void balloon_dump(void)
 void balloon_init(void)
 {
     struct pv_guest_info info;
-    unsigned long words, pfn, free;
+    unsigned long free;
 
     if ( !balloon_dev_present() )
         return;
     pv_guest_info(&info);
     bal.map_pfns = MIN(frames_max_pfn(), (unsigned long)UINT32_MAX + 1);
-    words = ROUNDUP(bal.map_pfns, BITS_PER_WORD) / BITS_PER_WORD;
-    pfn = frames_alloc(ROUNDUP(words * sizeof(long), PAGE_SIZE) >> PAGE_SHIFT,
-                       0, 0);
-    if ( pfn == INVALID_PFN )
+    /* Zeroed frames of its own, as a vif's state (netback's setup.c). */
+    bal.held_map = dma_alloc(ROUNDUP(bal.map_pfns, BITS_PER_WORD) / 8);
+    if ( !bal.held_map )
     {
         printk(XENLOG_WARNING "balloon: no memory for its map: the host's "
                "balloon is not followed\n");
         return;
     }
-    bal.held_map = __va(pfn << PAGE_SHIFT);
-    memset(bal.held_map, 0, words * sizeof(long));
     bal.nr_pages = info.nr_pages;
     bal.target = info.nr_pages;
     free = frames_free_count();

@@ -467,13 +467,9 @@ static void remove_hook(struct blk_dev *dev)
 void vbd_remove_finish(struct vbd *v)
 {
     struct blk_dev *dev = v->dev;
-    char path[64];
     unsigned int i;
 
-    snprintf(path, sizeof(path), "%s/state", v->fe);
-    xs_shim_unwatch(path, frontend_watch, v);
-    xs_shim_rm(v->fe);
-    xs_shim_rm(v->be);
+    backend_forget_frontend(v->fe, v->be, frontend_watch, v);
     v->ro = true;                       /* the VM's end flushes it no more */
     v->gone = true;
     printk("blkback: %s: removed\n", v->name);

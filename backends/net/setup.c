@@ -266,12 +266,7 @@ static void remove_hook(struct net_dev *dev)
 
 void vif_remove_finish(struct vif *v)
 {
-    char path[64];
-
-    snprintf(path, sizeof(path), "%s/state", v->fe);
-    xs_shim_unwatch(path, frontend_watch, v);
-    xs_shim_rm(v->fe);
-    xs_shim_rm(v->be);
+    backend_forget_frontend(v->fe, v->be, frontend_watch, v);
     v->gone = true;
     printk("netback: %s: removed\n", v->name);
     net_release(v->dev);
