@@ -53,7 +53,8 @@ void pv_evtchn_notify_guest(unsigned int backend_port);
  */
 /*
  * What the shim keeps free for itself beyond the M2P: the builder gives
- * the guest no more than the rest, the host's balloon takes none of it.
+ * the guest no more than the rest, and the host's balloon never leaves the
+ * allocator under half of it (what the shim took since is the reserve's).
  */
 #define PV_SHIM_RESERVE_PAGES   ((16UL << 20) >> PAGE_SHIFT)
 
