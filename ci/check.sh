@@ -288,11 +288,15 @@ job "linux migrate" "" "tests/boot/linux-migrate.sh"
 job "linux balloon" "" \
     "LINUX_BALLOON_VCPUS=2 LINUX_BALLOON_SHIM_DIR=build/debug tests/boot/linux-balloon.sh"
 # A disk and a NIC added to the running VM and taken back (QEMU's
-# device_add and device_del, ACPI PCI hotplug) as xl block-attach and
-# block-detach: xvdb and eth0 work, then go, then a disk comes again.
+# device_add and device_del) as xl block-attach and block-detach: xvdb
+# and eth0 work, then go, then a disk comes again.  Each way the host
+# says it: ACPI PCI hotplug on pc's bus 0 and on q35's root ports (QEMU
+# 7.2's default), the ports' native hot-plug (NVMe there).
 job "linux hotplug" "" \
     "LINUX_HOTPLUG_VCPUS=2 LINUX_HOTPLUG_SHIM_DIR=build/debug tests/boot/linux-hotplug.sh"
-job "linux hotplug nvme" "" "LINUX_HOTPLUG_IF=nvme tests/boot/linux-hotplug.sh"
+job "linux hotplug q35" "" "LINUX_HOTPLUG_MACHINE=q35 tests/boot/linux-hotplug.sh"
+job "linux hotplug nvme q35-native" "" \
+    "LINUX_HOTPLUG_IF=nvme LINUX_HOTPLUG_MACHINE=q35-native tests/boot/linux-hotplug.sh"
 # Its xen-netfront against the shim's network backend, over virtio-net.
 job "linux netfront" "" "tests/boot/linux-net.sh"
 job "linux netfront 2 vCPUs" "" "LINUX_VCPUS=2 tests/boot/linux-net.sh"

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * MSI-X (PCI 3.0 6.8.2): the table mapped from its BAR, every entry masked
- * until bound to a device vector (arch/x86/vector.h) on one CPU.
+ * until bound to a device vector (arch/x86/vector.h) on one CPU.  MSI
+ * (6.8.1), for functions that have only that (QEMU's ioh3420 and
+ * xio3130 ports): one message, to one vector.
  */
 #include "arch/x86/smp.h"
 #include "drivers/ioremap.h"
@@ -72,5 +74,30 @@ unsigned int pci_msix_bind(struct pci_dev *d, unsigned int entry,
     mmio_write32(e + PCI_MSIX_ENTRY_ADDR_HI, addr >> 32);
     mmio_write32(e + PCI_MSIX_ENTRY_DATA, msi_data(vector));
     mmio_write32(e + PCI_MSIX_ENTRY_CTRL, 0);
+    return vector;
+}
+
+unsigned int pci_msi_bind(struct pci_dev *d, unsigned int cpu,
+                          vector_handler_t *fn, void *data)
+{
+    unsigned int cap = pci_cap_find(d->cfg, 0, PCI_CAP_ID_MSI);
+    unsigned int vector;
+    uint16_t ctrl;
+    uint64_t addr;
+
+    if ( !cap || !cpu_online(cpu) || !(vector = vector_alloc(fn, data)) )
+        return 0;
+    ctrl = pci_conf_read16(d, cap + PCI_MSI_FLAGS);
+    addr = msi_addr(x86_cpu_to_apicid[cpu]);
+    pci_conf_write32(d, cap + PCI_MSI_ADDRESS_LO, addr);
+    if ( ctrl & PCI_MSI_FLAGS_64BIT )
+    {
+        pci_conf_write32(d, cap + PCI_MSI_ADDRESS_HI, addr >> 32);
+        pci_conf_write16(d, cap + PCI_MSI_DATA_64, msi_data(vector));
+    }
+    else
+        pci_conf_write16(d, cap + PCI_MSI_DATA_32, msi_data(vector));
+    pci_conf_write16(d, cap + PCI_MSI_FLAGS,
+                     (ctrl & ~PCI_MSI_FLAGS_QSIZE) | PCI_MSI_FLAGS_ENABLE);
     return vector;
 }

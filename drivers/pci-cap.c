@@ -68,3 +68,42 @@ unsigned int pci_bar_decode(uint32_t lo, uint32_t hi, uint32_t lo_ones,
     bar->addr = lo & ~0xfu;
     return 1;
 }
+
+static uint32_t cfg32(const uint8_t *cfg, unsigned int reg)
+{
+    uint32_t v;
+
+    memcpy(&v, cfg + reg, 4);
+    return v;
+}
+
+static uint16_t cfg16(const uint8_t *cfg, unsigned int reg)
+{
+    uint16_t v;
+
+    memcpy(&v, cfg + reg, 2);
+    return v;
+}
+
+/*
+ * Bits 15:4 of base and limit are address bits 31:20; the limit's low 20
+ * bits are all ones.  The prefetchable window's low nibble 1 says that
+ * the upper halves (0x28, 0x2c) hold bits 63:32.
+ */
+void pci_bridge_windows(const uint8_t *cfg, struct pci_window *mem,
+                        struct pci_window *pref)
+{
+    uint16_t pb = cfg16(cfg, PCI_PREF_MEMORY_BASE);
+    uint16_t pl = cfg16(cfg, PCI_PREF_MEMORY_LIMIT);
+
+    mem->base = (uint64_t)(cfg16(cfg, PCI_MEMORY_BASE) & 0xfff0u) << 16;
+    mem->limit = ((uint64_t)(cfg16(cfg, PCI_MEMORY_LIMIT) & 0xfff0u) << 16) |
+                 (PCI_WINDOW_ALIGN - 1);
+    pref->base = (uint64_t)(pb & 0xfff0u) << 16;
+    pref->limit = ((uint64_t)(pl & 0xfff0u) << 16) | (PCI_WINDOW_ALIGN - 1);
+    if ( (pb & 0xf) == 1 )
+    {
+        pref->base |= (uint64_t)cfg32(cfg, PCI_PREF_BASE_UPPER32) << 32;
+        pref->limit |= (uint64_t)cfg32(cfg, PCI_PREF_LIMIT_UPPER32) << 32;
+    }
+}

@@ -18,6 +18,8 @@ struct acpi_header {
     char oem_id[6], oem_table_id[8];
     uint32_t oem_revision, creator_id, creator_revision;
 } __packed;
+_Static_assert(sizeof(struct acpi_header) == ACPI_HEADER_SIZE,
+               "ACPI_HEADER_SIZE is the header's size");
 
 struct acpi_rsdp {
     char sig[8];
@@ -249,7 +251,9 @@ bool acpi_init(uint64_t rsdp_hint)
     if ( !dsdt_pa )
         memcpy(&dsdt_pa, f + FADT_DSDT, 4);
 
-    if ( !pm1a_cnt || !(dsdt = map_table(dsdt_pa)) || !find_s5(dsdt) )
+    if ( (dsdt = map_table(dsdt_pa)) )
+        acpi_pcihp_parse(dsdt, dsdt->length);
+    if ( !pm1a_cnt || !dsdt || !find_s5(dsdt) )
     {
         printk(XENLOG_WARNING "ACPI: no PM1a control or \\_S5; "
                "no S5 poweroff\n");

@@ -83,6 +83,25 @@ extern struct acpi_mcfg acpi_mcfg;
 void acpi_mcfg_parse(const void *table, uint32_t length);
 
 /*
+ * QEMU's ACPI PCI hotplug as the DSDT describes it (arch/x86/acpi-pcihp.c):
+ * the PCST region's I/O port (0: no such interface), bus 0's selector
+ * (BSEL; -1: bus 0 takes none) and each bridge's under \_SB.PCI0, by its
+ * _ADR (device << 16 | function).
+ */
+#define ACPI_HEADER_SIZE        36
+#define ACPI_PCIHP_MAX_BSEL     256
+struct acpi_pcihp {
+    uint16_t base;
+    int root_bsel;
+    unsigned int nr;
+    struct {
+        uint32_t adr, bsel;
+    } bridge[32];
+};
+extern struct acpi_pcihp acpi_pcihp;
+void acpi_pcihp_parse(const void *dsdt, uint32_t length);
+
+/*
  * The fixed-feature power button (arch/x86/acpi-sci.c, ACPI 6.4 4.8.2.2):
  * acpi_sci_capture() keeps what the FADT says about the SCI and PM1 event
  * blocks (at acpi_init); acpi_sci_init() puts the machine in ACPI mode if

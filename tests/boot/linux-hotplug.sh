@@ -16,8 +16,16 @@
 # open meanwhile, sees each go, QEMU gets each slot (the eject); a disk
 # added again is xvdb again with its own contents; and the guest powers
 # off with the shim's status 0.  LINUX_HOTPLUG_IF=nvme adds NVMe
-# controllers instead; LINUX_HOTPLUG_VCPUS (1), LINUX_HOTPLUG_SHIM_DIR
-# (build/default) and LINUX_HOTPLUG_BASE (the logs' names) vary it.
+# controllers instead; LINUX_HOTPLUG_MACHINE=q35 puts each device behind
+# a PCIe port of its own, as libvirt does (the disk's a pcie-root-port,
+# the NIC's an ioh3420; qboot leaves their windows closed, the shim opens
+# them), which QEMU 7.2 hot-plugs through ACPI with a selector for each
+# port; q35-native turns that off (ICH9-LPC's
+# acpi-pci-hotplug-with-bridge-support, as QEMU before 6.1 and RHEL's
+# machine types): the ports' own hot-plug controllers, the
+# pcie-root-port's interrupting through MSI-X, the ioh3420's through MSI.
+# LINUX_HOTPLUG_VCPUS (1), LINUX_HOTPLUG_SHIM_DIR (build/default) and
+# LINUX_HOTPLUG_BASE (the logs' names) vary it.
 #
 #   PASS: linux: a disk and a NIC added and taken back while it runs (...)
 #   FAIL: linux: a disk and a NIC added and taken back while it runs: why (console: ...)
@@ -28,9 +36,27 @@ cd "$(dirname "$0")/../.." || exit 1
 
 label="linux: a disk and a NIC added and taken back while it runs"
 label+=${LINUX_HOTPLUG_IF:+ ($LINUX_HOTPLUG_IF)}
+label+=${LINUX_HOTPLUG_MACHINE:+ ($LINUX_HOTPLUG_MACHINE)}
 kernel=${LINUX_KERNEL:-build/linux/vmlinux}
-# One per interface: make check runs both at once (they once shared one).
-base=${LINUX_HOTPLUG_BASE:-build/check/linux-hotplug${LINUX_HOTPLUG_IF:+-$LINUX_HOTPLUG_IF}}
+# One per variant: make check runs them at once (they once shared one).
+base=${LINUX_HOTPLUG_BASE:-build/check/linux-hotplug${LINUX_HOTPLUG_IF:+-$LINUX_HOTPLUG_IF}${LINUX_HOTPLUG_MACHINE:+-$LINUX_HOTPLUG_MACHINE}}
+# Where each device goes, and the slot the shim names when it gives it
+# back: bus 0's slots 4 and 5 on pc; on q35, device 0 behind each port,
+# on the bus firmware gave it (read from the shim's log once it booted:
+# the port's line for its slot number, or the first pci_dev line of the
+# bus it puts behind 00:03.0 and 00:04.0).
+q35=
+case "${LINUX_HOTPLUG_MACHINE:-pc}" in
+q35*)
+    q35=${LINUX_HOTPLUG_MACHINE}
+    machine=(-M q35 -device pcie-root-port,id=rp1,chassis=1,slot=1
+             -device ioh3420,id=rp2,chassis=2,slot=2)
+    [ "$q35" = q35 ] || machine+=(-global
+        ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off)
+    on_disk=,bus=rp1 on_nic=,bus=rp2 ;;
+*)
+    machine=() on_disk= on_nic= disk_slot=00:04 nic_slot=00:05 ;;
+esac
 log=$base.log mon=$base-monitor a=$base-a.img b=$base-b.img c=$base-c.img
 mkdir -p build/check
 
@@ -61,21 +87,35 @@ watched_boot "$log" 280 \
     "$kernel" --initrd "$initrd" --memory 256M \
     --vcpus "${LINUX_HOTPLUG_VCPUS:-1}" --disk "$a" \
     --timeout 300 --guest-cmdline "console=hvc0 pvshim_hotplug=1" -- \
-    -chardev "pipe,id=mon,path=$mon" -mon chardev=mon &
+    "${machine[@]}" -chardev "pipe,id=mon,path=$mon" -mon chardev=mon &
 pid=$!
 
+port_bus() {            # port_bus ADDR HOW: the bus behind that port
+    tr -d '\r' <"$log" |
+        sed -n "s/.*PCI: $1: hot-plug bus \([0-9a-f]*\)$2\$/\1/p" | head -n1
+}
+if [ "$q35" = q35 ]; then
+    disk_how=' through ACPI (BSEL [0-9]*)' nic_how=$disk_how
+else
+    disk_how=', slot 1, MSI-X' nic_how=', slot 2, MSI'
+fi
 if ! until_has 200 "$log" '^pvshim-hotplug: ready'; then
     fail "the guest did not start with its xvda"
+elif [ -n "$q35" ] && { disk_slot=$(port_bus 00:03.0 "$disk_how"):00
+                        nic_slot=$(port_bus 00:04.0 "$nic_how"):00
+                        [ "$disk_slot" = :00 ] || [ "$nic_slot" = :00 ]; }; then
+    fail "the shim did not take the ports as it should ($disk_how; $nic_how)"
 else
     monitor "drive_add 0 if=none,id=hp0,file=$b,format=raw"
     if [ "${LINUX_HOTPLUG_IF:-virtio}" = nvme ]; then
-        monitor "device_add nvme,drive=hp0,serial=pvshimhp,id=hpd0"
+        monitor "device_add nvme,drive=hp0,serial=pvshimhp,id=hpd0$on_disk"
     else
-        monitor "device_add virtio-blk-pci,drive=hp0,id=hpd0,disable-legacy=on"
+        monitor "device_add virtio-blk-pci,drive=hp0,id=hpd0,disable-legacy=on$on_disk"
     fi
     until_has 120 "$log" '^pvshim-hotplug: (xvdb md5|no xvdb)' ||
         fail "the guest said nothing of an xvdb"
-    has "$log" 'PCI: 00:.*added by the host' || fail "the shim saw no device"
+    has "$log" "PCI: $disk_slot: 1 function added by the host" ||
+        fail "the shim saw no device"
     has "$log" 'blkback: .* added by the host: the guest.s xvdb' ||
         fail "the backend did not offer it as xvdb"
     want=$(head -c 1048576 "$b" | md5sum | cut -d' ' -f1)
@@ -86,7 +126,7 @@ else
     until_has 60 "$log" '^pvshim-hotplug: written' ||
         fail "the guest could not write to xvdb"
     monitor "netdev_add user,id=hpn0,restrict=on"
-    monitor "device_add virtio-net-pci,netdev=hpn0,id=hpn,disable-legacy=on,mac=52:54:00:12:34:99"
+    monitor "device_add virtio-net-pci,netdev=hpn0,id=hpn,disable-legacy=on,mac=52:54:00:12:34:99$on_nic"
     until_has 120 "$log" '^pvshim-hotplug: (eth0 52|no eth0)' ||
         fail "the guest said nothing of an eth0"
     has "$log" 'netback: .* added by the host: the guest.s vif1\.0' ||
@@ -101,19 +141,19 @@ else
     monitor "device_del hpd0"
     until_has 60 "$log" '^pvshim-hotplug: xvdb gone' ||
         fail "xvdb did not go from the guest"
-    until_has 30 "$log" 'PCI: 00:04: given back to the host' ||
+    until_has 30 "$log" "PCI: $disk_slot: given back to the host" ||
         fail "the disk's slot was not given back"
     monitor "device_del hpn"
     until_has 60 "$log" '^pvshim-hotplug: eth0 gone' ||
         fail "eth0 did not go from the guest"
-    until_has 30 "$log" 'PCI: 00:05: given back to the host' ||
+    until_has 30 "$log" "PCI: $nic_slot: given back to the host" ||
         fail "the NIC's slot was not given back"
     # A disk again: xvdb, the first one's name and slot.
     monitor "drive_add 0 if=none,id=hp1,file=$c,format=raw"
     if [ "${LINUX_HOTPLUG_IF:-virtio}" = nvme ]; then
-        monitor "device_add nvme,drive=hp1,serial=pvshimhp1,id=hpd1"
+        monitor "device_add nvme,drive=hp1,serial=pvshimhp1,id=hpd1$on_disk"
     else
-        monitor "device_add virtio-blk-pci,drive=hp1,id=hpd1,disable-legacy=on"
+        monitor "device_add virtio-blk-pci,drive=hp1,id=hpd1,disable-legacy=on$on_disk"
     fi
     until_has 120 "$log" '^pvshim-hotplug: xvdb again md5' ||
         fail "the guest saw no disk added again"

@@ -715,8 +715,9 @@ selftest_case() {
     make_disk "$logdir/$disk.img"
     expect "$name" 0 "${pats[@]}" "+$guest_ok" "+$clean" \
         -- "$demo" --shim-cmdline "loglvl=all blk-selftest" "${run[@]}" \
-        -- -drive "file=$logdir/$disk.img,if=none,id=disk0,format=raw,discard=unmap" \
-        -device "$dev" "$@"
+        -- "$@" \
+        -drive "file=$logdir/$disk.img,if=none,id=disk0,format=raw,discard=unmap" \
+        -device "$dev"
 }
 
 # blk_case NAME DISK DEVICE-OPTIONS ...: selftest_case's, the disk a
@@ -798,6 +799,19 @@ section_virtio_blk() {
         "+queue 1: read from CPU 1, completed on CPU 1" "+$passed" \
         -- --vcpus 2 --memory 256M -- -M q35
     disk_case "virtio-blk: q35, the written bytes are in the file" blk-q35 yes
+
+    # Behind a PCIe root port, as libvirt lays out q35: qboot opens no
+    # bridge window and places no BAR; the shim opens the port's window,
+    # places the disk's BARs in it and lets the port forward them and the
+    # disk's DMA and interrupts.
+    blk_case "virtio-blk: q35, behind a PCIe root port (window opened)" \
+        blk-port disable-legacy=on,bus=rp1 \
+        "+PCI: 01:00\.0 1af4:1042 virtio-blk, 2048 sectors of 512 bytes, 1 queue, MSI-X" \
+        "+PCI: 00:0[0-9a-f]\.0: hot-plug bus 01 through ACPI" "+$passed" \
+        -- --memory 256M -- -M q35 \
+        -device pcie-root-port,id=rp1,chassis=1,slot=1
+    disk_case "virtio-blk: q35 root port, the written bytes are in the file" \
+        blk-port yes
 
     blk_case "virtio-blk: no MSI-X, completions polled" blk-polled \
         disable-legacy=on,vectors=0 \

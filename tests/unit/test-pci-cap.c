@@ -5,7 +5,9 @@
  * layout, the next one of a type, reserved low bits, pointers into the
  * header, loops walked by @from, no list at all), and BAR types and
  * sizes from their all-ones read-back (32- and 64-bit memory, above
- * 4 GiB, I/O, absent, address bits that don't run contiguously).
+ * 4 GiB, I/O, absent, address bits that don't run contiguously), and a
+ * bridge's memory windows (open, closed as qboot leaves them, as reset,
+ * 64-bit).
  */
 #include "tests/unit/unit.h"
 #include "../../drivers/pci-cap.c"
@@ -139,6 +141,60 @@ static void test_bars(void)
     CHECK_EQ(b.size, 0);
 }
 
+static void put16(unsigned int reg, uint16_t v)
+{
+    memcpy(&cfg[reg], &v, 2);
+}
+
+static void put32(unsigned int reg, uint32_t v)
+{
+    memcpy(&cfg[reg], &v, 4);
+}
+
+static void test_windows(void)
+{
+    struct pci_window mem, pref;
+
+    /* SeaBIOS on a root port: 2 MiB of each, the prefetchable 64-bit. */
+    memset(cfg, 0, sizeof(cfg));
+    put16(PCI_MEMORY_BASE, 0xfe80);
+    put16(PCI_MEMORY_LIMIT, 0xfe90);
+    put16(PCI_PREF_MEMORY_BASE, 0xfe01);
+    put16(PCI_PREF_MEMORY_LIMIT, 0xfe11);
+    put32(PCI_PREF_BASE_UPPER32, 0x8);
+    put32(PCI_PREF_LIMIT_UPPER32, 0x8);
+    pci_bridge_windows(cfg, &mem, &pref);
+    CHECK(pci_window_open(&mem) && pci_window_open(&pref));
+    CHECK_EQ(mem.base, 0xfe800000);
+    CHECK_EQ(mem.limit, 0xfe9fffff);
+    CHECK_EQ(pref.base, 0x8fe000000ULL);
+    CHECK_EQ(pref.limit, 0x8fe1fffffULL);
+
+    /* A 32-bit prefetchable window ignores the upper registers. */
+    put16(PCI_PREF_MEMORY_BASE, 0xe000);
+    put16(PCI_PREF_MEMORY_LIMIT, 0xe000);
+    pci_bridge_windows(cfg, &mem, &pref);
+    CHECK_EQ(pref.base, 0xe0000000);
+    CHECK_EQ(pref.limit, 0xe00fffff);
+
+    /* qboot leaves both closed: base 0xfff00000, limit 0xfffff. */
+    put16(PCI_MEMORY_BASE, 0xfff0);
+    put16(PCI_MEMORY_LIMIT, 0x0000);
+    put16(PCI_PREF_MEMORY_BASE, 0xfff1);
+    put16(PCI_PREF_MEMORY_LIMIT, 0x0001);
+    put32(PCI_PREF_BASE_UPPER32, 0);
+    put32(PCI_PREF_LIMIT_UPPER32, 0);
+    pci_bridge_windows(cfg, &mem, &pref);
+    CHECK(!pci_window_open(&mem) && !pci_window_open(&pref));
+
+    /* As reset, untouched by qboot: all 0, which would be the first MiB. */
+    memset(cfg, 0, sizeof(cfg));
+    pci_bridge_windows(cfg, &mem, &pref);
+    CHECK_EQ(mem.base, 0);
+    CHECK_EQ(mem.limit, 0xfffff);
+    CHECK(!pci_window_open(&mem) && !pci_window_open(&pref));
+}
+
 int main(void)
 {
     RUN(test_virtio_layout);
@@ -146,5 +202,6 @@ int main(void)
     RUN(test_reserved_bits);
     RUN(test_hostile);
     RUN(test_bars);
+    RUN(test_windows);
     UNIT_EXIT();
 }
