@@ -12,6 +12,7 @@
 #include "shim/console.h"
 #include "shim/keyhandler.h"
 #include "shim/softirq.h"
+#include "shim/timer.h"
 
 /*
  * The grants every backend may hold mapped at once fit the shim's
@@ -47,6 +48,20 @@ void backend_forget_frontend(const char *fe, const char *be,
     xs_shim_unwatch(path, fn, data);
     xs_shim_rm(fe);
     xs_shim_rm(be);
+}
+
+static struct timer remove_timer;
+
+static void remove_timeout(void *data)
+{
+    raise_softirq(BLKBACK_SOFTIRQ);
+    raise_softirq(NETBACK_SOFTIRQ);
+}
+
+void backend_remove_wake(uint64_t when)
+{
+    if ( !timer_is_active(&remove_timer) || remove_timer.expires > when )
+        set_timer(&remove_timer, when);
 }
 
 /* Local handlers: the image is PIE, and a static address needs no GOT. */
@@ -101,6 +116,7 @@ static void dump_backends(unsigned char key)
 
 void backends_init(void)
 {
+    init_timer(&remove_timer, remove_timeout, NULL, 0);
     console_backend_init();
     xenstore_init();
     open_softirq(XENSTORE_SOFTIRQ, xenstore_softirq);

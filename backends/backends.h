@@ -8,6 +8,8 @@
 #ifndef BACKENDS_BACKENDS_H
 #define BACKENDS_BACKENDS_H
 
+#include "shim/lib.h"
+
 /* Once the guest is built: register each backend's softirq. */
 void backends_init(void);
 
@@ -27,5 +29,13 @@ void backend_watch_frontend(const char *who, const char *name,
 void backend_forget_frontend(const char *fe, const char *be,
                              void (*fn)(const char *path, void *data),
                              void *data);
+/*
+ * How long a frontend has to close when the host takes its device back:
+ * libxl's LIBXL_DESTROY_TIMEOUT, after which it removes a device anyway.
+ * backend_remove_wake(): the block and network backends' softirqs on
+ * CPU 0 by @when (some frontend's time is up then).
+ */
+#define BACKEND_REMOVE_NS   (10ULL * 1000000000ULL)
+void backend_remove_wake(uint64_t when);
 
 #endif /* BACKENDS_BACKENDS_H */

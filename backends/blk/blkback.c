@@ -7,6 +7,7 @@
  * the guest's sends, xenstore watches and completions.
  */
 #include "backends/blk.h"
+#include "backends/backends.h"
 #include "backends/blk/blkback.h"
 #include "pv/pv.h"
 #include "shim/softirq.h"
@@ -41,7 +42,7 @@ void blkback_work(void)
             if ( NOW() >= v->remove_by )
                 vbd_force_close(v);
             else
-                vbd_remove_wake(v->remove_by);
+                backend_remove_wake(v->remove_by);
         }
         gone = v->removing && vbd_let_go(v);
         spin_unlock(&v->lock);

@@ -28,11 +28,6 @@
  * waits on its ring for a completion, as for a free vbd_req.
  */
 #define VBD_MAPS        (VBD_REQS * 32)
-/*
- * How long a frontend has to close when the host takes its disk back:
- * libxl's LIBXL_DESTROY_TIMEOUT, after which it removes a device anyway.
- */
-#define VBD_REMOVE_NS   (10ULL * 1000000000ULL)
 
 struct vbd;
 struct vbd_ring;
@@ -160,8 +155,6 @@ bool vbd_let_go(struct vbd *v);
 void vbd_force_close(struct vbd *v);
 /* setup.c: @v's directories removed, its device given back. */
 void vbd_remove_finish(struct vbd *v);
-/* setup.c: the backend's softirq by @when (a frontend's time is up). */
-void vbd_remove_wake(uint64_t when);
 
 /*
  * request.c: a read or write (direct or indirect), a discard: checked,

@@ -425,20 +425,6 @@ static void add_hook(struct blk_dev *dev)
  * (vbd_remove_finish()).  A device no
  * disk is on goes back at once.
  */
-static struct timer remove_timer;       /* a frontend's time to close */
-
-static void remove_timeout(void *data)
-{
-    raise_softirq(BLKBACK_SOFTIRQ);
-}
-
-void vbd_remove_wake(uint64_t when)
-{
-    if ( !timer_is_active(&remove_timer) ||
-         remove_timer.expires > when )
-        set_timer(&remove_timer, when);
-}
-
 static void remove_hook(struct blk_dev *dev)
 {
     unsigned int i;
@@ -453,7 +439,7 @@ static void remove_hook(struct blk_dev *dev)
         spin_lock_irq_on_wait(&v->lock);
         vbd_remove_start(v);
         spin_unlock(&v->lock);
-        vbd_remove_wake(v->remove_by);
+        backend_remove_wake(v->remove_by);
         printk("blkback: %s: the host takes %s back: closing\n", v->name,
                dev->name);
         any = true;
@@ -488,7 +474,6 @@ void blkback_init(void)
         vbd_start(&vbds[i]);
     if ( nr_vbds )
         hooks_once();
-    init_timer(&remove_timer, remove_timeout, NULL, 0);
     blk_set_add_hook(add_hook);
     blk_set_remove_hook(remove_hook);
 }

@@ -10,6 +10,7 @@
  * Multi-page rings (ring-page-order) and multiple queues (queue-N/) as
  * Linux's read_per_ring_refs().  Under the vbd's lock.
  */
+#include "backends/backends.h"
 #include "backends/blk/blkback.h"
 #include "backends/blk/xenbus-parse.h"
 #include "backends/xenstore.h"
@@ -278,7 +279,7 @@ void vbd_remove_start(struct vbd *v)
 {
     ASSERT(spin_is_locked_by_me(&v->lock));
     v->removing = true;
-    v->remove_by = NOW() + VBD_REMOVE_NS;
+    v->remove_by = NOW() + BACKEND_REMOVE_NS;
     vbd_nodes(v, false, "online", "0");
     if ( v->be_state != XenbusStateClosed )
         switch_state(v, XenbusStateClosing);
@@ -303,7 +304,7 @@ void vbd_force_close(struct vbd *v)
 {
     ASSERT(spin_is_locked_by_me(&v->lock));
     printk(XENLOG_WARNING "blkback: %s: its frontend did not close in %llu "
-           "s: taken anyway\n", v->name, VBD_REMOVE_NS / 1000000000ULL);
+           "s: taken anyway\n", v->name, BACKEND_REMOVE_NS / 1000000000ULL);
     v->forced = true;
     disconnect(v);
     switch_state(v, XenbusStateClosed);

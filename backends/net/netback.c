@@ -6,10 +6,12 @@
  * if more waits.  Raised
  * on CPU 0 by the guest's sends, the frontend's state, and completions.
  */
+#include "backends/backends.h"
 #include "backends/net.h"
 #include "backends/net/netback.h"
 #include "pv/pv.h"
 #include "shim/softirq.h"
+#include "shim/timer.h"
 
 void netback_work(void)
 {
@@ -38,6 +40,13 @@ void netback_work(void)
             nb_rx_flush(&v->q[n]);
             if ( nb_tx_work(&v->q[n]) )
                 more = true;
+        }
+        if ( v->removing && !v->forced && !vif_let_go(v) )
+        {
+            if ( NOW() >= v->remove_by )
+                vif_force_close(v);
+            else
+                backend_remove_wake(v->remove_by);
         }
         gone = v->removing && vif_let_go(v);
         spin_unlock(&v->lock);

@@ -64,8 +64,12 @@ struct vif {
     bool connected;                     /* taking requests */
     bool broken;                        /* the frontend broke a ring */
     bool close;                         /* so: Closing, from the softirq */
-    /* The host takes the NIC back (xl network-detach), as a vbd's. */
-    bool removing, gone;
+    /*
+     * The host takes the NIC back (xl network-detach), as a vbd's: by
+     * remove_by the frontend has closed, or it is forced.
+     */
+    bool removing, forced, gone;
+    uint64_t remove_by;
     /* The frontend's features, read at connect. */
     bool sg, gso4, gso6, ip_csum, ipv6_csum;
     unsigned int tx_maps;               /* grants mapped for TX, all queues */
@@ -87,6 +91,12 @@ extern unsigned int nr_vifs;
 void vif_remove_start(struct vif *v);
 bool vif_let_go(const struct vif *v);
 void vif_remove_finish(struct vif *v);
+/*
+ * A frontend that has not closed by @v->remove_by: disconnected all the
+ * same (what the NIC still holds comes back first), then gone whatever
+ * its state.
+ */
+void vif_force_close(struct vif *v);
 
 /* xenbus.c */
 void vif_frontend_changed(struct vif *v);

@@ -241,8 +241,9 @@ static void add_hook(struct net_dev *dev)
 
 /*
  * The host takes @dev back, as `xl network-detach`: its vif to Closing
- * (netfront closes), then, from the backend's softirq, gone
- * (vif_remove_finish()).  A NIC no vif is on goes back at once.
+ * (netfront closes, or after BACKEND_REMOVE_NS is closed anyway), then,
+ * from the backend's softirq, gone (vif_remove_finish()).  A NIC no vif
+ * is on goes back at once.
  */
 static void remove_hook(struct net_dev *dev)
 {
@@ -259,6 +260,7 @@ static void remove_hook(struct net_dev *dev)
     spin_lock(&vifs[i]->lock);
     vif_remove_start(vifs[i]);
     spin_unlock(&vifs[i]->lock);
+    backend_remove_wake(vifs[i]->remove_by);
     printk("netback: %s: the host takes %s back: closing\n", vifs[i]->name,
            dev->name);
     cpu_raise_softirq(0, NETBACK_SOFTIRQ);

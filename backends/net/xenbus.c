@@ -10,12 +10,14 @@
  * disconnect keeps the rings and ports until the device has finished
  * every packet in flight.  Runs from NETBACK_SOFTIRQ under the vif's lock.
  */
+#include "backends/backends.h"
 #include "backends/net/netback.h"
 #include "backends/xenstore.h"
 #include <xen/io/xenbus.h>
 #include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
+#include "shim/timer.h"
 
 static void switch_state(struct vif *v, unsigned int state)
 {
@@ -368,6 +370,7 @@ void vif_remove_start(struct vif *v)
 {
     ASSERT(spin_is_locked_by_me(&v->lock));
     v->removing = true;
+    v->remove_by = NOW() + BACKEND_REMOVE_NS;
     xs_shim_writef(v->be, "online", "0");
     if ( v->be_state != XenbusStateClosed )
         set_state(v, XenbusStateClosing);
@@ -379,10 +382,22 @@ bool vif_let_go(const struct vif *v)
 
     if ( v->connected || vif_inflight(v) || holds_any(v) )
         return false;
+    if ( v->forced )
+        return true;
     if ( !read_ulong(v->fe, "state", &state) )
         state = XenbusStateUnknown;
     return state == XenbusStateClosed || state == XenbusStateUnknown ||
            state == XenbusStateInitialising;
+}
+
+void vif_force_close(struct vif *v)
+{
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    printk(XENLOG_WARNING "netback: %s: its frontend did not close in %llu "
+           "s: taken anyway\n", v->name, BACKEND_REMOVE_NS / 1000000000ULL);
+    v->forced = true;
+    disconnect(v);
+    set_state(v, XenbusStateClosed);
 }
 
 /*

@@ -20,6 +20,8 @@
  * its page, a ring-ref and a port that aren't the guest's to give, more
  * queues than offered; with two vCPUs, two queues (queue-N/), each TX
  * ring used.  Every grant is released afterwards and the shim stays up.
+ * Last, the host takes the NIC from a frontend that never closes: the
+ * shim takes the vif all the same after 10 s.
  */
 #include "grant.h"
 #include "event.h"
@@ -951,6 +953,52 @@ static void multi_queue(void)
     arp("ARP after two queues");
 }
 
+static bool gone(const char *value)
+{
+    return !strcmp(value, "ENOENT") || !strcmp(value, "EACCES");
+}
+
+/*
+ * The host takes the NIC back (QEMU's device_del, from run.sh's monitor
+ * line once this says so) while this frontend stays Connected with RX
+ * buffers posted: as libxl removes a device after its timeout, the shim
+ * takes the vif anyway after 10 s (its log says so): both directories
+ * removed (the backend's, under domain 0's, reads EACCES once gone, as
+ * in Xen's xenstored), the rings', the buffers' grants and the ports the
+ * guest's alone again.
+ */
+static void stuck_removal(void)
+{
+    evtchn_status_t st;
+    uint64_t start;
+    unsigned int i;
+
+    rx_post_all();
+    printf("netback: holding on to the NIC\n");
+    if ( !wait_be_state(XenbusStateClosing) )
+        return;
+    expect_node(BE "/online", "0");
+    start = system_time();
+    while ( !gone(rd(BE "/state")) )
+    {
+        if ( system_time() - start > 60ULL * 1000000000ULL )
+        {
+            test_fail("the backend stays: state %s", buf);
+            return;
+        }
+        yield();
+    }
+    expect_node(FE "/state", "ENOENT");
+    check_rc(gnt_status_bits(1, REF_TXRING), 0);
+    check_rc(gnt_status_bits(1, REF_RXRING), 0);
+    for ( i = 0; i < NRX; i++ )
+        check_rc(gnt_status_bits(1, REF_RX + i), 0);
+    check_rc(evtchn_status_of(q->tx_port, &st), 0);
+    if ( st.status != EVTCHNSTAT_unbound || st.u.unbound.dom != 0 )
+        test_fail("port %u status %u after the removal", q->tx_port,
+                  st.status);
+}
+
 void test_main(void)
 {
     if ( event_init() )
@@ -971,5 +1019,6 @@ void test_main(void)
     fatal();
     multi_queue();
     reconnect("at the end", true, 1);
+    stuck_removal();
     test_success();
 }
