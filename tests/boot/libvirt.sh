@@ -19,17 +19,20 @@
 # the guest's xvdb connects; `detach-disk`: it is removed), shuts it down with the ACPI power button (the guest powers off
 # cleanly: the domain is shut off for the reason "shutdown" and the
 # shim's log says poweroff, status 0), starts it again and destroys it
-# once PV GRUB reads the disk, and undefines it.  LIBVIRT_IF=nvme: the
-# disk is NVMe.  One line:
+# once PV GRUB reads the disk, and undefines it.  The domain is a q35
+# one, as virt-install makes (each device on a PCIe root port of its own,
+# two spare ones for the disk attached); LIBVIRT_MACHINE=pc an i440FX
+# one.  LIBVIRT_IF=nvme: the disk is NVMe.  One line:
 #
-#   PASS: libvirt (virtio): define, start, console login, reboot, save, restore, login, setmem down and up, attach-disk, detach-disk, shutdown (power button), start, destroy, undefine
-#   FAIL: libvirt (virtio): why (console: build/check/libvirt-virtio/console.log)
-#   SKIP: libvirt (virtio): no libvirtd (ci/deps.sh installs libvirt-daemon-system)
+#   PASS: libvirt (virtio, q35): define, start, console login, reboot, save, restore, login, setmem down and up, attach-disk, detach-disk, shutdown (power button), start, destroy, undefine
+#   FAIL: libvirt (virtio, q35): why (console: build/check/libvirt-virtio/console.log)
+#   SKIP: libvirt (virtio, q35): no libvirtd (ci/deps.sh installs libvirt-daemon-system)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 iface=${LIBVIRT_IF:-virtio}
-label="libvirt ($iface)"
+machine=${LIBVIRT_MACHINE:-q35}
+label="libvirt ($iface, $machine)"
 work=$PWD/build/check/libvirt-$iface
 log=$work/console.log
 dom=pvshim-check-$iface
@@ -77,7 +80,7 @@ unset LIBVIRT_DEFAULT_URI VIRSH_DEFAULT_CONNECT_URI
 
 qemu-img create -q -f qcow2 -F raw -b "$(realpath "$img")" "$work/disk.qcow2" ||
     fail "qemu-img could not make an overlay of $img"
-tools/pvshim-libvirt --name "$dom" --guest "$grub" \
+tools/pvshim-libvirt --name "$dom" --guest "$grub" --machine "$machine" \
     --disk "$work/disk.qcow2,format=qcow2,if=$iface" --net user \
     --console-log "$log" >"$work/domain.xml" || fail "pvshim-libvirt failed"
 
@@ -213,8 +216,9 @@ done
 grep -aq 'd1: memory target' "$log" || fail "the shim set the guest no target"
 
 # A disk attached to the running domain (virsh attach-disk: QEMU's
-# device_add, ACPI PCI hotplug): the shim's block backend offers it as
-# xvdb, as xl block-attach would, and Debian's blkfront connects to it.
+# device_add, ACPI PCI hotplug; on q35 into a spare root port): the
+# shim's block backend offers it as xvdb, as xl block-attach would, and
+# Debian's blkfront connects to it.
 truncate -s 8M "$work/extra.img" && chown 65534:65534 "$work/extra.img" 2>/dev/null
 virsh attach-disk "$dom" "$work/extra.img" vdb --targetbus virtio --live \
     >"$work/virsh.log" 2>&1 || fail "virsh attach-disk: $(cat "$work/virsh.log")"
