@@ -49,8 +49,7 @@ bool blk_register(struct blk_dev *dev)
         pci_hold(dev->pci);
     blk_devs[nr_blk_devs] = dev;
     __atomic_store_n(&nr_blk_devs, nr_blk_devs + 1, __ATOMIC_RELEASE);
-    if ( add_hook )
-        add_hook(dev);
+    REGISTRY_ADDED(add_hook, dev);
     return true;
 }
 

@@ -13,10 +13,20 @@
 #include "arch/x86/flush.h"
 #endif
 
-/* @bytes of zeroed, physically contiguous memory; NULL if none. At boot. */
+/*
+ * @bytes of zeroed, physically contiguous memory; NULL if none.  On CPU
+ * 0: at boot, or for a device the host adds.
+ */
 void *dma_alloc(unsigned long bytes);
 /* The same from the top of memory: large buffers, out of the guest's way. */
 void *dma_alloc_top(unsigned long bytes);
+/*
+ * Whose what dma_alloc() hands out from now on is (0: nobody's, kept for
+ * good); the owner before.  pci.c sets a function's around its probe.
+ */
+unsigned int dma_owner_set(unsigned int owner);
+/* Every piece of @owner's back to the frame allocator: how many frames. */
+unsigned long dma_free_owner(unsigned int owner);
 /* The address a device uses for @p (from dma_alloc()). */
 static inline uint64_t dma_addr(const void *p)
 {

@@ -10,6 +10,14 @@
 #include "drivers/pci.h"
 #include "shim/console.h"
 
+/* @vector bound on @d: given back with the function (pci-hotplug.c). */
+static void pci_own_vector(struct pci_dev *d, unsigned int vector)
+{
+    unsigned int i = vector - DEVICE_VECTOR_FIRST;
+
+    d->vectors[i / 64] |= 1ULL << (i % 64);
+}
+
 static volatile uint8_t *msix_entry(struct pci_dev *d, unsigned int i)
 {
     return d->msix_table + i * PCI_MSIX_ENTRY_SIZE;
@@ -74,6 +82,7 @@ unsigned int pci_msix_bind(struct pci_dev *d, unsigned int entry,
     mmio_write32(e + PCI_MSIX_ENTRY_ADDR_HI, addr >> 32);
     mmio_write32(e + PCI_MSIX_ENTRY_DATA, msi_data(vector));
     mmio_write32(e + PCI_MSIX_ENTRY_CTRL, 0);
+    pci_own_vector(d, vector);
     return vector;
 }
 
@@ -99,5 +108,6 @@ unsigned int pci_msi_bind(struct pci_dev *d, unsigned int cpu,
         pci_conf_write16(d, cap + PCI_MSI_DATA_32, msi_data(vector));
     pci_conf_write16(d, cap + PCI_MSI_FLAGS,
                      (ctrl & ~PCI_MSI_FLAGS_QSIZE) | PCI_MSI_FLAGS_ENABLE);
+    pci_own_vector(d, vector);
     return vector;
 }

@@ -55,8 +55,7 @@ bool net_register(struct net_dev *dev)
         pci_hold(dev->pci);
     net_devs[nr_net_devs] = dev;
     __atomic_store_n(&nr_net_devs, nr_net_devs + 1, __ATOMIC_RELEASE);
-    if ( add_hook )
-        add_hook(dev);
+    REGISTRY_ADDED(add_hook, dev);
     return true;
 }
 

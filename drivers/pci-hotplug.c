@@ -23,12 +23,15 @@
 #include "arch/x86/acpi.h"
 #include "arch/x86/io.h"
 #include "drivers/block.h"
+#include "drivers/dma.h"
 #include "drivers/drivers.h"
 #include "drivers/net.h"
 #include "drivers/pci.h"
 #include "drivers/pci-hotplug.h"
 #include "shim/console.h"
+#include "shim/frame.h"
 #include "shim/softirq.h"
+#include "shim/timer.h"
 
 #define PCIHP_GPE           1
 #define PCIHP_UP            0x00        /* 32 bits: a slot each */
@@ -42,6 +45,78 @@ static struct {
 } acpi_buses[33];
 static unsigned int nr_acpi_buses;
 static uint16_t pcihp_base;
+
+/*
+ * What a removed function's driver took, given back a second after the
+ * function was quieted: by then no interrupt it sent before is still on
+ * its way to a handler, no softirq still runs on a pointer it read
+ * before the device left its registry.
+ */
+#define GIVE_BACK_NS        1000000000ULL
+
+static struct {
+    unsigned int owner;                 /* 0: a free entry */
+    uint64_t vectors[3], at;
+    char name[8];
+} to_free[16];
+static struct timer give_back_timer;
+
+static void give_back(void *data)
+{
+    unsigned int i, v, n;
+    unsigned long frames;
+    uint64_t next = 0;
+
+    (void)data;
+    for ( i = 0; i < ARRAY_SIZE(to_free); i++ )
+    {
+        if ( !to_free[i].owner )
+            continue;
+        if ( to_free[i].at > NOW() )
+        {
+            next = next && next < to_free[i].at ? next : to_free[i].at;
+            continue;
+        }
+        for ( v = 0, n = 0; v < 64 * ARRAY_SIZE(to_free[i].vectors); v++ )
+            if ( to_free[i].vectors[v / 64] & (1ULL << (v % 64)) )
+            {
+                vector_free(DEVICE_VECTOR_FIRST + v);
+                n++;
+            }
+        frames = dma_free_owner(to_free[i].owner);
+        printk("PCI: %s: its driver's %lu KiB and %u vector%s freed\n",
+               to_free[i].name, frames * (PAGE_SIZE / 1024), n,
+               n == 1 ? "" : "s");
+        to_free[i].owner = 0;
+    }
+    if ( next )
+        set_timer(&give_back_timer, next);
+}
+
+/*
+ * @d, taken away, gives back what its driver took once the driver let
+ * it go (it stopped the device); one whose driver never held it (a
+ * failed probe, a device no driver takes) keeps it: nothing says the
+ * driver is done with it.
+ */
+static void give_back_later(const struct pci_dev *d)
+{
+    unsigned int i;
+
+    if ( !d->given_back )
+        return;
+    for ( i = 0; i < ARRAY_SIZE(to_free) && to_free[i].owner; i++ )
+        continue;
+    if ( i == ARRAY_SIZE(to_free) )
+        return;                         /* kept: sixteen already wait */
+    to_free[i].owner = d->owner;
+    memcpy(to_free[i].vectors, d->vectors, sizeof(d->vectors));
+    to_free[i].at = NOW() + GIVE_BACK_NS;
+    pci_name(d, to_free[i].name);
+    if ( !timer_is_active(&give_back_timer) ||
+         give_back_timer.expires > to_free[i].at )
+        set_timer(&give_back_timer, to_free[i].at);
+}
 
 void pci_hold(struct pci_dev *d)
 {
@@ -90,6 +165,7 @@ static void slot_check(unsigned int bus, unsigned int dev)
                              PCI_MSIX_FLAGS_MASKALL);
         pci_conf_write16(d, PCI_COMMAND, 0);
         d->gone = true;
+        give_back_later(d);
     }
     if ( !acpi_eject(bus, dev) )
         pcie_slot_eject(bus);
@@ -99,7 +175,10 @@ static void slot_check(unsigned int bus, unsigned int dev)
 void pci_unhold(struct pci_dev *d)
 {
     ASSERT(d->holds);
-    if ( !--d->holds && d->removing )
+    if ( --d->holds )
+        return;
+    d->given_back = true;
+    if ( d->removing )
         slot_check(d->bus, d->dev);
 }
 
@@ -242,6 +321,7 @@ static void acpi_hotplug_init(void)
 
 void pci_hotplug_init(void)
 {
+    init_timer(&give_back_timer, give_back, NULL, 0);
     open_softirq(PCI_HOTPLUG_SOFTIRQ, pci_hotplug_softirq);
     acpi_hotplug_init();
     pcie_hotplug_init();

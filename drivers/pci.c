@@ -10,6 +10,7 @@
  */
 #include "arch/x86/acpi.h"
 #include "arch/x86/io.h"
+#include "drivers/dma.h"
 #include "drivers/drivers.h"
 #include "drivers/ioremap.h"
 #include "drivers/pci.h"
@@ -157,6 +158,19 @@ static void size_bars(struct pci_dev *d, unsigned int n)
 
 static void scan_bus(unsigned int bus);
 
+/* Each function found, its driver's memory counted under a number. */
+static unsigned int owners;
+
+/* @d to the drivers, what they allocate for it counted as its. */
+static void probe_function(struct pci_dev *d)
+{
+    unsigned int was = dma_owner_set(d->owner);
+
+    d->fresh = false;
+    drivers_probe(d);
+    dma_owner_set(was);
+}
+
 /*
  * A bridge: its BARs (a PCIe port's MSI-X table), its windows, whether it
  * is a PCIe port whose slot takes hot-plug (PCIe 4.0 7.5.3.9), and the
@@ -216,6 +230,7 @@ static void add_function(unsigned int bus, unsigned int dev, unsigned int fn)
     if ( i == pci_nr_devs )
         pci_nr_devs++;
     d->fresh = true;
+    d->owner = ++owners;                /* an entry used again: a new one */
     d->bus = bus;
     d->dev = dev;
     d->fn = fn;
@@ -287,8 +302,7 @@ unsigned int pci_scan_slot(unsigned int bus, unsigned int dev)
     for ( i = 0, n = 0; i < pci_nr_devs; i++ )
         if ( pci_devs[i].fresh )
         {
-            pci_devs[i].fresh = false;
-            drivers_probe(&pci_devs[i]);
+            probe_function(&pci_devs[i]);
             n++;
         }
     return n;
@@ -508,7 +522,6 @@ void pci_init(void)
 
         printk(XENLOG_DEBUG "PCI: %s %04x:%04x class %06x\n",
                pci_name(d, name), d->vendor, d->device, d->class);
-        d->fresh = false;
-        drivers_probe(d);
+        probe_function(d);
     }
 }

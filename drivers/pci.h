@@ -136,6 +136,15 @@ struct pci_dev {
     unsigned int holds;
     bool removing, gone;
     bool fresh;             /* found, not yet offered (pci_scan_slot()) */
+    bool given_back;        /* what held it let go (its driver stopped) */
+    /*
+     * What its driver took, given back a while after the host took the
+     * function (pci-hotplug.c): the vectors bound to it (a bit each from
+     * DEVICE_VECTOR_FIRST), and its memory, which dma_alloc() counts
+     * under @owner (unique for each function found).
+     */
+    uint64_t vectors[3];
+    unsigned int owner;
 };
 
 /* Capability walking and BAR decoding on a snapshot (drivers/pci-cap.c). */

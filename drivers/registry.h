@@ -1,15 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the block and network registries (drivers/block.c, drivers/net.c)
- * share for a device the host takes back: its users told, then the
- * device out of the array.  Macros, as the two arrays hold different
- * types; each device has pci, removing, ops->stop and name.
+ * share for a device the host adds (its user told) and one it takes
+ * back: its users told, then the device out of the array.  Macros, as
+ * the two arrays hold different types; each device has pci, removing,
+ * ops->stop and name.
  */
 #ifndef DRIVERS_REGISTRY_H
 #define DRIVERS_REGISTRY_H
 
+#include "drivers/dma.h"
 #include "drivers/pci.h"
 #include "shim/console.h"
+
+/*
+ * A device just registered to its user's @hook (a backend taking a
+ * device the host added): what the user allocates for it is the user's,
+ * kept when the device goes (its vbd's or vif's state, used again by
+ * the next), not counted as the device's driver's (dma_owner_set()).
+ */
+#define REGISTRY_ADDED(hook, dev) do {                                      \
+    if ( hook )                                                             \
+    {                                                                       \
+        unsigned int was_ = dma_owner_set(0);                               \
+                                                                            \
+        (hook)(dev);                                                        \
+        dma_owner_set(was_);                                                \
+    }                                                                       \
+} while ( 0 )
 
 /*
  * Every device of @arr[0..@nr) on function @d, not yet asked: to @hook,

@@ -18,9 +18,14 @@ typedef void vector_handler_t(void *data);
 /*
  * A free vector whose interrupts call @fn(@data) on whichever CPU takes
  * them, with interrupts off and before the EOI; 0 when none is left.
- * @fn should only note the work and raise a softirq.  At boot.
+ * @fn should only note the work and raise a softirq.  On CPU 0.
  */
 unsigned int vector_alloc(vector_handler_t *fn, void *data);
+/*
+ * @vector's handler gone: an interrupt on it is nobody's until it is
+ * handed out again.  On CPU 0, once its device sends no more.
+ */
+void vector_free(unsigned int vector);
 
 /* do_IRQ(): run @vector's handler; false if nobody owns it. */
 bool vector_dispatch(unsigned int vector);

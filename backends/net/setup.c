@@ -14,6 +14,7 @@
 #include <xen/io/xenbus.h>
 #include "pv/pv.h"
 #include "shim/console.h"
+#include "shim/frame.h"
 #include "shim/param.h"
 #include "shim/softirq.h"
 
@@ -96,6 +97,9 @@ static bool add_vif(struct net_dev *dev)
     {
         v = vifs[slot];
         hdr = v->q[0].req[0].hdr;
+        /* The backend's own: no NIC's driver gave these frames back. */
+        ASSERT(!frame_is_free(__pa(v) >> PAGE_SHIFT) &&
+               !frame_is_free(__pa(hdr) >> PAGE_SHIFT));
         memset(v, 0, sizeof(*v));
     }
     /* The queues' header copies, which the device reads. */

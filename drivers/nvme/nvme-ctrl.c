@@ -18,7 +18,8 @@
 #define ADMIN_TIMEOUT_NS    5000000000ULL   /* an admin command: 5 s */
 #define POLL_NS             1000000ULL      /* no interrupt: 1 ms */
 
-static unsigned int nr_ctrls;
+static unsigned int nr_ctrls;           /* named so far: nvme0, nvme1... */
+static unsigned int nr_live;            /* not yet stopped (the limit) */
 uint8_t *nvme_id_buf;
 
 static uint32_t reg32(struct nvme_ctrl *c, unsigned int off)
@@ -74,6 +75,7 @@ void nvme_ns_stopped(struct nvme_ctrl *c)
         printk(XENLOG_WARNING "nvme%u: does not stop\n", c->index);
     if ( timer_is_active(&c->poll) )
         stop_timer(&c->poll);
+    nr_live--;
 }
 
 /*
@@ -294,14 +296,22 @@ bool nvme_probe(struct pci_dev *d)
 
     if ( d->class != NVME_PCI_CLASS )
         return false;
-    if ( nr_ctrls == NVME_MAX_CTRLS )
+    if ( nr_live == NVME_MAX_CTRLS )
     {
         printk(XENLOG_WARNING "nvme: %s: more than %u controllers: not "
                "used\n", pci_name(d, name), NVME_MAX_CTRLS);
         return false;
     }
-    if ( !nvme_id_buf && !(nvme_id_buf = dma_alloc(NVME_PAGE_SIZE)) )
-        return false;
+    /* Every controller's, kept for good (not the first one's). */
+    if ( !nvme_id_buf )
+    {
+        unsigned int was = dma_owner_set(0);
+
+        nvme_id_buf = dma_alloc(NVME_PAGE_SIZE);
+        dma_owner_set(was);
+        if ( !nvme_id_buf )
+            return false;
+    }
     /* As a virtio-blk disk's: frames of its own, kept if it fails. */
     if ( !(c = dma_alloc(sizeof(*c))) )
         return false;
@@ -316,6 +326,7 @@ bool nvme_probe(struct pci_dev *d)
     }
     pci_enable(d, false);
     nr_ctrls++;
+    nr_live++;
     if ( !start(c) )
         return true;        /* ours, dead: no other driver takes it */
     for ( i = 0; i < c->nr_io; i++ )

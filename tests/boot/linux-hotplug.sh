@@ -13,8 +13,10 @@
 # given, takes a DHCP lease on the user network (restricted to the host)
 # and pings its gateway.  Then the host takes both back (device_del, as
 # xl block-detach and network-detach): the guest, which holds the disk
-# open meanwhile, sees each go, QEMU gets each slot (the eject); a disk
-# added again is xvdb again with its own contents; and the guest powers
+# open meanwhile, sees each go, QEMU gets each slot (the eject), and what
+# their drivers took (memory, vectors) is freed a second later; a disk
+# added again is xvdb again with its own contents, a NIC added again
+# eth0, which takes a lease and pings; and the guest powers
 # off with the shim's status 0.  LINUX_HOTPLUG_IF=nvme adds NVMe
 # controllers instead; LINUX_HOTPLUG_MACHINE=q35 puts each device behind
 # a PCIe port of its own, as libvirt does (the disk's a pcie-root-port,
@@ -148,6 +150,11 @@ else
         fail "eth0 did not go from the guest"
     until_has 30 "$log" "PCI: $nic_slot: given back to the host" ||
         fail "the NIC's slot was not given back"
+    # What their drivers took (memory, vectors), free again for the next.
+    for s in "$disk_slot" "$nic_slot"; do
+        until_has 30 "$log" "PCI: $s\.0: its driver's [1-9][0-9]* KiB and [1-9][0-9]* vectors? freed" ||
+            fail "$s.0's driver's memory and vectors were not freed"
+    done
     # A disk again: xvdb, the first one's name and slot.
     monitor "drive_add 0 if=none,id=hp1,file=$c,format=raw"
     if [ "${LINUX_HOTPLUG_IF:-virtio}" = nvme ]; then
@@ -162,6 +169,14 @@ else
           "$log" | tr -d '\r' | head -n1)
     [ -n "$got" ] && [ "$got" = "$want" ] ||
         fail "the second xvdb's first MiB is ${got:-unread}, the file's $want"
+    # A NIC again: vif 0's number and state used again, on frames the
+    # first NIC's driver gave back.
+    monitor "netdev_add user,id=hpn1,restrict=on"
+    monitor "device_add virtio-net-pci,netdev=hpn1,id=hpn1,disable-legacy=on,mac=52:54:00:12:34:98$on_nic"
+    until_has 120 "$log" '^pvshim-hotplug: eth0 again 52:54:00:12:34:98' ||
+        fail "the guest saw no NIC added again"
+    until_has 90 "$log" '^pvshim-hotplug: eth0 again ping ok' ||
+        fail "the second eth0 took no lease, or the gateway did not answer"
     timeout 10 bash -c 'echo >"$1"' _ "$log.in"
 fi
 wait $pid
@@ -174,7 +189,7 @@ rc=$?
 
 if [ -z "$why" ]; then
     echo "PASS: $label (xvdb read and written, eth0 pinged the gateway," \
-         "both taken back, a disk added again)"
+         "both taken back and their drivers' memory freed, both added again)"
 else
     echo "FAIL: $label: $why (console: $log)"
     tail -n 15 "$log" | sed 's/^/    | /'
