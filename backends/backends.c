@@ -64,6 +64,14 @@ void backend_remove_wake(uint64_t when)
         set_timer(&remove_timer, when);
 }
 
+bool backend_remove_due(uint64_t by)
+{
+    if ( NOW() >= by )
+        return true;
+    backend_remove_wake(by);
+    return false;
+}
+
 /* Local handlers: the image is PIE, and a static address needs no GOT. */
 static void xenstore_softirq(void)
 {

@@ -37,5 +37,10 @@ void backend_forget_frontend(const char *fe, const char *be,
  */
 #define BACKEND_REMOVE_NS   (10ULL * 1000000000ULL)
 void backend_remove_wake(uint64_t when);
+/*
+ * A removal's deadline @by: true if it has passed (the frontend is to be
+ * closed anyway), else the softirqs woken by then.
+ */
+bool backend_remove_due(uint64_t by);
 
 #endif /* BACKENDS_BACKENDS_H */

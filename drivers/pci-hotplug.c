@@ -39,10 +39,10 @@
 #define PCIHP_EJ            0x08        /* a slot's bit: take it away */
 #define PCIHP_SEL           0x10        /* the bus looked at (BSEL) */
 
-/* The buses ACPI hot-plugs, each with its selector. */
+/* The buses ACPI hot-plugs, each with its selector: bus 0, the bridges'. */
 static struct {
     unsigned int bsel, bus;
-} acpi_buses[33];
+} acpi_buses[1 + ARRAY_SIZE(acpi_pcihp.bridge)];
 static unsigned int nr_acpi_buses;
 static uint16_t pcihp_base;
 
@@ -56,7 +56,7 @@ static uint16_t pcihp_base;
 
 static struct {
     unsigned int owner;                 /* 0: a free entry */
-    uint64_t vectors[3], at;
+    uint64_t vectors[PCI_VECTOR_WORDS], at;
     char name[8];
 } to_free[16];
 static struct timer give_back_timer;
@@ -77,7 +77,7 @@ static void give_back(void *data)
             next = next && next < to_free[i].at ? next : to_free[i].at;
             continue;
         }
-        for ( v = 0, n = 0; v < 64 * ARRAY_SIZE(to_free[i].vectors); v++ )
+        for ( v = 0, n = 0; v < 64 * PCI_VECTOR_WORDS; v++ )
             if ( to_free[i].vectors[v / 64] & (1ULL << (v % 64)) )
             {
                 vector_free(DEVICE_VECTOR_FIRST + v);
@@ -180,16 +180,6 @@ void pci_unhold(struct pci_dev *d)
     d->given_back = true;
     if ( d->removing )
         slot_check(d->bus, d->dev);
-}
-
-bool pci_slot_known(unsigned int bus, unsigned int dev)
-{
-    unsigned int i;
-
-    for ( i = 0; i < pci_nr_devs; i++ )
-        if ( pci_in_slot(&pci_devs[i], bus, dev) )
-            return true;
-    return false;
 }
 
 void pci_slot_add(unsigned int bus, unsigned int dev)

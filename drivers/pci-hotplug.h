@@ -11,8 +11,6 @@
 
 #include "shim/lib.h"
 
-/* Whether slot @dev of bus @bus has a function the shim knows. */
-bool pci_slot_known(unsigned int bus, unsigned int dev);
 /* A device came into the slot: scanned and offered to the drivers. */
 void pci_slot_add(unsigned int bus, unsigned int dev);
 /* The host wants the slot's device back (once asked, later asks do not). */

@@ -281,15 +281,23 @@ static void scan_bus(unsigned int bus)
     }
 }
 
+bool pci_slot_known(unsigned int bus, unsigned int dev)
+{
+    unsigned int i;
+
+    for ( i = 0; i < pci_nr_devs; i++ )
+        if ( pci_in_slot(&pci_devs[i], bus, dev) )
+            return true;
+    return false;
+}
+
 unsigned int pci_scan_slot(unsigned int bus, unsigned int dev)
 {
     struct pci_dev probe = { .bus = bus, .dev = dev };
     unsigned int fn, nr_fn, i, n;
 
-    for ( i = 0; i < pci_nr_devs; i++ )
-        if ( pci_in_slot(&pci_devs[i], bus, dev) )
-            return 0;                   /* known already */
-    if ( dev >= 32 || pci_conf_read16(&probe, PCI_VENDOR_ID) == 0xffff )
+    if ( pci_slot_known(bus, dev) || dev >= 32 ||
+         pci_conf_read16(&probe, PCI_VENDOR_ID) == 0xffff )
         return 0;
     nr_fn = pci_conf_read8(&probe, PCI_HEADER_TYPE) & PCI_HEADER_MULTI_FN
             ? 8 : 1;

@@ -107,6 +107,10 @@ struct pci_bar {
     bool io, is64, prefetch;
 };
 
+/* A bit for each device vector (arch/x86/vector.h), in 64-bit words. */
+#define PCI_VECTOR_WORDS \
+    ((DEVICE_VECTOR_LAST - DEVICE_VECTOR_FIRST + 1 + 63) / 64)
+
 /* A bridge's memory window: [base, limit]; closed when base > limit. */
 struct pci_window {
     uint64_t base, limit;
@@ -143,7 +147,7 @@ struct pci_dev {
      * DEVICE_VECTOR_FIRST), and its memory, which dma_alloc() counts
      * under @owner (unique for each function found).
      */
-    uint64_t vectors[3];
+    uint64_t vectors[PCI_VECTOR_WORDS];
     unsigned int owner;
 };
 
@@ -207,6 +211,8 @@ static inline bool pci_in_slot(const struct pci_dev *d, unsigned int bus,
 {
     return d->bus == bus && d->dev == dev && !d->gone;
 }
+/* Whether slot @dev of bus @bus has a function the shim knows. */
+bool pci_slot_known(unsigned int bus, unsigned int dev);
 /* The bridge whose secondary bus is @bus (not 0), or NULL. */
 struct pci_dev *pci_bridge_of(unsigned int bus);
 /*

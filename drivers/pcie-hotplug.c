@@ -83,7 +83,6 @@ static void slot_events(const struct pcie_slot *s)
     for ( pass = 0; pass < PCIE_EVENT_PASSES; pass++ )
     {
         sta = slot_read(s, PCI_EXP_SLTSTA);
-
         if ( sta == 0xffff || !(ev = sta & PCI_EXP_SLTSTA_EVENTS) )
             return;                     /* the port gone, or all done */
         slot_write(s, PCI_EXP_SLTSTA, ev);

@@ -37,13 +37,9 @@ void blkback_work(void)
         for ( r = 0; r < v->nr_rings; r++ )
             if ( vbd_ring_work(&v->rings[r]) )
                 more = true;
-        if ( v->removing && !v->forced && !vbd_let_go(v) )
-        {
-            if ( NOW() >= v->remove_by )
-                vbd_force_close(v);
-            else
-                backend_remove_wake(v->remove_by);
-        }
+        if ( v->removing && !v->forced && !vbd_let_go(v) &&
+             backend_remove_due(v->remove_by) )
+            vbd_force_close(v);
         gone = v->removing && vbd_let_go(v);
         spin_unlock(&v->lock);
         if ( gone )

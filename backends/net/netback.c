@@ -41,13 +41,9 @@ void netback_work(void)
             if ( nb_tx_work(&v->q[n]) )
                 more = true;
         }
-        if ( v->removing && !v->forced && !vif_let_go(v) )
-        {
-            if ( NOW() >= v->remove_by )
-                vif_force_close(v);
-            else
-                backend_remove_wake(v->remove_by);
-        }
+        if ( v->removing && !v->forced && !vif_let_go(v) &&
+             backend_remove_due(v->remove_by) )
+            vif_force_close(v);
         gone = v->removing && vif_let_go(v);
         spin_unlock(&v->lock);
         if ( gone )
