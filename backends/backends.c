@@ -11,6 +11,7 @@
 #include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/keyhandler.h"
+#include "shim/param.h"
 #include "shim/softirq.h"
 #include "shim/timer.h"
 
@@ -51,6 +52,23 @@ void backend_forget_frontend(const char *fe, const char *be,
 }
 
 static struct timer remove_timer;
+
+/*
+ * backend-remove-timeout=<seconds> (docs/command-line.md): the time a
+ * frontend has to close before the host's removal takes its device.
+ */
+static unsigned int opt_remove_timeout = 10;
+integer_param("backend-remove-timeout", opt_remove_timeout);
+
+uint64_t backend_remove_by(void)
+{
+    return NOW() + (uint64_t)opt_remove_timeout * 1000000000ULL;
+}
+
+unsigned int backend_remove_secs(void)
+{
+    return opt_remove_timeout;
+}
 
 static void remove_timeout(void *data)
 {

@@ -30,12 +30,16 @@ void backend_forget_frontend(const char *fe, const char *be,
                              void (*fn)(const char *path, void *data),
                              void *data);
 /*
- * How long a frontend has to close when the host takes its device back:
- * libxl's LIBXL_DESTROY_TIMEOUT, after which it removes a device anyway.
- * backend_remove_wake(): the block and network backends' softirqs on
- * CPU 0 by @when (some frontend's time is up then).
+ * How long a frontend has to close when the host takes its device back
+ * (backend-remove-timeout=, seconds; by default libxl's
+ * LIBXL_DESTROY_TIMEOUT, 10), after which the device is removed anyway:
+ * backend_remove_by() is that deadline from now, backend_remove_secs()
+ * the seconds, for the log.  backend_remove_wake(): the block and
+ * network backends' softirqs on CPU 0 by @when (some frontend's time is
+ * up then).
  */
-#define BACKEND_REMOVE_NS   (10ULL * 1000000000ULL)
+uint64_t backend_remove_by(void);
+unsigned int backend_remove_secs(void);
 void backend_remove_wake(uint64_t when);
 /*
  * A removal's deadline @by: true if it has passed (the frontend is to be

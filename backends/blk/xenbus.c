@@ -279,7 +279,7 @@ void vbd_remove_start(struct vbd *v)
 {
     ASSERT(spin_is_locked_by_me(&v->lock));
     v->removing = true;
-    v->remove_by = NOW() + BACKEND_REMOVE_NS;
+    v->remove_by = backend_remove_by();
     vbd_nodes(v, false, "online", "0");
     if ( v->be_state != XenbusStateClosed )
         switch_state(v, XenbusStateClosing);
@@ -303,8 +303,8 @@ bool vbd_let_go(struct vbd *v)
 void vbd_force_close(struct vbd *v)
 {
     ASSERT(spin_is_locked_by_me(&v->lock));
-    printk(XENLOG_WARNING "blkback: %s: its frontend did not close in %llu "
-           "s: taken anyway\n", v->name, BACKEND_REMOVE_NS / 1000000000ULL);
+    printk(XENLOG_WARNING "blkback: %s: its frontend did not close in %u "
+           "s: taken anyway\n", v->name, backend_remove_secs());
     v->forced = true;
     disconnect(v);
     switch_state(v, XenbusStateClosed);

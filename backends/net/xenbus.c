@@ -370,7 +370,7 @@ void vif_remove_start(struct vif *v)
 {
     ASSERT(spin_is_locked_by_me(&v->lock));
     v->removing = true;
-    v->remove_by = NOW() + BACKEND_REMOVE_NS;
+    v->remove_by = backend_remove_by();
     xs_shim_writef(v->be, "online", "0");
     if ( v->be_state != XenbusStateClosed )
         set_state(v, XenbusStateClosing);
@@ -393,8 +393,8 @@ bool vif_let_go(const struct vif *v)
 void vif_force_close(struct vif *v)
 {
     ASSERT(spin_is_locked_by_me(&v->lock));
-    printk(XENLOG_WARNING "netback: %s: its frontend did not close in %llu "
-           "s: taken anyway\n", v->name, BACKEND_REMOVE_NS / 1000000000ULL);
+    printk(XENLOG_WARNING "netback: %s: its frontend did not close in %u "
+           "s: taken anyway\n", v->name, backend_remove_secs());
     v->forced = true;
     disconnect(v);
     set_state(v, XenbusStateClosed);
