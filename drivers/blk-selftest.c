@@ -25,7 +25,13 @@
 static bool opt_blk_selftest;
 boolean_param("blk-selftest", opt_blk_selftest);
 
-#define TIMEOUT_NS      10000000000ULL  /* 10 s: TCG, a loaded host */
+/*
+ * blk-selftest-timeout=<seconds>: how long each request may take (default
+ * 10: TCG, a loaded host).
+ */
+static unsigned int opt_blk_selftest_timeout = 10;
+integer_param("blk-selftest-timeout", opt_blk_selftest_timeout);
+#define TIMEOUT_NS      ((uint64_t)opt_blk_selftest_timeout * 1000000000ULL)
 #define WRITE_SECTOR    20
 #define ZERO_SECTOR     24
 #define DISCARD_SECTOR  32
@@ -97,7 +103,7 @@ static bool run(struct blk_dev *dev, struct test_io *io, const char *what)
     {
         stuck = true;
         printk(XENLOG_ERR "blk-selftest: %s: %s: FAILED: no completion in "
-               "%llu s\n", dev->name, what, TIMEOUT_NS / 1000000000ULL);
+               "%u s\n", dev->name, what, opt_blk_selftest_timeout);
         return false;
     }
     if ( s == BLK_OK )

@@ -23,7 +23,13 @@
 static bool opt_net_selftest;
 boolean_param("net-selftest", opt_net_selftest);
 
-#define TIMEOUT_NS      5000000000ULL   /* 5 s: TCG, a loaded host */
+/*
+ * net-selftest-timeout=<seconds>: how long a reply may take (default 5:
+ * TCG, a loaded host).
+ */
+static unsigned int opt_net_selftest_timeout = 5;
+integer_param("net-selftest-timeout", opt_net_selftest_timeout);
+#define TIMEOUT_NS      ((uint64_t)opt_net_selftest_timeout * 1000000000ULL)
 #define SILENCE_NS      1000000000ULL   /* no reply meant: wait 1 s */
 #define MY_IP           0x0a00020f      /* 10.0.2.15 */
 #define GW_IP           0x0a000202      /* 10.0.2.2 */
@@ -101,7 +107,7 @@ static bool send(const char *what, unsigned int nr, const uint32_t *off,
         {
             stuck = true;
             printk(XENLOG_ERR "net-selftest: %s: %s: FAILED: not sent in "
-                   "%llu s\n", dev->name, what, TIMEOUT_NS / 1000000000ULL);
+                   "%u s\n", dev->name, what, opt_net_selftest_timeout);
             return false;
         }
         timer_halt();
@@ -176,8 +182,8 @@ static bool test_arp(void)
     if ( !wait_for(is_arp_reply, NULL, TIMEOUT_NS, NULL) )
     {
         printk(XENLOG_ERR "net-selftest: %s: ARP: FAILED: no reply from "
-               "10.0.2.2 in %llu s\n", dev->name,
-               TIMEOUT_NS / 1000000000ULL);
+               "10.0.2.2 in %u s\n", dev->name,
+               opt_net_selftest_timeout);
         return false;
     }
     printk("net-selftest: %s: ARP: 10.0.2.2 is at "
@@ -204,8 +210,8 @@ static bool ping(const char *how, struct echo *e, unsigned int nr,
     if ( !wait_for(is_echo_reply, e, TIMEOUT_NS, &nr_bufs) )
     {
         printk(XENLOG_ERR "net-selftest: %s: ICMP echo %s: FAILED: no "
-               "reply in %llu s\n", dev->name, how,
-               TIMEOUT_NS / 1000000000ULL);
+               "reply in %u s\n", dev->name, how,
+               opt_net_selftest_timeout);
         return false;
     }
     printk("net-selftest: %s: ICMP echo %s: reply in %u receive "
