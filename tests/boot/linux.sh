@@ -206,8 +206,12 @@ trap 'kill -- -$pid 2>/dev/null' EXIT
 trap 'exit 1' INT TERM
 exec 3>"$fifo"
 size=-1 quiet_since=$SECONDS cpu_then=0 stopped= step=0 sent_at=
+# A second between looks, but none between a step's milestone and the
+# next command (two naps a step were ten of the job's 26 s).
+nap=1
 while kill -0 $pid 2>/dev/null; do
-    sleep 1
+    [ -z "$nap" ] || sleep 1
+    nap=1
     now=$(stat -c %s "$log")
     if [ "$now" != "$size" ]; then
         quiet_since=$SECONDS cpu_then=$(cpu_seconds $pid)
@@ -242,7 +246,7 @@ while kill -0 $pid 2>/dev/null; do
         if [ "$name" != poweroff ] &&
            grep -aqE -- "${milestones[$(index_of "$name") * 2 + 1]}" "$log"
         then
-            step=$((step + 2)) sent_at=
+            step=$((step + 2)) sent_at= nap=
             continue
         fi
         [ $((SECONDS - sent_at)) -ge "$step_limit" ] || continue
