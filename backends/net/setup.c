@@ -246,8 +246,8 @@ static void add_hook(struct net_dev *dev)
 /*
  * The host takes @dev back, as `xl network-detach`: its vif to Closing
  * (netfront closes, or is closed anyway after backend-remove-timeout),
- * then, from the backend's softirq, gone (vif_remove_finish()).  A NIC no vif
- * is on goes back at once.
+ * then, from the backend's softirq, gone (vif_remove_finish()).  A NIC
+ * no vif is on goes back at once.
  */
 static void remove_hook(struct net_dev *dev)
 {

@@ -6,10 +6,10 @@
  * and goes on answering requests meanwhile; a frontend that stays
  * Connected does not keep the device: as libxl forces a removal after
  * its timeout, the shim takes the disk anyway after backend-remove-timeout
- * (10 s by default, 2 s here: the expect file's; the read while Closing
- * comes well within it): the ring and
- * the port let go, both directories removed, the device given back (the
- * shim's log says so, for run.sh to check).
+ * (10 s by default; the expect file gives 2 s, and the read while Closing
+ * comes well within it): the ring and the port let go, both directories
+ * removed, the device given back (the shim's log says so, for run.sh to
+ * check).
  */
 #include "blkfront.h"
 

@@ -962,8 +962,8 @@ static bool gone(const char *value)
  * The host takes the NIC back (QEMU's device_del, from run.sh's monitor
  * line once this says so) while this frontend stays Connected with RX
  * buffers posted: as libxl removes a device after its timeout, the shim
- * takes the vif anyway after backend-remove-timeout (10 s by default,
- * 2 s here: the expect file's) (its log says so): both directories
+ * takes the vif anyway after backend-remove-timeout (10 s by default; the
+ * expect file gives 2 s), and its log says so: both directories
  * removed (the backend's, under domain 0's, reads EACCES once gone, as
  * in Xen's xenstored), the rings', the buffers' grants and the ports the
  * guest's alone again.
