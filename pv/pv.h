@@ -97,7 +97,8 @@ bool pv_backend_locked(void);
  * pv/event/event-backend.c: a backend binds to the port the guest
  * allocated for it (EVTCHNOP_alloc_unbound with remote_dom 0), as a dom0
  * backend's EVTCHNOP_bind_interdomain: the guest's port becomes
- * interdomain, a send on it raises @softirq on CPU 0, and
+ * interdomain, a send on it raises @softirq on CPU @cpu (the CPU that
+ * serves that ring: a queue's, or 0), and
  * pv_evtchn_notify_guest() of the backend port returned (> 0) raises the
  * guest's; -XEN_EINVAL if @guest_port is not unbound for domain 0,
  * -XEN_ENOSPC if the shim's ports are all taken.  Unbinding puts the
@@ -105,7 +106,8 @@ bool pv_backend_locked(void);
  * notification reaches it (nor the port number it may reuse) meanwhile:
  * pv_evtchn_backend_bound() says whether it is still bound.
  */
-int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq);
+int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq,
+                           unsigned int cpu);
 void pv_evtchn_unbind_backend(unsigned int backend_port);
 bool pv_evtchn_backend_bound(unsigned int backend_port);
 

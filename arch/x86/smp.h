@@ -35,6 +35,22 @@ static inline unsigned int num_online_cpus(void)
 }
 
 /*
+ * The CPU of queue number @q, for a device or a backend with a queue per
+ * CPU: the (@q mod CPUs)th online CPU.  A device's queue @q has its
+ * interrupt bound there (drivers/), and a backend's queue @q is served
+ * there (backends/: blk-mq and netfront send on queue n from vCPU n).
+ */
+static inline unsigned int smp_queue_cpu(unsigned int q)
+{
+    unsigned long m = ACCESS_ONCE(cpu_online_map);
+    unsigned int n = q % num_online_cpus();
+
+    while ( n-- )
+        m &= m - 1;
+    return __builtin_ctzl(m);
+}
+
+/*
  * Halting waits, the paravirtual-spinlock idea (Linux's kvm_wait() and
  * kvm_kick_cpu(), its pv ticketlocks under Xen): a CPU that has spun
  * spin-halt-us= microseconds for another CPU's store stops spinning and

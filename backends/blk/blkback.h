@@ -66,6 +66,13 @@ struct vbd_ring {
     unsigned int nr_pages;          /* mapped: ring_handle[0..nr_pages) */
     unsigned int ring_handle[BLKIF_RING_PAGES_MAX];
     unsigned int port;              /* the shim's end, 0: none */
+    /*
+     * The CPU that serves it, where its port raises the softirq:
+     * smp_queue_cpu() of its index, the CPU whose guest vCPU blk-mq
+     * sends on it, and whose device queue (if the device has as many)
+     * it submits on and completes on.
+     */
+    unsigned int cpu;
     bool busy;                      /* no room: a completion raises us */
     bool batching;                  /* in vbd_ring_work(): it kicks */
     /*
@@ -75,12 +82,13 @@ struct vbd_ring {
      */
     struct vbd_req *stalled, *stalled_tail;
     unsigned int inflight;
-    /* Counts for the 'b' debug key (under the vbd's lock). */
+    /* This connection's counts, for the 'b' debug key (the vbd's lock). */
     unsigned long reqs, segs, subs;     /* taken, their segments, device's */
     unsigned long stalls;               /* no room in the device's queue */
     unsigned long no_slot;              /* no free vbd_req */
     unsigned long no_maps;              /* over the vbd's VBD_MAPS */
     unsigned long runs;                 /* vbd_ring_work() that took some */
+    unsigned long away;                 /* requests taken on another CPU */
     unsigned long notifies;             /* events sent the frontend */
 };
 
@@ -115,6 +123,7 @@ struct vbd {
     /* The connection: rings and ports held until nothing is in flight. */
     bool connected;                 /* taking requests */
     bool broken;                    /* the frontend broke a ring */
+    bool close_owed;                /* broken on another CPU: CPU 0 says it */
     bool x86_32;                    /* protocol x86_32-abi */
     unsigned int nr_rings;          /* set up: rings[0..nr_rings) */
     struct vbd_ring rings[VBD_MAX_QUEUES];
@@ -136,9 +145,14 @@ void vbd_nodes(const struct vbd *v, bool fe, const char *name,
 void vbd_node(const struct vbd *v, bool fe, const char *name,
               const char *fmt, unsigned long val);
 
-/* xenbus.c */
+/*
+ * xenbus.c.  The handshake runs on CPU 0 alone (its xenstore calls);
+ * vbd_broken() may come from a ring's CPU, and vbd_close_owed() then
+ * writes Closing from CPU 0.
+ */
 void vbd_frontend_changed(struct vbd *v);
-void vbd_broken(struct vbd *v, const char *why, unsigned int a,
+void vbd_close_owed(struct vbd *v);
+void vbd_broken(struct vbd_ring *r, const char *why, unsigned int a,
                 unsigned int b);
 void vbd_drained(struct vbd *v);
 void vbd_resize(struct vbd *v);
@@ -179,7 +193,10 @@ unsigned int vbd_req_maps(const struct blkif_req *req);
 bool vbd_find_part(struct blk_dev *dev, const struct gpt_sel *sel,
                    struct gpt_part *p);
 
-/* ring.c: serve a ring (bounded: true if more is left). */
+/*
+ * ring.c: serve a ring (bounded: true if more is left); on its own CPU,
+ * but for the VM's end (drain.c).
+ */
 bool vbd_ring_work(struct vbd_ring *r);
 
 /* drain.c: at the VM's end, finish and flush what the guest wrote. */

@@ -22,9 +22,9 @@ static void dump_ring(const struct vbd_ring *r)
 
     for ( q = r->stalled; q && stalled <= VBD_REQS; q = q->next_stalled )
         stalled++;
-    printk("  ring %u: port %u, %u page%s; req_prod %u req_cons %u "
+    printk("  ring %u: CPU %u, port %u, %u page%s; req_prod %u req_cons %u "
            "req_event %u; rsp_prod %u (pvt %u) rsp_event %u\n", r->index,
-           r->port, r->nr_pages, r->nr_pages == 1 ? "" : "s",
+           r->cpu, r->port, r->nr_pages, r->nr_pages == 1 ? "" : "s",
            ACCESS_ONCE(br->sring->req_prod), br->req_cons,
            ACCESS_ONCE(br->sring->req_event),
            ACCESS_ONCE(br->sring->rsp_prod), br->rsp_prod_pvt,
@@ -32,9 +32,10 @@ static void dump_ring(const struct vbd_ring *r)
     printk("  ring %u: %u in flight, %u waiting for the device%s; %lu "
            "requests, %lu segments, %lu device requests, %lu events sent, "
            "%lu runs, %lu stalls, %lu without a slot, %lu over the "
-           "maps\n", r->index, r->inflight, stalled,
-           r->busy ? ", busy" : "", r->reqs, r->segs, r->subs, r->notifies,
-           r->runs, r->stalls, r->no_slot, r->no_maps);
+           "maps, %lu requests on other CPUs\n", r->index, r->inflight,
+           stalled, r->busy ? ", busy" : "", r->reqs, r->segs, r->subs,
+           r->notifies, r->runs, r->stalls, r->no_slot, r->no_maps,
+           r->away);
 }
 
 void blkback_dump(void)

@@ -36,17 +36,18 @@ static int16_t blkif_status(enum blk_status s)
     return s == BLK_EUNSUPP ? BLKIF_RSP_EOPNOTSUPP : BLKIF_RSP_ERROR;
 }
 
-/* A ring that waited for room (a slot, the device's queue) may go on. */
+/*
+ * The rings that waited for room (a slot, the device's queue: shared by
+ * the vbd's rings) may go on, each on its CPU; a disconnected vbd with
+ * nothing left in flight, on CPU 0, lets its rings go.
+ */
 static void wake_waiting(struct vbd *v)
 {
     unsigned int i;
 
     for ( i = 0; i < v->nr_rings; i++ )
         if ( v->rings[i].busy )
-        {
-            cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
-            return;
-        }
+            cpu_raise_softirq(v->rings[i].cpu, BLKBACK_SOFTIRQ);
     if ( !v->connected && !v->inflight )
         cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }
@@ -288,7 +289,7 @@ static bool ring_work(struct vbd_ring *r)
         smp_rmb();                      /* req_prod, then the requests */
         if ( RING_REQUEST_PROD_OVERFLOW(br, rp) )
         {
-            vbd_broken(v, "req_prod more than a ring ahead of the responses",
+            vbd_broken(r, "req_prod more than a ring ahead of the responses",
                        rp, br->rsp_prod_pvt);
             return false;
         }
@@ -314,6 +315,8 @@ static bool ring_work(struct vbd_ring *r)
                 r->runs++;
             br->req_cons = ++rc;
             r->reqs++;
+            if ( smp_processor_id() != r->cpu )
+                r->away++;
             dispatch(r, q, &req);
             if ( r->stalled )
             {

@@ -16,6 +16,8 @@
 #include "backends/xenstore.h"
 #include <xen/errno.h>
 #include <xen/io/xenbus.h>
+#include "arch/x86/percpu.h"
+#include "arch/x86/smp.h"
 #include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
@@ -86,6 +88,12 @@ static void release(struct vbd *v)
     {
         struct vbd_ring *r = &v->rings[i];
 
+        /* Where each queue's requests were served, for one connection. */
+        if ( v->nr_rings > 1 && r->reqs )
+            printk(XENLOG_INFO "blkback: %s: queue %u on CPU %u: %lu "
+                   "request%s, %lu of them on other CPUs\n", v->name,
+                   r->index, r->cpu, r->reqs, r->reqs == 1 ? "" : "s",
+                   r->away);
         for ( p = 0; p < r->nr_pages; p++ )
             pv_grant_unmap_dev(r->ring_handle[p]);
         if ( r->port )
@@ -130,6 +138,8 @@ static bool connect_queue(struct vbd *v, struct vbd_ring *r, const char *dir,
     unsigned int i;
     int rc;
 
+    r->reqs = r->segs = r->subs = r->stalls = r->no_slot = r->no_maps = 0;
+    r->runs = r->away = r->notifies = 0;
     snprintf(name, sizeof(name), "%sevent-channel", dir);
     if ( !read_ulong(v, name, &port) || port > ~0u )
     {
@@ -159,7 +169,8 @@ static bool connect_queue(struct vbd *v, struct vbd_ring *r, const char *dir,
         page[i] = __va(maddr);
     }
     blkif_ring_attach(&r->ring, page, 1u << order, v->x86_32);
-    if ( (rc = pv_evtchn_bind_backend(port, BLKBACK_SOFTIRQ)) < 0 )
+    r->cpu = smp_queue_cpu(r->index);
+    if ( (rc = pv_evtchn_bind_backend(port, BLKBACK_SOFTIRQ, r->cpu)) < 0 )
     {
         fatal(v, "binding event channel");
         return false;
@@ -219,6 +230,8 @@ static bool connect_ring(struct vbd *v)
 
 static void connect(struct vbd *v)
 {
+    unsigned int i;
+
     if ( v->inflight )
         return;                         /* vbd_drained() comes back here */
     release(v);                         /* idempotent, as Linux's */
@@ -231,7 +244,9 @@ static void connect(struct vbd *v)
            v->nr_rings > 1 ? "s" : "", v->rings[0].nr_pages,
            v->nr_rings > 1 ? "s" : "", v->rings[0].port);
     switch_state(v, XenbusStateConnected);
-    cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
+    /* What the frontend queued before: each ring looked at on its CPU. */
+    for ( i = 0; i < v->nr_rings; i++ )
+        cpu_raise_softirq(v->rings[i].cpu, BLKBACK_SOFTIRQ);
 }
 
 void vbd_frontend_changed(struct vbd *v)
@@ -313,16 +328,37 @@ void vbd_force_close(struct vbd *v)
 /*
  * The frontend broke the ring's protocol: say so once, take no more
  * requests, and close, as Linux halts a ring whose req_prod is bogus.
+ * On a ring's CPU other than 0, the state is written from CPU 0's next
+ * run (vbd_close_owed(): xenstore is CPU 0's).
  */
-void vbd_broken(struct vbd *v, const char *why, unsigned int a,
+void vbd_broken(struct vbd_ring *r, const char *why, unsigned int a,
                 unsigned int b)
 {
+    struct vbd *v = r->vbd;
+    char queue[16] = "";
+
     ASSERT(spin_is_locked_by_me(&v->lock));
     if ( v->broken )
         return;
     v->broken = true;
-    printk(XENLOG_WARNING "blkback: %s: %s (%u, %u): disconnecting\n",
-           v->name, why, a, b);
+    if ( v->nr_rings > 1 )
+        snprintf(queue, sizeof(queue), " on queue %u", r->index);
+    printk(XENLOG_WARNING "blkback: %s: %s (%u, %u)%s: disconnecting\n",
+           v->name, why, a, b, queue);
     disconnect(v);
+    if ( smp_processor_id() )
+    {
+        v->close_owed = true;
+        cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
+    }
+    else
+        switch_state(v, XenbusStateClosing);
+}
+
+void vbd_close_owed(struct vbd *v)
+{
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    ASSERT(!smp_processor_id());
+    v->close_owed = false;
     switch_state(v, XenbusStateClosing);
 }

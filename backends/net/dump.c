@@ -10,10 +10,11 @@
 #include "backends/net/netback.h"
 #include "shim/console.h"
 
-/* One ring's indexes: "  queue 0 TX: port 4; req_prod ...; ". */
+/* One ring's indexes: "  queue 0 TX: CPU 0, port 4; req_prod ...; ". */
 #define RING_LINE(q, dir, r, port)                                        \
-    printk("  queue %u " dir ": port %u; req_prod %u req_cons %u "        \
-           "req_event %u; rsp_prod %u (pvt %u); ", (q)->index, port,      \
+    printk("  queue %u " dir ": CPU %u, port %u; req_prod %u req_cons %u " \
+           "req_event %u; rsp_prod %u (pvt %u); ", (q)->index, (q)->cpu,  \
+           port,                                                          \
            ACCESS_ONCE((r)->sring->req_prod), (r)->req_cons,              \
            ACCESS_ONCE((r)->sring->req_event),                            \
            ACCESS_ONCE((r)->sring->rsp_prod), (r)->rsp_prod_pvt)
@@ -23,9 +24,10 @@ static void dump_queue(const struct nb_queue *q)
     if ( q->have_tx )
     {
         RING_LINE(q, "TX", &q->tx, q->tx_port);
-        printk("%u in flight%s; %lu packets (%lu GSO), %lu errors, %lu "
+        printk("%u in flight%s%s; %lu packets (%lu GSO), %lu errors, %lu "
                "events sent\n", q->inflight,
                q->stalled ? ", one waiting for the device" : "",
+               q->tx_wait ? ", waiting for room" : "",
                q->tx_packets, q->tx_gso, q->tx_errors, q->tx_events);
     }
     if ( q->have_rx )
@@ -54,11 +56,10 @@ void netback_dump(void)
         locked = spin_trylock(&v->lock);
 
         printk("netback: %s on %s: state %u, %s%s, %u queue%s, %u TX "
-               "grants mapped%s%s\n", v->name, v->dev->name, v->be_state,
+               "grants mapped%s\n", v->name, v->dev->name, v->be_state,
                v->connected ? "connected" : "not connected",
                v->broken ? ", broken" : "", v->nr_queues,
                v->nr_queues == 1 ? "" : "s", v->tx_maps,
-               v->tx_wait ? ", TX waiting for room" : "",
                locked ? "" : " (lock held)");
         if ( v->connected )
             for ( n = 0; n < v->nr_queues; n++ )

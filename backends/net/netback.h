@@ -5,8 +5,9 @@
  * (setup.c, xenbus.c), and per queue its TX ring and the packets the
  * device is sending (tx.c) and its RX ring, filled as packets arrive
  * (rx.c).  A vif's state is under its own lock (docs/architecture.md,
- * "Locks"), taken inside the domain lock that the softirqs and the
- * pv/ calls need (pv_backend_locked()).
+ * "Locks"), taken inside the backends' lock that the softirqs and the
+ * pv/ calls need (pv_backend_locked()).  The handshake runs on CPU 0
+ * (xenstore's), each queue on its own CPU (nb_queue.cpu).
  */
 #ifndef BACKENDS_NET_NETBACK_H
 #define BACKENDS_NET_NETBACK_H
@@ -40,7 +41,15 @@ struct nb_queue {
     bool have_tx, have_rx;
     unsigned int tx_handle, rx_handle;  /* pv_grant_map_dev()'s */
     unsigned int tx_port, rx_port;      /* the shim's ends: equal if shared */
+    /*
+     * The CPU that serves it, where its ports raise the softirq:
+     * smp_queue_cpu() of its index, the CPU whose guest vCPU netfront
+     * picks it on, and whose device queue pair (if the device has as
+     * many) it transmits on and receives from.
+     */
+    unsigned int cpu;
     unsigned int inflight;
+    bool tx_wait;                       /* TX requests wait for room */
     struct nb_tx_req *stalled;          /* ready; the device queue was full */
     struct nb_tx_req req[NB_TX_INFLIGHT];
     /* The device's packets waiting for room, oldest first (->next). */
@@ -48,6 +57,7 @@ struct nb_queue {
     unsigned int held_nr;
     unsigned long tx_packets, tx_errors, rx_packets, rx_dropped;
     unsigned long tx_gso;               /* of tx_packets: GSO ones */
+    unsigned long tx_taken, tx_away;    /* TX packets taken, on another CPU */
     unsigned long rx_gso, rx_blank;     /* of rx_packets: GSO, csum_blank */
     unsigned long tx_events, rx_events;     /* sent the frontend */
 };
@@ -73,7 +83,6 @@ struct vif {
     /* The frontend's features, read at connect. */
     bool sg, gso4, gso6, ip_csum, ipv6_csum;
     unsigned int tx_maps;               /* grants mapped for TX, all queues */
-    bool tx_wait;                       /* TX requests wait for room */
     unsigned int max_queues;            /* multi-queue-max-queues */
     unsigned int nr_queues;             /* the frontend's, connected */
     struct nb_queue q[VIF_MAX_QUEUES];

@@ -100,7 +100,14 @@ static bool add_vif(struct net_dev *dev)
         /* The backend's own: no NIC's driver gave these frames back. */
         ASSERT(!frame_is_free(__pa(v) >> PAGE_SHIFT) &&
                !frame_is_free(__pa(hdr) >> PAGE_SHIFT));
-        memset(v, 0, sizeof(*v));
+        /*
+         * Another CPU's softirq may still look at a removed vif
+         * (netback.c: it finds no queue there): its lock stays one.
+         */
+        BUILD_BUG_ON(offsetof(struct vif, lock));
+        spin_lock(&v->lock);
+        memset((char *)v + sizeof(v->lock), 0, sizeof(*v) - sizeof(v->lock));
+        spin_unlock(&v->lock);
     }
     /* The queues' header copies, which the device reads. */
     else if ( !(hdr = dma_alloc(VIF_MAX_QUEUES * NB_TX_INFLIGHT *
@@ -118,7 +125,8 @@ static bool add_vif(struct net_dev *dev)
         return false;
     }
     pv_guest_info(&g);
-    spin_lock_init(&v->lock, LOCK_RANK_VIF);
+    if ( slot == nr_vifs )
+        spin_lock_init(&v->lock, LOCK_RANK_VIF);
     v->devid = slot;
     snprintf(v->name, sizeof(v->name), "vif1.%u", v->devid);
     snprintf(v->be, sizeof(v->be), "/local/domain/0/backend/vif/1/%u",

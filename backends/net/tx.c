@@ -11,6 +11,7 @@
  * vif.
  */
 #include "backends/net/netback.h"
+#include "arch/x86/percpu.h"
 #include "drivers/dma.h"
 #include "pv/pv.h"
 #include "shim/console.h"
@@ -89,6 +90,8 @@ static void unmap(struct nb_tx_req *r)
 static void finish(struct nb_tx_req *r, int16_t status)
 {
     struct nb_queue *q = r->q;
+    struct vif *v = q->vif;
+    unsigned int i;
 
     unmap(r);
     answer(q, r->id, r->nr_data, r->nr_extras, status);
@@ -100,12 +103,19 @@ static void finish(struct nb_tx_req *r, int16_t status)
     }
     r->in_use = false;
     q->inflight--;
-    /* Requests waiting for room, a stalled packet, a drain: run again. */
-    if ( q->vif->tx_wait || q->stalled || !q->vif->connected )
-    {
-        q->vif->tx_wait = false;
+    /*
+     * Requests waiting for room (in the queue, or in the vif's maps: any
+     * queue's) and a stalled packet run again, each on its queue's CPU;
+     * a drain on CPU 0.
+     */
+    for ( i = 0; i < v->nr_queues; i++ )
+        if ( v->q[i].tx_wait || (&v->q[i] == q && q->stalled) )
+        {
+            v->q[i].tx_wait = false;
+            cpu_raise_softirq(v->q[i].cpu, NETBACK_SOFTIRQ);
+        }
+    if ( !v->connected )
         cpu_raise_softirq(0, NETBACK_SOFTIRQ);
-    }
 }
 
 /* drivers/: the device no longer reads @tx (NET_SOFTIRQ, any CPU). */
@@ -330,7 +340,7 @@ static bool tx_work(struct nb_queue *q)
                 return true;
             if ( q->inflight == NB_TX_INFLIGHT )
             {
-                v->tx_wait = true;      /* a completion raises us again */
+                q->tx_wait = true;      /* a completion raises us again */
                 return false;
             }
             nb_tx_parse(&q->tx, rp, &p);
@@ -343,10 +353,13 @@ static bool tx_work(struct nb_queue *q)
             if ( p.verdict == NB_TX_SEND &&
                  v->tx_maps + p.nr_data > NB_TX_MAX_MAPS && q->inflight )
             {
-                v->tx_wait = true;
+                q->tx_wait = true;
                 return false;
             }
             q->tx.req_cons += p.nr_slots;
+            q->tx_taken++;
+            if ( smp_processor_id() != q->cpu )
+                q->tx_away++;
             tx_one(q, &p);
             if ( q->stalled )
                 return false;

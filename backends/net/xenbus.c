@@ -14,6 +14,7 @@
 #include "backends/net/netback.h"
 #include "backends/xenstore.h"
 #include <xen/io/xenbus.h>
+#include "arch/x86/smp.h"
 #include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
@@ -125,6 +126,12 @@ static void disconnect(struct vif *v)
         n[5] += v->q[i].rx_blank;
         n[6] += v->q[i].rx_dropped;
     }
+    /* Where each queue's TX was served, for one connection. */
+    for ( i = 0; v->connected && v->nr_queues > 1 && i < v->nr_queues; i++ )
+        printk(XENLOG_INFO "netback: %s: queue %u on CPU %u: %lu TX "
+               "packet%s, %lu of them on other CPUs\n", v->name, i,
+               v->q[i].cpu, v->q[i].tx_taken,
+               v->q[i].tx_taken == 1 ? "" : "s", v->q[i].tx_away);
     if ( v->connected )
     {
         printk(XENLOG_INFO "netback: %s: disconnected (sent %lu packets, "
@@ -201,18 +208,21 @@ static bool connect_queue(struct vif *v, struct nb_queue *q, const char *dir)
     q->have_rx = true;
     BACK_RING_INIT(&q->rx, (struct netif_rx_sring *)ring, NB_PAGE_SIZE);
 
+    q->cpu = smp_queue_cpu(q->index);
     if ( tx_ev > ~0u || rx_ev > ~0u ||
-         (rc = pv_evtchn_bind_backend(tx_ev, NETBACK_SOFTIRQ)) < 0 )
+         (rc = pv_evtchn_bind_backend(tx_ev, NETBACK_SOFTIRQ, q->cpu)) < 0 )
         goto bad_port;
     q->tx_port = q->rx_port = rc;
     if ( rx_ev != tx_ev )
     {
-        if ( (rc = pv_evtchn_bind_backend(rx_ev, NETBACK_SOFTIRQ)) < 0 )
+        if ( (rc = pv_evtchn_bind_backend(rx_ev, NETBACK_SOFTIRQ,
+                                          q->cpu)) < 0 )
             goto bad_port;
         q->rx_port = rc;
     }
     q->inflight = 0;
     q->stalled = NULL;
+    q->tx_wait = false;
     return true;
 
  bad_ring:
@@ -265,6 +275,7 @@ static bool connect(struct vif *v)
         else
             snprintf(dir, sizeof(dir), "%s/queue-%u", v->fe, i);
         v->q[i].tx_packets = v->q[i].tx_errors = v->q[i].tx_gso = 0;
+        v->q[i].tx_taken = v->q[i].tx_away = 0;
         v->q[i].rx_packets = v->q[i].rx_dropped = 0;
         v->q[i].rx_gso = v->q[i].rx_blank = 0;
         v->q[i].tx_events = v->q[i].rx_events = 0;
@@ -292,7 +303,9 @@ static bool connect(struct vif *v)
            "channels%s%s\n", v->name, nq, nq > 1 ? "s" : "",
            v->q[0].tx_port != v->q[0].rx_port ? "split" : "shared",
            v->sg ? ", sg" : "", v->gso4 || v->gso6 ? ", gso" : "");
-    cpu_raise_softirq(0, NETBACK_SOFTIRQ);
+    /* What the frontend queued before: each queue looked at on its CPU. */
+    for ( i = 0; i < nq; i++ )
+        cpu_raise_softirq(v->q[i].cpu, NETBACK_SOFTIRQ);
     return true;
 }
 

@@ -198,7 +198,7 @@ static bool create_io_queue(struct nvme_ctrl *c, unsigned int i,
 
     if ( !nvme_queue_alloc(c, q, i + 1, depth) )
         return false;
-    q->cpu = i % num_online_cpus();
+    q->cpu = smp_queue_cpu(i);
     q->polled = !c->msix || entry >= c->pci->msix_size ||
                 !pci_msix_bind(c->pci, entry, q->cpu, io_irq, q);
     if ( !q->polled )

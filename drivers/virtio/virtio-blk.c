@@ -338,7 +338,7 @@ static void read_config(struct vblk *vb)
 static bool setup_queue(struct vblk *vb, unsigned int i)
 {
     struct vblk_queue *q = &vb->q[i];
-    unsigned int n, cpu = i % num_online_cpus();
+    unsigned int n, cpu = smp_queue_cpu(i);
 
     spin_lock_init(&q->lock, LOCK_RANK_BLK_QUEUE);
     q->vb = vb;

@@ -63,7 +63,7 @@ static void vnet_poll(void *data)
 static bool setup_queue(struct vnet *vn, unsigned int i)
 {
     struct vnet_queue *q = &vn->q[i];
-    unsigned int n, cpu = i % num_online_cpus();
+    unsigned int n, cpu = smp_queue_cpu(i);
 
     spin_lock_init(&q->rx_lock, LOCK_RANK_NET_RX);
     spin_lock_init(&q->tx_lock, LOCK_RANK_NET_TX);

@@ -7,6 +7,7 @@
  * seen from domain 0; pv/pv.h).
  */
 #include "pv/event/private.h"
+#include "arch/x86/smp.h"
 #include <xen/errno.h>
 #include "pv/pv.h"
 #include "shim/softirq.h"
@@ -16,7 +17,8 @@
  * both ends become interdomain.  Xen then raises the binder's own port,
  * which here is the backend's softirq: it looks at its ring once.
  */
-int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq)
+int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq,
+                           unsigned int cpu)
 {
     struct domain *d = &dom;
     struct evtchn *chn;
@@ -24,6 +26,7 @@ int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq)
     unsigned int i;
 
     ASSERT(pv_backend_locked());
+    ASSERT(cpu_online(cpu));
     spin_lock_irq_on_wait(&d->event_lock);
     if ( !port_is_valid(d, guest_port) )
         goto out;
@@ -37,12 +40,13 @@ int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq)
     if ( i == NR_BACKEND_PORTS )
         goto out;
     spin_lock(&chn->lock);
-    backend_ports[i] = (struct backend_port){ true, guest_port, softirq };
+    backend_ports[i] = (struct backend_port){ true, guest_port, softirq,
+                                              cpu };
     chn->state = ECS_INTERDOMAIN;
     chn->remote_port = i + 1;
     spin_unlock(&chn->lock);
     rc = i + 1;
-    cpu_raise_softirq(0, softirq);
+    cpu_raise_softirq(cpu, softirq);
  out:
     spin_unlock(&d->event_lock);
     return rc;
@@ -73,11 +77,11 @@ void pv_evtchn_unbind_backend(unsigned int backend_port)
         chn->state = ECS_UNBOUND;
         chn->remote_dom = BACKEND_DOMID;
         chn->remote_port = 0;
-        backend_ports[b] = (struct backend_port){ false, 0, 0 };
+        backend_ports[b] = (struct backend_port){ false, 0, 0, 0 };
         spin_unlock(&chn->lock);
     }
     else
-        backend_ports[b] = (struct backend_port){ false, 0, 0 };
+        backend_ports[b] = (struct backend_port){ false, 0, 0, 0 };
     spin_unlock(&d->event_lock);
 }
 

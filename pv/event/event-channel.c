@@ -268,32 +268,34 @@ int evtchn_close(struct domain *d, unsigned int port)
 
 /*
  * backend-batch=<bool> (default on): a block or network backend notified
- * by the vCPU on CPU 0, the CPU the backends run on, runs once that vCPU
- * gives the CPU back (its next HYPERVISOR_iret, which ends every Linux
- * system call and event upcall, or sched_op), or after BATCH_NS at most,
- * not on the way out of the notifying hypercall itself.  Meanwhile the
- * ring's req_event stays where it was, so the frontend's next requests
- * raise no further event: netfront's burst of segments of one send, or
- * blk-mq's requests of one io_submit, reach the backend as one batch,
- * one device kick, instead of a hypercall, a backend run and a kick
- * each.  That is what a Xen dom0 backend sharing the guest's pCPU sees
- * too: it runs when the guest's vCPU stops (the credit scheduler's rate
- * limit keeps it running a millisecond).  Off, the backend runs on the
- * notifying hypercall's way out.
+ * by the vCPU on the CPU that serves its ring (CPU 0, or a queue's own)
+ * runs once that vCPU gives the CPU back (its next HYPERVISOR_iret,
+ * which ends every Linux system call and event upcall, or sched_op), or
+ * after BATCH_NS at most, not on the way out of the notifying hypercall
+ * itself.  Meanwhile the ring's req_event stays where it was, so the
+ * frontend's next requests raise no further event: netfront's burst of
+ * segments of one send, or blk-mq's requests of one io_submit, reach
+ * the backend as one batch, one device kick, instead of a hypercall, a
+ * backend run and a kick each.  That is what a Xen dom0 backend sharing
+ * the guest's pCPU sees too: it runs when the guest's vCPU stops (the
+ * credit scheduler's rate limit keeps it running a millisecond).  Off,
+ * the backend runs on the notifying hypercall's way out.  A notification
+ * from another CPU's vCPU raises the softirq there at once (an IPI).
  */
 static bool __read_mostly opt_backend_batch = true;
 boolean_param("backend-batch", opt_backend_batch);
 #define BATCH_NS        1000000ULL      /* Xen's sched_ratelimit_us */
 
-/* Softirq bits; CPU 0's alone. */
-unsigned long __hot_data evtchn_batched;
-static struct timer batch_timer;
+/* Softirq bits, per CPU: each CPU's own alone. */
+unsigned long __hot_data evtchn_batched[NR_CPUS];
+static struct timer batch_timer[NR_CPUS];
 
 static void release_batched(void)
 {
-    unsigned long bits = evtchn_batched;
+    unsigned long *batched = &evtchn_batched[smp_processor_id()];
+    unsigned long bits = *batched;
 
-    evtchn_batched = 0;
+    *batched = 0;
     while ( bits )
     {
         raise_softirq(__builtin_ctzl(bits));
@@ -303,8 +305,7 @@ static void release_batched(void)
 
 void evtchn_release_batched_slow(void)
 {
-    ASSERT(smp_processor_id() == 0);
-    stop_timer(&batch_timer);
+    stop_timer(&batch_timer[smp_processor_id()]);
     perfc_incr(backend_batch_released);
     release_batched();
 }
@@ -317,26 +318,28 @@ static void batch_timer_fn(void *data)
 
 /*
  * A notification from the guest to the shim's end of a backend port: the
- * backend runs from its softirq on CPU 0 (where serial input comes too),
- * on its way back to the guest or in its idle loop, kicked from another
- * vCPU's CPU; pv/ never calls into a backend.
+ * backend runs from its softirq on the port's CPU (CPU 0, where serial
+ * input comes too, or the CPU of a ring's queue), on its way back to the
+ * guest or in its idle loop, kicked from another vCPU's CPU; pv/ never
+ * calls into a backend.
  */
 static void __hot_text backend_notified(unsigned int backend_port)
 {
     int i = backend_index(backend_port);
+    unsigned int cpu = smp_processor_id();
 
     if ( i < 0 )
         return;
     if ( backend_port_bound(i) && opt_backend_batch &&
-         smp_processor_id() == 0 )
+         backend_ports[i].cpu == cpu )
     {
-        if ( !evtchn_batched )
-            set_timer(&batch_timer, NOW() + BATCH_NS);
-        evtchn_batched |= 1UL << backend_ports[i].softirq;
+        if ( !evtchn_batched[cpu] )
+            set_timer(&batch_timer[cpu], NOW() + BATCH_NS);
+        evtchn_batched[cpu] |= 1UL << backend_ports[i].softirq;
         perfc_incr(backend_batched);
         return;
     }
-    cpu_raise_softirq(0, backend_ports[i].softirq);
+    cpu_raise_softirq(backend_ports[i].cpu, backend_ports[i].softirq);
 }
 
 /*
@@ -422,7 +425,8 @@ void pv_evtchn_init(struct domain *d)
     }
     d->valid_evtchns = EVTCHNS_PER_BUCKET;
     d->evtchn[0].state = ECS_RESERVED;
-    init_timer(&batch_timer, batch_timer_fn, NULL, 0);
+    for ( i = 0; i < NR_CPUS; i++ )
+        init_timer(&batch_timer[i], batch_timer_fn, NULL, i);
     for ( i = EVTCHN_STORE_PORT; i <= EVTCHN_CONSOLE_PORT; i++ )
     {
         struct evtchn *chn = evtchn_from_port(d, i);

@@ -26,15 +26,16 @@ void send_guest_global_virq(struct domain *d, unsigned int virq);
 
 /*
  * backend-batch (pv/event/event-channel.c): the block and network
- * backends' softirqs a guest on CPU 0 notified and that wait for it to
- * give the CPU back: at its next HYPERVISOR_iret or sched_op (or a
- * millisecond at most).  Called there; one test when nothing waits.
+ * backends' softirqs the guest's vCPU on a CPU notified, to run there,
+ * that wait for it to give the CPU back: at its next HYPERVISOR_iret or
+ * sched_op (or a millisecond at most).  Called there; one test when
+ * nothing waits.
  */
-extern unsigned long evtchn_batched;
+extern unsigned long evtchn_batched[NR_CPUS];
 void evtchn_release_batched_slow(void);
 static inline void evtchn_release_batched(void)
 {
-    if ( unlikely(ACCESS_ONCE(evtchn_batched)) && smp_processor_id() == 0 )
+    if ( unlikely(ACCESS_ONCE(evtchn_batched[smp_processor_id()])) )
         evtchn_release_batched_slow();
 }
 

@@ -202,13 +202,14 @@ void evtchn_check_pollers(struct domain *d, unsigned int port);
 /*
  * The shim's ends of interdomain channels ("domain 0"'s ports 1 to
  * NR_BACKEND_PORTS, entry port - 1): the guest port bound to it (0:
- * none), and the softirq a send from the guest raises on CPU 0.
+ * none), and the softirq a send from the guest raises, on CPU @cpu.
  */
 #define NR_BACKEND_PORTS    64
 struct backend_port {
     bool in_use;
     uint16_t guest_port;
     uint8_t softirq;
+    uint8_t cpu;
 };
 extern struct backend_port backend_ports[NR_BACKEND_PORTS];
 /*

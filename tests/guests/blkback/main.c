@@ -907,7 +907,9 @@ static void bad_second_queue(void)
 /*
  * multi-queue-max-queues (the device's queues, QEMU's one per vCPU, at
  * most the vCPUs): two rings, queue-0 and queue-1, each with its own
- * port, served at once; more queues than offered refused (Closing, the
+ * port, served at once, each on its own CPU (the shim's log at the
+ * disconnect says where, checked by the expect file); queue 1's ring
+ * broken closes the vbd; more queues than offered refused (Closing, the
  * reason in "error"), and the frontend back on one ring.
  */
 static void multi_queue(void)
@@ -956,6 +958,14 @@ static void multi_queue(void)
             test_fail("queue %u: read of sector %u", q, 10 + q);
         qring[q] = d->ring;
     }
+
+    /*
+     * Queue 1's ring broken: its CPU (1) finds it, CPU 0 writes Closing
+     * (xenstore is served there) and the vbd stays closed.
+     */
+    ((struct blkif_sring *)mring[1])->req_prod = qring[1].req_prod_pvt + 1000;
+    evtchn_send(qport[1]);
+    wait_be_state(XenbusStateClosing);
 
     /* More queues than offered. */
     fe_state(XenbusStateClosing);
