@@ -36,6 +36,12 @@ enum lock_rank {
     LOCK_RANK_BACKENDS,
     /* A guest disk's lock (backends/blk/, struct vbd). */
     LOCK_RANK_VBD,
+    /*
+     * One of a guest disk's rings (struct vbd's ring_lock[]): its
+     * requests, their slots and device requests.  Nests by address: the
+     * handshake takes a disk's rings in index order.
+     */
+    LOCK_RANK_VBD_RING,
     /* A guest NIC's lock (backends/net/, struct vif). */
     LOCK_RANK_VIF,
     /* The domain's port table: bind, close, FIFO set-up (d->event_lock). */
@@ -147,6 +153,7 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_DOMAIN:              return "domain_lock";
     case LOCK_RANK_BACKENDS:            return "backends";
     case LOCK_RANK_VBD:                 return "vbd";
+    case LOCK_RANK_VBD_RING:            return "vbd_ring";
     case LOCK_RANK_VIF:                 return "vif";
     case LOCK_RANK_EVENT:               return "event_lock";
     case LOCK_RANK_EVTCHN:              return "evtchn";
@@ -185,7 +192,8 @@ static inline const char *lock_rank_name(unsigned int r)
  */
 static inline bool lock_rank_nests_by_address(unsigned int r)
 {
-    return r == LOCK_RANK_EVTCHN || r == LOCK_RANK_EVTCHN_FIFO_QUEUE;
+    return r == LOCK_RANK_EVTCHN || r == LOCK_RANK_EVTCHN_FIFO_QUEUE ||
+           r == LOCK_RANK_VBD_RING;
 }
 
 #endif /* SHIM_LOCK_RANK_H */

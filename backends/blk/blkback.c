@@ -6,8 +6,9 @@
  * on every CPU, the connected rings it serves (vbd_ring.cpu: ring n on
  * CPU n, so a vCPU's requests on blk-mq's queue of its CPU, and with a
  * device queue per CPU its completions and responses, stay there), each
- * bounded, re-raised if more waits; each vbd under its lock.  Raised by
- * the guest's sends on a ring's CPU, xenstore watches and completions.
+ * bounded, re-raised if more waits: the handshake under the vbd's lock,
+ * each ring under its own.  Raised by the guest's sends on a ring's
+ * CPU, xenstore watches and completions.
  */
 #include "backends/blk.h"
 #include "backends/backends.h"
@@ -45,29 +46,39 @@ void blkback_work(void)
 
         if ( v->gone || (cpu && !serves_on(v, cpu)) )
             continue;
-        spin_lock_irq_on_wait(&v->lock);
         if ( !cpu )
         {
+            spin_lock_irq_on_wait(&v->lock);
             if ( v->close_owed )
                 vbd_close_owed(v);
-            if ( !v->connected && !v->inflight && v->nr_rings )
+            if ( !v->connected && !ACCESS_ONCE(v->inflight) && v->nr_rings )
                 vbd_drained(v);
             if ( __atomic_exchange_n(&v->recheck, false, __ATOMIC_ACQ_REL) )
                 vbd_frontend_changed(v);
             if ( __atomic_exchange_n(&v->resized, false, __ATOMIC_ACQ_REL) )
                 vbd_resize(v);
+            spin_unlock(&v->lock);
         }
-        for ( r = 0; r < v->nr_rings; r++ )
-            if ( v->rings[r].cpu == cpu && vbd_ring_work(&v->rings[r]) )
+        for ( r = 0; r < MIN(ACCESS_ONCE(v->nr_rings), VBD_MAX_QUEUES); r++ )
+        {
+            struct vbd_ring *ring = &v->rings[r];
+
+            if ( ACCESS_ONCE(ring->cpu) != cpu )
+                continue;
+            spin_lock_irq_on_wait(vbd_ring_lock(ring));
+            if ( vbd_ring_work(ring) )
                 more = true;
+            spin_unlock(vbd_ring_lock(ring));
+        }
         if ( !cpu )
         {
+            spin_lock_irq_on_wait(&v->lock);
             if ( v->removing && !v->forced && !vbd_let_go(v) &&
                  backend_remove_due(v->remove_by) )
                 vbd_force_close(v);
             gone = v->removing && vbd_let_go(v);
+            spin_unlock(&v->lock);
         }
-        spin_unlock(&v->lock);
         if ( gone )
             vbd_remove_finish(v);       /* not under its lock: the device's */
     }

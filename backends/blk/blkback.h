@@ -3,9 +3,13 @@
  * Inside the block backend (backends/blk/): a guest disk (vbd) over one
  * of drivers/' block devices, its xenstore directories and handshake
  * (xenbus.c), and its rings (one per queue) and the requests in flight
- * (ring.c).  A vbd's state is under its own lock (vbd.lock); the pv/
- * calls it makes want pv_backend_locked() besides (docs/architecture.md,
- * "Locks").
+ * (ring.c).  A vbd's handshake is under its lock (vbd.lock, CPU 0's
+ * work); each ring, its requests and their device requests under the
+ * ring's own (vbd.ring_lock[], the ring's CPU's work and its
+ * completions), the connection under both; the request slots and the
+ * maps all the rings share are taken and given back atomically.  The
+ * pv/ calls it makes want pv_backend_locked() besides
+ * (docs/architecture.md, "Locks").
  */
 #ifndef BACKENDS_BLK_BLKBACK_H
 #define BACKENDS_BLK_BLKBACK_H
@@ -19,6 +23,7 @@
 #define VBD_MAX         BLK_MAX_DEVS    /* xvda .. xvdp */
 #define VBD_MAX_QUEUES  BLK_MAX_QUEUES  /* multi-queue-max-queues at most */
 #define VBD_REQS        32          /* requests in flight, per vbd */
+BUILD_BUG_ON(VBD_REQS > 8 * sizeof(unsigned long));   /* vbd.req_used */
 #define VBD_SEGS_MAX    BLKIF_INDIRECT_SEGS_MAX
 /*
  * Segments a vbd keeps mapped for its device at most: a full one-page
@@ -40,8 +45,8 @@ struct vbd_ring;
  */
 struct vbd_req {
     struct vbd_ring *ring;
-    bool in_use;
     bool flush_after;               /* a write to flush once it completes */
+    unsigned int maps;              /* of the vbd's VBD_MAPS, held */
     uint8_t operation;              /* BLKIF_OP_*, echoed */
     uint64_t id;                    /* the guest's, echoed */
     unsigned int nr_segs;           /* mapped */
@@ -58,7 +63,10 @@ struct vbd_req {
     struct blk_request sub[VBD_SEGS_MAX];
 };
 
-/* A ring (queue-N, or the one of a frontend without multi-queue). */
+/*
+ * A ring (queue-N, or the one of a frontend without multi-queue), under
+ * its lock (vbd_ring_lock()) but where said.
+ */
 struct vbd_ring {
     struct vbd *vbd;
     unsigned int index;
@@ -66,6 +74,7 @@ struct vbd_ring {
     unsigned int nr_pages;          /* mapped: ring_handle[0..nr_pages) */
     unsigned int ring_handle[BLKIF_RING_PAGES_MAX];
     unsigned int port;              /* the shim's end, 0: none */
+    bool open;                      /* taking requests (the vbd connected) */
     /*
      * The CPU that serves it, where its port raises the softirq:
      * smp_queue_cpu() of its index, the CPU whose guest vCPU blk-mq
@@ -73,7 +82,11 @@ struct vbd_ring {
      * it submits on and completes on.
      */
     unsigned int cpu;
-    bool busy;                      /* no room: a completion raises us */
+    /*
+     * No room (a slot, maps, the device's queue): a completion raises
+     * us.  Read by other rings' completions without our lock.
+     */
+    bool busy;
     bool batching;                  /* in vbd_ring_work(): it kicks */
     /*
      * Requests whose next_sub waits for room in the device's queue, in
@@ -93,7 +106,14 @@ struct vbd_ring {
 };
 
 struct vbd {
-    spinlock_t lock;                /* everything below */
+    /*
+     * The locks first: a removed disk's slot is reset from devid on, its
+     * locks kept (another CPU may be looking at them).  lock: the
+     * handshake, removal, everything below but the rings' own; a ring's
+     * pages, port and opening change under both.
+     */
+    spinlock_t lock;
+    spinlock_t ring_lock[VBD_MAX_QUEUES];
     unsigned int devid;             /* xl's: (202 << 8) | (disk << 4) */
     char name[8];                   /* "xvda" */
     struct blk_dev *dev;
@@ -122,16 +142,26 @@ struct vbd {
 
     /* The connection: rings and ports held until nothing is in flight. */
     bool connected;                 /* taking requests */
-    bool broken;                    /* the frontend broke a ring */
-    bool close_owed;                /* broken on another CPU: CPU 0 says it */
+    /*
+     * The frontend broke a ring (set by the ring, atomically): no ring
+     * takes requests; close_owed: CPU 0 is to disconnect and close.
+     */
+    bool broken, close_owed;
     bool x86_32;                    /* protocol x86_32-abi */
     unsigned int nr_rings;          /* set up: rings[0..nr_rings) */
     struct vbd_ring rings[VBD_MAX_QUEUES];
-    unsigned int inflight;          /* over every ring */
-    unsigned int maps;              /* segments mapped, every ring's */
+    /* Atomic: every ring's. */
+    unsigned int inflight;          /* requests taken, not yet answered */
+    unsigned int maps;              /* segments the requests hold */
     unsigned long completed;        /* requests answered, ever */
+    unsigned long req_used;         /* req[n] taken: bit n */
     struct vbd_req *req;            /* VBD_REQS of them */
 };
+
+static inline spinlock_t *vbd_ring_lock(struct vbd_ring *r)
+{
+    return &r->vbd->ring_lock[r->index];
+}
 
 extern struct vbd vbds[VBD_MAX];
 extern unsigned int nr_vbds;
@@ -179,7 +209,7 @@ void vbd_remove_finish(struct vbd *v);
  */
 int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
                        const struct blkif_req *req, bool write);
-int16_t vbd_prepare_discard(struct vbd *v, struct vbd_req *q,
+int16_t vbd_prepare_discard(struct vbd_ring *r, struct vbd_req *q,
                             const struct blkif_req *req);
 void vbd_fill_discard(struct vbd_req *q);
 void vbd_release_segs(struct vbd_req *q);
@@ -194,10 +224,13 @@ bool vbd_find_part(struct blk_dev *dev, const struct gpt_sel *sel,
                    struct gpt_part *p);
 
 /*
- * ring.c: serve a ring (bounded: true if more is left); on its own CPU,
- * but for the VM's end (drain.c).
+ * ring.c: serve a ring (bounded: true if more is left), under its lock;
+ * on its own CPU, but for the VM's end (drain.c).  The rings of @v that
+ * wait for room, each raised on its CPU (and CPU 0 for a disconnected
+ * @v with nothing left in flight).
  */
 bool vbd_ring_work(struct vbd_ring *r);
+void vbd_wake_waiting(struct vbd *v);
 
 /* drain.c: at the VM's end, finish and flush what the guest wrote. */
 void blkback_drain(void);

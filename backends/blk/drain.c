@@ -31,8 +31,8 @@ static void flush_done(struct blk_request *req, enum blk_status s)
 
 /*
  * Serve what is on the rings and start what waited; the requests still
- * in flight over every disk (a disk whose lock another CPU holds counts
- * as one).  A disk whose lock this CPU already holds (a crash in the
+ * in flight over every disk (a ring whose lock another CPU holds counts
+ * as one).  A ring whose lock this CPU already holds (a crash in the
  * middle of its work) is left alone.
  */
 static unsigned int serve(void)
@@ -43,19 +43,23 @@ static unsigned int serve(void)
     {
         struct vbd *v = &vbds[i];
 
-        if ( spin_is_locked_by_me(&v->lock) )
-            continue;
-        if ( !spin_trylock(&v->lock) )
-        {
-            n++;                        /* busy elsewhere: look again */
-            continue;
-        }
         for ( r = 0; r < v->nr_rings; r++ )
+        {
+            spinlock_t *l = vbd_ring_lock(&v->rings[r]);
+
+            if ( spin_is_locked_by_me(l) )
+                continue;
+            if ( !spin_trylock(l) )
+            {
+                n++;                    /* busy elsewhere: look again */
+                continue;
+            }
             for ( rounds = 0; rounds < 64 && vbd_ring_work(&v->rings[r]);
                   rounds++ )
                 continue;
-        n += v->inflight;
-        spin_unlock(&v->lock);
+            spin_unlock(l);
+        }
+        n += ACCESS_ONCE(v->inflight);
     }
     for ( i = 0; i < nr_vbds; i++ )
         if ( !vbds[i].gone )

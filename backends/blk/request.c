@@ -7,8 +7,9 @@
  * their grants mapped for the device (read-only for a write's source),
  * and the device requests they become: as few as the device's limits
  * allow (blk_fit()), or a discard's range in pieces of the device's
- * size.  ring.c submits them and answers the guest.  Under the vbd's
- * lock.
+ * size.  ring.c submits them and answers the guest, and holds the
+ * maps a request may take against the vbd's (vbd_req_maps()).  Under
+ * the ring's lock.
  */
 #include "backends/blk/blkback.h"
 #include "pv/pv.h"
@@ -21,11 +22,8 @@ static void unmap_handles(struct vbd_req *q, unsigned int n)
 
 void vbd_release_segs(struct vbd_req *q)
 {
-    struct vbd *v = q->ring->vbd;
-
-    ASSERT(v->maps >= q->nr_segs);
+    ASSERT(q->maps >= q->nr_segs);
     unmap_handles(q, q->nr_segs);
-    v->maps -= q->nr_segs;
     q->nr_segs = 0;
 }
 
@@ -80,7 +78,6 @@ static bool map_segs(struct vbd_req *q, unsigned int n, bool write)
         q->seg[i].len = (s->last_sect - s->first_sect + 1) * BLK_SECTOR_SIZE;
     }
     q->nr_segs = n;
-    q->ring->vbd->maps += n;
     return true;
 }
 
@@ -143,7 +140,7 @@ int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
     unsigned int n = req->nr_segments;
     uint64_t nr, sector;
 
-    ASSERT(spin_is_locked_by_me(&v->lock));
+    ASSERT(spin_is_locked_by_me(vbd_ring_lock(r)));
     if ( !n || n > (indirect ? VBD_SEGS_MAX : BLKIF_MAX_SEGMENTS_PER_REQUEST) )
         return BLKIF_RSP_ERROR;
     if ( write && v->ro )
@@ -169,12 +166,13 @@ int16_t vbd_prepare_rw(struct vbd_ring *r, struct vbd_req *q,
     return BLKIF_RSP_OKAY;
 }
 
-int16_t vbd_prepare_discard(struct vbd *v, struct vbd_req *q,
+int16_t vbd_prepare_discard(struct vbd_ring *r, struct vbd_req *q,
                             const struct blkif_req *req)
 {
+    struct vbd *v = r->vbd;
     uint64_t sector = 0;
 
-    ASSERT(spin_is_locked_by_me(&v->lock));
+    ASSERT(spin_is_locked_by_me(vbd_ring_lock(r)));
     if ( !v->discard || (req->flag & BLKIF_DISCARD_SECURE) )
         return BLKIF_RSP_EOPNOTSUPP;    /* discard-secure is 0 */
     if ( v->ro || (req->nr_sectors &&

@@ -9,19 +9,80 @@
  * and the grants are released.  Bounded work per run; a request the device's
  * queue or the vbd's request slots have no room for waits on the ring
  * until a completion makes room.
+ *
+ * Each ring under its own lock, on its own CPU, with its completions
+ * (on that CPU too where the device has a queue per CPU): the slots and
+ * maps every ring of the vbd draws on are taken and given back
+ * atomically, and a ring that finds none marks itself busy before it
+ * looks once more, so that either it sees what another ring gave back
+ * or that ring, looking after it gave, sees it busy and raises it.
  */
 #include "backends/blk/blkback.h"
+#include "arch/x86/barrier.h"
 #include "pv/pv.h"
 #include "shim/console.h"
 #include "shim/softirq.h"
 
 #define RING_BUDGET     32          /* requests per ring per softirq run */
 
-#define ASSERT_VBD_LOCKED(v) ASSERT(spin_is_locked_by_me(&(v)->lock))
+#define ASSERT_RING_LOCKED(r) ASSERT(spin_is_locked_by_me(vbd_ring_lock(r)))
+
+/* A free request slot of @v, taken; NULL if none. */
+static struct vbd_req *take_req(struct vbd *v)
+{
+    unsigned long used = __atomic_load_n(&v->req_used, __ATOMIC_RELAXED);
+    const unsigned long all = ~0UL >> (8 * sizeof(long) - VBD_REQS);
+    unsigned int i;
+
+    do {
+        if ( used == all )
+            return NULL;
+        i = __builtin_ctzl(~used);
+    } while ( !__atomic_compare_exchange_n(&v->req_used, &used,
+                                           used | (1UL << i), false,
+                                           __ATOMIC_SEQ_CST,
+                                           __ATOMIC_RELAXED) );
+    return &v->req[i];
+}
+
+static void put_req(struct vbd *v, struct vbd_req *q)
+{
+    __atomic_fetch_and(&v->req_used, ~(1UL << (q - v->req)),
+                       __ATOMIC_SEQ_CST);
+}
+
+/*
+ * @n more segments held against the vbd's VBD_MAPS, if they fit: any
+ * one request fits once the vbd holds none.
+ */
+static bool maps_get(struct vbd *v, unsigned int n)
+{
+    unsigned int m = __atomic_load_n(&v->maps, __ATOMIC_RELAXED);
+
+    do {
+        if ( m && n > VBD_MAPS - m )
+            return false;
+    } while ( !__atomic_compare_exchange_n(&v->maps, &m, m + n, false,
+                                           __ATOMIC_SEQ_CST,
+                                           __ATOMIC_RELAXED) );
+    return true;
+}
+
+static void maps_put(struct vbd *v, unsigned int n)
+{
+    __atomic_fetch_sub(&v->maps, n, __ATOMIC_SEQ_CST);
+}
+
+/* Busy, then a full barrier: the look again that follows is ordered. */
+static void mark_busy(struct vbd_ring *r)
+{
+    __atomic_store_n(&r->busy, true, __ATOMIC_SEQ_CST);
+    smp_mb();
+}
 
 static void respond(struct vbd_ring *r, uint64_t id, uint8_t op, int16_t st)
 {
-    ASSERT_VBD_LOCKED(r->vbd);
+    ASSERT_RING_LOCKED(r);
     if ( blkif_ring_respond(&r->ring, id, op, st) )
     {
         r->notifies++;
@@ -37,19 +98,30 @@ static int16_t blkif_status(enum blk_status s)
 }
 
 /*
- * The rings that waited for room (a slot, the device's queue: shared by
- * the vbd's rings) may go on, each on its CPU; a disconnected vbd with
- * nothing left in flight, on CPU 0, lets its rings go.
+ * The rings that waited for room (a slot, maps, a device queue: shared
+ * by the vbd's rings) may go on, each on its CPU; a disconnected vbd
+ * with nothing left in flight, on CPU 0, lets its rings go.  Called
+ * after what was given back, with a full barrier between (the atomic
+ * operations that gave it, or the caller's), from any ring's CPU.
  */
-static void wake_waiting(struct vbd *v)
+void vbd_wake_waiting(struct vbd *v)
 {
-    unsigned int i;
+    unsigned int i, n = MIN(ACCESS_ONCE(v->nr_rings), VBD_MAX_QUEUES);
 
-    for ( i = 0; i < v->nr_rings; i++ )
-        if ( v->rings[i].busy )
+    for ( i = 0; i < n; i++ )
+        if ( __atomic_load_n(&v->rings[i].busy, __ATOMIC_SEQ_CST) )
             cpu_raise_softirq(v->rings[i].cpu, BLKBACK_SOFTIRQ);
-    if ( !v->connected && !v->inflight )
+    if ( !ACCESS_ONCE(v->connected) &&
+         !__atomic_load_n(&v->inflight, __ATOMIC_SEQ_CST) )
         cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
+}
+
+/* @q's slot and maps back to the vbd (@q answered or never taken). */
+static void release_req(struct vbd *v, struct vbd_req *q)
+{
+    maps_put(v, q->maps);
+    q->maps = 0;
+    put_req(v, q);
 }
 
 static void finish(struct vbd_req *q)
@@ -57,14 +129,14 @@ static void finish(struct vbd_req *q)
     struct vbd_ring *r = q->ring;
     struct vbd *v = r->vbd;
 
-    ASSERT_VBD_LOCKED(v);
+    ASSERT_RING_LOCKED(r);
     vbd_release_segs(q);
     respond(r, q->id, q->operation, blkif_status(q->status));
-    q->in_use = false;
     r->inflight--;
-    v->inflight--;
-    v->completed++;
-    wake_waiting(v);
+    __atomic_fetch_add(&v->completed, 1, __ATOMIC_RELAXED);
+    release_req(v, q);
+    __atomic_fetch_sub(&v->inflight, 1, __ATOMIC_SEQ_CST);
+    vbd_wake_waiting(v);
 }
 
 static void req_done(struct blk_request *breq, enum blk_status s);
@@ -91,6 +163,16 @@ static struct vbd_req *unstall(struct vbd_ring *r)
     return q;
 }
 
+/* @q, unstalled to be tried, first again: still no room. */
+static void restall(struct vbd_ring *r, struct vbd_req *q)
+{
+    q->stalled = true;
+    q->next_stalled = r->stalled;
+    if ( !r->stalled )
+        r->stalled_tail = q;
+    r->stalled = q;
+}
+
 /*
  * Submit @q's device requests from next_sub on, on the device queue of
  * its ring, each to come back to req_done().  False if the device's
@@ -103,7 +185,7 @@ static bool submit_subs(struct vbd_ring *r, struct vbd_req *q)
     struct blk_dev *dev = r->vbd->dev;
     enum blk_status s;
 
-    ASSERT_VBD_LOCKED(r->vbd);
+    ASSERT_RING_LOCKED(r);
     while ( q->next_sub < q->nr_subs && q->status == BLK_OK )
     {
         q->sub[q->next_sub].done = req_done;
@@ -133,17 +215,19 @@ static void req_done(struct blk_request *breq, enum blk_status s)
 {
     struct vbd_req *q = breq->data;
     struct vbd_ring *r = q->ring;
-    struct vbd *v = r->vbd;
 
     ASSERT(pv_backend_locked());
-    spin_lock_irq_on_wait(&v->lock);
+    spin_lock_irq_on_wait(vbd_ring_lock(r));
     if ( s != BLK_OK && q->status == BLK_OK )
         q->status = s;
     /*
      * The device's queue has room again: a ring waiting for it, @q's own
-     * among them (its first pieces in, the rest stalled), goes on.
+     * among them (its first pieces in, the rest stalled), goes on.  The
+     * room was made before @breq came back; a ring that found none and
+     * marked itself busy since looks again after.
      */
-    wake_waiting(v);
+    smp_mb();
+    vbd_wake_waiting(r->vbd);
     if ( --q->pending || q->stalled )
         goto out;
     if ( q->status == BLK_OK && q->next_sub == q->nr_subs && q->left )
@@ -166,17 +250,7 @@ static void req_done(struct blk_request *breq, enum blk_status s)
     }
     finish(q);
  out:
-    spin_unlock(&v->lock);
-}
-
-static struct vbd_req *free_req(struct vbd *v)
-{
-    unsigned int i;
-
-    for ( i = 0; i < VBD_REQS; i++ )
-        if ( !v->req[i].in_use )
-            return &v->req[i];
-    return NULL;
+    spin_unlock(vbd_ring_lock(r));
 }
 
 /*
@@ -192,7 +266,6 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
 
     /* The header alone: the per-segment arrays are 20 KiB, filled as used. */
     q->ring = r;
-    q->in_use = true;
     q->flush_after = false;
     q->operation = req->op;
     q->id = req->id;
@@ -223,7 +296,7 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
             q->flush_after = true;
         break;
     case BLKIF_OP_DISCARD:
-        st = vbd_prepare_discard(v, q, req);
+        st = vbd_prepare_discard(r, q, req);
         break;
     default:
         st = req->operation == BLKIF_OP_INDIRECT ? BLKIF_RSP_ERROR
@@ -232,12 +305,13 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
     }
     if ( st != BLKIF_RSP_OKAY || !q->nr_subs )
     {
-        q->in_use = false;
         respond(r, q->id, q->operation, st);
+        release_req(v, q);
+        vbd_wake_waiting(v);
         return;
     }
     r->inflight++;
-    v->inflight++;
+    __atomic_fetch_add(&v->inflight, 1, __ATOMIC_SEQ_CST);
     r->segs += q->nr_segs;
     if ( !submit_subs(r, q) )
         stall(r, q);
@@ -257,6 +331,67 @@ static void drop_stalled(struct vbd_ring *r)
     }
 }
 
+/*
+ * Stalled requests in order, one still without room staying first;
+ * false if one is.  A room-maker on another ring (a shared device
+ * queue) finds us busy, or we find its room on the look again.  Each
+ * is off the list while tried: one whose rest is refused finishes in
+ * submit_subs(), and its slot may be another ring's at once.
+ */
+static bool submit_stalled(struct vbd_ring *r)
+{
+    struct vbd_req *q;
+
+    while ( r->stalled )
+    {
+        q = unstall(r);
+        if ( submit_subs(r, q) )
+            continue;
+        mark_busy(r);                   /* a completion raises us again */
+        if ( !submit_subs(r, q) )
+        {
+            restall(r, q);
+            return false;
+        }
+        r->busy = false;
+    }
+    return true;
+}
+
+/*
+ * A slot for the next request, @want segments held against the maps;
+ * NULL (busy, counted) if the vbd's other rings have them all.
+ */
+static struct vbd_req *take_room(struct vbd_ring *r, unsigned int want)
+{
+    struct vbd *v = r->vbd;
+    struct vbd_req *q;
+    unsigned int tries;
+
+    for ( tries = 0; ; tries++ )
+    {
+        if ( (q = take_req(v)) )
+        {
+            if ( maps_get(v, want) )
+            {
+                q->maps = want;
+                if ( tries )
+                    r->busy = false;
+                return q;
+            }
+            put_req(v, q);
+        }
+        if ( tries )
+            break;
+        mark_busy(r);                   /* a completion raises us again */
+    }
+    if ( q )
+        r->no_maps++;
+    else
+        r->no_slot++;
+    return NULL;
+}
+
 static bool ring_work(struct vbd_ring *r)
 {
     struct blkif_back_ring *br = &r->ring.br;
@@ -266,22 +401,15 @@ static bool ring_work(struct vbd_ring *r)
     struct vbd_req *q;
     RING_IDX rc, rp;
     int more;
+    bool open = r->open && !ACCESS_ONCE(v->broken);
 
-    if ( r->stalled && !v->connected )
+    if ( r->stalled && !open )
         drop_stalled(r);
-    if ( !v->connected )
+    if ( !open )
         return false;
     r->busy = false;
-    while ( r->stalled )
-    {
-        /* In order; one still without room stays first. */
-        if ( !submit_subs(r, r->stalled) )
-        {
-            r->busy = true;             /* a completion raises us again */
-            return false;
-        }
-        unstall(r);
-    }
+    if ( !submit_stalled(r) )
+        return false;
     for ( ; ; )
     {
         rc = br->req_cons;
@@ -297,20 +425,9 @@ static bool ring_work(struct vbd_ring *r)
         {
             if ( !budget-- )
                 return true;
-            if ( !(q = free_req(v)) )
-            {
-                r->no_slot++;
-                r->busy = true;         /* a completion raises us again */
-                return false;
-            }
             blkif_ring_get(&r->ring, rc, &req);
-            /* Any one request fits once the vbd has nothing mapped. */
-            if ( v->maps && vbd_req_maps(&req) > VBD_MAPS - v->maps )
-            {
-                r->no_maps++;
-                r->busy = true;         /* a completion raises us again */
+            if ( !(q = take_room(r, vbd_req_maps(&req))) )
                 return false;
-            }
             if ( budget == RING_BUDGET - 1 )
                 r->runs++;
             br->req_cons = ++rc;
@@ -318,11 +435,8 @@ static bool ring_work(struct vbd_ring *r)
             if ( smp_processor_id() != r->cpu )
                 r->away++;
             dispatch(r, q, &req);
-            if ( r->stalled )
-            {
-                r->busy = true;
+            if ( r->stalled && !submit_stalled(r) )
                 return false;
-            }
         }
         RING_FINAL_CHECK_FOR_REQUESTS(br, more);
         if ( !more )
@@ -342,7 +456,7 @@ bool vbd_ring_work(struct vbd_ring *r)
     bool again;
 
     ASSERT(pv_backend_locked());
-    ASSERT_VBD_LOCKED(v);
+    ASSERT_RING_LOCKED(r);
     r->batching = true;
     again = ring_work(r);
     r->batching = false;

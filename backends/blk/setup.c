@@ -190,22 +190,21 @@ static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
                dev->name);
         return false;
     }
-    if ( slot < nr_vbds )
+    /*
+     * Another CPU's softirq may still look at a removed disk's slot
+     * (blkback.c: it finds no ring there): its locks stay locks.
+     */
+    BUILD_BUG_ON(offsetof(struct vbd, devid) !=
+                 offsetof(struct vbd, ring_lock) + sizeof(v->ring_lock));
+    if ( slot == nr_vbds )
     {
-        /*
-         * Another CPU's softirq may still look at a removed disk's slot
-         * (blkback.c: it finds no ring there): its lock stays one.
-         */
-        BUILD_BUG_ON(offsetof(struct vbd, lock));
-        spin_lock_irq_on_wait(&v->lock);
-        memset((char *)v + sizeof(v->lock), 0, sizeof(*v) - sizeof(v->lock));
-        spin_unlock(&v->lock);
-    }
-    else
-    {
-        memset(v, 0, sizeof(*v));
         spin_lock_init(&v->lock, LOCK_RANK_VBD);
+        for ( i = 0; i < VBD_MAX_QUEUES; i++ )
+            spin_lock_init(&v->ring_lock[i], LOCK_RANK_VBD_RING);
     }
+    spin_lock_irq_on_wait(&v->lock);
+    memset(&v->devid, 0, sizeof(*v) - offsetof(struct vbd, devid));
+    spin_unlock(&v->lock);
     v->req = req;
     memset(v->req, 0, nr << PAGE_SHIFT);
     for ( i = 0; i < VBD_MAX_QUEUES; i++ )

@@ -77,23 +77,43 @@ static void fatal(struct vbd *v, const char *why)
     switch_state(v, XenbusStateClosing);
 }
 
+/*
+ * Each ring opened or closed under its lock, with no work or
+ * completion of its in the middle: it takes requests while open.
+ */
+static void open_rings(struct vbd *v, bool open)
+{
+    unsigned int i;
+
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    for ( i = 0; i < v->nr_rings; i++ )
+    {
+        spin_lock_irq_on_wait(vbd_ring_lock(&v->rings[i]));
+        v->rings[i].open = open;
+        spin_unlock(vbd_ring_lock(&v->rings[i]));
+    }
+}
+
 /* Release the rings and the ports, once nothing is in flight. */
 static void release(struct vbd *v)
 {
     unsigned int i, p;
 
     ASSERT(spin_is_locked_by_me(&v->lock));
-    ASSERT(!v->inflight);
+    ASSERT(!ACCESS_ONCE(v->inflight));
     for ( i = 0; i < v->nr_rings; i++ )
     {
         struct vbd_ring *r = &v->rings[i];
 
+        spin_lock_irq_on_wait(vbd_ring_lock(r));
+        ASSERT(!r->open);
+
         /* Where each queue's requests were served, for one connection. */
         if ( v->nr_rings > 1 && r->reqs )
             printk(XENLOG_INFO "blkback: %s: queue %u on CPU %u: %lu "
-                   "request%s, %lu of them on other CPUs\n", v->name,
-                   r->index, r->cpu, r->reqs, r->reqs == 1 ? "" : "s",
-                   r->away);
+                   "request%s, %lu of them on other CPUs; %lu waits for "
+                   "a slot\n", v->name, r->index, r->cpu, r->reqs,
+                   r->reqs == 1 ? "" : "s", r->away, r->no_slot);
         for ( p = 0; p < r->nr_pages; p++ )
             pv_grant_unmap_dev(r->ring_handle[p]);
         if ( r->port )
@@ -102,15 +122,26 @@ static void release(struct vbd *v)
         r->port = 0;
         r->busy = false;
         r->stalled = r->stalled_tail = NULL;
+        spin_unlock(vbd_ring_lock(r));
     }
     v->nr_rings = 0;
 }
 
+/*
+ * No ring takes requests from here on; each ring's CPU is raised to
+ * finish what waits on it, and the rings go once nothing is in flight.
+ */
 static void disconnect(struct vbd *v)
 {
+    unsigned int i;
+
     v->connected = false;
-    if ( !v->inflight )
+    open_rings(v, false);
+    if ( !__atomic_load_n(&v->inflight, __ATOMIC_SEQ_CST) )
         release(v);
+    else
+        for ( i = 0; i < v->nr_rings; i++ )
+            cpu_raise_softirq(v->rings[i].cpu, BLKBACK_SOFTIRQ);
 }
 
 void vbd_drained(struct vbd *v)
@@ -232,12 +263,13 @@ static void connect(struct vbd *v)
 {
     unsigned int i;
 
-    if ( v->inflight )
+    if ( ACCESS_ONCE(v->inflight) )
         return;                         /* vbd_drained() comes back here */
     release(v);                         /* idempotent, as Linux's */
     if ( !connect_ring(v) )
         return;
     v->connected = true;
+    open_rings(v, true);                /* each set up, seen whole */
     printk(XENLOG_INFO "blkback: %s: connected, protocol %s, %u queue%s, "
            "%u-page ring%s, port %u\n", v->name,
            v->x86_32 ? "x86_32-abi" : "x86_64-abi", v->nr_rings,
@@ -305,7 +337,7 @@ bool vbd_let_go(struct vbd *v)
     unsigned long state;
 
     ASSERT(spin_is_locked_by_me(&v->lock));
-    if ( v->connected || v->inflight || v->nr_rings )
+    if ( v->connected || ACCESS_ONCE(v->inflight) || v->nr_rings )
         return false;
     if ( v->forced )
         return true;
@@ -328,8 +360,9 @@ void vbd_force_close(struct vbd *v)
 /*
  * The frontend broke the ring's protocol: say so once, take no more
  * requests, and close, as Linux halts a ring whose req_prod is bogus.
- * On a ring's CPU other than 0, the state is written from CPU 0's next
- * run (vbd_close_owed(): xenstore is CPU 0's).
+ * From the ring's work, under its lock alone: no ring takes requests
+ * from here on (vbd.broken), and CPU 0 disconnects and writes Closing
+ * (vbd_close_owed(): the vbd's lock, xenstore).
  */
 void vbd_broken(struct vbd_ring *r, const char *why, unsigned int a,
                 unsigned int b)
@@ -337,22 +370,15 @@ void vbd_broken(struct vbd_ring *r, const char *why, unsigned int a,
     struct vbd *v = r->vbd;
     char queue[16] = "";
 
-    ASSERT(spin_is_locked_by_me(&v->lock));
-    if ( v->broken )
+    ASSERT(spin_is_locked_by_me(vbd_ring_lock(r)));
+    if ( __atomic_exchange_n(&v->broken, true, __ATOMIC_SEQ_CST) )
         return;
-    v->broken = true;
     if ( v->nr_rings > 1 )
         snprintf(queue, sizeof(queue), " on queue %u", r->index);
     printk(XENLOG_WARNING "blkback: %s: %s (%u, %u)%s: disconnecting\n",
            v->name, why, a, b, queue);
-    disconnect(v);
-    if ( smp_processor_id() )
-    {
-        v->close_owed = true;
-        cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
-    }
-    else
-        switch_state(v, XenbusStateClosing);
+    __atomic_store_n(&v->close_owed, true, __ATOMIC_SEQ_CST);
+    cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }
 
 void vbd_close_owed(struct vbd *v)
@@ -360,5 +386,8 @@ void vbd_close_owed(struct vbd *v)
     ASSERT(spin_is_locked_by_me(&v->lock));
     ASSERT(!smp_processor_id());
     v->close_owed = false;
+    if ( !v->broken )
+        return;                         /* the frontend started over since */
+    disconnect(v);
     switch_state(v, XenbusStateClosing);
 }

@@ -779,16 +779,15 @@ static void start_over(void)
 }
 
 /*
- * 100 reads (or a ring's worth) queued at once, each of one sector from
- * 300 on, all answered.
+ * @n reads queued (not pushed), one sector each, sectors 300 on into
+ * the eight sectors of data[0] in turn; the first one's id.
  */
-static void many_reads(const char *why)
+static uint64_t queue_reads(unsigned int n)
 {
     struct blkif_request *r;
-    unsigned int i, n = RING_SIZE(&d->ring) < 100 ? RING_SIZE(&d->ring) : 100;
     uint64_t first = id + 1;
+    unsigned int i;
 
-    grant_page(REF_DATA, data[0], 0);
     for ( i = 0; i < n; i++ )
     {
         r = RING_GET_REQUEST(&d->ring, d->ring.req_prod_pvt++);
@@ -799,6 +798,20 @@ static void many_reads(const char *why)
         r->sector_number = 300 + i;
         r->seg[0] = blk_seg(REF_DATA, i % 8, i % 8);
     }
+    return first;
+}
+
+/*
+ * 100 reads (or a ring's worth) queued at once, each of one sector from
+ * 300 on, all answered.
+ */
+static void many_reads(const char *why)
+{
+    unsigned int i, n = RING_SIZE(&d->ring) < 100 ? RING_SIZE(&d->ring) : 100;
+    uint64_t first;
+
+    grant_page(REF_DATA, data[0], 0);
+    first = queue_reads(n);
     await_all(first, n, BLKIF_OP_READ, why);
     for ( i = n - 8; i < n; i++ )
         if ( !blk_holds(data[0], i % 8 * 512, 300 + i) )
@@ -905,11 +918,44 @@ static void bad_second_queue(void)
 }
 
 /*
+ * Both rings full at once (32 reads each, one sector each), announced
+ * together: 64 requests against the disk's 32 slots, so a ring runs out
+ * and waits until the other's completions, on the other CPU, give slots
+ * back and raise it (the shim's log at the disconnect counts each
+ * ring's waits: at least one in every run seen, but timing decides).
+ * Every request is answered.
+ */
+static void both_rings_full(struct blkif_front_ring *qring,
+                            const evtchn_port_t *qport)
+{
+    uint64_t first[2];
+    unsigned int q, n = RING_SIZE(&qring[0]);
+
+    for ( q = 0; q < 2; q++ )
+    {
+        d->ring = qring[q];
+        first[q] = queue_reads(n);
+        RING_PUSH_REQUESTS(&d->ring);
+        qring[q] = d->ring;
+    }
+    for ( q = 0; q < 2; q++ )
+        evtchn_send(qport[q]);
+    for ( q = 0; q < 2; q++ )
+    {
+        d->ring = qring[q];
+        d->port = qport[q];
+        await_all(first[q], n, BLKIF_OP_READ,
+                  q ? "both rings full: queue 1" : "both rings full: queue 0");
+        qring[q] = d->ring;
+    }
+}
+
+/*
  * multi-queue-max-queues (the device's queues, QEMU's one per vCPU, at
  * most the vCPUs): two rings, queue-0 and queue-1, each with its own
  * port, served at once, each on its own CPU (the shim's log at the
- * disconnect says where, checked by the expect file); queue 1's ring
- * broken closes the vbd; more queues than offered refused (Closing, the
+ * disconnect says where, checked by the expect file), both full at
+ * once; queue 1's ring broken closes the vbd; more queues than offered refused (Closing, the
  * reason in "error"), and the frontend back on one ring.
  */
 static void multi_queue(void)
@@ -958,6 +1004,7 @@ static void multi_queue(void)
             test_fail("queue %u: read of sector %u", q, 10 + q);
         qring[q] = d->ring;
     }
+    both_rings_full(qring, qport);
 
     /*
      * Queue 1's ring broken: its CPU (1) finds it, CPU 0 writes Closing
