@@ -455,7 +455,7 @@ static enum net_status gso_send(struct net_dev *dev, unsigned int q,
      * Nothing went (no room after all, or the device refused the
      * first): the caller hears it now and done() never comes.  Else
      * done() comes from a completion, never from here: the caller may
-     * hold what done() takes (a vif's lock).
+     * hold what done() takes (a vif queue's lock).
      */
     if ( !c->inflight )
     {

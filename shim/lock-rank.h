@@ -38,12 +38,16 @@ enum lock_rank {
     LOCK_RANK_VBD,
     /*
      * One of a guest disk's rings (struct vbd's ring_lock[]): its
-     * requests, their slots and device requests.  Nests by address: the
-     * handshake takes a disk's rings in index order.
+     * requests and their device requests; one at a time.
      */
     LOCK_RANK_VBD_RING,
     /* A guest NIC's lock (backends/net/, struct vif). */
     LOCK_RANK_VIF,
+    /*
+     * One of a guest NIC's queues (struct vif's queue_lock[]): its
+     * rings, TX packets in flight, RX packets held; one at a time.
+     */
+    LOCK_RANK_VIF_QUEUE,
     /* The domain's port table: bind, close, FIFO set-up (d->event_lock). */
     LOCK_RANK_EVENT,
     /*
@@ -95,9 +99,10 @@ enum lock_rank {
     /* An NVMe I/O queue pair: SQ tail, CQ head and phase, slots. */
     LOCK_RANK_NVME_QUEUE,
     /*
-     * A software-GSO packet's context (drivers/net.c): its rounds, taken
-     * under a vif's lock (netback's send) and from completions; outside
-     * the pair's send side, which each round's segments take.
+     * A software-GSO packet's context (drivers/net.c): its rounds,
+     * taken under a vif queue's lock (netback's send) and from
+     * completions; outside the pair's send side, which each round's
+     * segments take.
      */
     LOCK_RANK_NET_GSO,
     /* A virtio-net pair's receive side: ring, packet pool. */
@@ -155,6 +160,7 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_VBD:                 return "vbd";
     case LOCK_RANK_VBD_RING:            return "vbd_ring";
     case LOCK_RANK_VIF:                 return "vif";
+    case LOCK_RANK_VIF_QUEUE:           return "vif_queue";
     case LOCK_RANK_EVENT:               return "event_lock";
     case LOCK_RANK_EVTCHN:              return "evtchn";
     case LOCK_RANK_EVTCHN_FIFO_QUEUE:   return "evtchn_fifo_queue";
@@ -192,8 +198,7 @@ static inline const char *lock_rank_name(unsigned int r)
  */
 static inline bool lock_rank_nests_by_address(unsigned int r)
 {
-    return r == LOCK_RANK_EVTCHN || r == LOCK_RANK_EVTCHN_FIFO_QUEUE ||
-           r == LOCK_RANK_VBD_RING;
+    return r == LOCK_RANK_EVTCHN || r == LOCK_RANK_EVTCHN_FIFO_QUEUE;
 }
 
 #endif /* SHIM_LOCK_RANK_H */

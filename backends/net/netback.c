@@ -4,7 +4,7 @@
  * CPU 0, per vif under its lock: a drained disconnect's rings and ports
  * let go, a broken ring's Closing, the handshake looked at again, a
  * removal; on every CPU, the queues it serves (nb_queue.cpu: queue n on
- * CPU n), each one's held RX packets and its TX ring,
+ * CPU n), each under its own lock: its held RX packets and its TX ring,
  * bounded, re-raised if more waits.  Raised by the guest's sends on a
  * queue's CPU, the frontend's state, and completions.
  */
@@ -43,9 +43,9 @@ void netback_work(void)
 
         if ( v->gone || (cpu && !serves_on(v, cpu)) )
             continue;
-        spin_lock(&v->lock);
         if ( !cpu )
         {
+            spin_lock(&v->lock);
             vif_drained(v);
             if ( v->close )
                 vif_close_broken(v);
@@ -54,23 +54,29 @@ void netback_work(void)
                 v->recheck = false;
                 vif_frontend_changed(v);
             }
+            spin_unlock(&v->lock);
         }
-        for ( n = 0; n < v->nr_queues; n++ )
+        for ( n = 0; n < MIN(ACCESS_ONCE(v->nr_queues), VIF_MAX_QUEUES); n++ )
         {
-            if ( v->q[n].cpu != cpu )
+            struct nb_queue *q = &v->q[n];
+
+            if ( ACCESS_ONCE(q->cpu) != cpu )
                 continue;
-            nb_rx_flush(&v->q[n]);
-            if ( nb_tx_work(&v->q[n]) )
+            spin_lock(vif_queue_lock(q));
+            nb_rx_flush(q);
+            if ( nb_tx_work(q) )
                 more = true;
+            spin_unlock(vif_queue_lock(q));
         }
         if ( !cpu )
         {
+            spin_lock(&v->lock);
             if ( v->removing && !v->forced && !vif_let_go(v) &&
                  backend_remove_due(v->remove_by) )
                 vif_force_close(v);
             gone = v->removing && vif_let_go(v);
+            spin_unlock(&v->lock);
         }
-        spin_unlock(&v->lock);
         if ( gone )
             vif_remove_finish(v);       /* not under its lock: the NIC's */
     }

@@ -4,10 +4,11 @@
  * drivers/' network devices, its xenstore directories and handshake
  * (setup.c, xenbus.c), and per queue its TX ring and the packets the
  * device is sending (tx.c) and its RX ring, filled as packets arrive
- * (rx.c).  A vif's state is under its own lock (docs/architecture.md,
- * "Locks"), taken inside the backends' lock that the softirqs and the
- * pv/ calls need (pv_backend_locked()).  The handshake runs on CPU 0
- * (xenstore's), each queue on its own CPU (nb_queue.cpu).
+ * (rx.c).  A vif's handshake is under its lock, each queue under its
+ * own (docs/architecture.md, "Locks"), inside the backends' lock that
+ * the softirqs and the pv/ calls need (pv_backend_locked()).  The
+ * handshake runs on CPU 0 (xenstore's), each queue on its own CPU
+ * (nb_queue.cpu), with its completions and packets.
  */
 #ifndef BACKENDS_NET_NETBACK_H
 #define BACKENDS_NET_NETBACK_H
@@ -33,9 +34,11 @@ struct nb_tx_req {
     uint8_t *hdr;                       /* NB_HDR_MAX bytes the device reads */
 };
 
+/* A queue, under its lock (vif_queue_lock()) but where said. */
 struct nb_queue {
     struct vif *vif;
     unsigned int index;
+    bool open;                          /* taking packets (connected) */
     struct netif_tx_back_ring tx;
     struct netif_rx_back_ring rx;
     bool have_tx, have_rx;
@@ -49,7 +52,8 @@ struct nb_queue {
      */
     unsigned int cpu;
     unsigned int inflight;
-    bool tx_wait;                       /* TX requests wait for room */
+    /* TX requests wait for room (read by other queues without our lock). */
+    bool tx_wait;
     struct nb_tx_req *stalled;          /* ready; the device queue was full */
     struct nb_tx_req req[NB_TX_INFLIGHT];
     /* The device's packets waiting for room, oldest first (->next). */
@@ -63,7 +67,14 @@ struct nb_queue {
 };
 
 struct vif {
+    /*
+     * The locks first: a removed vif's slot is reset from devid on, its
+     * locks kept (another CPU may be looking at them).  lock: the
+     * handshake, removal, everything below but the queues' own; a
+     * queue's rings, ports and opening change under both.
+     */
     spinlock_t lock;
+    spinlock_t queue_lock[VIF_MAX_QUEUES];
     unsigned int devid;                 /* 0, 1, ... */
     char name[12];                      /* "vif1.0", as Linux's netback */
     struct net_dev *dev;
@@ -72,8 +83,11 @@ struct vif {
     bool recheck;                       /* look at the frontend's state */
 
     bool connected;                     /* taking requests */
-    bool broken;                        /* the frontend broke a ring */
-    bool close;                         /* so: Closing, from the softirq */
+    /*
+     * The frontend broke a ring (set by the queue, atomically): no queue
+     * takes more; close: CPU 0 is to disconnect and write Closing.
+     */
+    bool broken, close;
     /*
      * The host takes the NIC back (xl network-detach), as a vbd's: by
      * remove_by the frontend has closed, or it is forced.
@@ -82,12 +96,17 @@ struct vif {
     uint64_t remove_by;
     /* The frontend's features, read at connect. */
     bool sg, gso4, gso6, ip_csum, ipv6_csum;
-    unsigned int tx_maps;               /* grants mapped for TX, all queues */
+    unsigned int tx_maps;               /* TX grants held, all queues: atomic */
     unsigned int max_queues;            /* multi-queue-max-queues */
     unsigned int nr_queues;             /* the frontend's, connected */
     struct nb_queue q[VIF_MAX_QUEUES];
-    bool rx_warned;
+    bool rx_warned;                     /* atomic */
 };
+
+static inline spinlock_t *vif_queue_lock(struct nb_queue *q)
+{
+    return &q->vif->queue_lock[q->index];
+}
 
 extern struct vif *vifs[VIF_MAX];     /* nr_vifs of them */
 extern unsigned int nr_vifs;

@@ -29,10 +29,9 @@ static void rx_push(struct nb_queue *q)
 static void dropped(struct vif *v, struct nb_queue *q, const char *why)
 {
     q->rx_dropped++;
-    if ( !v->rx_warned )
+    if ( !__atomic_exchange_n(&v->rx_warned, true, __ATOMIC_RELAXED) )
         printk(XENLOG_INFO "netback: %s: packet dropped: %s (counted in "
                "rx_dropped from now on)\n", v->name, why);
-    v->rx_warned = true;
 }
 
 /* Copy slot @s of the frame into the guest's frame @gref; its status. */
@@ -193,14 +192,14 @@ void nb_rx_flush(struct nb_queue *q)
     unsigned long returned = 0;         /* device pairs given buffers */
     unsigned int i;
 
-    ASSERT(spin_is_locked_by_me(&v->lock));
-    while ( q->held_nr && v->connected && q->have_rx )
+    ASSERT(spin_is_locked_by_me(vif_queue_lock(q)));
+    while ( q->held_nr && q->open && !ACCESS_ONCE(v->broken) && q->have_rx )
     {
         rx = q->held_head;
         if ( !rx_one(v, q, rx) )
             break;
-        if ( !q->held_nr )
-            break;                      /* broken: disconnect gave all back */
+        if ( ACCESS_ONCE(v->broken) )
+            break;                      /* the disconnect gives all back */
         held_pop(q);
         returned |= 1UL << (rx->queue % NET_MAX_QUEUES);
         net_rx_return_more(v->dev, rx);
@@ -232,7 +231,7 @@ static bool receive(struct vif *v, struct nb_queue *q, struct net_rx *rx)
 {
     if ( !q->held_nr && rx_one(v, q, rx) )
         return true;
-    if ( !v->connected )
+    if ( ACCESS_ONCE(v->broken) )
         return true;                    /* broken meanwhile */
     rx->next = NULL;
     if ( q->held_tail )
@@ -248,18 +247,19 @@ static bool receive(struct vif *v, struct nb_queue *q, struct net_rx *rx)
 void nb_receive(struct net_dev *dev, struct net_rx *rx, void *data)
 {
     struct vif *v = data;
+    unsigned int nr = MIN(ACCESS_ONCE(v->nr_queues), VIF_MAX_QUEUES);
+    struct nb_queue *q;
     bool done = true;
 
     ASSERT(pv_backend_locked());
-    spin_lock(&v->lock);
-    if ( v->connected && v->nr_queues )
+    if ( nr )
     {
-        struct nb_queue *q = &v->q[rx->queue % v->nr_queues];
-
-        if ( q->have_rx )
+        q = &v->q[rx->queue % nr];
+        spin_lock(vif_queue_lock(q));
+        if ( q->open && !ACCESS_ONCE(v->broken) && q->have_rx )
             done = receive(v, q, rx);
+        spin_unlock(vif_queue_lock(q));
     }
-    spin_unlock(&v->lock);
     if ( done )
         net_rx_return(dev, rx);
 }

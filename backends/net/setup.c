@@ -102,11 +102,13 @@ static bool add_vif(struct net_dev *dev)
                !frame_is_free(__pa(hdr) >> PAGE_SHIFT));
         /*
          * Another CPU's softirq may still look at a removed vif
-         * (netback.c: it finds no queue there): its lock stays one.
+         * (netback.c: it finds no queue there): its locks stay locks.
          */
-        BUILD_BUG_ON(offsetof(struct vif, lock));
+        BUILD_BUG_ON(offsetof(struct vif, devid) !=
+                     offsetof(struct vif, queue_lock) +
+                     sizeof(v->queue_lock));
         spin_lock(&v->lock);
-        memset((char *)v + sizeof(v->lock), 0, sizeof(*v) - sizeof(v->lock));
+        memset(&v->devid, 0, sizeof(*v) - offsetof(struct vif, devid));
         spin_unlock(&v->lock);
     }
     /* The queues' header copies, which the device reads. */
@@ -126,7 +128,11 @@ static bool add_vif(struct net_dev *dev)
     }
     pv_guest_info(&g);
     if ( slot == nr_vifs )
+    {
         spin_lock_init(&v->lock, LOCK_RANK_VIF);
+        for ( i = 0; i < VIF_MAX_QUEUES; i++ )
+            spin_lock_init(&v->queue_lock[i], LOCK_RANK_VIF_QUEUE);
+    }
     v->devid = slot;
     snprintf(v->name, sizeof(v->name), "vif1.%u", v->devid);
     snprintf(v->be, sizeof(v->be), "/local/domain/0/backend/vif/1/%u",

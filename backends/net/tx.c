@@ -8,9 +8,13 @@
  * lies: no copy.  The responses go out once the device is done with the
  * frames and their grants are released; a packet refused is answered
  * NETIF_RSP_ERROR at once, a chain that breaks the protocol closes the
- * vif.
+ * vif.  Under the queue's lock; the vif's TX grants, which its queues
+ * share, held and given back atomically (a queue that finds none marks
+ * itself waiting, then looks again; one giving some back looks at the
+ * others' waits after).
  */
 #include "backends/net/netback.h"
+#include "arch/x86/barrier.h"
 #include "arch/x86/percpu.h"
 #include "drivers/dma.h"
 #include "pv/pv.h"
@@ -73,7 +77,26 @@ static void unmap_one(struct nb_tx_req *r, unsigned int i)
 {
     pv_grant_unmap_dev(r->handle[i]);
     r->handle[i] = NO_HANDLE;
-    r->q->vif->tx_maps--;
+    __atomic_fetch_sub(&r->q->vif->tx_maps, 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * @n grants held against the vif's NB_TX_MAX_MAPS, if they fit or
+ * @q has nothing in flight (so it always moves); mapped, each is given
+ * back by unmap_one().
+ */
+static bool tx_maps_get(struct nb_queue *q, unsigned int n)
+{
+    struct vif *v = q->vif;
+    unsigned int m = __atomic_load_n(&v->tx_maps, __ATOMIC_RELAXED);
+
+    do {
+        if ( m + n > NB_TX_MAX_MAPS && q->inflight )
+            return false;
+    } while ( !__atomic_compare_exchange_n(&v->tx_maps, &m, m + n, false,
+                                           __ATOMIC_SEQ_CST,
+                                           __ATOMIC_RELAXED) );
+    return true;
 }
 
 static void unmap(struct nb_tx_req *r)
@@ -91,7 +114,7 @@ static void finish(struct nb_tx_req *r, int16_t status)
 {
     struct nb_queue *q = r->q;
     struct vif *v = q->vif;
-    unsigned int i;
+    unsigned int i, n;
 
     unmap(r);
     answer(q, r->id, r->nr_data, r->nr_extras, status);
@@ -104,17 +127,17 @@ static void finish(struct nb_tx_req *r, int16_t status)
     r->in_use = false;
     q->inflight--;
     /*
-     * Requests waiting for room (in the queue, or in the vif's maps: any
-     * queue's) and a stalled packet run again, each on its queue's CPU;
-     * a drain on CPU 0.
+     * Requests waiting for room (in the queue, or in the vif's grants:
+     * any queue's) and a stalled packet run again, each on its queue's
+     * CPU; a drain on CPU 0.  The grants went back with full barriers.
      */
-    for ( i = 0; i < v->nr_queues; i++ )
-        if ( v->q[i].tx_wait || (&v->q[i] == q && q->stalled) )
-        {
-            v->q[i].tx_wait = false;
+    smp_mb();
+    n = MIN(ACCESS_ONCE(v->nr_queues), VIF_MAX_QUEUES);
+    for ( i = 0; i < n; i++ )
+        if ( __atomic_load_n(&v->q[i].tx_wait, __ATOMIC_SEQ_CST) ||
+             (&v->q[i] == q && q->stalled) )
             cpu_raise_softirq(v->q[i].cpu, NETBACK_SOFTIRQ);
-        }
-    if ( !v->connected )
+    if ( !ACCESS_ONCE(v->connected) )
         cpu_raise_softirq(0, NETBACK_SOFTIRQ);
 }
 
@@ -122,12 +145,12 @@ static void finish(struct nb_tx_req *r, int16_t status)
 static void tx_done(struct net_tx *tx, enum net_status s)
 {
     struct nb_tx_req *r = tx->data;
-    struct vif *v = r->q->vif;
+    struct nb_queue *q = r->q;
 
     ASSERT(pv_backend_locked());
-    spin_lock(&v->lock);
+    spin_lock(vif_queue_lock(q));
     finish(r, s == NET_OK ? NETIF_RSP_OKAY : NETIF_RSP_ERROR);
-    spin_unlock(&v->lock);
+    spin_unlock(vif_queue_lock(q));
 }
 
 /* Bytes [from, from + len) of the packet, from its mapped slots. */
@@ -222,9 +245,11 @@ static int map_slots(struct nb_tx_req *r, const struct nb_tx_pkt *p,
         {
             r->nr_maps = i;
             unmap(r);
+            /* What tx_work() held for the slots not mapped. */
+            __atomic_fetch_sub(&r->q->vif->tx_maps, p->nr_data - i,
+                               __ATOMIC_SEQ_CST);
             return rc;
         }
-        r->q->vif->tx_maps++;
         r->id[i] = p->data[i].id;
     }
     r->nr_maps = p->nr_data;
@@ -308,6 +333,37 @@ void nb_tx_abort_stalled(struct nb_queue *q)
     finish(r, NETIF_RSP_ERROR);
 }
 
+/* Waiting, then a full barrier: the look again that follows is ordered. */
+static void mark_wait(struct nb_queue *q)
+{
+    __atomic_store_n(&q->tx_wait, true, __ATOMIC_SEQ_CST);
+    smp_mb();
+}
+
+/*
+ * The packet that found the device's queue full, again; false if it
+ * still does.  Another queue's completion on a shared device queue
+ * finds us waiting, or we find its room on the look again.
+ */
+static bool send_stalled(struct nb_queue *q)
+{
+    struct nb_tx_req *r;
+    unsigned int tries;
+
+    for ( tries = 0; (r = q->stalled); tries++ )
+    {
+        q->stalled = NULL;
+        if ( send(q, r) )
+            break;
+        if ( tries )
+            return false;               /* a completion raises us again */
+        mark_wait(q);
+    }
+    if ( tries )
+        q->tx_wait = false;
+    return true;
+}
+
 static bool tx_work(struct nb_queue *q)
 {
     struct vif *v = q->vif;
@@ -316,14 +372,9 @@ static bool tx_work(struct nb_queue *q)
     RING_IDX rp;
     int more;
 
-    if ( q->stalled )
-    {
-        struct nb_tx_req *r = q->stalled;
-
-        q->stalled = NULL;
-        if ( !send(q, r) )
-            return false;               /* a completion raises us again */
-    }
+    q->tx_wait = false;
+    if ( !send_stalled(q) )
+        return false;
     for ( ; ; )
     {
         rp = ACCESS_ONCE(q->tx.sring->req_prod);
@@ -340,7 +391,8 @@ static bool tx_work(struct nb_queue *q)
                 return true;
             if ( q->inflight == NB_TX_INFLIGHT )
             {
-                q->tx_wait = true;      /* a completion raises us again */
+                /* Its own completions, under its lock, raise it. */
+                q->tx_wait = true;
                 return false;
             }
             nb_tx_parse(&q->tx, rp, &p);
@@ -350,18 +402,19 @@ static bool tx_work(struct nb_queue *q)
                 return false;
             }
             /* Parsed again, from the ring, once there is room. */
-            if ( p.verdict == NB_TX_SEND &&
-                 v->tx_maps + p.nr_data > NB_TX_MAX_MAPS && q->inflight )
+            if ( p.verdict == NB_TX_SEND && !tx_maps_get(q, p.nr_data) )
             {
-                q->tx_wait = true;
-                return false;
+                mark_wait(q);           /* a completion raises us again */
+                if ( !tx_maps_get(q, p.nr_data) )
+                    return false;
+                q->tx_wait = false;
             }
             q->tx.req_cons += p.nr_slots;
             q->tx_taken++;
             if ( smp_processor_id() != q->cpu )
                 q->tx_away++;
             tx_one(q, &p);
-            if ( q->stalled )
+            if ( q->stalled && !send_stalled(q) )
                 return false;
         }
         RING_FINAL_CHECK_FOR_REQUESTS(&q->tx, more);
@@ -381,8 +434,8 @@ bool nb_tx_work(struct nb_queue *q)
     struct net_dev *dev = v->dev;
     bool again;
 
-    ASSERT(pv_backend_locked() && spin_is_locked_by_me(&v->lock));
-    if ( !v->connected || !q->have_tx )
+    ASSERT(pv_backend_locked() && spin_is_locked_by_me(vif_queue_lock(q)));
+    if ( !q->open || ACCESS_ONCE(v->broken) || !q->have_tx )
         return false;
     again = tx_work(q);
     net_kick_on(dev, q->index % dev->nr_queues);

@@ -77,16 +77,23 @@ void vif_notify(struct nb_queue *q, bool tx)
     pv_evtchn_notify_guest(tx ? q->tx_port : q->rx_port);
 }
 
-/* Release every queue's rings and ports, once nothing is in flight. */
+/*
+ * Release every queue's rings and ports, once nothing is in flight:
+ * each under its lock, a completion of its in the middle finishing
+ * first.
+ */
 static void release(struct vif *v)
 {
     unsigned int i;
 
-    ASSERT(!vif_inflight(v) && !v->tx_maps);
+    ASSERT(spin_is_locked_by_me(&v->lock));
+    ASSERT(!vif_inflight(v) && !ACCESS_ONCE(v->tx_maps));
     for ( i = 0; i < VIF_MAX_QUEUES; i++ )
     {
         struct nb_queue *q = &v->q[i];
 
+        spin_lock(vif_queue_lock(q));
+        ASSERT(!q->open);
         if ( q->have_tx )
             pv_grant_unmap_dev(q->tx_handle);
         if ( q->have_rx )
@@ -97,6 +104,7 @@ static void release(struct vif *v)
             pv_evtchn_unbind_backend(q->tx_port);
         q->have_tx = q->have_rx = false;
         q->tx_port = q->rx_port = 0;
+        spin_unlock(vif_queue_lock(q));
     }
     v->nr_queues = 0;
 }
@@ -116,6 +124,20 @@ static void disconnect(struct vif *v)
     unsigned long n[7] = { 0 };
     unsigned int i;
 
+    /*
+     * Each queue closed under its lock: no packet taken from here on,
+     * the stalled one answered, the held ones back to the device.
+     */
+    for ( i = 0; i < VIF_MAX_QUEUES; i++ )
+    {
+        struct nb_queue *q = &v->q[i];
+
+        spin_lock(vif_queue_lock(q));
+        q->open = false;
+        nb_tx_abort_stalled(q);
+        nb_rx_give_back(q);
+        spin_unlock(vif_queue_lock(q));
+    }
     for ( i = 0; i < v->nr_queues; i++ )
     {
         n[0] += v->q[i].tx_packets;
@@ -142,11 +164,6 @@ static void disconnect(struct vif *v)
         net_rx_gso(v->dev, 0);
     }
     v->connected = false;
-    for ( i = 0; i < VIF_MAX_QUEUES; i++ )
-    {
-        nb_tx_abort_stalled(&v->q[i]);
-        nb_rx_give_back(&v->q[i]);
-    }
     if ( !vif_inflight(v) )
         release(v);
 }
@@ -288,6 +305,12 @@ static bool connect(struct vif *v)
     v->nr_queues = nq;
     v->connected = true;
     v->rx_warned = false;
+    for ( i = 0; i < nq; i++ )
+    {
+        spin_lock(vif_queue_lock(&v->q[i]));
+        v->q[i].open = true;            /* set up, seen whole */
+        spin_unlock(vif_queue_lock(&v->q[i]));
+    }
     /*
      * The device's GSO what the frontend takes, as Linux's netback
      * offers its stack TSO by the frontend's feature-gso-tcpv4/6 (with
@@ -416,25 +439,30 @@ void vif_force_close(struct vif *v)
 /*
  * The frontend broke a ring's protocol: say so once, take no more
  * requests, and close (Linux's xenvif_fatal_tx_err() stops the vif).
- * The receive hook finds some of these on any CPU: the state is written
- * from the softirq on CPU 0, where the store is served.
+ * A queue's work and the receive hook find these, under the queue's
+ * lock alone: no queue takes more from here on (vif.broken), and CPU 0
+ * disconnects and writes Closing (vif_close_broken(): the vif's lock,
+ * xenstore).
  */
 void vif_broken(struct vif *v, const char *why, unsigned int a,
                 unsigned int b)
 {
-    if ( v->broken )
+    if ( __atomic_exchange_n(&v->broken, true, __ATOMIC_SEQ_CST) )
         return;
-    v->broken = true;
     printk(XENLOG_WARNING "netback: %s: %s (%u, %u): disconnecting\n",
            v->name, why, a, b);
-    disconnect(v);
-    v->close = true;
+    __atomic_store_n(&v->close, true, __ATOMIC_SEQ_CST);
     cpu_raise_softirq(0, NETBACK_SOFTIRQ);
 }
 
 void vif_close_broken(struct vif *v)
 {
+    ASSERT(spin_is_locked_by_me(&v->lock));
     v->close = false;
-    if ( v->broken && v->be_state == XenbusStateConnected )
+    if ( !v->broken )
+        return;                         /* the frontend started over since */
+    if ( v->connected )
+        disconnect(v);
+    if ( v->be_state == XenbusStateConnected )
         switch_state(v, XenbusStateClosing);
 }
