@@ -223,8 +223,9 @@ deb:
 include tests/guests/guests.mk
 include tests/fuzz/fuzz.mk
 
-# The fuzz guests over many seeds and both widths (make check runs one
-# short seed of each; make fuzz adds these to the libFuzzer runs): mm-fuzz
+# The fuzz guests over many seeds and both widths (make check runs a
+# short one of each in every guest pass, the pass's number its seed;
+# make fuzz adds these to the libFuzzer runs): mm-fuzz
 # for the MMU, hcall-fuzz for every hypercall (grants, MMU and memory_op
 # aimed at its own tables and grants), each with the frame table audited
 # after every call that moves references.  Each seed also picks its own

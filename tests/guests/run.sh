@@ -9,7 +9,10 @@
 #   status N          exit status of tools/pvshim-run (3: guest crashed)
 #   result WORD       SUCCESS, SKIP, ...; "result none": no result line
 #   shim-cmdline STR  extra shim options
-#   guest-cmdline STR the guest kernel's command line
+#   guest-cmdline STR the guest kernel's command line; @pass@ in it is
+#                     the pass's number (its place in the order below,
+#                     from 1; 1 outside a pass), so that a fuzz test runs
+#                     a seed of its own in each pass
 #   initrd FILE       a second module
 #   log REGEX         a console line that must appear (may repeat)
 #   memory SIZE       the VM's memory (default 128M)
@@ -169,6 +172,11 @@ if [ -n "$pass" ]; then
 fi
 
 logdir=build/check/guests${pass:+/$pass}
+# The pass's number, for guest-cmdline's @pass@.
+pass_nr=1
+if [ -n "$pass" ]; then
+    pass_nr=$(echo $pass_order | tr ' ' '\n' | grep -nx -- "$pass" | cut -d: -f1)
+fi
 mkdir -p "$logdir"
 timeout=${GUEST_TIMEOUT:-300}
 width=${GUEST_WIDTH:-64}
@@ -241,7 +249,7 @@ run_one() {
             status) status=$val; status_set=1 ;;
             result) result=$val ;;
             shim-cmdline) cmdline=$val ;;
-            guest-cmdline) extra+=(--guest-cmdline "$val") ;;
+            guest-cmdline) extra+=(--guest-cmdline "${val//@pass@/$pass_nr}") ;;
             initrd) extra+=(--initrd "$val") ;;
             log) logs+=("$val") ;;
             memory) memory=$val ;;

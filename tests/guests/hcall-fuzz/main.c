@@ -31,7 +31,8 @@
  * value; for aimed calls a GNTST_* status, a count within the batch).
  * It runs with 64 MiB (the audit walks the whole frame table each time)
  * and 15000 calls: 25-30 s for each width under TCG here, under a
- * minute with other work beside it.
+ * minute with other work beside it; each pass of make check with a seed
+ * of its own (the pass's number: seed 1 in pv64, 2 in pv32, ...).
  *
  * What it found: with pv/grant/grant-copy.c as it was before commit
  * 3c56265 (Xen's XSA-500), that run ends at call 337 on 64-bit and at

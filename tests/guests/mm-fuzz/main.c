@@ -10,8 +10,9 @@
  * the two L4s that map the kernel.
  *
  * Guest command line: seed=N iterations=N verbose.  The expect file runs
- * it with the shim's mm-audit, which checks the frame table after every
- * MMU hypercall: reaching "mm-fuzz: done" with the shim alive means every
+ * it, with the pass's number as its seed (each pass its own), under the
+ * shim's mm-audit, which checks the frame table after every MMU
+ * hypercall: reaching "mm-fuzz: done" with the shim alive means every
  * invariant held.  Here the guest checks only what it sees: each return
  * code is one Xen could give, and *pdone agrees with it.
  */
