@@ -95,7 +95,7 @@ struct vbd_ring {
      */
     struct vbd_req *stalled, *stalled_tail;
     unsigned int inflight;
-    /* This connection's counts, for the 'b' debug key (the vbd's lock). */
+    /* This connection's counts, for the 'b' debug key (its lock). */
     unsigned long reqs, segs, subs;     /* taken, their segments, device's */
     unsigned long stalls;               /* no room in the device's queue */
     unsigned long no_slot;              /* no free vbd_req */
@@ -225,12 +225,9 @@ bool vbd_find_part(struct blk_dev *dev, const struct gpt_sel *sel,
 
 /*
  * ring.c: serve a ring (bounded: true if more is left), under its lock;
- * on its own CPU, but for the VM's end (drain.c).  The rings of @v that
- * wait for room, each raised on its CPU (and CPU 0 for a disconnected
- * @v with nothing left in flight).
+ * on its own CPU, but for the VM's end (drain.c).
  */
 bool vbd_ring_work(struct vbd_ring *r);
-void vbd_wake_waiting(struct vbd *v);
 
 /* drain.c: at the VM's end, finish and flush what the guest wrote. */
 void blkback_drain(void);

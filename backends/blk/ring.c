@@ -104,7 +104,7 @@ static int16_t blkif_status(enum blk_status s)
  * after what was given back, with a full barrier between (the atomic
  * operations that gave it, or the caller's), from any ring's CPU.
  */
-void vbd_wake_waiting(struct vbd *v)
+static void wake_waiting(struct vbd *v)
 {
     unsigned int i, n = MIN(ACCESS_ONCE(v->nr_rings), VBD_MAX_QUEUES);
 
@@ -136,7 +136,7 @@ static void finish(struct vbd_req *q)
     __atomic_fetch_add(&v->completed, 1, __ATOMIC_RELAXED);
     release_req(v, q);
     __atomic_fetch_sub(&v->inflight, 1, __ATOMIC_SEQ_CST);
-    vbd_wake_waiting(v);
+    wake_waiting(v);
 }
 
 static void req_done(struct blk_request *breq, enum blk_status s);
@@ -227,7 +227,7 @@ static void req_done(struct blk_request *breq, enum blk_status s)
      * marked itself busy since looks again after.
      */
     smp_mb();
-    vbd_wake_waiting(r->vbd);
+    wake_waiting(r->vbd);
     if ( --q->pending || q->stalled )
         goto out;
     if ( q->status == BLK_OK && q->next_sub == q->nr_subs && q->left )
@@ -307,7 +307,7 @@ static void dispatch(struct vbd_ring *r, struct vbd_req *q,
     {
         respond(r, q->id, q->operation, st);
         release_req(v, q);
-        vbd_wake_waiting(v);
+        wake_waiting(v);
         return;
     }
     r->inflight++;

@@ -52,7 +52,10 @@ struct nb_queue {
      */
     unsigned int cpu;
     unsigned int inflight;
-    /* TX requests wait for room (read by other queues without our lock). */
+    /*
+     * TX requests wait for room: slots, the vif's grants, or a device
+     * queue (a stalled packet).  Read by other queues without our lock.
+     */
     bool tx_wait;
     struct nb_tx_req *stalled;          /* ready; the device queue was full */
     struct nb_tx_req req[NB_TX_INFLIGHT];

@@ -127,15 +127,15 @@ static void finish(struct nb_tx_req *r, int16_t status)
     r->in_use = false;
     q->inflight--;
     /*
-     * Requests waiting for room (in the queue, or in the vif's grants:
-     * any queue's) and a stalled packet run again, each on its queue's
-     * CPU; a drain on CPU 0.  The grants went back with full barriers.
+     * Queues waiting for room (in the queue, in the vif's grants: any
+     * queue's, or in a device queue: a stalled packet's, send_stalled())
+     * run again, each on its CPU; a drain on CPU 0.  The grants went
+     * back with full barriers.
      */
     smp_mb();
     n = MIN(ACCESS_ONCE(v->nr_queues), VIF_MAX_QUEUES);
     for ( i = 0; i < n; i++ )
-        if ( __atomic_load_n(&v->q[i].tx_wait, __ATOMIC_SEQ_CST) ||
-             (&v->q[i] == q && q->stalled) )
+        if ( __atomic_load_n(&v->q[i].tx_wait, __ATOMIC_SEQ_CST) )
             cpu_raise_softirq(v->q[i].cpu, NETBACK_SOFTIRQ);
     if ( !ACCESS_ONCE(v->connected) )
         cpu_raise_softirq(0, NETBACK_SOFTIRQ);
