@@ -7,6 +7,7 @@
 #include "drivers/dma.h"
 #include "shim/console.h"
 #include "shim/frame.h"
+#include "shim/spinlock.h"
 
 /*
  * Pieces of an owner: room for sixteen disks and eight NICs of eight
@@ -62,6 +63,9 @@ unsigned long dma_free_owner(unsigned int owner)
     {
         if ( pieces[i].owner != owner )
             continue;
+        /* The driver's locks in it leave the lock profile first. */
+        lock_profile_forget(__va(pieces[i].pfn << PAGE_SHIFT),
+                            pieces[i].nr << PAGE_SHIFT);
         if ( !frames_free(pieces[i].pfn, pieces[i].nr) )
             freed += pieces[i].nr;
         pieces[i].owner = 0;

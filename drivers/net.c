@@ -247,6 +247,8 @@ static bool gso_init(struct net_dev *dev)
     {
         c = &gso_pair(dev, i / GSO_CTX)->ctx[i % GSO_CTX];
         spin_lock_init(&c->lock, LOCK_RANK_NET_GSO);
+        lock_profile_name(&c->lock, &lock_profile_global,
+                          "%s->gso[%u].lock", dev->name, i);
     }
     return true;
 }

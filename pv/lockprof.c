@@ -69,6 +69,11 @@ void pv_domain_locks_init(struct domain *d)
         lock_order_selftest(d);
 }
 
+struct lock_profile_qhead *pv_lock_profile_head(void)
+{
+    return &dom.profile_head;
+}
+
 struct ucopy {
     struct xen_sysctl_lockprof_op *pc;
     int rc;

@@ -12,6 +12,7 @@
 #include "shim/lib.h"
 
 struct boot_info;
+struct lock_profile_qhead;
 struct memmap;
 struct xencons_interface;
 struct xenstore_domain_interface;
@@ -77,6 +78,12 @@ struct xencons_interface *pv_console_ring(void);
 struct xenstore_domain_interface *pv_store_ring(void);
 
 /* ------------------------------------- backends of the guest's devices */
+
+/*
+ * The guest's list of profiled locks ("Domain 1 ..." in the lock
+ * profile), where its devices' locks go too (lock_profile_name()).
+ */
+struct lock_profile_qhead *pv_lock_profile_head(void);
 
 /*
  * The backends' lock (docs/architecture.md, "Locks"), an rwlock: their

@@ -68,11 +68,12 @@ void _spin_lock_raw(spinlock_t *lock, bool irq_on);
 void _spin_unlock_raw(spinlock_t *lock);
 
 /*
- * shim/spinlock.c: a profile for the lock called @name in the structure
- * whose profile list is @q, or NULL (profiling off, or the pool empty,
- * which it logs).  The caller points it at its lock.
+ * shim/spinlock.c: a profile for @lock (a spinlock_t, or an rwlock_t if
+ * @is_rwlock) called @name in the structure whose profile list is @q, or
+ * NULL (profiling off, or the pool empty, which it logs).
  */
 struct lock_profile *lock_profile_alloc(struct lock_profile_qhead *q,
+                                        void *lock, bool is_rwlock,
                                         const char *name);
 
 #endif /* SHIM_LOCK_IMPL_H */

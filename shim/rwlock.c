@@ -303,10 +303,5 @@ void _rwlock_init_prof(rwlock_t *lock, struct lock_profile_qhead *q,
                        const char *name, unsigned int rank)
 {
     *lock = (rwlock_t)_RW_LOCK_UNLOCKED(rank);
-    lock->profile = lock_profile_alloc(q, name);
-    if ( lock->profile )
-    {
-        lock->profile->rwlock = lock;
-        lock->profile->is_rwlock = true;
-    }
+    lock->profile = lock_profile_alloc(q, lock, true, name);
 }

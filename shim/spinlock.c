@@ -257,11 +257,20 @@ static spinlock_t lock_profile_lock =
 
 /*
  * Xen allocates a structure's profiles (xzalloc); the shim has no heap,
- * so they come from this pool, which one domain's few locks never empty.
+ * so they come from this pool: the domain's dozen locks, and the devices'
+ * (each disk's and NIC's lock and one a queue, each device queue's of the
+ * drivers), named by lock_profile_name() in a buffer of their own.
  */
-#define LOCK_PROFILE_POOL   32
-static struct lock_profile lock_profile_pool[LOCK_PROFILE_POOL];
+#define LOCK_PROFILE_POOL   256
+static struct lock_profile_pooled {
+    struct lock_profile p;
+    char name[LOCK_PROFILE_NAME];
+} lock_profile_pool[LOCK_PROFILE_POOL];
 static unsigned int lock_profile_pool_used;
+static struct lock_profile *lock_profile_free_list;  /* forgotten ones */
+
+/* The shim's own locks that come with devices ("Global lock <name>"). */
+struct lock_profile_qhead lock_profile_global;
 
 int64_t spinlock_profile_iterate(lock_profile_subfunc *fn, void *par)
 {
@@ -363,33 +372,129 @@ void spinlock_profile_reset(unsigned char key)
     spinlock_profile_iterate(spinlock_profile_reset_elem, NULL);
 }
 
-struct lock_profile *lock_profile_alloc(struct lock_profile_qhead *q,
-                                        const char *name)
+/*
+ * A profile from the pool for @lock (an rwlock_t if @is_rwlock), listed
+ * in @q once its lock is set, so that the printouts never see it half
+ * made.
+ */
+static struct lock_profile_pooled *pool_take(struct lock_profile_qhead *q,
+                                             void *lock, bool is_rwlock,
+                                             const char *name)
 {
-    struct lock_profile *prof;
+    struct lock_profile_pooled *e;
 
-    if ( !opt_lock_profile )
-        return NULL;
-    if ( lock_profile_pool_used == LOCK_PROFILE_POOL )
+    if ( lock_profile_free_list )
+    {
+        e = container_of(lock_profile_free_list, struct lock_profile_pooled,
+                         p);
+        lock_profile_free_list = e->p.next;
+        memset(e, 0, sizeof(*e));
+    }
+    else if ( lock_profile_pool_used < LOCK_PROFILE_POOL )
+        e = &lock_profile_pool[lock_profile_pool_used++];
+    else
     {
         printk(XENLOG_WARNING "lock profiling unavailable for %016lx(%d)'s "
                "%s\n", (unsigned long)q, q->idx, name);
         return NULL;
     }
-    prof = &lock_profile_pool[lock_profile_pool_used++];
-    prof->name = name;
-    prof->next = q->elem_q;
-    q->elem_q = prof;
-    return prof;
+    e->p.name = name;
+    e->p.is_rwlock = is_rwlock;
+    if ( is_rwlock )
+        e->p.rwlock = lock;
+    else
+        e->p.lock = lock;
+    e->p.next = q->elem_q;
+    smp_wmb();
+    q->elem_q = &e->p;
+    return e;
+}
+
+struct lock_profile *lock_profile_alloc(struct lock_profile_qhead *q,
+                                        void *lock, bool is_rwlock,
+                                        const char *name)
+{
+    struct lock_profile_pooled *e;
+
+    if ( !opt_lock_profile )
+        return NULL;
+    spin_lock(&lock_profile_lock);
+    e = pool_take(q, lock, is_rwlock, name);
+    spin_unlock(&lock_profile_lock);
+    return e ? &e->p : NULL;
 }
 
 void _spin_lock_init_prof(spinlock_t *lock, struct lock_profile_qhead *q,
                           const char *name, unsigned int rank)
 {
     *lock = (spinlock_t)_SPIN_LOCK_UNLOCKED(rank);
-    lock->profile = lock_profile_alloc(q, name);
+    lock->profile = lock_profile_alloc(q, lock, false, name);
+}
+
+void lock_profile_name(spinlock_t *lock, struct lock_profile_qhead *q,
+                       const char *fmt, ...)
+{
+    struct lock_profile_pooled *e = NULL;
+    struct lock_profile *p;
+    char name[LOCK_PROFILE_NAME];
+    va_list ap;
+
+    if ( !opt_lock_profile )
+        return;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof(name), fmt, ap);
+    va_end(ap);
+    spin_lock(&lock_profile_lock);
+    /* Initialised again (a device reset): the profile it had. */
+    for ( p = q->elem_q; p && !lock->profile; p = p->next )
+        if ( !p->is_rwlock && p->lock == lock )
+            lock->profile = p;
     if ( lock->profile )
-        lock->profile->lock = lock;
+    {
+        e = container_of(lock->profile, struct lock_profile_pooled, p);
+        ASSERT(e >= lock_profile_pool &&
+               e < lock_profile_pool + LOCK_PROFILE_POOL &&
+               e->p.name == e->name);
+    }
+    else if ( (e = pool_take(q, lock, false, name)) )
+    {
+        e->p.name = e->name;
+        lock->profile = &e->p;
+    }
+    if ( e )
+        memcpy(e->name, name, sizeof(name));
+    spin_unlock(&lock_profile_lock);
+}
+
+void lock_profile_forget(const void *start, size_t size)
+{
+    struct lock_profile_qhead *hq;
+    struct lock_profile **pp, *p;
+    unsigned long addr;
+    int32_t i;
+
+    if ( !opt_lock_profile )
+        return;
+    spin_lock(&lock_profile_lock);
+    for ( i = 0; i < LOCKPROF_TYPE_N; i++ )
+        for ( hq = lock_profile_ancs[i].head_q; hq; hq = hq->head_q )
+            for ( pp = &hq->elem_q; (p = *pp); )
+            {
+                addr = p->is_rwlock ? (unsigned long)p->rwlock
+                                    : (unsigned long)p->lock;
+                if ( addr - (unsigned long)start >= size )
+                {
+                    pp = &p->next;
+                    continue;
+                }
+                *pp = p->next;
+                ASSERT((void *)p >= (void *)lock_profile_pool &&
+                       (void *)p <
+                       (void *)&lock_profile_pool[LOCK_PROFILE_POOL]);
+                p->next = lock_profile_free_list;
+                lock_profile_free_list = p;
+            }
+    spin_unlock(&lock_profile_lock);
 }
 
 void _lock_profile_register_struct(int32_t type,
@@ -411,22 +516,21 @@ extern struct lock_profile *const __stop_lock_profile[];
 
 void lock_profile_init(void)
 {
-    static struct lock_profile_qhead lock_profile_glb_q;
+    struct lock_profile_qhead *glb = &lock_profile_global;
     struct lock_profile *const *q;
 
     if ( !opt_lock_profile )
         return;
     for ( q = __start_lock_profile; q < __stop_lock_profile; q++ )
     {
-        (*q)->next = lock_profile_glb_q.elem_q;
-        lock_profile_glb_q.elem_q = *q;
+        (*q)->next = glb->elem_q;
+        glb->elem_q = *q;
         if ( (*q)->is_rwlock )
             (*q)->rwlock->profile = *q;
         else
             (*q)->lock->profile = *q;
     }
-    _lock_profile_register_struct(LOCKPROF_TYPE_GLOBAL, &lock_profile_glb_q,
-                                  0);
+    _lock_profile_register_struct(LOCKPROF_TYPE_GLOBAL, glb, 0);
     lock_profile_start = NOW();
     printk("Lock profiling on: %ld global lock(s)\n",
            (long)(__stop_lock_profile - __start_lock_profile));

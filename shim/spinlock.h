@@ -127,6 +127,27 @@ typedef spinlock_t rspinlock_t;
 void _spin_lock_init_prof(spinlock_t *lock, struct lock_profile_qhead *q,
                           const char *name, unsigned int rank);
 
+/*
+ * A lock of something that comes at run time (a disk, a NIC, a device
+ * queue), profiled as the name @fmt makes (at most LOCK_PROFILE_NAME - 1
+ * characters, as XEN_SYSCTL_lockprof_op's) in the list @q (its domain's
+ * profile_head, or lock_profile_global for the shim's own), or renamed if
+ * it already is (a slot that another device reuses).  Call it before
+ * anyone takes the lock, or while no one can; nothing without
+ * lock-profile.
+ */
+#define LOCK_PROFILE_NAME   40
+extern struct lock_profile_qhead lock_profile_global;
+void lock_profile_name(spinlock_t *lock, struct lock_profile_qhead *q,
+                       const char *fmt, ...) __printf(3, 4);
+
+/*
+ * Memory that goes back to the frame allocator (a removed device's
+ * driver's): the locks in [@start, @start + @size) leave the profile,
+ * their profiles back to the pool.
+ */
+void lock_profile_forget(const void *start, size_t size);
+
 /* List @s's profiled locks under @type (LOCKPROF_TYPE_PERDOM), idx @idx. */
 #define lock_profile_register_struct(type, s, idx) \
     _lock_profile_register_struct(type, &(s)->profile_head, idx)

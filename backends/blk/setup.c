@@ -221,6 +221,15 @@ static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
                  vdev & 15);
     else
         snprintf(v->name, sizeof(v->name), "xvd%c", 'a' + (vdev >> 4));
+    /*
+     * In the lock profile by the disk's name: a reused slot's renamed,
+     * its rings past the last disk's new (nothing takes a ring's lock
+     * past nr_rings, which the memset made 0).
+     */
+    lock_profile_name(&v->lock, pv_lock_profile_head(), "%s->lock", v->name);
+    for ( i = 0; i < MIN(dev->nr_queues, VBD_MAX_QUEUES); i++ )
+        lock_profile_name(&v->ring_lock[i], pv_lock_profile_head(),
+                          "%s->ring_lock[%u]", v->name, i);
     snprintf(v->be, sizeof(v->be), "/local/domain/0/backend/vbd/1/%u",
              v->devid);
     snprintf(v->fe, sizeof(v->fe), "/local/domain/1/device/vbd/%u",

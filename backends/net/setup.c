@@ -141,6 +141,11 @@ static bool add_vif(struct net_dev *dev)
              v->devid);
     v->dev = dev;
     v->max_queues = MIN(MAX(g.max_vcpus, 1u), VIF_MAX_QUEUES);
+    /* In the lock profile (a reused slot's, the same names again). */
+    lock_profile_name(&v->lock, pv_lock_profile_head(), "%s->lock", v->name);
+    for ( i = 0; i < v->max_queues; i++ )
+        lock_profile_name(&v->queue_lock[i], pv_lock_profile_head(),
+                          "%s->queue_lock[%u]", v->name, i);
     for ( i = 0; i < VIF_MAX_QUEUES; i++ )
     {
         v->q[i].vif = v;

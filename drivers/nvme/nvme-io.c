@@ -22,6 +22,8 @@ bool nvme_queue_alloc(struct nvme_ctrl *c, struct nvme_queue *q,
     unsigned int i;
 
     spin_lock_init(&q->lock, LOCK_RANK_NVME_QUEUE);
+    lock_profile_name(&q->lock, &lock_profile_global, "nvme%u->q[%u].lock",
+                      c->index, qid);
     q->ctrl = c;
     q->qid = qid;
     q->depth = depth;

@@ -428,6 +428,9 @@ bool virtio_blk_probe(struct pci_dev *d)
         }
 
     snprintf(vb->blk.name, sizeof(vb->blk.name), "virtio-blk%u", nr_vblks);
+    for ( i = 0; i < nr; i++ )
+        lock_profile_name(&vb->q[i].lock, &lock_profile_global,
+                          "%s->q[%u].lock", vb->blk.name, i);
     vb->blk.nr_queues = nr;
     vb->blk.ops = &vblk_ops;
     vb->blk.priv = vb;

@@ -67,6 +67,10 @@ static bool setup_queue(struct vnet *vn, unsigned int i)
 
     spin_lock_init(&q->rx_lock, LOCK_RANK_NET_RX);
     spin_lock_init(&q->tx_lock, LOCK_RANK_NET_TX);
+    lock_profile_name(&q->rx_lock, &lock_profile_global, "%s->q[%u].rx_lock",
+                      vn->net.name, i);
+    lock_profile_name(&q->tx_lock, &lock_profile_global, "%s->q[%u].tx_lock",
+                      vn->net.name, i);
     q->vn = vn;
     q->index = i;
     /* Entry 0 stays for configuration changes, unused (4.1.5.1.2). */
@@ -98,6 +102,8 @@ static bool setup_queue(struct vnet *vn, unsigned int i)
 static bool setup_ctrl(struct vnet *vn, unsigned int max_pairs)
 {
     spin_lock_init(&vn->ctrl_lock, LOCK_RANK_NET_CTRL);
+    lock_profile_name(&vn->ctrl_lock, &lock_profile_global, "%s->ctrl_lock",
+                      vn->net.name);
     vn->ctrl = dma_alloc(sizeof(*vn->ctrl));
     return vn->ctrl &&
            virtio_queue_setup(&vn->vd, &vn->ctrlq, 2 * max_pairs, 64,

@@ -979,19 +979,131 @@ static void count_elem(struct lock_profile *data, int32_t type, int32_t idx,
     (*n)++;
 }
 
+/*
+ * A device's lock, profiled under a name made at run time: counted from
+ * then on, renamed in place when its slot takes another device, listed
+ * in the global list or its domain's.
+ */
+static void profile_name(void)
+{
+    static spinlock_t dev, ring;
+    struct lock_profile *p;
+    char longname[64];
+
+    opt_lock_profile = true;
+    spin_lock_init(&dev, LOCK_RANK_VBD);
+    spin_lock_init(&ring, LOCK_RANK_VBD_RING);
+    lock_profile_name(&dev, &dom1.profile_head, "xvd%c->lock", 'a');
+    lock_profile_name(&ring, &lock_profile_global, "virtio-blk%u->q[%u]",
+                      0, 1);
+    _lock_profile_register_struct(LOCKPROF_TYPE_GLOBAL, &lock_profile_global,
+                                  0);
+    p = dev.profile;
+    CHECK(p && p->lock == &dev && !p->is_rwlock);
+    CHECK_STR(p->name, "xvda->lock");
+    CHECK(dom1.profile_head.elem_q == p);
+    CHECK(lock_profile_global.elem_q == ring.profile);
+    CHECK_STR(ring.profile->name, "virtio-blk0->q[1]");
+    CHECK_EQ(dev.rank, LOCK_RANK_VBD);
+
+    spin_lock(&dev);
+    fake_now += 30;
+    spin_unlock(&dev);
+    CHECK_EQ(p->lock_cnt, 1);
+    CHECK_EQ(p->time_hold, 30);
+
+    /* Another disk in the slot: the same profile, its counts kept. */
+    lock_profile_name(&dev, &dom1.profile_head, "xvd%c->lock", 'c');
+    CHECK(dev.profile == p && dom1.profile_head.elem_q == p);
+    CHECK_STR(p->name, "xvdc->lock");
+    CHECK_EQ(p->lock_cnt, 1);
+
+    /* Initialised again (a device reset): its profile found again. */
+    spin_lock_init(&dev, LOCK_RANK_VBD);
+    lock_profile_name(&dev, &dom1.profile_head, "xvd%c->lock", 'c');
+    CHECK(dev.profile == p && dom1.profile_head.elem_q == p);
+    CHECK_EQ(p->lock_cnt, 1);
+
+    /* A name past the sysctl's 40 bytes is cut, terminated. */
+    memset(longname, 'x', sizeof(longname) - 1);
+    longname[sizeof(longname) - 1] = '\0';
+    lock_profile_name(&dev, &dom1.profile_head, "%s", longname);
+    CHECK_EQ(strlen(p->name), LOCK_PROFILE_NAME - 1);
+
+    out_reset();
+    spinlock_profile_printall('l');
+    CHECK(strstr(out, "Global lock virtio-blk0->q[1]: addr="));
+    CHECK(strstr(out, "Domain 1 xxxxxxxx"));
+}
+
+/* Whether @q lists a profile of the lock at @lock. */
+static bool listed(const struct lock_profile_qhead *q, const void *lock)
+{
+    const struct lock_profile *p;
+
+    for ( p = q->elem_q; p; p = p->next )
+        if ( (p->is_rwlock ? (const void *)p->rwlock
+                           : (const void *)p->lock) == lock )
+            return true;
+    return false;
+}
+
+/*
+ * A removed device's memory goes back: its locks leave the profile, and
+ * their profiles serve the next device's locks.
+ */
+static void profile_forget(void)
+{
+    static struct { spinlock_t l[3]; rwlock_t rw; } dev;
+    static spinlock_t other;
+    struct lock_profile *p1 = NULL, *p2;
+
+    opt_lock_profile = true;
+    for ( unsigned int i = 0; i < 3; i++ )
+    {
+        spin_lock_init(&dev.l[i], LOCK_RANK_NET_RX);
+        lock_profile_name(&dev.l[i], &lock_profile_global, "dev->l[%u]", i);
+    }
+    _rwlock_init_prof(&dev.rw, &lock_profile_global, "dev->rw",
+                      LOCK_RANK(LOCK_RANK_GRANT_TABLE));
+    CHECK(dev.rw.profile && dev.l[2].profile);
+    p1 = dev.l[2].profile;
+    /* The last lock and the rwlock after it: the range is what counts. */
+    lock_profile_forget(&dev.l[2], (char *)(&dev + 1) - (char *)&dev.l[2]);
+    CHECK(!listed(&lock_profile_global, &dev.l[2]));
+    CHECK(!listed(&lock_profile_global, &dev.rw));
+    CHECK(listed(&lock_profile_global, &dev.l[0]));
+    CHECK(listed(&lock_profile_global, &dev.l[1]));
+    CHECK(listed(&dom1.profile_head, &dom1.a));
+    /* The next lock named takes a forgotten profile, cleared. */
+    spin_lock_init(&other, LOCK_RANK_NET_TX);
+    lock_profile_name(&other, &lock_profile_global, "other");
+    p2 = other.profile;
+    CHECK(p2 == dev.rw.profile || p2 == p1);
+    CHECK_STR(p2->name, "other");
+    CHECK(p2->lock == &other && !p2->is_rwlock && !p2->lock_cnt);
+    CHECK(listed(&lock_profile_global, &other));
+}
+
 /* Profiles come from a fixed pool: the one after it is left unprofiled. */
 static void profile_pool(void)
 {
     static struct thing many[LOCK_PROFILE_POOL];
     unsigned int i, n = 0;
 
-    for ( i = 0; lock_profile_pool_used < LOCK_PROFILE_POOL; i++ )
+    for ( i = 0; lock_profile_pool_used < LOCK_PROFILE_POOL ||
+                 lock_profile_free_list; i++ )
         spin_lock_init_prof(&many[i], a, LOCK_RANK_VBD);
     out_reset();
     spin_lock_init_prof(&many[i], b, LOCK_RANK_VIF);
     CHECK(!many[i].b.profile);
     CHECK(strstr(out, "lock profiling unavailable for ") &&
           strstr(out, "'s b\n"));
+    spin_lock_init(&many[i].a, LOCK_RANK_VBD);
+    out_reset();
+    lock_profile_name(&many[i].a, &many[i].profile_head, "dev%u", 7);
+    CHECK(!many[i].a.profile);
+    CHECK(strstr(out, "'s dev7\n"));
     spin_lock(&many[i].b);              /* still a lock */
     spin_unlock(&many[i].b);
     rwlock_init_prof(&many[i], rw, LOCK_RANK_GRANT_TABLE);
@@ -1000,7 +1112,7 @@ static void profile_pool(void)
     write_unlock(&many[i].rw);
     fake_now = 7000;
     CHECK_EQ(spinlock_profile_iterate(count_elem, &n), 1000);
-    CHECK_EQ(n, 4);                     /* only registered structures */
+    CHECK_EQ(n, 9);                     /* only registered structures */
 }
 
 int main(void)
@@ -1026,6 +1138,8 @@ int main(void)
     RUN(profile_counts);
     RUN(rw_profile_counts);
     RUN(profile_print);
+    RUN(profile_name);
+    RUN(profile_forget);
     RUN(profile_pool);
     UNIT_EXIT();
 }

@@ -9,8 +9,10 @@
  * (10 s by default; the expect file gives 2 s, and the read while Closing
  * comes well within it): the ring and the port let go, both directories
  * removed, the device given back (the shim's log says so, for run.sh to
- * check).
+ * check).  With the lock profile on (the expect file), the driver's queue
+ * lock leaves it once its memory goes back, the backend's stays.
  */
+#include "lockprof.h"                   /* first: it wants __XEN_TOOLS__ */
 #include "blkfront.h"
 
 const char test_title[] = "blk-detach-stuck: a frontend that never closes";
@@ -18,6 +20,7 @@ const char test_title[] = "blk-detach-stuck: a frontend that never closes";
 #define REF_DATA    9
 #define REF_RING    30
 #define SECTORS     2048                /* disk virtio 1M */
+#define VQ_LOCK     "virtio-blk0->q[0].lock"
 
 static uint8_t ring_page[PAGE_SIZE] __gnt_page;
 static uint8_t data[PAGE_SIZE] __gnt_page;
@@ -55,6 +58,7 @@ void test_main(void)
     blk_connect(d);
     blk_grant(REF_DATA, data, 0);
     read_one(8, "connected");
+    check_rc(lockprof_find(VQ_LOCK, LOCKPROF_TYPE_GLOBAL, NULL), 1);
     printf("blk-detach-stuck: connected\n");
 
     /* The host's removal: Closing, which this frontend ignores. */
@@ -86,5 +90,17 @@ void test_main(void)
     check_rc(evtchn_status_of(d->port, &st), 0);
     if ( st.status != EVTCHNSTAT_unbound || st.u.unbound.dom != 0 )
         test_fail("port %u status %u after the removal", d->port, st.status);
+    /* The driver's memory goes back a second after the device left. */
+    start = system_time();
+    while ( lockprof_find(VQ_LOCK, LOCKPROF_TYPE_GLOBAL, NULL) )
+    {
+        if ( blk_waited_long(start) )
+        {
+            test_fail("%s still in the lock profile", VQ_LOCK);
+            break;
+        }
+        blk_yield();
+    }
+    check_rc(lockprof_find("xvda->lock", LOCKPROF_TYPE_PERDOM, NULL), 1);
     test_success();
 }

@@ -254,5 +254,7 @@ size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strstr(const char *haystack, const char *needle);
+/* The digits (base 10 or 16) at @s's start; *@end past them if @end. */
+unsigned long strtoul(const char *s, char **end, int base);
 
 #endif /* GUEST_GUEST_H */

@@ -78,3 +78,23 @@ char *strstr(const char *haystack, const char *needle)
 
     return len ? NULL : (char *)haystack;
 }
+
+unsigned long strtoul(const char *s, char **end, int base)
+{
+    unsigned long n = 0;
+    unsigned int d;
+
+    for ( ; ; s++ )
+    {
+        if ( *s >= '0' && *s <= '9' )
+            d = *s - '0';
+        else if ( base == 16 && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f' )
+            d = (*s | 0x20) - 'a' + 10;
+        else
+            break;
+        n = n * base + d;
+    }
+    if ( end )
+        *end = (char *)s;
+    return n;
+}

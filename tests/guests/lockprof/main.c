@@ -9,12 +9,16 @@
  * other hypercalls take it once each, grant maps and unmaps take the
  * grant table's locks instead, elements beyond max_elem are
  * counted but not written, a bad or partly bad buffer is -EFAULT and
- * leaves the argument unchanged, an unknown sub-op is -EINVAL, and a
- * reset zeroes the counts.
+ * leaves the argument unchanged, an unknown sub-op is -EINVAL, a reset
+ * zeroes the counts, and the devices' locks are there too: the disk's
+ * and each of its rings' in the domain's list, the virtio-blk and
+ * virtio-net queues' in the global one, counted as the disk is read.
  */
 #define __XEN_TOOLS__ 1
 #include "guest.h"
+#include "blkfront.h"
 #include "event.h"
+#include "lockprof.h"
 #include "grant.h"
 #include "mm.h"
 #include "user.h"
@@ -25,21 +29,14 @@
 
 const char test_title[] = "sysctl lockprof_op: query and reset";
 
-#define MAX_LOCKS   64
+#define MAX_LOCKS   128
 
 static struct xen_sysctl op;
 static struct xen_sysctl_lockprof_data data[MAX_LOCKS + 1];
 
 static long lockprof(uint32_t cmd, uint32_t max_elem, void *buf)
 {
-    memset(&op, 0, sizeof(op));
-    op.cmd = XEN_SYSCTL_lockprof_op;
-    op.interface_version = XEN_SYSCTL_INTERFACE_VERSION;
-    op.u.lockprof_op.cmd = cmd;
-    op.u.lockprof_op.max_elem = max_elem;
-    op.u.lockprof_op.nr_elem = 0xdead;
-    set_xen_guest_handle(op.u.lockprof_op.data, buf);
-    return HYPERCALL(__HYPERVISOR_sysctl, &op, 0, 0, 0, 0);
+    return lockprof_op(&op, cmd, max_elem, buf);
 }
 
 static const struct xen_sysctl_lockprof_data *find(const char *name,
@@ -510,6 +507,72 @@ static void check_reset(void)
                   (unsigned long)time_before);
 }
 
+/*
+ * The disk (expect: disk virtio 1M) and the NIC (net user): the backends'
+ * locks in the domain's list by the device's name, one a ring of as many
+ * as the backend offers and no more, the drivers' queue locks in the
+ * global list; reads through xvda's ring count on its ring's lock and on
+ * the device queue's.
+ */
+static void check_device_locks(void)
+{
+    static uint8_t ring_page[PAGE_SIZE] __gnt_page;
+    static uint8_t buf[PAGE_SIZE] __gnt_page;
+    static struct blkfront xvda = {
+        .fe = "device/vbd/51712", .be = "/local/domain/0/backend/vbd/1/51712",
+        .sectors = 2048, .ref_ring = 30, .ring_page = ring_page,
+    };
+    struct blkif_request_segment seg = blk_seg(9, 0, 7);
+    unsigned int i, nr_rings;
+    uint64_t ring0, vq0;
+    char name[40];
+
+    if ( !blk_test_init() )
+        return;
+    nr_rings = strtoul(blk_xs_read(blk_be(&xvda, "multi-queue-max-queues")),
+                       NULL, 10);
+    query_all();
+    find("xvda->lock", LOCKPROF_TYPE_PERDOM);
+    for ( i = 0; i < nr_rings; i++ )
+    {
+        snprintf(name, sizeof(name), "xvda->ring_lock[%u]", i);
+        find(name, LOCKPROF_TYPE_PERDOM);
+    }
+    snprintf(name, sizeof(name), "xvda->ring_lock[%u]", nr_rings);
+    if ( !nr_rings || lockprof_find(name, LOCKPROF_TYPE_PERDOM, NULL) )
+        test_fail("%u rings offered, %s listed", nr_rings, name);
+    find("vif1.0->lock", LOCKPROF_TYPE_PERDOM);
+    find("vif1.0->queue_lock[0]", LOCKPROF_TYPE_PERDOM);
+    find("virtio-net0->q[0].rx_lock", LOCKPROF_TYPE_GLOBAL);
+    find("virtio-net0->q[0].tx_lock", LOCKPROF_TYPE_GLOBAL);
+    ring0 = find("xvda->ring_lock[0]", LOCKPROF_TYPE_PERDOM)->lock_cnt;
+    vq0 = find("virtio-blk0->q[0].lock", LOCKPROF_TYPE_GLOBAL)->lock_cnt;
+
+    blk_wait_be_state(&xvda, XenbusStateInitWait);
+    blk_connect(&xvda);
+    blk_grant(9, buf, 0);
+    for ( i = 0; i < 8; i++ )
+    {
+        check_rc(blk_rq(&xvda, BLKIF_OP_READ, 8 * i, 1, &seg),
+                 BLKIF_RSP_OKAY);
+        if ( !blk_holds(buf, 0, 8 * i) )
+            test_fail("sector %u read wrong", 8 * i);
+    }
+    query_all();
+    ring0 = find("xvda->ring_lock[0]", LOCKPROF_TYPE_PERDOM)->lock_cnt - ring0;
+    vq0 = find("virtio-blk0->q[0].lock", LOCKPROF_TYPE_GLOBAL)->lock_cnt - vq0;
+    printf("%u rings; 8 reads: xvda->ring_lock[0] %lu, "
+           "virtio-blk0->q[0].lock %lu\n", nr_rings, (unsigned long)ring0,
+           (unsigned long)vq0);
+    /* Each read taken and answered under the ring's lock, queued on q[0]. */
+    if ( ring0 < 8 )
+        test_fail("8 reads took xvda->ring_lock[0] %lu times",
+                  (unsigned long)ring0);
+    if ( vq0 < 8 )
+        test_fail("8 reads took virtio-blk0->q[0].lock %lu times",
+                  (unsigned long)vq0);
+}
+
 void test_main(void)
 {
     check_query();
@@ -522,5 +585,6 @@ void test_main(void)
     check_bad_buffers();
     check_refusals();
     check_reset();
+    check_device_locks();
     test_success();
 }
