@@ -239,8 +239,8 @@ job "bench flush-lock" "" "BENCH_SHORT=1 tests/bench/flush-lock.sh"
 job "bench linux" "" "BENCH_SHORT=1 tests/bench/linux.sh"
 job "bench io" "" "BENCH_SHORT=1 tests/bench/io.sh"
 # Over a tap with the virtio header: the shim alone (native is the same
-# boot as above but for the NIC).
-job "bench io tap" "" "BENCH_SHORT=1 IO_BENCH_NET=tap IO_BENCH_ONLY=pvshim tests/bench/io.sh"
+# boot as above but for the NIC), with its lock profile around each part.
+job "bench io tap" "" "BENCH_SHORT=1 IO_BENCH_NET=tap IO_BENCH_ONLY=pvshim IO_BENCH_LOCKS=1 tests/bench/io.sh"
 
 # Boot tests under QEMU TCG, a job a section; every CPU brought up, under
 # TCG single- and multi-threaded, up to 64.

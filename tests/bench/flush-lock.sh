@@ -101,33 +101,7 @@ lock_prof() {   # log, lock line's head
 # RESET), the largest first: "domain_lock 5.5% flush_lock 0.1%"; "-"
 # if no lock was waited for.
 lock_waits() {  # log, cpus
-    local w
-    w=$(awk -v cpus="$2" '
-        /lock profile info RESET/ { reset = 1; next }
-        reset && /lock profile info SHOW/ {
-            if ( match($0, /total = [0-9]+/) )
-                total = substr($0, RSTART + 8, RLENGTH - 8) + 0
-            next
-        }
-        reset && /(Global lock|Domain [0-9]+) [^ ]+: addr=/ {
-            name = $0
-            sub(/: addr=.*/, "", name)
-            sub(/.* /, "", name)
-            next
-        }
-        reset && /  lock:[0-9]+\([0-9]+\), block:[0-9]+\([0-9]+\)/ {
-            b = $0
-            sub(/.*block:[0-9]+\(/, "", b)
-            sub(/\).*/, "", b)
-            tb[name] = b + 0
-        }
-        END {
-            for ( l in tb )
-                if ( total > 0 && tb[l] > 0 )
-                    printf "%s %.1f\n", l, 100 * tb[l] / (cpus * total)
-        }' "$1" | sort -k2 -rn |
-        awk '{ printf "%s%s %s%%", (NR > 1 ? " " : ""), $1, $2 }')
-    echo "${w:--}"
+    tests/bench/lock-table.py --waits --vcpus "$2" "$1"
 }
 
 # flush_lock's into acq/hold/block[key]; false if the log has none.

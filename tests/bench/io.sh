@@ -55,6 +55,12 @@
 # hypercalls by type, event upcalls, guest mode switches, interrupts).
 # With IO_BENCH_ICOUNT=1 too, under -icount shift=0: its TSC ticks by
 # entry are then the instructions the shim ran per request.
+# IO_BENCH_LOCKS=1 boots the shim with lock-profile and types its debug
+# keys 'L' before and 'l' after each part: build/bench/io-pvshim-PART.locks,
+# and two more tables by tests/bench/lock-table.py, each lock's
+# acquisitions per device request (disk) or MiB (TCP) and its share of
+# the vCPUs' time spent waiting for it (the disk's and NIC's locks by the
+# device's name: xvda->ring_lock[N], virtio-blk0->q[N].lock, ...).
 # IO_BENCH_FILLS=1 records QEMU's soft-TLB fills during each part of
 # each boot (a uprobe, tests/bench/lib.sh's fills_probe_add, as root:
 # QEMU runs several times slower meanwhile, so no timing run) and adds
@@ -191,9 +197,16 @@ if [ "${IO_BENCH_PERFC:-0}" = 1 ]; then
     make -s CONFIG=perfc >/dev/null || { verdict 1 "make CONFIG=perfc failed"; exit 1; }
     rm -f "$out"/io-*.perfc
 fi
+locks=
+shim_cmdline=${IO_BENCH_SHIM_CMDLINE:-}
+if [ "${IO_BENCH_LOCKS:-0}" = 1 ]; then
+    locks=1
+    shim_cmdline+="${shim_cmdline:+ }lock-profile"
+    rm -f "$out"/io-*.locks
+fi
 eval "qemu=($(tools/pvshim-run "$kernel" --initrd "$initrd" --memory 1G \
     --vcpus "$vcpus" \
-    --shim-dir "$shim_dir" ${IO_BENCH_SHIM_CMDLINE:+--shim-cmdline "$IO_BENCH_SHIM_CMDLINE"} \
+    --shim-dir "$shim_dir" ${shim_cmdline:+--shim-cmdline "$shim_cmdline"} \
     --disk "$disk" --dry-run \
     --guest-cmdline "root=/dev/xvda1 console=hvc0 ${args/DEV/\/dev\/xvda}" \
     "${nic[@]}" </dev/null))" || { verdict 1 "tools/pvshim-run --dry-run failed"; exit 1; }
@@ -230,6 +243,10 @@ watch_start() {  # name, part
         shim_keys P
         perfc_part=$2
     fi
+    if [ -n "$locks" ] && [ "$1" = pvshim ]; then
+        shim_keys L
+        locks_part=$2
+    fi
     if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
         tools/pvshim-profile "127.0.0.1:$gdb_port" --seconds 3600 \
             --raw "$out/io-$1-$2.samples" 2>/dev/null &
@@ -252,6 +269,10 @@ watch_stop() {
     if [ -n "${perfc_part:-}" ]; then
         perfc_save "$out/io-pvshim.log" "$out/io-pvshim-$perfc_part.perfc"
         perfc_part=
+    fi
+    if [ -n "${locks_part:-}" ]; then
+        lockprof_save "$out/io-pvshim.log" "$out/io-pvshim-$locks_part.locks"
+        locks_part=
     fi
     if [ -n "$prof_pid" ]; then
         kill -INT "$prof_pid" 2>/dev/null
@@ -524,20 +545,36 @@ for p in seqread:"seq read" seqwrite:"seq write" randread:"rand read"; do
     row "context switches per req, ${p#*:}" - "${v[@]}"
 done
 
-# IO_BENCH_PERFC=1: what the shim counted, per device request for the
-# disk's parts and per MiB moved for the network's.
-if [ -n "$perfc" ]; then
+# pvshim's saved per-part files with extension $1 as table columns, each
+# with its divisor: device requests for the disk's parts, MiB for TCP.
+pvshim_cols() {     # extension
+    local p b
     cols=()
     for p in seqwrite seqread randread; do
-        cols+=("$p/req=$out/io-pvshim-$p.perfc:${reqs[pvshim,$p]:--}")
+        cols+=("$p/req=$out/io-pvshim-$p.$1:${reqs[pvshim,$p]:--}")
     done
     for p in tcpin tcpout; do
         b=${bytes[pvshim,$p]:-}
-        cols+=("$p/MiB=$out/io-pvshim-$p.perfc:${b:+$(awk -v b="$b" 'BEGIN { print b / 1048576 }')}")
+        cols+=("$p/MiB=$out/io-pvshim-$p.$1:${b:+$(awk -v b="$b" 'BEGIN { print b / 1048576 }')}")
     done
+}
+
+# IO_BENCH_PERFC=1: what the shim counted, per device request for the
+# disk's parts and per MiB moved for the network's.
+if [ -n "$perfc" ]; then
+    pvshim_cols perfc
     say ""
     say "pvshim's performance counters per device request (disk) and MiB (TCP):"
     while IFS= read -r line; do say "$line"; done < <(tests/bench/perfc-table.py "${cols[@]}")
+fi
+
+# IO_BENCH_LOCKS=1: the lock profile per device request (disk) and MiB
+# (TCP), and each lock's share of the vCPUs' waiting.
+if [ -n "$locks" ]; then
+    pvshim_cols locks
+    say ""
+    say "pvshim's lock profile per device request (disk) and MiB (TCP), $vcpus vCPU(s):"
+    while IFS= read -r line; do say "$line"; done < <(tests/bench/lock-table.py --vcpus "$vcpus" "${cols[@]}")
 fi
 
 # IO_BENCH_FILLS=1: QEMU's soft-TLB fills per request (disk) and MiB (TCP).
@@ -569,6 +606,16 @@ for name in "${names[@]}"; do
     for p in seqread seqwrite randread ${iperf:+tcpin tcpout}; do
         [ -n "${bw[$name,$p]:-}" ] && [ -n "${cpu[$name,$p]:-}" ] || miss+=" $p"
     done
+    # The disk's parts took its ring's lock and the device queue's.
+    if [ -n "$locks" ] && [ $name = pvshim ]; then
+        for p in seqread seqwrite randread; do
+            for l in 'xvda->ring_lock\[0\]' 'virtio-blk0->q\[0\]\.lock'; do
+                grep -aA1 "Domain 1 $l: \|Global lock $l: " \
+                    "$out/io-pvshim-$p.locks" 2>/dev/null |
+                    grep -aq '^  lock:[1-9]' || miss+=" $p's ${l//\\/} profile"
+            done
+        done
+    fi
     if grep -aqE 'Panic on CPU|FATAL TRAP' "$out/io-$name.log"; then
         verdict 1 "$name: the shim failed ($out/io-$name.log)"; failed=1
     elif [ -n "$miss" ]; then

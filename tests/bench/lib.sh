@@ -34,6 +34,26 @@ perfc_save() {
         sed -n 's/^(XEN) \(\[[ 0-9.]*\] \)\{0,1\}//; /TOTAL\[\|ARR[0-9]*\[/p' > "$2"
 }
 
+# lockprof_save LOG FILE: key 'l' (a shim booted with lock-profile), then
+# its printout out of the console log LOG into FILE (the SHOW line and
+# each lock's two, for tests/bench/lock-table.py), once the log has a new
+# SHOW and has stopped growing.
+lockprof_save() {
+    local log=$1 n size=-1
+    n=$(grep -ac 'lock profile info SHOW' "$log")
+    shim_keys l
+    for _ in $(seq 50); do
+        if [ "$(grep -ac 'lock profile info SHOW' "$log")" -gt "$n" ]; then
+            [ "$(stat -c %s "$log")" = "$size" ] && break
+            size=$(stat -c %s "$log")
+        fi
+        sleep 0.2
+    done
+    sed -n '/lock profile info SHOW/h; /lock profile info SHOW/!H; ${x;p}' "$log" |
+        tr -d '\r' | sed 's/^(XEN) \(\[[ 0-9.]*\] \)\{0,1\}//' |
+        grep -aE 'lock profile info SHOW|: addr=|^  lock:' > "$2"
+}
+
 # QEMU's soft-TLB fills (tests/bench/tlb-fills.py): a uprobe on the
 # installed QEMU's x86_cpu_tlb_fill() with each fill's address and MMU
 # index (its second and fifth arguments), through perf probe (as root).
