@@ -306,7 +306,8 @@ static void hypervisor_leaf(uint32_t idx, uint32_t sub, uint32_t r[4],
     case 2:
         r[0] = 1;                       /* hypercall pages */
         r[1] = XEN_CPUID_FIRST_LEAF;    /* MSR base */
-        /* Xen's PV guests get MMU_PT_UPDATE_PRESERVE_AD: not yet ours. */
+        /* As Xen's PV guests: mmu_update keeps A/D (mm-update.c). */
+        r[2] = XEN_CPUID_FEAT1_MMU_PT_UPDATE_PRESERVE_AD;
         break;
     case 3:
         /*

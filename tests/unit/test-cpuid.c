@@ -49,7 +49,8 @@ static void hypervisor_leaves(void)
     ones(0x40000002, 0, r, &h);
     CHECK_EQ(r[EAX], 1);
     CHECK_EQ(r[EBX], 0x40000000);
-    CHECK_EQ(r[ECX] | r[EDX], 0);
+    CHECK_EQ(r[ECX], XEN_CPUID_FEAT1_MMU_PT_UPDATE_PRESERVE_AD);
+    CHECK_EQ(r[EDX], 0);
 
     ones(0x40000003, 0, r, &h);
     CHECK_EQ(r[EAX], 6);                /* reliable TSC, RDTSCP, native */

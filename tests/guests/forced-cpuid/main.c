@@ -63,6 +63,9 @@ static void test_xen_leaves(void)
     forced_cpuid(XEN_CPUID_LEAF(2), 0, r);
     check_rc(r[EAX], 1);                        /* hypercall pages */
     check_rc(r[EBX], XEN_CPUID_FIRST_LEAF);     /* MSR base */
+    /* Xen's PV guests' feature: mmu_update keeps Accessed and Dirty. */
+    check_rc(r[ECX], XEN_CPUID_FEAT1_MMU_PT_UPDATE_PRESERVE_AD);
+    check_rc(r[EDX], 0);
 
     forced_cpuid(XEN_CPUID_LEAF(4), 0, r);      /* HVM only */
     check_rc(r[EAX] | r[EBX] | r[ECX] | r[EDX], 0);
