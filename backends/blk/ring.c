@@ -97,20 +97,26 @@ static int16_t blkif_status(enum blk_status s)
     return s == BLK_EUNSUPP ? BLKIF_RSP_EOPNOTSUPP : BLKIF_RSP_ERROR;
 }
 
-/*
- * The rings that waited for room (a slot, maps, a device queue: shared
- * by the vbd's rings) may go on, each on its CPU; a disconnected vbd
- * with nothing left in flight, on CPU 0, lets its rings go.  Called
- * after what was given back, with a full barrier between (the atomic
- * operations that gave it, or the caller's), from any ring's CPU.
- */
-static void wake_waiting(struct vbd *v)
+/* @v's rings that wait for room go on, each on its CPU. */
+static void wake_busy(struct vbd *v)
 {
     unsigned int i, n = MIN(ACCESS_ONCE(v->nr_rings), VBD_MAX_QUEUES);
 
     for ( i = 0; i < n; i++ )
         if ( __atomic_load_n(&v->rings[i].busy, __ATOMIC_SEQ_CST) )
-            cpu_raise_softirq(v->rings[i].cpu, BLKBACK_SOFTIRQ);
+            cpu_raise_softirq(ACCESS_ONCE(v->rings[i].cpu), BLKBACK_SOFTIRQ);
+}
+
+/*
+ * The rings that waited for room (a slot, maps: shared by the vbd's
+ * rings) may go on, each on its CPU; a disconnected vbd with nothing
+ * left in flight, on CPU 0, lets its rings go.  Called after what was
+ * given back, with a full barrier between (the atomic operations that
+ * gave it, or the caller's), from any ring's CPU.
+ */
+static void wake_waiting(struct vbd *v)
+{
+    wake_busy(v);
     if ( !ACCESS_ONCE(v->connected) &&
          !__atomic_load_n(&v->inflight, __ATOMIC_SEQ_CST) )
         cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
@@ -215,6 +221,7 @@ static void req_done(struct blk_request *breq, enum blk_status s)
 {
     struct vbd_req *q = breq->data;
     struct vbd_ring *r = q->ring;
+    unsigned int i;
 
     ASSERT(pv_backend_locked());
     spin_lock_irq_on_wait(vbd_ring_lock(r));
@@ -222,11 +229,17 @@ static void req_done(struct blk_request *breq, enum blk_status s)
         q->status = s;
     /*
      * The device's queue has room again: a ring waiting for it, @q's own
-     * among them (its first pieces in, the rest stalled), goes on.  The
-     * room was made before @breq came back; a ring that found none and
-     * marked itself busy since looks again after.
+     * among them (its first pieces in, the rest stalled), goes on, and so
+     * do other disks' (partitions of the same device, an NVMe
+     * controller's other namespaces share its queues), which no
+     * completion of their own may come to wake.  The room was made
+     * before @breq came back; a ring that found none and marked itself
+     * busy since looks again after.
      */
     smp_mb();
+    for ( i = 0; i < ACCESS_ONCE(nr_vbds); i++ )
+        if ( &vbds[i] != r->vbd )
+            wake_busy(&vbds[i]);
     wake_waiting(r->vbd);
     if ( --q->pending || q->stalled )
         goto out;
@@ -334,7 +347,8 @@ static void drop_stalled(struct vbd_ring *r)
 /*
  * Stalled requests in order, one still without room staying first;
  * false if one is.  A room-maker on another ring (a shared device
- * queue) finds us busy, or we find its room on the look again.  Each
+ * queue: this disk's, or another's on the same device or controller,
+ * req_done()) finds us busy, or we find its room on the look again.  Each
  * is off the list while tried: one whose rest is refused finishes in
  * submit_subs(), and its slot may be another ring's at once.
  */

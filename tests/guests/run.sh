@@ -21,7 +21,10 @@
 #                     sector n holding the 64-bit little-endian n in each
 #                     of its 8-byte words, as a virtio-blk or NVMe device
 #                     (IF virtio or nvme); OPTs are pvshim-run --disk's
-#                     (ro: read-only to QEMU, discard, bs=4096)
+#                     (ro: read-only to QEMU, discard, bs=4096, iops=N,
+#                     queue-size=N), or parts=N: a GPT (sfdisk's) with N
+#                     partitions of 1 MiB, partition k's first sector
+#                     2048 * k (the pattern stays in them)
 #   net SPEC          a NIC: pvshim-run's --net SPEC (user, restricted)
 #   monitor REGEX ;; CMD  once a console line matches REGEX, CMD to QEMU's
 #                     monitor (may repeat: each waits for the one before;
@@ -208,7 +211,8 @@ fi
 
 # make_disk FILE IF SIZE [OPT]...: the image a `disk` line asks for.
 make_disk() {
-    python3 - "$1" "$3" <<'PY'
+    local file=$1 o k
+    python3 - "$1" "$3" <<'PY' || return
 import struct, sys
 size = sys.argv[2]
 n = int(size[:-1]) * {'K': 1024, 'M': 1 << 20}[size[-1]] // 512
@@ -216,6 +220,17 @@ with open(sys.argv[1], 'wb') as f:
     for s in range(n):
         f.write(struct.pack('<Q', s) * 64)
 PY
+    shift 3
+    for o in "$@"; do
+        case $o in
+        parts=[1-9])
+            { echo 'label: gpt'
+              for k in $(seq "${o#parts=}"); do
+                  echo "start=$((2048 * k)), size=2048"
+              done; } |
+                sfdisk -q "$file" >/dev/null || return ;;
+        esac
+    done
 }
 
 # disk_opts IF SIZE [OPT]...: pvshim-run's --disk options for it.
@@ -223,7 +238,9 @@ disk_opts() {
     local o
     printf ',if=%s' "$1"
     shift 2
-    for o in "$@"; do printf ',%s' "$o"; done
+    for o in "$@"; do
+        case $o in parts=*) ;; *) printf ',%s' "$o" ;; esac
+    done
 }
 
 run_one() {
