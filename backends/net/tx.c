@@ -137,7 +137,11 @@ static void finish(struct nb_tx_req *r, int16_t status)
     for ( i = 0; i < n; i++ )
         if ( __atomic_load_n(&v->q[i].tx_wait, __ATOMIC_SEQ_CST) )
             cpu_raise_softirq(v->q[i].cpu, NETBACK_SOFTIRQ);
-    if ( !ACCESS_ONCE(v->connected) )
+    /*
+     * A closed queue (disconnect() closes each under its lock, then
+     * looks at what is in flight): its last packet lets the vif go.
+     */
+    if ( !q->open )
         cpu_raise_softirq(0, NETBACK_SOFTIRQ);
 }
 

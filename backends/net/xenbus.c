@@ -378,9 +378,10 @@ void vif_frontend_changed(struct vif *v)
     switch ( state )
     {
     case XenbusStateInitialising:
-        v->broken = false;
         if ( !v->removing )
             set_state(v, XenbusStateInitWait);
+        /* After the disconnect: until then a queue may still break. */
+        v->broken = false;
         break;
     case XenbusStateInitialised:
         break;
@@ -393,8 +394,8 @@ void vif_frontend_changed(struct vif *v)
         break;
     case XenbusStateClosed:
     case XenbusStateUnknown:
-        v->broken = false;
         set_state(v, XenbusStateClosed);
+        v->broken = false;
         break;
     default:
         fatal(v, "saw state %lu at the frontend", state);
