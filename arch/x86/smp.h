@@ -24,14 +24,19 @@ static inline bool cpu_online(unsigned int cpu)
     return cpu < NR_CPUS && (ACCESS_ONCE(cpu_online_map) >> cpu) & 1;
 }
 
-static inline unsigned int num_online_cpus(void)
+/* The CPUs in mask @m (no POPCNT: the shim is built for any x86-64). */
+static inline unsigned int cpus_in(unsigned long m)
 {
-    unsigned long m = ACCESS_ONCE(cpu_online_map);
     unsigned int n;
 
     for ( n = 0; m; m &= m - 1 )
         n++;
     return n;
+}
+
+static inline unsigned int num_online_cpus(void)
+{
+    return cpus_in(ACCESS_ONCE(cpu_online_map));
 }
 
 /*
@@ -43,7 +48,7 @@ static inline unsigned int num_online_cpus(void)
 static inline unsigned int smp_queue_cpu(unsigned int q)
 {
     unsigned long m = ACCESS_ONCE(cpu_online_map);
-    unsigned int n = q % num_online_cpus();
+    unsigned int n = q % cpus_in(m);    /* of the same map */
 
     while ( n-- )
         m &= m - 1;

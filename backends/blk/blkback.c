@@ -65,10 +65,15 @@ void blkback_work(void)
 
             if ( ACCESS_ONCE(ring->cpu) != cpu )
                 continue;
-            spin_lock_irq_on_wait(vbd_ring_lock(ring));
-            if ( vbd_ring_work(ring) )
+            /*
+             * By the slot's own lock: a disk removed and another set up
+             * in the slot since the look above has its rings cleared
+             * (setup.c), ring->vbd too for a moment.
+             */
+            spin_lock_irq_on_wait(&v->ring_lock[r]);
+            if ( ACCESS_ONCE(ring->vbd) == v && vbd_ring_work(ring) )
                 more = true;
-            spin_unlock(vbd_ring_lock(ring));
+            spin_unlock(&v->ring_lock[r]);
         }
         if ( !cpu )
         {

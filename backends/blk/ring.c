@@ -474,7 +474,8 @@ bool vbd_ring_work(struct vbd_ring *r)
     r->batching = true;
     again = ring_work(r);
     r->batching = false;
-    if ( v->dev )
+    /* A closed ring submitted nothing: its device may be on its way out. */
+    if ( r->open && v->dev )
         blk_kick_on(v->dev, r->index % v->dev->nr_queues);
     return again;
 }

@@ -62,11 +62,15 @@ void netback_work(void)
 
             if ( ACCESS_ONCE(q->cpu) != cpu )
                 continue;
-            spin_lock(vif_queue_lock(q));
-            nb_rx_flush(q);
-            if ( nb_tx_work(q) )
-                more = true;
-            spin_unlock(vif_queue_lock(q));
+            /* By the slot's lock, as blkback_work()'s rings. */
+            spin_lock(&v->queue_lock[n]);
+            if ( ACCESS_ONCE(q->vif) == v )
+            {
+                nb_rx_flush(q);
+                if ( nb_tx_work(q) )
+                    more = true;
+            }
+            spin_unlock(&v->queue_lock[n]);
         }
         if ( !cpu )
         {
