@@ -121,7 +121,7 @@ void __hot_text evtchn_fifo_set_pending(struct vcpu *v, struct evtchn *chn)
 {
     struct domain *d = v->domain;
     unsigned int port = evtchn_port(d, chn);
-    event_word_t *word = word_from_port(d, port);
+    event_word_t *word = word_from_port(d, port), *tail;
     struct evtchn_fifo_queue *q, *old_q;
     bool was_pending, linked = true;
 
@@ -154,8 +154,8 @@ void __hot_text evtchn_fifo_set_pending(struct vcpu *v, struct evtchn *chn)
          * was cleared above: it is the head now.
          */
         linked = false;
-        if ( q->tail )
-            linked = set_link(word_from_port(d, q->tail), port);
+        if ( q->tail && (tail = word_from_port(d, q->tail)) )
+            linked = set_link(tail, port);
         if ( !linked )
             __atomic_store_n(q->head, port, __ATOMIC_SEQ_CST);
         q->tail = port;
@@ -370,7 +370,6 @@ void evtchn_fifo_destroy(struct domain *d)
 
     ASSERT(spin_is_locked_by_me(&d->event_lock));
     __atomic_store_n(&d->evtchn_fifo, false, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&d->fifo_num_evtchns, 0, __ATOMIC_SEQ_CST);
     for ( port = 0; port_is_valid(d, port); port++ )
     {
         struct evtchn *chn = evtchn_from_port(d, port);
@@ -378,6 +377,11 @@ void evtchn_fifo_destroy(struct domain *d)
         spin_lock(&chn->lock);
         spin_unlock(&chn->lock);
     }
+    /*
+     * Only now: a set_pending in flight looks up its queue's tail word
+     * after its own (evtchn_fifo_set_pending()), and must find it.
+     */
+    __atomic_store_n(&d->fifo_num_evtchns, 0, __ATOMIC_SEQ_CST);
 
     for ( i = 0; i < d->max_vcpus; i++ )
     {
