@@ -395,17 +395,30 @@ long __hot_text evtchn_send(struct domain *d, unsigned int port)
     return rc;
 }
 
+/*
+ * The guest's end of @backend_port, raised.  Its port number is read
+ * without a lock (a close clears it under the port's lock and
+ * event_lock, not the backends'), so under the port's lock it must still
+ * be that backend port's end, as raise_virq() looks again: a port closed
+ * and bound to something else meanwhile is left alone.  The vCPU it
+ * notifies is read there too (EVTCHNOP_bind_vcpu moves it).
+ */
 void pv_evtchn_notify_guest(unsigned int backend_port)
 {
     int b = backend_index(backend_port);
+    unsigned int port;
     struct evtchn *chn;
 
     ASSERT(pv_backend_locked());
-    if ( b < 0 || !backend_ports[b].guest_port )
+    if ( b < 0 || !(port = ACCESS_ONCE(backend_ports[b].guest_port)) )
         return;                         /* the guest closed its end */
-    chn = evtchn_from_port(&dom, backend_ports[b].guest_port);
+    chn = evtchn_from_port(&dom, port);
     perfc_incr(evtchn_guest_notify);
-    evtchn_port_raise(&dom, chn->notify_vcpu_id, chn);
+    spin_lock(&chn->lock);
+    if ( chn->state == ECS_INTERDOMAIN && chn->remote_dom == BACKEND_DOMID &&
+         chn->remote_port == backend_port )
+        evtchn_port_set_pending(&dom, chn->notify_vcpu_id, chn);
+    spin_unlock(&chn->lock);
 }
 
 /* Start of day: port 0 reserved, the store and console ports bound. */

@@ -130,15 +130,6 @@ static inline void evtchn_port_set_pending(struct domain *d,
         evtchn_2l_set_pending(v, chn);
 }
 
-/* The same, for a caller that doesn't hold the port's lock. */
-static inline void evtchn_port_raise(struct domain *d, unsigned int vcpu_id,
-                                     struct evtchn *chn)
-{
-    spin_lock(&chn->lock);
-    evtchn_port_set_pending(d, vcpu_id, chn);
-    spin_unlock(&chn->lock);
-}
-
 static inline void evtchn_port_clear_pending(struct domain *d,
                                              struct evtchn *chn)
 {
