@@ -48,6 +48,7 @@ static int acquire_locked(struct grant_table *t, grant_ref_t ref, bool ro,
     uint16_t *status;
     uint32_t old_pin;
     unsigned long gfn;
+    bool sub_page;
     int rc;
 
     status = grant_status_word(t, ref);
@@ -74,9 +75,11 @@ static int acquire_locked(struct grant_table *t, grant_ref_t ref, bool ro,
             return rc;
         b->start = 0;
         b->len = PAGE_SIZE;
+        /* Read once: the guest may flip it (what follows must agree). */
+        sub_page = sha2 && (ACCESS_ONCE(sha2->hdr.flags) & GTF_sub_page);
         if ( !sha2 )
             gfn = shared_entry_v1(t, ref)->frame;
-        else if ( !(sha2->hdr.flags & GTF_sub_page) )
+        else if ( !sub_page )
             gfn = sha2->full_page.frame;
         else
         {
@@ -109,7 +112,7 @@ static int acquire_locked(struct grant_table *t, grant_ref_t ref, bool ro,
         if ( !act->pin )
         {
             act->domid = GNT_GUEST_DOMID;
-            act->is_sub_page = sha2 && (sha2->hdr.flags & GTF_sub_page);
+            act->is_sub_page = sub_page;
             act->start = b->start;
             act->length = b->len;
             act->mfn = b->mfn;

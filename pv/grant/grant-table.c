@@ -113,30 +113,31 @@ static void *share_frame(void)
 }
 
 /*
- * Take a shared frame back, if the guest holds no reference to it (Xen's
- * gnttab_unpopulate_status_frames(): -EBUSY otherwise).  No TLB may keep
- * a translation of it once it is the allocator's again.
+ * A frame shared a moment ago taken back, the table's growth having
+ * failed.  The guest owns it already and may have mapped it (its number
+ * can be guessed): then it stays the guest's, an ordinary frame once the
+ * share's writable type is dropped (the shim no longer writes it), and
+ * only the memory is lost, which the log says.  No TLB may keep a
+ * translation of one the allocator takes back.
  */
-static int unshare_frame(void *va, bool check_only)
+static void unshare_frame(void *va)
 {
     unsigned long mfn = va_to_mfn(va);
     struct page_info *pg = mfn_to_page(mfn);
+    bool taken;
 
-    if ( page_count(pg) != 1 || page_type_count(pg) != 1 )
-        return -XEN_EBUSY;
-    if ( check_only )
-        return 0;
     spin_lock(&dom.page_alloc_lock);
-    if ( !page_release(pg, PGO_GUEST) )
-    {
-        spin_unlock(&dom.page_alloc_lock);
-        return -XEN_EBUSY;
-    }
+    taken = page_release(pg, PGO_GUEST);
     page_put_type(pg);
     spin_unlock(&dom.page_alloc_lock);
+    if ( !taken )
+    {
+        printk(XENLOG_WARNING "d1: grant table frame %#lx left to the guest, "
+               "which maps it\n", mfn);
+        return;
+    }
     pv_flush_domain(0, FLUSH_TLB_GLOBAL);
     frames_free(mfn, 1);
-    return 0;
 }
 
 /* A frame of active entries, each with its lock set up. */
@@ -165,26 +166,53 @@ int gnttab_populate_status_frames(unsigned int req_nr_frames)
         if ( !(t->status[i] = share_frame()) )
         {
             while ( i-- > t->nr_status_frames )
-                unshare_frame(t->status[i], false);
+                unshare_frame(t->status[i]);
             return -XEN_ENOMEM;
         }
     t->nr_status_frames = MAX(req, t->nr_status_frames);
     return 0;
 }
 
-/* All or nothing: -EBUSY while the guest still maps any status frame. */
+static struct page_info *status_page(const struct grant_table *t,
+                                     unsigned int i)
+{
+    return mfn_to_page(va_to_mfn(t->status[i]));
+}
+
+/*
+ * All or nothing: -EBUSY while the guest still maps any status frame.
+ * It may map one at any time (mmu_update takes no grant lock), so each
+ * frame is taken from it in one step, its allocation reference the
+ * only one left (page_release()); one that has another stops the lot
+ * and the ones taken are the guest's again, as they were.
+ */
 int gnttab_unpopulate_status_frames(void)
 {
     struct grant_table *t = gt();
-    unsigned int i;
+    unsigned int i, n = t->nr_status_frames;
 
     ASSERT(rw_is_write_locked_by_me(&t->lock));
-    for ( i = 0; i < t->nr_status_frames; i++ )
-        if ( unshare_frame(t->status[i], true) )
-            return -XEN_EBUSY;
-    for ( i = 0; i < t->nr_status_frames; i++ )
+    spin_lock(&dom.page_alloc_lock);
+    for ( i = 0; i < n; i++ )
+        if ( !page_release(status_page(t, i), PGO_GUEST) )
+            break;
+    if ( i < n )
     {
-        unshare_frame(t->status[i], false);
+        while ( i-- )
+            page_set_cinfo(status_page(t, i), PGO_GUEST, 1);
+        spin_unlock(&dom.page_alloc_lock);
+        return -XEN_EBUSY;
+    }
+    for ( i = 0; i < n; i++ )
+    {
+        ASSERT(page_type_count(status_page(t, i)) == 1);
+        page_put_type(status_page(t, i));
+    }
+    spin_unlock(&dom.page_alloc_lock);
+    pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+    for ( i = 0; i < n; i++ )
+    {
+        frames_free(va_to_mfn(t->status[i]), 1);
         t->status[i] = NULL;
     }
     t->nr_status_frames = 0;
@@ -215,7 +243,7 @@ int gnttab_grow_table(unsigned int req)
 
  fail:
     while ( i-- > t->nr_frames )
-        unshare_frame(t->shared[i], false);
+        unshare_frame(t->shared[i]);
     printk(XENLOG_WARNING "d1: no memory to grow the grant table\n");
     return -XEN_ENOMEM;
 }

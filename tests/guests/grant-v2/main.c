@@ -5,7 +5,8 @@
  * errors, GTF_reading/GTF_writing in the status frame rather than the
  * entry, the reserved entries carried across a switch (the rest
  * cleared), -ERANGE for a reserved v2 entry v1 can't hold, and -EBUSY
- * for a switch back while the guest still maps a status frame.
+ * for a switch back while the guest still maps a status frame, any of
+ * them (the ones before it left the guest's as they were).
  */
 #include "grant.h"
 
@@ -13,6 +14,7 @@ const char test_title[] = "grant tables: v2, status frames, version switch";
 
 static uint8_t data[PAGE_SIZE] __gnt_page;
 static uint8_t win[PAGE_SIZE] __gnt_page;
+static uint8_t win2[PAGE_SIZE] __gnt_page;
 
 static long get_status_frames(domid_t dom, unsigned int nr, uint64_t *list,
                               int16_t *status)
@@ -108,6 +110,37 @@ static void test_map_v2(void)
     check_rc(remap_initial((unsigned long)win), 0);
 }
 
+/*
+ * Nine shared frames, two status frames; only the second mapped.  The
+ * switch back takes the frames one by one and stops at the second: the
+ * first, taken on the way, is the guest's again (it maps it; mm-audit
+ * recounts it), and once both are unmapped the switch goes through.
+ */
+static void test_second_status_frame(void)
+{
+    struct gnttab_setup_table st = { .dom = DOMID_SELF, .nr_frames = 9 };
+    xen_pfn_t frames[9];
+    uint64_t list[2];
+    int16_t status;
+
+    gnt_unmap_all();
+    set_xen_guest_handle(st.frame_list, frames);
+    check_rc(gnttab_op(GNTTABOP_setup_table, &st, 1), 0);
+    check_rc(st.status, GNTST_okay);
+    check_rc(get_status_frames(DOMID_SELF, 2, list, &status), 0);
+    check_rc(status, GNTST_okay);
+    check_rc(map_frame_at((unsigned long)win2, list[1], PTE_RO), 0);
+    check_rc(gnt_set_version(1), -XEN_EBUSY);
+    check_rc(map_frame_at((unsigned long)win, list[0], PTE_RO), 0);
+    check_rc(remap_initial((unsigned long)win), 0);
+    check_rc(remap_initial((unsigned long)win2), 0);
+    check_rc(gnt_set_version(1), 0);
+    check_rc(gnt_set_version(2), 0);
+    check_rc(get_status_frames(DOMID_SELF, 2, list, &status), 0);
+    check_rc(status, GNTST_okay);
+    gnt_setup(1);
+}
+
 static void test_switch_back(void)
 {
     struct gnttab_get_version gv = { .dom = DOMID_SELF };
@@ -168,6 +201,7 @@ void test_main(void)
     gnt_setup(1);
     test_status_frames();
     test_map_v2();
+    test_second_status_frame();
     test_switch_back();
     test_success();
 }
