@@ -156,10 +156,16 @@ static void queue_dying(unsigned long mfn)
     spin_unlock(&dom.page_alloc_lock);
 }
 
-/* page_put()'s rare half: the state machine said the frame died. */
+/*
+ * page_put()'s rare half: the state machine said the frame died.  Its
+ * flush_stamp was written before (page_unref()'s page_dying_stamp()), so
+ * an overflow scan that finds it dead first reads a stamp taken after
+ * its last mapping went, never an older one of a read-only mapping's
+ * time, which would let the frame go back while a CPU still has it in
+ * its TLB.
+ */
 void page_died(struct page_info *pg)
 {
-    pg->flush_stamp = tlbflush_stamp();     /* nothing else writes it now */
     queue_dying(pg - frame_table);
 }
 

@@ -147,6 +147,13 @@ static bool is_validating(uint64_t x)
     return (PAGE_FLAGS(x) & PGF_VALIDATING) && PAGE_TCOUNT(x) == 1;
 }
 
+void page_dying_stamp(struct page_info *pg, uint64_t x)
+{
+    /* After every mapping of it went: each held a reference. */
+    if ( PAGE_OWNER(x) == PGO_DYING )
+        page_stamp_unlinked(pg, UNLINKED_NOW);
+}
+
 /* flush_stamp becomes @unlinked if that is later (an atomic max). */
 void page_stamp_unlinked(struct page_info *pg, uint64_t unlinked)
 {

@@ -220,6 +220,14 @@ static inline bool page_get(struct page_info *pg, enum page_owner owner)
 }
 
 /*
+ * A frame's last reference about to go (count_info @x): a PGO_DYING
+ * frame's flush_stamp, written before the count can be seen at 0
+ * (pv_mm_free_dying()'s scan may find the frame dead at once, and trusts
+ * the stamp it reads).
+ */
+void page_dying_stamp(struct page_info *pg, uint64_t x);
+
+/*
  * page_unref() drops one.  It returns true when that was the last
  * reference of a PGO_DYING frame: the frame died, and the caller must
  * hand it to the MM to be freed (pv/mm/frame-table.c: page_put() does).
@@ -235,6 +243,8 @@ page_unref(struct page_info *pg)
         ASSERT(PAGE_COUNT(x) != 0);
         if ( unlikely(PAGE_COUNT(x) == 0) )
             return false;
+        if ( unlikely(PAGE_COUNT(x) == 1) )
+            page_dying_stamp(pg, x);
         nx = x - 1;
     } while ( !__atomic_compare_exchange_n(&pg->count_info, &x, nx, false,
                                            __ATOMIC_ACQ_REL,

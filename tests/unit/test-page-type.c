@@ -196,6 +196,13 @@ static struct res model(struct st *s, enum op op, unsigned int arg)
     case OP_PUT:
         if ( s->count == 0 )
             return bug(0);
+        /* A dying frame's last: stamped before (page_dying_stamp()). */
+        if ( s->count == 1 && s->owner == PGO_DYING )
+        {
+            uint64_t now = model_clock++;
+
+            s->stamp = s->stamp > now ? s->stamp : now;
+        }
         s->count--;
         return ok(s->count == 0 && s->owner == PGO_DYING);
     case OP_GET_TYPE:
