@@ -242,6 +242,9 @@ static bool remove_frame(unsigned long mfn)
         return false;
     }
     spin_unlock(&dom.page_alloc_lock);
+    /* A pin another vCPU made meanwhile (none can start now: dying). */
+    if ( page_flags(pg) & PGF_PINNED )
+        unpin_table(mfn);
     pv_m2p_set(mfn, ~0UL);
     page_put(pg);                       /* may release it: see below */
     return true;

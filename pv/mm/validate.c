@@ -619,7 +619,12 @@ int unpin_table(unsigned long mfn)
     struct page_info *pg = mfn_to_page(mfn);
     int rc;
 
-    if ( !pg || page_owner(pg) != PGO_GUEST )
+    /*
+     * A frame the guest gave back is still its own to unpin until it is
+     * freed, as in Xen (its owner stays the domain till then): a pin
+     * that landed as it went would hold its tree for good otherwise.
+     */
+    if ( !pg || (page_owner(pg) != PGO_GUEST && page_owner(pg) != PGO_DYING) )
         return -XEN_EINVAL;
     rc = page_unpin(pg);
     if ( rc < 0 )
