@@ -301,7 +301,9 @@ pv_restore_to_guest\spec:
 
 /*
  * A 32-bit guest's hypercall: never sysretq (its frames carry no
- * ENTRY_SYSCALL, their CS is 32-bit), so no test for it.  As above.
+ * ENTRY_SYSCALL: int $0x82's never had it, a cstar or sysenter frame
+ * loses it as it is bounced, compat_bounce_frame()), so no test for it.
+ * As above.
  */
 pv_restore_compat\spec:
         PERFC_CALL perfc_guest_exit

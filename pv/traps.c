@@ -121,6 +121,14 @@ static void compat_bounce_frame(struct cpu_regs *regs, unsigned int cs,
     regs->rsp = sp;
     regs->cs = cs;
     regs->rip = (uint32_t)eip;
+    /*
+     * Out by iretq, never sysretq, whatever entry this was (a cstar or
+     * sysenter one is marked for it): sysretq loads a 64-bit CS by
+     * number, so a 32-bit guest whose handler names 0xe033 (its
+     * FLAT_RING3_DS, a 64-bit kernel's code selector) would run 64-bit
+     * code; iretq checks the descriptor, as Xen's compat exit does.
+     */
+    regs->entry_vector &= ~ENTRY_SYSCALL;
     v->kernel_mode = true;
 }
 
