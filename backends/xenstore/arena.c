@@ -2,7 +2,11 @@
 /*
  * The xenstore arena: a fixed static pool with power-of-two size classes,
  * so nothing a guest stores can take memory from the rest of the shim.
- * The last XS_ARENA_RESERVE bytes are kept for the shim's own writes.
+ * The last XS_ARENA_RESERVE bytes are kept for the shim's own writes, as
+ * a place, not only a count: the guest's blocks are cut below it and
+ * reused from free lists of blocks below it, so freeing what it wrote
+ * never lets it take the reserve's space (a count alone did: blocks
+ * freed in one size class serve only that class).
  */
 #include "backends/xenstore/xs.h"
 
@@ -19,9 +23,12 @@ struct xs_block {
     };
 };
 
+#define XS_GUEST_LIMIT      (XS_ARENA_SIZE - XS_ARENA_RESERVE)
+
 static uint8_t arena[XS_ARENA_SIZE] __aligned(16);
 static size_t arena_top, arena_used;
-static struct xs_block *free_list[XS_NR_CLASSES];
+/* [0]: blocks that end below XS_GUEST_LIMIT; [1]: the others, the shim's. */
+static struct xs_block *free_list[2][XS_NR_CLASSES];
 
 static int size_class(size_t size)
 {
@@ -32,6 +39,15 @@ static int size_class(size_t size)
         if ( size <= (1ul << (XS_MIN_SHIFT + c)) )
             return c;
     return -1;
+}
+
+static struct xs_block *take_free(unsigned int l, int c)
+{
+    struct xs_block *b = free_list[l][c];
+
+    if ( b )
+        free_list[l][c] = b->next;
+    return b;
 }
 
 static void *alloc(size_t size, size_t limit)
@@ -45,15 +61,17 @@ static void *alloc(size_t size, size_t limit)
     bytes = 1ul << (XS_MIN_SHIFT + c);
     if ( arena_used + bytes > limit )
         return NULL;
-    if ( (b = free_list[c]) != NULL )
-        free_list[c] = b->next;
-    else if ( arena_top + bytes <= XS_ARENA_SIZE )
+    /* The shim's reserve first for the shim; the guest's never. */
+    b = limit == XS_ARENA_SIZE ? take_free(1, c) : NULL;
+    if ( !b )
+        b = take_free(0, c);
+    if ( !b )
     {
+        if ( arena_top + bytes > limit )
+            return NULL;
         b = (struct xs_block *)&arena[arena_top];
         arena_top += bytes;
     }
-    else
-        return NULL;
     arena_used += bytes;
     b->cls = c;
     memset(b + 1, 0, bytes - sizeof(*b));
@@ -62,7 +80,7 @@ static void *alloc(size_t size, size_t limit)
 
 void *xs_alloc(size_t size)
 {
-    return alloc(size, XS_ARENA_SIZE - XS_ARENA_RESERVE);
+    return alloc(size, XS_GUEST_LIMIT);
 }
 
 void *xs_alloc_shim(size_t size)
@@ -73,15 +91,16 @@ void *xs_alloc_shim(size_t size)
 void xs_free(void *p)
 {
     struct xs_block *b = (struct xs_block *)p - 1;
-    unsigned int c;
+    unsigned int c, l;
 
     if ( !p )
         return;
     c = b->cls;
     ASSERT(c < XS_NR_CLASSES);
     arena_used -= 1ul << (XS_MIN_SHIFT + c);
-    b->next = free_list[c];
-    free_list[c] = b;
+    l = (uint8_t *)b + (1ul << (XS_MIN_SHIFT + c)) > &arena[XS_GUEST_LIMIT];
+    b->next = free_list[l][c];
+    free_list[l][c] = b;
 }
 
 size_t xs_arena_used(void)

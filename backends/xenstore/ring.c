@@ -47,9 +47,10 @@ void xs_ring_state(struct xs_ring_state *s)
     s->dropped_events = dropped_events;
 }
 
+/* A message onto the queue, @keep bytes of it left free after. */
 static bool enqueue(uint32_t type, uint32_t req_id, uint32_t tx_id,
                     const void *a, unsigned int alen,
-                    const void *b, unsigned int blen)
+                    const void *b, unsigned int blen, unsigned int keep)
 {
     struct xsd_sockmsg hdr = {
         .type = type, .req_id = req_id, .tx_id = tx_id, .len = alen + blen,
@@ -61,10 +62,13 @@ static bool enqueue(uint32_t type, uint32_t req_id, uint32_t tx_id,
     {
         static const char e2big[] = "E2BIG";
 
+        /* An event too big for a message is no answer to anything. */
+        if ( type == XS_WATCH_EVENT )
+            return false;
         return enqueue(XS_ERROR, req_id, tx_id, e2big, sizeof(e2big),
-                       NULL, 0);
+                       NULL, 0, keep);
     }
-    if ( OUTQ_SIZE - (outq_tail - outq_head) < sizeof(hdr) + hdr.len )
+    if ( OUTQ_SIZE - (outq_tail - outq_head) < sizeof(hdr) + hdr.len + keep )
         return false;
     for ( i = 0; i < ARRAY_SIZE(parts); i++ )
         for ( j = 0; j < lens[i]; j++ )
@@ -75,14 +79,20 @@ static bool enqueue(uint32_t type, uint32_t req_id, uint32_t tx_id,
 bool xs_queue_reply(uint32_t type, uint32_t req_id, uint32_t tx_id,
                     const void *body, unsigned int len)
 {
-    return enqueue(type, req_id, tx_id, body, len, NULL, 0);
+    return enqueue(type, req_id, tx_id, body, len, NULL, 0, 0);
 }
 
-/* A watch event: dropped (and counted) if the guest lets the queue fill. */
+/*
+ * A watch event: dropped (and counted) if the guest lets the queue fill,
+ * which events do only to a message's room short of full, so the reply
+ * of the request that fired them always fits (xs_ring_run() takes a
+ * request only with room for two); or if path and token are too long
+ * for one message.
+ */
 bool xs_queue_event(const char *path, const char *token)
 {
     if ( enqueue(XS_WATCH_EVENT, 0, 0, path, strlen(path) + 1,
-                 token, strlen(token) + 1) )
+                 token, strlen(token) + 1, MSG_MAX) )
         return true;
     dropped_events++;
     return false;

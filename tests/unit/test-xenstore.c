@@ -692,6 +692,100 @@ static void test_arena_bounded(void)
     CHECK_EQ(xs_arena_used(), before);
 }
 
+/*
+ * Send one request and take everything that comes back, messages longer
+ * than the ring included (rq() takes two ring-fuls at most): how many
+ * watch events, and whether the request's own reply came, with its id.
+ */
+static bool rq_all(uint32_t type, const char *body, unsigned int len,
+                   unsigned int *events_seen)
+{
+    struct xsd_sockmsg hdr = { type, next_req++, 0, len }, m;
+    static char buf[XENSTORE_PAYLOAD_MAX + 1];
+    bool replied = false;
+    unsigned int round;
+
+    xs_put(&hdr, sizeof(hdr));
+    xs_put(body, len);
+    for ( round = 0; round < 1000; round++ )
+    {
+        xs_run();
+        while ( xs_get_msg(&m, buf) )
+        {
+            if ( m.type == XS_WATCH_EVENT )
+                ++*events_seen;
+            else
+            {
+                CHECK_EQ(m.req_id, hdr.req_id);
+                CHECK_EQ(m.type, type);
+                replied = true;
+            }
+        }
+    }
+    return replied;
+}
+
+/*
+ * A write whose watch events would fill the output queue (twenty 4 KiB
+ * events, the queue 64 KiB) still gets its reply, the events past the
+ * room dropped; an event too long for one message (a 4072-byte token, a
+ * 200-byte path) is dropped, never sent as an error with request id 0.
+ */
+static void test_events_leave_room(void)
+{
+    static char body[8 + 4096], path[256];
+    unsigned int i, n = 0;
+
+    reset();
+    /* Each event on data/x 4096 bytes: sixteen fill the queue exactly. */
+    for ( i = 0; i < 20; i++ )
+    {
+        memcpy(body, "data", 5);
+        memset(body + 5, 'a' + i, 4072);
+        body[5 + 4072] = '\0';
+        CHECK(rq_all(XS_WATCH, body, 5 + 4073, &n));
+    }
+    n = 0;
+    CHECK(rq_all(XS_WRITE, "data/x\0" "1", 8, &n));
+    CHECK(n > 0 && n < 20);
+
+    memset(path, 'p', sizeof(path));
+    memcpy(path, "data/", 5);
+    path[200] = '\0';
+    CHECK(rq_all(XS_WRITE, path, 201, &n));
+    reset();
+}
+
+/*
+ * The shim's reserve is a place, not only a count: the guest fills the
+ * arena with one size of block, frees it all, then takes every block of
+ * another size it can get; the shim still gets the reserve's worth of
+ * that size (before, the guest's freed blocks served only their own size
+ * and it cut the new ones out of the reserve).
+ */
+static void test_arena_reserve(void)
+{
+    static void *p[8192];
+    unsigned int n = 0, g = 0, s = 0, i;
+
+    reset();
+    while ( n < ARRAY_SIZE(p) && (p[n] = xs_alloc(2000)) )
+        n++;
+    CHECK(n > 1000 && n < ARRAY_SIZE(p));
+    for ( i = 0; i < n; i++ )
+        xs_free(p[i]);
+    while ( g < ARRAY_SIZE(p) && (p[g] = xs_alloc(16)) )
+        g++;
+    CHECK(g < ARRAY_SIZE(p));
+    while ( g + s < ARRAY_SIZE(p) && (p[g + s] = xs_alloc_shim(16)) )
+        s++;
+    /* 64 KiB of 32-byte blocks, less what the seed and the root hold. */
+    CHECK(s >= 1900);
+    for ( i = 0; i < g + s; i++ )
+        xs_free(p[i]);
+    reset();
+}
+
 int main(void)
 {
     RUN(test_seeded);
@@ -713,5 +807,7 @@ int main(void)
     RUN(test_ring_flood);
     RUN(test_ring_hostile);
     RUN(test_arena_bounded);
+    RUN(test_arena_reserve);
+    RUN(test_events_leave_room);
     UNIT_EXIT();
 }
