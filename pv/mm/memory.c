@@ -214,7 +214,7 @@ static always_inline long add_to_physmap(unsigned int op,
  * guest (there gmfn is the mfn): its allocation's reference goes, and the
  * frame goes with its last reference, now or when the guest drops its
  * last mapping or type of it (PGO_DYING meanwhile: no new reference, the
- * M2P entry already invalid).  A pinned page table is unpinned first, as
+ * M2P entry already invalid).  A pinned page table is unpinned, as
  * Xen's put_page_and_type() there (GNU Mach gives back pinned L1s whose
  * tables it no longer uses).  Refused ("Bad page free"): a frame that
  * isn't the guest's, shared_info, and the grant table's frames, which
@@ -232,8 +232,6 @@ static bool remove_frame(unsigned long mfn)
         printk(XENLOG_DEBUG "d1: bad page free: mfn %#lx\n", mfn);
         return false;
     }
-    if ( page_flags(pg) & PGF_PINNED )
-        unpin_table(mfn);
     spin_lock(&dom.page_alloc_lock);
     if ( !page_change_owner(pg, PGO_GUEST, PGO_DYING) )
     {
@@ -242,7 +240,11 @@ static bool remove_frame(unsigned long mfn)
         return false;
     }
     spin_unlock(&dom.page_alloc_lock);
-    /* A pin another vCPU made meanwhile (none can start now: dying). */
+    /*
+     * Unpinned once dying (unpin_table() takes a dying frame): a pin
+     * another vCPU made up to the owner change goes too, and none can
+     * start after it.
+     */
     if ( page_flags(pg) & PGF_PINNED )
         unpin_table(mfn);
     pv_m2p_set(mfn, ~0UL);
