@@ -122,19 +122,32 @@ void blkif_ring_get(const struct blkif_ring *r, RING_IDX i,
     decode(e.raw, r->x86_32 ? &x86_32_layout : &native_layout, out);
 }
 
+/*
+ * A response is built in bytes, every one of them set: the native
+ * struct has five bytes of padding (after operation, after status),
+ * which a struct on the stack would carry from the shim's stack into
+ * the guest's ring (Xen's XSA-216).  The x86_32 one is packed, its pad
+ * a field: the same offsets but for its 12 bytes.
+ */
+_Static_assert(offsetof(struct blkif_response, operation) ==
+               offsetof(struct blkif_x86_32_response, operation) &&
+               offsetof(struct blkif_response, status) ==
+               offsetof(struct blkif_x86_32_response, status) &&
+               sizeof(struct blkif_x86_32_response) <=
+               sizeof(struct blkif_response), "blkif responses");
 bool blkif_ring_respond(struct blkif_ring *r, uint64_t id, uint8_t op,
                         int16_t status)
 {
-    struct blkif_response n = { .id = id, .operation = op,
-                                .status = status };
-    struct blkif_x86_32_response c = { .id = id, .operation = op,
-                                       .status = status };
+    uint8_t b[sizeof(struct blkif_response)] = { 0 };
     bool notify;
 
-    if ( r->x86_32 )
-        entry_copy(r, r->br.rsp_prod_pvt, &c, sizeof(c), true);
-    else
-        entry_copy(r, r->br.rsp_prod_pvt, &n, sizeof(n), true);
+    memcpy(b + offsetof(struct blkif_response, id), &id, sizeof(id));
+    b[offsetof(struct blkif_response, operation)] = op;
+    memcpy(b + offsetof(struct blkif_response, status), &status,
+           sizeof(status));
+    entry_copy(r, r->br.rsp_prod_pvt, b,
+               r->x86_32 ? sizeof(struct blkif_x86_32_response) : sizeof(b),
+               true);
     r->br.rsp_prod_pvt++;
     RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&r->br, notify);
     return notify;

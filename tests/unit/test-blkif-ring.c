@@ -133,6 +133,52 @@ static void test_native(void)
     CHECK(blkif_ring_respond(&r, 1, BLKIF_OP_READ, 0));
 }
 
+/*
+ * The response's padding (native: the byte after operation, the four
+ * after status) holds none of the backend's stack: the stack below is
+ * filled with a pattern first, where a struct built on it would sit.
+ */
+static noinline void dirty_stack(void)
+{
+    volatile uint8_t junk[4096];
+    unsigned int i;
+
+    for ( i = 0; i < sizeof(junk); i++ )
+        junk[i] = 0xa5;
+}
+
+static void test_no_stack_leak(void)
+{
+    struct blkif_sring *s = (void *)front;
+    struct blkif_front_ring fr;
+    struct blkif_ring r;
+    const uint8_t *e;
+    unsigned int i, x86_32;
+
+    for ( x86_32 = 0; x86_32 < 2; x86_32++ )
+    {
+        memset(front, 0, sizeof(front));
+        SHARED_RING_INIT(s);
+        FRONT_RING_INIT(&fr, s, sizeof(front));
+        to_back();
+        blkif_ring_attach(&r, back, 1, x86_32);
+        dirty_stack();
+        blkif_ring_respond(&r, 0x0102030405060708, BLKIF_OP_READ,
+                           BLKIF_RSP_ERROR);
+        to_front();
+        e = (const uint8_t *)RING_GET_RESPONSE(&fr, 0);
+        CHECK_EQ(e[0], 0x08);
+        CHECK_EQ(e[7], 0x01);
+        CHECK_EQ(e[8], BLKIF_OP_READ);
+        CHECK_EQ((uint16_t)(e[10] | e[11] << 8), (uint16_t)BLKIF_RSP_ERROR);
+        for ( i = 0; i < 16; i++ )
+            CHECK(e[i] != 0xa5);
+        CHECK_EQ(e[9], 0);
+        for ( i = 12; i < (x86_32 ? 12 : 16); i++ )
+            CHECK_EQ(e[i], 0);
+    }
+}
+
 /* x86_32: 108-byte entries, id at 4, 12-byte responses. */
 static void test_x86_32(void)
 {
@@ -246,6 +292,7 @@ int main(void)
     RUN(test_x86_32);
     RUN(test_checks);
     RUN(test_indirect_segs);
+    RUN(test_no_stack_leak);
     for ( i = 0; i < PAGES; i++ )
         free(back[i]);
     UNIT_EXIT();
