@@ -45,6 +45,8 @@ bool blk_register(struct blk_dev *dev)
         dev->phys_sector_size = dev->sector_size;
     if ( !nr_blk_devs )
         open_softirq(BLOCK_SOFTIRQ, block_softirq);
+    if ( !dev->pending )
+        dev->pending = dev->own_pending;
     if ( dev->pci )
         pci_hold(dev->pci);
     blk_devs[nr_blk_devs] = dev;
@@ -65,7 +67,7 @@ void blk_remove_pci(struct pci_dev *d)
 
 void blk_release(struct blk_dev *dev)
 {
-    REGISTRY_RELEASE(blk_devs, nr_blk_devs, dev);
+    REGISTRY_RELEASE(blk_devs, nr_blk_devs, dev, BLOCK_SOFTIRQ);
 }
 
 void blk_set_add_hook(void (*fn)(struct blk_dev *dev))

@@ -114,8 +114,14 @@ struct blk_dev {
     void *priv;
     struct pci_dev *pci;        /* its function: the host's removal's */
     bool removing;              /* the host takes it: its user gives it back */
-    /* Per CPU: the queues whose interrupts came there, not yet run. */
-    unsigned long pending[NR_CPUS];
+    /*
+     * Per CPU: the queues whose interrupts came there, not yet run.
+     * Its own (NULL at blk_register()), or shared by the devices on the
+     * same queues (an NVMe controller's namespaces): any one of them
+     * still registered runs them all.
+     */
+    unsigned long *pending;
+    unsigned long own_pending[NR_CPUS];
 };
 
 /* Add @dev to the registry, as the next index; false if full. */

@@ -72,7 +72,7 @@ void net_remove_pci(struct pci_dev *d)
 void net_release(struct net_dev *dev)
 {
     dev->receive = NULL;
-    REGISTRY_RELEASE(net_devs, nr_net_devs, dev);
+    REGISTRY_RELEASE(net_devs, nr_net_devs, dev, NET_SOFTIRQ);
 }
 
 void net_set_add_hook(void (*fn)(struct net_dev *dev))

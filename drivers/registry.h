@@ -9,9 +9,11 @@
 #ifndef DRIVERS_REGISTRY_H
 #define DRIVERS_REGISTRY_H
 
+#include "arch/x86/smp.h"
 #include "drivers/dma.h"
 #include "drivers/pci.h"
 #include "shim/console.h"
+#include "shim/softirq.h"
 
 /*
  * A device just registered to its user's @hook (a backend taking a
@@ -54,11 +56,14 @@
 /*
  * @dev out of @arr[0..@nr): the entries after it move down one, the
  * count published last.  Another CPU's softirq that reads the array
- * meanwhile may pass one device twice or miss one: its pending bits stay
- * for its next run, and a stopped device has none.  Then stopped, and
- * its function's hold dropped.
+ * meanwhile may pass one device twice or miss one, whose pending bits
+ * would then wait for an interrupt that may never come (its queue's
+ * device, having raised one, may have nothing more to say): so every
+ * CPU runs softirq @nr again once the array has moved.  Then @dev
+ * stopped (a stopped device has no pending bits of its own), and its
+ * function's hold dropped.
  */
-#define REGISTRY_RELEASE(arr, nr, dev) do {                                 \
+#define REGISTRY_RELEASE(arr, nr, dev, softirq) do {                        \
     unsigned int i_;                                                        \
                                                                             \
     for ( i_ = 0; i_ < (nr) && (arr)[i_] != (dev); i_++ )                   \
@@ -67,7 +72,10 @@
         break;                                                              \
     for ( ; i_ + 1 < (nr); i_++ )                                           \
         (arr)[i_] = (arr)[i_ + 1];                                          \
-    __atomic_store_n(&(nr), (nr) - 1, __ATOMIC_RELEASE);                    \
+    __atomic_store_n(&(nr), (nr) - 1, __ATOMIC_SEQ_CST);                    \
+    for ( i_ = 0; i_ < NR_CPUS; i_++ )                                      \
+        if ( cpu_online(i_) )                                               \
+            cpu_raise_softirq(i_, softirq);                                 \
     if ( (dev)->ops->stop )                                                 \
         (dev)->ops->stop(dev);                                              \
     printk("%s: given back\n", (dev)->name);                                \

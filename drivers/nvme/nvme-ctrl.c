@@ -183,7 +183,7 @@ static void io_irq(void *data)
     struct nvme_queue *q = data;
 
     q->irqs++;
-    /* Any namespace's device will do: they all drain the same queues. */
+    /* Any namespace's will do: they share the pending bits and queues. */
     blk_queue_interrupt(&q->ctrl->ns[0].blk, q->qid - 1);
 }
 

@@ -57,6 +57,7 @@ struct nvme_ns {
     struct nvme_ctrl *ctrl;
     uint32_t nsid;
     unsigned int lba_shift;
+    uint64_t nsze;              /* blocks */
 };
 
 struct nvme_ctrl {
@@ -75,6 +76,12 @@ struct nvme_ctrl {
     struct nvme_ns ns[NVME_MAX_NS];
     unsigned int nr_ns;
     unsigned int nr_stopped;    /* namespaces given back (a removal) */
+    /*
+     * The I/O queues' pending bits, per CPU (drivers/block.h), every
+     * namespace's: the one that runs them may be given back before the
+     * others, which still have requests on the same queues.
+     */
+    unsigned long pending[NR_CPUS];
     struct timer poll;          /* for polled I/O queues */
     uint32_t max_sectors;       /* 512-byte, in one transfer (MDTS) */
 };

@@ -27,28 +27,29 @@ static uint32_t max_write_zeroes(const struct nvme_ctrl *c,
     return MIN(0x10000u, 1u << (shift - lba_shift));
 }
 
-/* Namespace @nsid as block device nvme<c>n<nsid>, if usable. */
-static void add_namespace(struct nvme_ctrl *c, uint32_t nsid)
+/* Namespace @nsid as block device nvme<c>n<nsid> in @ns, if usable. */
+static bool prepare_namespace(struct nvme_ctrl *c, struct nvme_ns *ns,
+                              uint32_t nsid)
 {
-    struct nvme_ns *ns = &c->ns[c->nr_ns];
     struct blk_dev *b = &ns->blk;
     struct nvme_id_ns id;
     unsigned int to_sect;
     uint32_t max_lbas;
 
+    memset(ns, 0, sizeof(*ns));
     snprintf(b->name, sizeof(b->name), "nvme%un%u", c->index, nsid);
     if ( !nvme_identify(c, NVME_ID_CNS_NS, nsid, 0, "identify namespace",
                        false) )
-        return;
+        return false;
     if ( !nvme_parse_id_ns(nvme_id_buf, &id) )
     {
         printk(XENLOG_WARNING "%s: LBA format with metadata, or of 2^%u "
                "bytes: not used\n", b->name, id.lba_shift);
-        return;
+        return false;
     }
     to_sect = id.lba_shift - BLK_SECTOR_SHIFT;
     if ( id.nsze > (~0ULL >> to_sect) )
-        return;
+        return false;
     ns->ctrl = c;
     ns->nsid = nsid;
     ns->lba_shift = id.lba_shift;
@@ -83,23 +84,33 @@ static void add_namespace(struct nvme_ctrl *c, uint32_t nsid)
     b->ops = &nvme_blk_ops;
     b->priv = ns;
     b->pci = c->pci;
+    b->pending = c->pending;
+    ns->nsze = id.nsze;
+    return true;
+}
+
+static bool add_namespace(struct nvme_ctrl *c, struct nvme_ns *ns)
+{
+    struct blk_dev *b = &ns->blk;
+
     if ( !blk_register(b) )
-        return;
+        return false;
     c->nr_ns++;
     printk("%s: %lu blocks of %u bytes%s%s%s%s, up to %u sectors a "
-           "transfer\n", b->name, (unsigned long)id.nsze, b->sector_size,
+           "transfer\n", b->name, (unsigned long)ns->nsze, b->sector_size,
            b->features & BLK_F_RO ? ", read-only" : "",
            b->features & BLK_F_FLUSH ? ", flush" : "",
            b->features & BLK_F_DISCARD ? ", discard" : "",
            b->features & BLK_F_WRITE_ZEROES ? ", write-zeroes" : "",
            b->max_sectors);
+    return true;
 }
 
 /* The active namespaces (CNS 02h), else 1..NN (NVMe 1.0). */
 void nvme_add_namespaces(struct nvme_ctrl *c)
 {
     uint32_t list[NVME_MAX_NS], nsid;
-    unsigned int i, n = 0;
+    unsigned int i, n = 0, ready;
 
     if ( nvme_identify(c, NVME_ID_CNS_NS_LIST, 0, 0, "list namespaces", true) )
         for ( ; n < NVME_MAX_NS; n++ )
@@ -112,6 +123,14 @@ void nvme_add_namespaces(struct nvme_ctrl *c)
     else
         for ( ; n < MIN(c->id.nn, (uint32_t)NVME_MAX_NS); n++ )
             list[n] = n + 1;
-    for ( i = 0; i < n; i++ )
-        add_namespace(c, list[i]);
+    /*
+     * Every namespace identified before any is registered: a controller
+     * that stops answering meanwhile is given up (disabled, its queues
+     * gone), and a disk registered on it would wait forever.
+     */
+    for ( i = ready = 0; i < n; i++ )
+        ready += prepare_namespace(c, &c->ns[ready], list[i]);
+    for ( i = 0; i < ready && !c->dead; i++ )
+        if ( !add_namespace(c, &c->ns[i]) )
+            break;
 }
