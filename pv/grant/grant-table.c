@@ -116,8 +116,9 @@ static void *share_frame(void)
  * A frame shared a moment ago taken back, the table's growth having
  * failed.  The guest owns it already and may have mapped it (its number
  * can be guessed): then it stays the guest's, an ordinary frame once the
- * share's writable type is dropped (the shim no longer writes it), and
- * only the memory is lost, which the log says.  No TLB may keep a
+ * share's writable type is dropped (the shim no longer writes it),
+ * counted in tot_pages as any of its frames (its giving back will count
+ * it out), and only the memory is lost, which the log says.  No TLB may keep a
  * translation of one the allocator takes back.
  */
 static void unshare_frame(void *va)
@@ -129,6 +130,8 @@ static void unshare_frame(void *va)
     spin_lock(&dom.page_alloc_lock);
     taken = page_release(pg, PGO_GUEST);
     page_put_type(pg);
+    if ( !taken )
+        dom.tot_pages++;            /* an ordinary frame: counted as one */
     spin_unlock(&dom.page_alloc_lock);
     if ( !taken )
     {
@@ -275,18 +278,27 @@ void gnttab_lazy_init(void)
  * (pv/mm/memory.c), or the allocator would hand out a frame the shim still
  * writes grant entries and status into.
  */
+void gnttab_hold(void)
+{
+    grant_read_lock(gt());
+}
+
+void gnttab_unhold(void)
+{
+    grant_read_unlock(gt());
+}
+
 bool gnttab_shares_frame(unsigned long mfn)
 {
     struct grant_table *t = gt();
     bool shared = false;
     unsigned int i;
 
-    grant_read_lock(t);
+    ASSERT(rw_is_locked_by_me(&t->lock));
     for ( i = 0; i < t->nr_frames && !shared; i++ )
         shared = va_to_mfn(t->shared[i]) == mfn;
     for ( i = 0; i < t->nr_status_frames && !shared; i++ )
         shared = va_to_mfn(t->status[i]) == mfn;
-    grant_read_unlock(t);
     return shared;
 }
 

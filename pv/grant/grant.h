@@ -9,7 +9,15 @@
 
 #include "shim/lib.h"
 
-/* Is @mfn one of the grant table's shared or status frames? */
+/*
+ * Is @mfn one of the grant table's shared or status frames?  Between
+ * gnttab_hold() and gnttab_unhold() (the table's lock, read): its frames
+ * stay as they are, so a frame the caller finds not shared cannot become
+ * one (the table growing, or v2's status frames, from frames the guest
+ * gave back meanwhile) before the caller has taken it from the guest.
+ */
+void gnttab_hold(void);
+void gnttab_unhold(void);
 bool gnttab_shares_frame(unsigned long mfn);
 
 /*

@@ -12,6 +12,7 @@
 #include "pv/domain.h"
 #include "pv/mm/frame-table.h"
 #include "pv/mm/guest-flush.h"
+#include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
 #include "pv/mm/private.h"
 #include "pv/vcpu/smp.h"
@@ -96,7 +97,7 @@ static void give_locked(unsigned long mfn, unsigned long nr)
     }
 }
 
-/* The guest's memory, a run at a time when it is built. */
+/* The guest's frames, uncounted (frame-table.h). */
 void pv_mm_give_frames(unsigned long mfn, unsigned long nr)
 {
     spin_lock(&dom.page_alloc_lock);
@@ -122,14 +123,31 @@ bool pv_mm_assign_frames_locked(unsigned long mfn, unsigned long nr)
     return true;
 }
 
-bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr)
+/*
+ * @nr frames counted in tot_pages before they are taken from the
+ * allocator (false: that would pass max_pages), so a guest at its
+ * maximum takes nothing from the shim's reserve, not even for a moment
+ * (each of its vCPUs could hold an order-9 extent so, all of them most
+ * of the reserve, while the shim's own allocations fail); then given
+ * with pv_mm_give_frames(), or the count taken back.
+ */
+bool pv_mm_reserve_frames(unsigned long nr)
 {
     bool ok;
 
     spin_lock(&dom.page_alloc_lock);
-    ok = pv_mm_assign_frames_locked(mfn, nr);
+    ok = dom.tot_pages <= dom.max_pages && nr <= dom.max_pages - dom.tot_pages;
+    if ( ok )
+        dom.tot_pages += nr;
     spin_unlock(&dom.page_alloc_lock);
     return ok;
+}
+
+void pv_mm_unreserve_frames(unsigned long nr)
+{
+    spin_lock(&dom.page_alloc_lock);
+    dom.tot_pages -= nr;
+    spin_unlock(&dom.page_alloc_lock);
 }
 
 /*
@@ -145,14 +163,20 @@ static unsigned long dying[NR_DYING];
 static unsigned int nr_dying;
 static bool dying_overflow;
 
-static void queue_dying(unsigned long mfn)
+static void queue_dying_locked(unsigned long mfn)
 {
-    spin_lock(&dom.page_alloc_lock);
+    ASSERT(spin_is_locked_by_me(&dom.page_alloc_lock));
     if ( nr_dying < NR_DYING )
         dying[nr_dying++] = mfn;
     else
         dying_overflow = true;
     __atomic_fetch_or(&pv_exit_all, EXIT_ALL_DYING, __ATOMIC_RELAXED);
+}
+
+static void queue_dying(unsigned long mfn)
+{
+    spin_lock(&dom.page_alloc_lock);
+    queue_dying_locked(mfn);
     spin_unlock(&dom.page_alloc_lock);
 }
 
@@ -170,52 +194,54 @@ void page_died(struct page_info *pg)
 }
 
 /*
- * Only a frame no one references goes back to the allocator: a type
- * reference left over (a shim bug) leaks the frame instead, and says so.
- * The frame is claimed in one step (dying -> no one's), so a frame both
- * queued and found by a scan, or queued twice because it died again
- * after it was freed and given out, is freed once.
+ * A dying frame every CPU that may have run the guest has flushed since
+ * it died goes back to the allocator; one that died after the flush
+ * began waits for the next (it goes back on the queue).  The look at its
+ * stamp and the claim (dying -> no one's) are one step under
+ * page_alloc_lock: a frame both queued and found by a scan, or queued
+ * twice because it died again after it was freed and given out, is
+ * freed once, and never on the stamp of a death before its last (the
+ * lock keeps it from being freed, given out and dying again between the
+ * look and the claim; its stamp is written before its count reaches 0).
+ * Only a frame no one references goes: a type reference left over (a
+ * shim bug) leaks the frame instead, and says so.
  */
-static void free_dying(unsigned long mfn)
+static void free_if_flushed(unsigned long mfn)
 {
     struct page_info *pg = &frame_table[mfn];
-    bool unused = !page_type_count(pg);
+    unsigned int type_count = 0;
 
-    ASSERT(unused);
-    if ( unlikely(!unused) )
-    {
-        printk(XENLOG_ERR "d1: mfn %#lx given back still in use (owner %u "
-               "count %u type %u/%u): not freed\n", mfn, page_owner(pg),
-               page_count(pg), page_type(pg), page_type_count(pg));
-        return;
-    }
     spin_lock(&dom.page_alloc_lock);
-    if ( !page_change_owner(pg, PGO_DYING, PGO_NONE) )
+    if ( page_cinfo(pg) != PAGE_CINFO(PGO_DYING, 0) )
+        goto out;                       /* freed already */
+    if ( pv_flush_filter(pv_guest_cpus(), pg->flush_stamp) )
     {
-        spin_unlock(&dom.page_alloc_lock);
-        return;
+        queue_dying_locked(mfn);
+        goto out;
     }
+    type_count = page_type_count(pg);
+    if ( unlikely(type_count) ||
+         !page_change_owner(pg, PGO_DYING, PGO_NONE) )
+        goto out;
     page_set_tinfo(pg, PGT_NONE, 0, 0);
     pg->flush_stamp = 0;
     pg->linear_pt_count = 0;
     dom.tot_pages--;
     spin_unlock(&dom.page_alloc_lock);
-    frames_free(mfn, 1);                /* M2P entry: gone when given back */
-}
-
-/*
- * A dying frame every CPU that may have run the guest has flushed since
- * it died is free; one that died after the flush began waits for the
- * next (it goes back on the queue).
- */
-static void free_if_flushed(unsigned long mfn)
-{
-    if ( page_cinfo(&frame_table[mfn]) != PAGE_CINFO(PGO_DYING, 0) )
-        return;                         /* freed already */
-    if ( pv_flush_filter(pv_guest_cpus(), frame_table[mfn].flush_stamp) )
-        queue_dying(mfn);
-    else
-        free_dying(mfn);
+    /*
+     * Its M2P entry went when it was given back; again, as an
+     * MMU_MACHPHYS_UPDATE holding a reference then may have set it since.
+     */
+    pv_m2p_set(mfn, ~0UL);
+    frames_free(mfn, 1);
+    return;
+ out:
+    spin_unlock(&dom.page_alloc_lock);
+    ASSERT(!type_count);
+    if ( unlikely(type_count) )
+        printk(XENLOG_ERR "d1: mfn %#lx given back still in use (owner %u "
+               "count %u type %u/%u): not freed\n", mfn, page_owner(pg),
+               page_count(pg), page_type(pg), type_count);
 }
 
 /*
@@ -224,7 +250,7 @@ static void free_if_flushed(unsigned long mfn)
  * queue is taken whole first, under page_alloc_lock, so two CPUs free
  * different batches, and frames dying meanwhile queue for the next
  * round; two overflow scans meeting one frame free it once
- * (free_dying()'s claim), and one that re-queues a frame the other
+ * (free_if_flushed()'s claim), and one that re-queues a frame the other
  * freed leaves an entry the next round skips (free_if_flushed()).
  */
 void pv_mm_free_dying(void)

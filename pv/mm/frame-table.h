@@ -35,15 +35,25 @@ static inline bool guest_table_frame(unsigned long mfn)
                   page_owner(pg) == PGO_DYING);
 }
 
-/* Boot: the builder hands frames to the guest. */
+/*
+ * Frames the guest's, uncounted: the builder's (which counts them
+ * itself), the grant table's shared ones (never counted), and those
+ * counted first by pv_mm_reserve_frames().
+ */
 void pv_mm_give_frame(unsigned long mfn);
 void pv_mm_give_frames(unsigned long mfn, unsigned long nr);
 /*
- * Later, frames the guest asks for: false, and nothing done, if they
- * would take it past its maximum reservation (Xen's assign_pages()).
+ * Later, frames the guest asks for: counted first, false and nothing
+ * done if they would take it past its maximum reservation (Xen's
+ * assign_pages()); then taken from the allocator and given with
+ * pv_mm_give_frames(), or, if the allocator has none, uncounted.
  */
-bool pv_mm_assign_frames(unsigned long mfn, unsigned long nr);
-/* The same, by a caller holding page_alloc_lock (GNTTABOP_transfer). */
+bool pv_mm_reserve_frames(unsigned long nr);
+void pv_mm_unreserve_frames(unsigned long nr);
+/*
+ * Frames the caller has (holding page_alloc_lock: GNTTABOP_transfer)
+ * the guest's and counted, unless that would pass its maximum.
+ */
 bool pv_mm_assign_frames_locked(unsigned long mfn, unsigned long nr);
 
 /*

@@ -220,26 +220,31 @@ static always_inline long add_to_physmap(unsigned int op,
  * isn't the guest's, shared_info, and the grant table's frames, which
  * Xen keeps for the table when a guest gives them back (its xenheap),
  * the guest losing them: here the guest keeps them, so no frame the
- * shim still writes grant entries into can go back to the allocator.
+ * shim still writes grant entries into can go back to the allocator
+ * (the table held still from the look to the frame's taking: one the
+ * table takes from the allocator meanwhile, freed by another vCPU's
+ * decrease_reservation after the look, would go otherwise).
  */
 static bool remove_frame(unsigned long mfn)
 {
     struct page_info *pg = mfn_to_page(mfn);
+    bool ok;
 
-    if ( !pg || page_owner(pg) != PGO_GUEST || !page_count(pg) ||
-         mfn == dom.shared_info_mfn || gnttab_shares_frame(mfn) )
+    gnttab_hold();
+    ok = pg && page_owner(pg) == PGO_GUEST && page_count(pg) &&
+         mfn != dom.shared_info_mfn && !gnttab_shares_frame(mfn);
+    if ( ok )
     {
-        printk(XENLOG_DEBUG "d1: bad page free: mfn %#lx\n", mfn);
-        return false;
-    }
-    spin_lock(&dom.page_alloc_lock);
-    if ( !page_change_owner(pg, PGO_GUEST, PGO_DYING) )
-    {
+        spin_lock(&dom.page_alloc_lock);
+        ok = page_change_owner(pg, PGO_GUEST, PGO_DYING);
         spin_unlock(&dom.page_alloc_lock);
+    }
+    gnttab_unhold();
+    if ( !ok )
+    {
         printk(XENLOG_DEBUG "d1: bad page free: mfn %#lx\n", mfn);
         return false;
     }
-    spin_unlock(&dom.page_alloc_lock);
     /*
      * Unpinned once dying (unpin_table() takes a dying frame): a pin
      * another vCPU made up to the owner change goes too, and none can
@@ -352,8 +357,8 @@ static unsigned int compat_alloc_bits(void)
 /*
  * One extent for the guest, as Xen's alloc_domheap_pages() gives one:
  * 2^@order frames aligned to their size, below frame @limit (0: any),
- * then the guest's unless that would pass its maximum reservation
- * (INVALID_PFN then, as when the allocator has no such run).  Zeroed
+ * counted first against the guest's maximum reservation (INVALID_PFN if
+ * they would pass it, as when the allocator has no such run).  Zeroed
  * first: they may have held the shim's data, or what the guest wrote
  * before it gave them back.  Their M2P entries are invalid, as Xen's
  * free_heap_pages() leaves them: a frame lost its entry when it left the
@@ -366,20 +371,20 @@ static unsigned int compat_alloc_bits(void)
 static unsigned long alloc_extent(unsigned int order, unsigned long limit,
                                   const unsigned long *gpfn)
 {
-    unsigned long nr = 1UL << order, mfn = frames_alloc(nr, order, limit), j;
+    unsigned long nr = 1UL << order, mfn;
 
-    if ( mfn == INVALID_PFN )
+    if ( !pv_mm_reserve_frames(nr) )
         return INVALID_PFN;
+    mfn = frames_alloc(nr, order, limit);
+    if ( mfn == INVALID_PFN )
+    {
+        pv_mm_unreserve_frames(nr);
+        return INVALID_PFN;
+    }
     memset(__va(mfn << PAGE_SHIFT), 0, nr << PAGE_SHIFT);
     if ( gpfn )
         pv_m2p_set_run(mfn, *gpfn, nr, 1);
-    if ( !pv_mm_assign_frames(mfn, nr) )
-    {
-        for ( j = 0; gpfn && j < nr; j++ )
-            pv_m2p_set(mfn + j, ~0UL);
-        frames_free(mfn, nr);
-        return INVALID_PFN;
-    }
+    pv_mm_give_frames(mfn, nr);
     return mfn;
 }
 
