@@ -6,8 +6,13 @@
  * handler published after its data, so the table is read without a lock.
  * One given back goes first, the oldest first (a removed device's are
  * given back a second after it was quieted, so nothing of its is still
- * on its way: see pci-hotplug.c), then those never used.
+ * on its way: see pci-hotplug.c), then those never used.  Never
+ * HYPERCALL_VECTOR, whose gate is the compat guest's `int $0x82`: a
+ * device interrupt there would run the hypercall entry, which takes the
+ * interrupted frame for a guest kernel's call (a guest's user process
+ * could have its registers run as a kernel's hypercall).
  */
+#include "arch/x86/desc.h"
 #include "arch/x86/vector.h"
 
 #define NR_DEVICE_VECTORS (DEVICE_VECTOR_LAST - DEVICE_VECTOR_FIRST + 1)
@@ -31,10 +36,14 @@ unsigned int vector_alloc(vector_handler_t *fn, void *data)
             v = i + 1;
     if ( v )
         v += DEVICE_VECTOR_FIRST - 1;
-    else if ( (v = next_vector) > DEVICE_VECTOR_LAST )
-        return 0;
     else
+    {
+        if ( next_vector == HYPERCALL_VECTOR )
+            next_vector++;
+        if ( (v = next_vector) > DEVICE_VECTOR_LAST )
+            return 0;
         next_vector++;
+    }
     vectors[v - DEVICE_VECTOR_FIRST].freed = 0;
     __atomic_store_n(&vectors[v - DEVICE_VECTOR_FIRST].data, data,
                      __ATOMIC_RELAXED);
