@@ -433,7 +433,8 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
          v->ldt_frames[page] )
         return false;                   /* not ours, or mapped already */
 
-    if ( guest_l1_slot(v, v->ldt_base + page * PAGE_SIZE, &l1, &idx) )
+    /* The kernel's tables, from user mode too: the LDT is the kernel's. */
+    if ( guest_kern_l1_slot(v, v->ldt_base + page * PAGE_SIZE, &l1, &idx) )
         goto guest_fault;
     e = ((uint64_t *)__va(l1 << PAGE_SHIFT))[idx];
     mfn = (e & PADDR_MASK) >> PAGE_SHIFT;
@@ -445,8 +446,15 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
         goto guest_fault;
     }
     v->ldt_frames[page] = mfn;
+    /*
+     * Writable, as Xen's pv_map_ldt_shadow_page(): loading a segment
+     * whose descriptor isn't marked accessed, the CPU marks it, a write
+     * that would fault forever on a read-only page.  The frame's
+     * descriptor type keeps the guest from writing it; the accessed
+     * bit changes no descriptor's meaning.  Never executable.
+     */
     map_pages(LDT_VIRT(v) + page * PAGE_SIZE, mfn << PAGE_SHIFT, PAGE_SIZE,
-              0);
+              _PAGE_RW | page_nx_bit());
     return true;
 
 guest_fault:

@@ -255,11 +255,10 @@ void pv_mm_adopt_initial_tables(struct vcpu *v)
            type_level(pv_root_type()), mfn);
 }
 
-int __hot_text guest_l1_slot(struct vcpu *v, unsigned long va,
-                             unsigned long *l1_mfn, unsigned int *idx)
+static always_inline int l1_slot_from(unsigned long mfn, unsigned long va,
+                                      unsigned long *l1_mfn,
+                                      unsigned int *idx)
 {
-    unsigned long mfn = v->kernel_mode || dom.compat ? v->guest_table
-                                                      : v->guest_table_user;
     unsigned int level;
 
     if ( dom.compat && (va >> 32) )
@@ -280,4 +279,18 @@ int __hot_text guest_l1_slot(struct vcpu *v, unsigned long va,
     *l1_mfn = mfn;
     *idx = (va >> 12) & 511;
     return 0;
+}
+
+int __hot_text guest_l1_slot(struct vcpu *v, unsigned long va,
+                             unsigned long *l1_mfn, unsigned int *idx)
+{
+    return l1_slot_from(v->kernel_mode || dom.compat ? v->guest_table
+                                                     : v->guest_table_user,
+                        va, l1_mfn, idx);
+}
+
+int guest_kern_l1_slot(struct vcpu *v, unsigned long va,
+                       unsigned long *l1_mfn, unsigned int *idx)
+{
+    return l1_slot_from(v->guest_table, va, l1_mfn, idx);
 }

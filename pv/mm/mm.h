@@ -173,6 +173,9 @@ int new_guest_user_cr3(struct vcpu *v, unsigned long mfn);
  * guest frame, the L1 one typed L1 when looked at. */
 int guest_l1_slot(struct vcpu *v, unsigned long va, unsigned long *l1_mfn,
                   unsigned int *idx);
+/* The same in @v's kernel tables, whatever its mode (the LDT's). */
+int guest_kern_l1_slot(struct vcpu *v, unsigned long va,
+                       unsigned long *l1_mfn, unsigned int *idx);
 
 /* For tests and debug keys: recount every reference; 0 if consistent. */
 long pv_mm_audit(void);
