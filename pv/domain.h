@@ -133,7 +133,15 @@ struct vcpu {
     unsigned long cr4_guest;            /* CR4 bits it set: TSD, OSXSAVE */
     unsigned long debugreg[8];          /* set_debugreg(): DR0-3, 6, 7 */
     unsigned int iopl;                  /* vm_assist architectural_iopl */
-    bool in_multicall;                  /* no continuations in a batch */
+    bool in_multicall;                  /* a multicall's entry runs */
+    /*
+     * That entry, whose arguments a continuation of its call rewrites
+     * (hypercall_create_continuation()), and whether one did: the batch
+     * then stops there and continues itself from it (Xen's
+     * MCSF_call_preempted).
+     */
+    multicall_entry_t *mc_call;
+    bool mc_preempted;
     /* set_gdt(): the guest's frames; under gdt_lock, with the CPU's copy. */
     spinlock_t gdt_lock;
     unsigned long gdt_frames[14];

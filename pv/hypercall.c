@@ -66,7 +66,9 @@ integer_param("hypercall-batch", opt_hypercall_batch);
  * Make the guest issue hypercall @nr again, with these arguments, when it
  * next runs: back over its 2-byte `syscall`, as Xen's continuations do.
  * The handler returns what this returns (the number), which lands in
- * %rax for the re-issue.
+ * %rax for the re-issue.  In a multicall's entry, the entry's arguments
+ * are rewritten instead, and the batch continues from that entry
+ * (pv/multicall.c; the number returned is no result of the entry's).
  */
 unsigned long hypercall_create_continuation(unsigned long nr,
                                             unsigned long a0,
@@ -75,8 +77,20 @@ unsigned long hypercall_create_continuation(unsigned long nr,
                                             unsigned long a3)
 {
     struct cpu_regs *regs = &get_cpu_info()->guest_regs;
+    struct vcpu *v = current_vcpu();
 
-    ASSERT(!current_vcpu()->in_multicall);
+    if ( v->in_multicall )
+    {
+        multicall_entry_t *call = v->mc_call;
+
+        ASSERT(call && call->op == nr && !v->mc_preempted);
+        call->args[0] = a0;
+        call->args[1] = a1;
+        call->args[2] = a2;
+        call->args[3] = a3;
+        v->mc_preempted = true;
+        return nr;
+    }
     regs->rip -= 2;                     /* syscall, or int $0x82 */
     if ( dom.compat )
     {

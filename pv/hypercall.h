@@ -169,14 +169,15 @@ long do_update_va_mapping_otherdomain(unsigned long va, unsigned long val,
 
 /*
  * Preemption of long batches: after @done entries, should this invocation
- * stop and continue itself (never inside a multicall)?  The continuation
- * re-issues hypercall @nr with new arguments; return its result.
+ * stop and continue itself?  The continuation re-issues hypercall @nr
+ * with new arguments; return its result.  Inside a multicall too: the
+ * entry's arguments are rewritten and the batch continues from it
+ * (pv/multicall.c), as Xen's.
  */
 extern unsigned int opt_hypercall_batch;
 static inline bool hypercall_preempt_check(unsigned long done)
 {
-    return opt_hypercall_batch && done >= opt_hypercall_batch &&
-           !current_vcpu()->in_multicall;
+    return opt_hypercall_batch && done >= opt_hypercall_batch;
 }
 
 /* In a batch's count: "continued" (Xen's own, not part of the ABI). */

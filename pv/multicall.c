@@ -17,11 +17,19 @@
 #include "pv/compat/xlat.h"
 #include "pv/vcpu/smp.h"
 #include "shim/perfc.h"
+#include "shim/timer.h"
+
+/* A batch's time before it continues itself (entries may be long). */
+#define MULTICALL_SLICE_NS  1000000ULL
 
 /*
  * -EFAULT if the array is bad (checked up front as Xen does: its start,
  * and that its size doesn't overflow) or an entry can't be read or its
- * result written; the entries before it have run.  A sub-call's own
+ * result written; the entries before it have run.  An entry whose call
+ * continues itself (a long mmu_update, grant copy, memory op) gets its
+ * new arguments written back and the batch continues from it, so no
+ * entry's work runs unbounded: the guest sees an entry's arguments
+ * changed, as on Xen.  A sub-call's own
  * error is only that entry's result.  Only `result` is written back; a
  * debug build poisons the rest of each entry, as a debug Xen does, so
  * guests that rely on more get caught.  An iret ends the batch.  Entered
@@ -42,6 +50,9 @@ static always_inline long multicall(unsigned long call_list,
     const void *res;
     unsigned long i, entry;
 
+    struct vcpu *v = current_vcpu();
+    uint64_t start = NOW();
+
     perfc_incr(calls_to_multicall);
     if ( nr_calls >= ~0UL / size || !guest_range_ok(call_list, 1) )
         return -XEN_EFAULT;
@@ -51,10 +62,14 @@ static always_inline long multicall(unsigned long call_list,
         entry = call_list + i * size;
         /*
          * Xen continues a long batch when work is pending; we do it every
-         * hypercall-batch entries, so the shim is back on its return path
-         * after bounded work, invisibly to the guest.
+         * hypercall-batch entries, or once it has run MULTICALL_SLICE_NS
+         * (looked at every 8 entries: each entry's own work is bounded,
+         * its call continuing itself, below), so the shim is back on its return path after bounded
+         * work, invisibly to the guest.
          */
-        if ( hypercall_preempt_check(i) )
+        if ( i && opt_hypercall_batch &&
+             (i >= opt_hypercall_batch ||
+              (!(i % 8) && NOW() - start >= MULTICALL_SLICE_NS)) )
             return hypercall_create_continuation(__HYPERVISOR_multicall,
                                                  entry, nr_calls - i, 0, 0);
 
@@ -70,6 +85,8 @@ static always_inline long multicall(unsigned long call_list,
          */
         if ( compat )
             xlat_multicall_entry_from_compat(&call, c);
+        v->mc_call = &call;
+        v->mc_preempted = false;
         if ( compat )
         {
             call.result = pv_do_compat_hypercall(regs, call.op, call.args,
@@ -81,6 +98,23 @@ static always_inline long multicall(unsigned long call_list,
         {
             call.result = pv_do_hypercall(regs, call.op, call.args, true);
             res = &call.result;
+        }
+        v->mc_call = NULL;
+
+        /*
+         * The entry's call continued itself (Xen's mc_preempt): its
+         * arguments, rewritten, go back into the entry, whole, and the
+         * batch continues from it; its result is not one.  An entry
+         * that can't be written back is -EFAULT, as Xen's.
+         */
+        if ( v->mc_preempted )
+        {
+            v->mc_preempted = false;
+            if ( compat ? copy_to_guest(entry, c, size)
+                        : copy_to_guest(entry, &call, size) )
+                return -XEN_EFAULT;
+            return hypercall_create_continuation(__HYPERVISOR_multicall,
+                                                 entry, nr_calls - i, 0, 0);
         }
 
         if ( IS_ENABLED(CONFIG_DEBUG) )

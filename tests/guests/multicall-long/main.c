@@ -6,9 +6,14 @@
  * of any length must complete with every entry's result in place, the
  * errors of entries past a continuation included, and an array whose size
  * overflows is -EFAULT as in Xen (which has taken nr_calls as an unsigned
- * long since 4.19; a 32-bit guest's can't overflow).
+ * long since 4.19; a 32-bit guest's can't overflow).  An entry's own long
+ * call (an mmu_update or mmuext_op of more than 7 requests) continues
+ * itself inside the batch, as on Xen: its rewritten arguments go back
+ * into the entry, the batch continues from it, and the entries after it
+ * run once it is done.
  */
 #include "guest.h"
+#include "mm.h"
 
 const char test_title[] = "multicall: long batches across continuations";
 
@@ -52,8 +57,64 @@ static void run(unsigned int nr)
         printf("  batch of %3u: every result in place\n", nr);
 }
 
+#define NREQ    30
+
+/*
+ * A batch of an mmu_update of NREQ requests (each the M2P entry of one
+ * of our frames, set to what it is), an mmuext_op of NREQ local flushes,
+ * and a xen_version: each long call continues itself in the batch.
+ */
+static void long_entries(void)
+{
+    static mmu_update_t req[NREQ];
+    static mmuext_op_t ops[NREQ];
+    static unsigned int done_mmu, done_ext;
+    unsigned long mfn = virt_to_mfn(req);
+    unsigned int i;
+
+    for ( i = 0; i < NREQ; i++ )
+    {
+        req[i].ptr = (uint64_t)mfn << PAGE_SHIFT | MMU_MACHPHYS_UPDATE;
+        req[i].val = (unsigned long)req >> PAGE_SHIFT;
+        ops[i].cmd = MMUEXT_TLB_FLUSH_LOCAL;
+    }
+    done_mmu = done_ext = 0;
+    mc[0] = (multicall_entry_t){
+        .op = __HYPERVISOR_mmu_update, .result = 0x5a5a5a5a,
+        .args = { (unsigned long)req, NREQ, (unsigned long)&done_mmu,
+                  DOMID_SELF },
+    };
+    mc[1] = (multicall_entry_t){
+        .op = __HYPERVISOR_mmuext_op, .result = 0x5a5a5a5a,
+        .args = { (unsigned long)ops, NREQ, (unsigned long)&done_ext,
+                  DOMID_SELF },
+    };
+    mc[2] = (multicall_entry_t){
+        .op = __HYPERVISOR_xen_version, .result = 0x5a5a5a5a,
+        .args = { XENVER_pagesize },
+    };
+    check_rc(hypercall_multicall(mc, 3), 0);
+    check_rc(mc[0].result, 0);
+    check_rc(mc[1].result, 0);
+    check_rc(mc[2].result, PAGE_SIZE);
+    check_rc(done_mmu, NREQ);
+    check_rc(done_ext, NREQ);
+    /* Continued in the batch: the entries hold their last arguments. */
+    if ( !(mc[0].args[1] & (1U << 31)) || mc[0].args[0] == (unsigned long)req )
+        test_fail("mmu_update of %u in a batch not continued: args %#lx "
+                  "%#lx", NREQ, (unsigned long)mc[0].args[0],
+                  (unsigned long)mc[0].args[1]);
+    if ( !(mc[1].args[1] & (1U << 31)) )
+        test_fail("mmuext_op of %u in a batch not continued: args %#lx "
+                  "%#lx", NREQ, (unsigned long)mc[1].args[0],
+                  (unsigned long)mc[1].args[1]);
+    printf("  an mmu_update and an mmuext_op of %u in a batch, continued\n",
+           NREQ);
+}
+
 void test_main(void)
 {
+    long_entries();
     run(1);
     run(63);
     run(64);
