@@ -63,9 +63,16 @@ unsigned long dma_free_owner(unsigned int owner)
     {
         if ( pieces[i].owner != owner )
             continue;
-        /* The driver's locks in it leave the lock profile first. */
+        /*
+         * The driver's locks in it leave the lock profile first.  Cleared:
+         * a driver given up at boot frees it before the guest is built,
+         * whose frames the builder doesn't zero (bootscrub off), and its
+         * rings hold the shim's addresses.
+         */
         lock_profile_forget(__va(pieces[i].pfn << PAGE_SHIFT),
                             pieces[i].nr << PAGE_SHIFT);
+        memset(__va(pieces[i].pfn << PAGE_SHIFT), 0,
+               pieces[i].nr << PAGE_SHIFT);
         if ( !frames_free(pieces[i].pfn, pieces[i].nr) )
             freed += pieces[i].nr;
         pieces[i].owner = 0;

@@ -74,10 +74,17 @@ static uint64_t *table_alloc(void)
     return t;
 }
 
+/*
+ * Cleared first: freed before the guest is built, the frame may become
+ * one of its own, which the builder doesn't zero (bootscrub off), and it
+ * holds the shim's page-table entries.
+ */
 static void table_free(uint64_t *t)
 {
-    if ( t )
-        frames_free(__pa(t) >> PAGE_SHIFT, 1);
+    if ( !t )
+        return;
+    clear_page(t);
+    frames_free(__pa(t) >> PAGE_SHIFT, 1);
 }
 
 static void trampoline_teardown(void)

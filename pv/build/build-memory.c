@@ -29,7 +29,8 @@ boolean_param("pv-p2m-reverse", opt_p2m_reverse);
  * runs.  Off by default: the VM's free RAM holds nothing the guest, its
  * only tenant, may not see (the host hands it over zeroed; what firmware
  * and loaders leave there is the VM's own), the shim's own frames are
- * never in it, and every frame whose contents matter (page tables, rings,
+ * never in it (those freed before, the APs' trampoline tables and a
+ * failed driver's memory, are cleared as they are), and every frame whose contents matter (page tables, rings,
  * start_info, .bss) is zeroed explicitly.  Under TCG a full scrub costs
  * over a second per 512 MiB.
  */
