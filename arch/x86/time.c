@@ -213,9 +213,17 @@ uint64_t tsc_to_ns(uint64_t tsc)
     return ((unsigned __int128)tsc * tsc_to_ns_mul) >> 32;
 }
 
+/*
+ * Saturated, not wrapped: a far deadline (a guest's timer 2^63 ns or so
+ * ahead) as the TSC's last tick, never one already past, which in
+ * TSC-deadline mode would fire again at every re-arm, for ever.
+ */
 uint64_t ns_to_tsc_abs(uint64_t ns)
 {
-    return tsc_boot + (((unsigned __int128)ns * ns_to_tsc_mul) >> 32);
+    unsigned __int128 t = tsc_boot +
+                          (((unsigned __int128)ns * ns_to_tsc_mul) >> 32);
+
+    return t > ~0ULL ? ~0ULL : (uint64_t)t;
 }
 
 uint64_t __hot_text now_ns(void)

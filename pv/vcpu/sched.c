@@ -18,6 +18,7 @@
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
 #include "pv/compat/layout.h"
+#include "pv/vcpu/time.h"
 #include "pv/compat/xlat.h"
 #include "pv/lifecycle.h"
 #include "pv/mm/guest-flush.h"
@@ -153,7 +154,7 @@ static long do_poll(const struct sched_poll *p)
     if ( p->nr_ports == 1 )
         v->poll_evtchn = port;
     if ( p->timeout )
-        set_timer(&v->poll_timer, p->timeout);
+        set_timer(&v->poll_timer, pv_guest_expiry(p->timeout));
     vcpu_sleep(v);
     stop_timer(&v->poll_timer);
     /* Woken by an upcall or a timer: no longer a poller (Xen's poll_mask). */

@@ -223,12 +223,22 @@ void pv_time_vcpu_start(struct vcpu *v)
     pv_update_vcpu_system_time(v);
 }
 
+/*
+ * A guest's absolute expiry as the shim's timers take it: Xen's are a
+ * signed s_time_t, so one of 2^63 ns or more is in the past there and
+ * fires at once; here too.
+ */
+uint64_t pv_guest_expiry(uint64_t t)
+{
+    return (int64_t)t < 0 ? NOW() : t;
+}
+
 long __hot_text pv_set_singleshot_timer(struct vcpu *v, uint64_t timeout,
                                         bool future)
 {
     if ( future && timeout < NOW() )
         return -XEN_ETIME;
-    set_timer(&v->singleshot_timer, timeout);
+    set_timer(&v->singleshot_timer, pv_guest_expiry(timeout));
     return 0;
 }
 

@@ -19,6 +19,8 @@ void pv_time_vcpu_start(struct vcpu *v);
 
 /* The VCPUOPs' timers (pv/vcpu/vcpu.c checks the vCPU and copies arguments). */
 long pv_set_singleshot_timer(struct vcpu *v, uint64_t timeout, bool future);
+/* A guest's expiry for set_timer(): 2^63 ns on are past (Xen's signed). */
+uint64_t pv_guest_expiry(uint64_t t);
 void pv_stop_singleshot_timer(struct vcpu *v);
 long pv_set_periodic_timer(struct vcpu *v, uint64_t period_ns);
 void pv_stop_periodic_timer(struct vcpu *v);

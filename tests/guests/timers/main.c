@@ -105,6 +105,17 @@ void test_main(void)
     arm();
     check_rc(singleshot(1, 0), 0);
     wait_tick();
+    /*
+     * So does one 2^63 ns or more ahead, negative to Xen's signed time,
+     * with "future" too (Xen compares it unsigned): never a deadline
+     * that wraps (in TSC-deadline mode, an interrupt at every re-arm).
+     */
+    arm();
+    check_rc(singleshot(~0ULL, 0), 0);
+    wait_tick();
+    arm();
+    check_rc(singleshot(1ULL << 63, VCPU_SSHOTTMR_future), 0);
+    wait_tick();
 
     /*
      * Stopped before it expires: the later one comes instead.  Unless
