@@ -405,6 +405,30 @@ void pv_ldt_init(void)
     paging_reserve(ONDEMAND_VIRT_START, MAX_VCPUS * LDT_VIRT_SIZE);
 }
 
+bool pv_seg_base(unsigned int sel, uint32_t *base)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned int idx = sel >> 3;
+    unsigned long mfn;
+    uint64_t d;
+
+    if ( sel & 4 )
+    {
+        if ( idx >= v->ldt_ents ||
+             !(mfn = v->ldt_frames[idx / DESCS_PER_FRAME]) )
+            return false;
+        d = ((const uint64_t *)__va(mfn << PAGE_SHIFT))[idx % DESCS_PER_FRAME];
+    }
+    else
+    {
+        if ( !idx || idx >= GDT_ENTRIES )
+            return false;
+        d = ACCESS_ONCE(this_cpu()->gdt[idx]);
+    }
+    *base = (uint32_t)(((d >> 16) & 0xffffff) | ((d >> 56) << 24));
+    return true;
+}
+
 /* Check a descriptor frame as it is, writing Xen's fix-ups back. */
 static bool fix_desc_frame(unsigned long mfn)
 {

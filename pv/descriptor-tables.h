@@ -33,6 +33,12 @@ struct cpu_regs;
 /* MMUEXT_SET_LDT, and mapping the LDT's pages as the CPU reads them. */
 long pv_set_ldt(struct vcpu *v, unsigned long base, unsigned int ents);
 bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr);
+/*
+ * The base of the segment selector @sel names for the current vCPU on
+ * this CPU (its GDT, the guest's part copied in; or its LDT, a page
+ * already mapped); false if its descriptor can't be read here.
+ */
+bool pv_seg_base(unsigned int sel, uint32_t *base);
 /* May a #PF at @addr be one pv_ldt_fault() handles (a first look)? */
 bool pv_in_ldt(const struct vcpu *v, unsigned long addr);
 void pv_ldt_init(void);

@@ -6,6 +6,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include "pv/emul/cpuid.h"
+#include "arch/x86/segment.h"
 #include "pv/emul/emulate.h"
 #include "pv/guest-access.h"
 
@@ -28,7 +29,8 @@ bool pv_emulate_forced_cpuid(struct cpu_regs *regs)
      * is a plain ud2, #UD as on hardware.  The prefix works in both guest
      * modes, as in Xen (which has no CPUID faulting to offer here).
      */
-    if ( copy_from_guest(bytes, regs->rip, len) ||
+    if ( (!(lar(regs->cs) & _SEGMENT_L) && !pv_code_seg_flat(regs->cs)) ||
+         copy_from_guest(bytes, regs->rip, len) ||
          memcmp(bytes, forced_cpuid, len) )
         return false;
     pv_cpuid(regs->rax, regs->rcx, res);

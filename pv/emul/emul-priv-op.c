@@ -357,12 +357,15 @@ bool pv_emulate_privileged_op(struct cpu_regs *regs)
 
     /*
      * An external event's #GP, or code we don't decode: as it was.  An
-     * `int $n` decodes the same from 32-bit user code (its segment taken
-     * as flat, as every PV guest's is), which Linux's int $0x80 needs; a
-     * 32-bit guest's kernel is 32-bit code, decoded as such.
+     * `int $n` decodes the same from 32-bit user code, which Linux's int
+     * $0x80 needs; a 32-bit guest's kernel is 32-bit code, decoded as
+     * such.  32-bit code only in a flat code segment (pv_code_seg_flat():
+     * every PV guest's is), or the bytes read at %eip would not be the
+     * ones the CPU ran at base + %eip.
      */
     if ( (regs->error_code & X86_XEC_EXT) ||
-         (!mode64 && !dom.compat && !(regs->error_code & X86_XEC_IDT)) )
+         (!mode64 && !dom.compat && !(regs->error_code & X86_XEC_IDT)) ||
+         (!mode64 && !pv_code_seg_flat(regs->cs)) )
         return false;
     insn_fetch(&in, regs->rip, mode64);
     op = insn_opcode(&in);

@@ -9,6 +9,7 @@
 #include "arch/x86/debugreg.h"
 #include "arch/x86/eflags.h"
 #include "arch/x86/regs.h"
+#include "pv/descriptor-tables.h"
 #include "pv/domain.h"
 #include "pv/hypercall.h"
 #include "pv/traps.h"
@@ -29,6 +30,22 @@ static inline bool pv_emul_instruction_done(struct cpu_regs *regs,
         pv_inject_exception(regs, X86_EXC_DB, 0);
     }
     return true;
+}
+
+/*
+ * Is 32-bit code segment @cs based at 0, so that the instruction at
+ * %eip is at linear %eip, where the emulators read it?  One based
+ * elsewhere (a 32-bit process's LDT segment, say) isn't emulated: the
+ * fault is the guest's, as it came, rather than the shim decoding bytes
+ * the CPU never ran (kernel memory, for a user process that picks its
+ * base so), as Xen would by adding the base (no PV kernel's code
+ * segments have one).
+ */
+static inline bool pv_code_seg_flat(unsigned int cs)
+{
+    uint32_t base;
+
+    return pv_seg_base(cs, &base) && !base;
 }
 
 /* pv/emul/emul-io.c: may @v use in/out, cli/sti (Xen's iopl_ok())? */
