@@ -29,6 +29,7 @@
 #include "pv/vcpu/smp.h"
 #include "shim/idle.h"
 #include "shim/softirq.h"
+#include "shim/timer.h"
 
 /*
  * mm-audit's stop of the world, as Xen pauses every vCPU but the
@@ -49,6 +50,7 @@
  * between two).
  */
 #define LOCK_WAIT   (~0UL)
+#define PAUSE_RESEND_NS 100000ULL       /* 100 us */
 unsigned long __hot_data pv_exit_all;
 static unsigned long quiescent[NR_CPUS];
 
@@ -70,6 +72,7 @@ void pv_pause_others(void)
         send_IPI_mask(others, EVENT_CHECK_VECTOR);
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
     {
+        uint64_t again = NOW() + PAUSE_RESEND_NS;
         unsigned long q;
 
         while ( ((others >> cpu) & 1) &&
@@ -78,6 +81,17 @@ void pv_pause_others(void)
         {
             local_irq_window();         /* a flush they wait for */
             cpu_relax();
+            /*
+             * Its IPI may have come while it was still parked for the
+             * pause before (it then goes on to the guest, and stops only
+             * at its next exit, a timer's perhaps a second away): again,
+             * once it has had the time to run a little of its own.
+             */
+            if ( NOW() >= again )
+            {
+                send_IPI_mask(1UL << cpu, EVENT_CHECK_VECTOR);
+                again = NOW() + PAUSE_RESEND_NS;
+            }
         }
     }
 }
