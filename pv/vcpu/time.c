@@ -262,10 +262,18 @@ void pv_stop_periodic_timer(struct vcpu *v)
     stop_timer(&v->periodic_timer);
 }
 
+/*
+ * Another vCPU's area (@v paused) gets @v's latest copy, not one taken
+ * here: this CPU's TSC is not @v's to stamp it with (a TSC behind this
+ * one's would make @v's next copy's delta wrap, its clock centuries on).
+ */
 void pv_register_time_area(struct vcpu *v, unsigned long va)
 {
     v->time_info_guest = va;
-    pv_update_vcpu_system_time(v);
+    if ( v == current_vcpu() )
+        pv_update_vcpu_system_time(v);
+    else
+        pv_update_secondary_time(v);
 }
 
 /*
