@@ -31,17 +31,6 @@ static struct blkfront xvda = {
 };
 static struct blkfront *const d = &xvda;
 
-static void read_one(uint64_t sector, const char *when)
-{
-    struct blkif_request_segment seg = blk_seg(REF_DATA, 0, 7);
-
-    memset(data, 0xaa, PAGE_SIZE);
-    check_rc(blk_rq(d, BLKIF_OP_READ, sector, 1, &seg), BLKIF_RSP_OKAY);
-    if ( !blk_holds(data, 0, sector) )
-        test_fail("%s: sector %llu read wrong", when,
-                  (unsigned long long)sector);
-}
-
 static bool gone(const char *value)
 {
     return !strcmp(value, "ENOENT") || !strcmp(value, "EACCES");
@@ -57,7 +46,7 @@ void test_main(void)
     blk_wait_be_state(d, XenbusStateInitWait);
     blk_connect(d);
     blk_grant(REF_DATA, data, 0);
-    read_one(8, "connected");
+    blk_read_page(d, REF_DATA, data, 8, "connected");
     check_rc(lockprof_find(VQ_LOCK, LOCKPROF_TYPE_GLOBAL, NULL), 1);
     printf("blk-detach-stuck: connected\n");
 
@@ -65,7 +54,7 @@ void test_main(void)
     if ( !blk_wait_be_state(d, XenbusStateClosing) )
         return;
     blk_expect_node(blk_be(d, "online"), "0");
-    read_one(16, "closing");
+    blk_read_page(d, REF_DATA, data, 16, "closing");
 
     /*
      * Taken all the same: the backend's directory goes (a node under

@@ -29,17 +29,6 @@ static struct blkfront xvdb = {
     .sectors = 2048, .ref_ring = REF_B_RING, .ring_page = ring_b,
 };
 
-static void read_one(struct blkfront *d, uint64_t sector, const char *when)
-{
-    struct blkif_request_segment seg = blk_seg(REF_DATA, 0, 7);
-
-    memset(data, 0xaa, PAGE_SIZE);
-    check_rc(blk_rq(d, BLKIF_OP_READ, sector, 1, &seg), BLKIF_RSP_OKAY);
-    if ( !blk_holds(data, 0, sector) )
-        test_fail("%s: sector %llu read wrong", when,
-                  (unsigned long long)sector);
-}
-
 /* @d's backend directory gone (EACCES: its parent's, domain 0's). */
 static bool removed(struct blkfront *d, const char *name)
 {
@@ -69,8 +58,8 @@ void test_main(void)
     blk_connect(&xvda);
     blk_connect(&xvdb);
     blk_grant(REF_DATA, data, 0);
-    read_one(&xvda, 8, "xvda");
-    read_one(&xvdb, 16, "xvdb");
+    blk_read_page(&xvda, REF_DATA, data, 8, "xvda");
+    blk_read_page(&xvdb, REF_DATA, data, 16, "xvdb");
     printf("blk-nvme-namespaces: connected\n");
 
     /* The host's removal: both Closing.  xvda closes and goes. */
@@ -83,8 +72,8 @@ void test_main(void)
     printf("blk-nvme-namespaces: xvda removed\n");
 
     /* xvdb, still Closing, is still answered. */
-    read_one(&xvdb, 24, "xvdb after xvda went");
-    read_one(&xvdb, 32, "xvdb after xvda went");
+    blk_read_page(&xvdb, REF_DATA, data, 24, "xvdb after xvda went");
+    blk_read_page(&xvdb, REF_DATA, data, 32, "xvdb after xvda went");
     printf("blk-nvme-namespaces: xvdb answered after xvda went\n");
     blk_fe_state(&xvdb, XenbusStateClosed);
     if ( !removed(&xvdb, "xvdb") )

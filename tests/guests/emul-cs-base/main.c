@@ -11,6 +11,7 @@
  * runs in ring 1 and may use such a segment itself.
  */
 #include "guest.h"
+#include "iret-to.h"
 #include "mm.h"
 
 const char test_title[] = "emulation: never at %eip of a based code segment";
@@ -29,47 +30,11 @@ void test_main(void)
 
 static uint8_t win[PAGE_SIZE] __page_aligned;
 
-unsigned long back_frame[8], back_rsp;
-void back_entry(void);
 asm ( ".pushsection .text\n"
-      "back_entry:\n\t"
-      ".irp w, 0, 1, 2, 3, 4, 5, 6, 7\n\t"
-      "mov \\w * 4(%esp), %eax; mov %eax, back_frame + \\w * 4\n\t"
-      ".endr\n\t"
-      "mov back_rsp, %esp\n\t"
-      "ret\n"
       "run_code: int $0x80\n"         /* what the CPU runs */
       "seen_code: int $0x23\n"        /* what is at %eip */
       ".popsection" );
 extern const char run_code[], seen_code[];
-
-static long set_ldt(unsigned long va, unsigned int ents)
-{
-    mmuext_op_t op = {
-        .cmd = MMUEXT_SET_LDT, .arg1.linear_addr = va, .arg2.nr_ents = ents,
-    };
-
-    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
-}
-
-/* compat_iret to @eip in @cs, ring 1, on the rest of stack[]. */
-static void iret_to(unsigned long eip, unsigned long cs)
-{
-    static unsigned long stack[1024];
-    unsigned long *frame = &stack[512];
-
-    frame[0] = eip;
-    frame[1] = cs;
-    frame[2] = 0x202;
-    asm volatile ( "push %%ebp\n\t"
-                   "push $1f\n\t"
-                   "mov %%esp, back_rsp\n\t"
-                   "mov %0, %%esp\n\t"
-                   "jmp hypercall_page + %c1\n"
-                   "1: pop %%ebp"
-                   :: "i" (&stack[512]), "i" (__HYPERVISOR_iret * 32)
-                   : "eax", "ebx", "ecx", "edx", "esi", "edi", "memory" );
-}
 
 void test_main(void)
 {
@@ -85,7 +50,7 @@ void test_main(void)
         return test_error("run_code %p, seen_code %p", run_code, seen_code);
     frame_set_pte(ldt, 0, LDT_CODE);
     check_rc(map_frame_at((unsigned long)win, ldt, PTE_RO), 0);
-    check_rc(set_ldt((unsigned long)win, 1), 0);
+    check_rc(mmuext_set_ldt((unsigned long)win, 1), 0);
     check_rc(hypercall_set_trap_table(t), 0);
 
     iret_to((unsigned long)seen_code, LDT_CS);
@@ -103,7 +68,7 @@ void test_main(void)
                   back_frame[0], back_frame[1], back_frame[2], 0x80 << 3 | 2,
                   seen_code, LDT_CS);
 
-    check_rc(set_ldt(0, 0), 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
     check_rc(remap_initial((unsigned long)win), 0);
     check_rc(trap_init(), 0);
     test_success();

@@ -8,6 +8,7 @@
  * the hypervisor.
  */
 #include "guest.h"
+#include "iret-to.h"
 #include "mm.h"
 
 const char test_title[] = "iret to an LDT code selector";
@@ -32,87 +33,10 @@ const char test_title[] = "iret to an LDT code selector";
 
 static uint8_t win[PAGE_SIZE] __page_aligned;
 
-/* A handler that notes its frame and resumes iret_to()'s caller. */
-unsigned long back_frame[8], back_rsp;
-void back_entry(void);
-#ifdef __x86_64__
 asm ( ".pushsection .text\n"
-      "back_entry:\n\t"
-      ".irp w, 0, 1, 2, 3, 4, 5, 6, 7\n\t"
-      "mov \\w * 8(%rsp), %rax; mov %rax, back_frame + \\w * 8(%rip)\n\t"
-      ".endr\n\t"
-      "mov back_rsp(%rip), %rsp\n\t"
-      "ret\n"
       "ldt_code: int $0x22\n"
       ".popsection" );
-#else
-asm ( ".pushsection .text\n"
-      "back_entry:\n\t"
-      ".irp w, 0, 1, 2, 3, 4, 5, 6, 7\n\t"
-      "mov \\w * 4(%esp), %eax; mov %eax, back_frame + \\w * 4\n\t"
-      ".endr\n\t"
-      "mov back_rsp, %esp\n\t"
-      "ret\n"
-      "ldt_code: int $0x22\n"
-      ".popsection" );
-#endif
 extern const char ldt_code[];
-
-static long set_ldt(unsigned long va, unsigned int ents)
-{
-    mmuext_op_t op = {
-        .cmd = MMUEXT_SET_LDT, .arg1.linear_addr = va, .arg2.nr_ents = ents,
-    };
-
-    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
-}
-
-#ifdef __x86_64__
-static void iret_to(unsigned long rip, unsigned long cs)
-{
-    static unsigned long frame[6] __attribute__((aligned(16)));
-    static uint8_t stack[4096] __attribute__((aligned(16)));
-
-    frame[0] = 0;
-    frame[1] = rip;
-    frame[2] = cs;
-    frame[3] = 0x202;
-    frame[4] = (unsigned long)stack + sizeof(stack);
-    frame[5] = FLAT_KERNEL_SS;
-    asm volatile ( "push %%rbp\n\t"
-                   "lea 1f(%%rip), %%rax; push %%rax\n\t"
-                   "mov %%rsp, back_rsp(%%rip)\n\t"
-                   "mov %0, %%rsp\n\t"
-                   "jmp hypercall_page + %c1\n"
-                   "1: pop %%rbp"
-                   :: "r" (frame), "i" (__HYPERVISOR_iret * 32)
-                   : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9",
-                     "r10", "r11", "r12", "r13", "r14", "r15", "memory" );
-}
-#else
-/*
- * compat_iret to ring 1 takes %eip, %cs and %eflags and goes on with the
- * stack after them: the code at @eip runs on the rest of stack[], and
- * bounce frames land below the iret frame, in stack[] too.
- */
-static void iret_to(unsigned long eip, unsigned long cs)
-{
-    static unsigned long stack[1024];
-    unsigned long *frame = &stack[512];
-
-    frame[0] = eip;
-    frame[1] = cs;
-    frame[2] = 0x202;
-    asm volatile ( "push %%ebp\n\t"
-                   "push $1f\n\t"
-                   "mov %%esp, back_rsp\n\t"
-                   "mov %0, %%esp\n\t"
-                   "jmp hypercall_page + %c1\n"
-                   "1: pop %%ebp"
-                   :: "i" (&stack[512]), "i" (__HYPERVISOR_iret * 32)
-                   : "eax", "ebx", "ecx", "edx", "esi", "edi", "memory" );
-}
-#endif
 
 void test_main(void)
 {
@@ -135,7 +59,7 @@ void test_main(void)
 
     /* Writable: the LDT page can't be mapped; #PF at the LDT. */
     check_rc(map_frame_at((unsigned long)win, ldt, PTE_RW), 0);
-    check_rc(set_ldt((unsigned long)win, 1), 0);
+    check_rc(mmuext_set_ldt((unsigned long)win, 1), 0);
     iret_to((unsigned long)ldt_code, LDT_CS);
     if ( back_frame[PF_IP] != (unsigned long)ldt_code ||
          shared_info->vcpu_info[0].arch.cr2 != (unsigned long)win )
@@ -145,9 +69,9 @@ void test_main(void)
                   shared_info->vcpu_info[0].arch.cr2);
 
     /* Read-only: mapped on the iret's own fault, and it runs there. */
-    check_rc(set_ldt(0, 0), 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
     check_rc(map_frame_at((unsigned long)win, ldt, PTE_RO), 0);
-    check_rc(set_ldt((unsigned long)win, 1), 0);
+    check_rc(mmuext_set_ldt((unsigned long)win, 1), 0);
     memset(back_frame, 0, sizeof(back_frame));
     iret_to((unsigned long)ldt_code, LDT_CS);
     if ( back_frame[INT_IP] != (unsigned long)ldt_code + 2 ||
@@ -155,7 +79,7 @@ void test_main(void)
         test_fail("LDT code selector: int $0x22 frame rip %#lx cs %#lx",
                   back_frame[INT_IP], back_frame[INT_CS]);
 
-    check_rc(set_ldt(0, 0), 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
     check_rc(remap_initial((unsigned long)win), 0);
     check_rc(trap_init(), 0);
     test_success();

@@ -28,15 +28,6 @@ const char test_title[] = "LDT data segments: the accessed bit, and from user mo
 
 static uint8_t win[PAGE_SIZE] __page_aligned;
 
-static long set_ldt(unsigned long va, unsigned int ents)
-{
-    mmuext_op_t op = {
-        .cmd = MMUEXT_SET_LDT, .arg1.linear_addr = va, .arg2.nr_ents = ents,
-    };
-
-    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
-}
-
 /* %es = @sel: 0, or the fault. */
 static exinfo_t load_es(unsigned int sel)
 {
@@ -74,8 +65,8 @@ static void user_load(unsigned long ldt)
     check_rc(mmuext1(MMUEXT_NEW_USER_BASEPTR, user_l4(code_mfn)), 0);
     check_rc(hypercall_set_trap_table(pf), 0);
     /* Mapped afresh: the first load from user mode maps it. */
-    check_rc(set_ldt(0, 0), 0);
-    check_rc(set_ldt((unsigned long)win, 2), 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
+    check_rc(mmuext_set_ldt((unsigned long)win, 2), 0);
     user_frame_vector = 0;
     got = exec_user_raw(USER_VA, USER_VA + 2 * PAGE_SIZE, 0x202);
     if ( got != 0x5a )
@@ -99,7 +90,7 @@ void test_main(void)
     frame_set_pte(ldt, 0, LDT_DATA);
     frame_set_pte(ldt, 1, LDT_DATA_A);
     check_rc(map_frame_at((unsigned long)win, ldt, PTE_RO), 0);
-    check_rc(set_ldt((unsigned long)win, 2), 0);
+    check_rc(mmuext_set_ldt((unsigned long)win, 2), 0);
 
     /* The kernel: mapped on the first load, the accessed bit set. */
     if ( (ex = load_es(SEL(0))) )
@@ -123,7 +114,7 @@ void test_main(void)
 #ifdef __x86_64__
     user_load(ldt);
 #endif
-    check_rc(set_ldt(0, 0), 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
     check_rc(remap_initial((unsigned long)win), 0);
     test_success();
 }

@@ -209,3 +209,15 @@ bool blk_holds(const uint8_t *p, unsigned int off, uint64_t n)
             return false;
     return true;
 }
+
+void blk_read_page(struct blkfront *d, grant_ref_t ref, uint8_t *page,
+                   uint64_t sector, const char *when)
+{
+    struct blkif_request_segment seg = blk_seg(ref, 0, 7);
+
+    memset(page, 0xaa, PAGE_SIZE);
+    check_rc(blk_rq(d, BLKIF_OP_READ, sector, 1, &seg), BLKIF_RSP_OKAY);
+    if ( !blk_holds(page, 0, sector) )
+        test_fail("%s: sector %llu read wrong", when,
+                  (unsigned long long)sector);
+}

@@ -93,6 +93,13 @@ int blk_rq(struct blkfront *d, uint8_t op, uint64_t sector,
 /* Sector @n's contents as the image was made, in @p at byte @off. */
 bool blk_holds(const uint8_t *p, unsigned int off, uint64_t n);
 
+/*
+ * One page read from @sector on @d into @page (granted as @ref): answered
+ * OK, with the image's sectors from @sector; a failure names @when.
+ */
+void blk_read_page(struct blkfront *d, grant_ref_t ref, uint8_t *page,
+                   uint64_t sector, const char *when);
+
 static inline void blk_yield(void)
 {
     hypercall_sched_op(SCHEDOP_yield, NULL);

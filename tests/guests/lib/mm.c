@@ -278,6 +278,15 @@ long mmuext1(unsigned int cmd, unsigned long arg1)
     return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
 }
 
+long mmuext_set_ldt(unsigned long va, unsigned int ents)
+{
+    mmuext_op_t op = {
+        .cmd = MMUEXT_SET_LDT, .arg1.linear_addr = va, .arg2.nr_ents = ents,
+    };
+
+    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
+}
+
 long mmuext_flush(unsigned int cmd, unsigned long va,
                   const unsigned long *mask)
 {

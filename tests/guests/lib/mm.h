@@ -232,6 +232,8 @@ void check_reads(const char *what, unsigned long va, uint64_t want);
 long mmu_update1(uint64_t ptr, uint64_t val);
 /* One mmuext_op with arg1 = @arg1, for DOMID_SELF. */
 long mmuext1(unsigned int cmd, unsigned long arg1);
+/* MMUEXT_SET_LDT: @ents descriptors at @va (0, 0: none). */
+long mmuext_set_ldt(unsigned long va, unsigned int ents);
 /* One flush: MMUEXT_<cmd> of @va, the _MULTI forms to the vCPUs in @mask. */
 long mmuext_flush(unsigned int cmd, unsigned long va,
                   const unsigned long *mask);

@@ -32,17 +32,6 @@ static long copy_page(unsigned long dst, unsigned long src)
     return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
 }
 
-static long set_ldt(unsigned long va, unsigned int ents)
-{
-    mmuext_op_t op = {
-        .cmd = MMUEXT_SET_LDT,
-        .arg1.linear_addr = va,
-        .arg2.nr_ents = ents,
-    };
-
-    return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
-}
-
 /* Every qword of frame @mfn is @pat (read through W(0)). */
 static void check_frame(const char *what, unsigned long mfn, uint64_t pat)
 {
@@ -163,28 +152,28 @@ static void test_ldt(void)
     unsigned int ar;
     exinfo_t ex;
 
-    check_rc(set_ldt(W(0) + 8, 1), -XEN_EINVAL);        /* not aligned */
-    check_rc(set_ldt(W(0), 8193), -XEN_EINVAL);         /* > 8192 ents */
+    check_rc(mmuext_set_ldt(W(0) + 8, 1), -XEN_EINVAL);        /* not aligned */
+    check_rc(mmuext_set_ldt(W(0), 8193), -XEN_EINVAL);         /* > 8192 ents */
 #ifdef __x86_64__
-    check_rc(set_ldt((unsigned long)BAD_XEN, 1), -XEN_EINVAL);
-    check_rc(set_ldt((unsigned long)BAD_NONCANONICAL, 1), -XEN_EINVAL);
+    check_rc(mmuext_set_ldt((unsigned long)BAD_XEN, 1), -XEN_EINVAL);
+    check_rc(mmuext_set_ldt((unsigned long)BAD_NONCANONICAL, 1), -XEN_EINVAL);
 #else
     /*
      * Xen's __addr_ok() checks the 64-bit address space: any 32-bit base
      * is taken (and nothing can be loaded from the hypervisor's area).
      */
-    check_rc(set_ldt((unsigned long)BAD_XEN, 1), 0);
-    check_rc(set_ldt((unsigned long)BAD_NONCANONICAL, 1), 0);
+    check_rc(mmuext_set_ldt((unsigned long)BAD_XEN, 1), 0);
+    check_rc(mmuext_set_ldt((unsigned long)BAD_NONCANONICAL, 1), 0);
 #endif
-    check_rc(set_ldt(W(0) + 8, 0), 0);                  /* ptr ignored */
-    check_rc(set_ldt(W(0), 8192), 0);
-    check_rc(set_ldt(0, 0), 0);
+    check_rc(mmuext_set_ldt(W(0) + 8, 0), 0);                  /* ptr ignored */
+    check_rc(mmuext_set_ldt(W(0), 8192), 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
 
     frame_set_pte(ldt, 0, data_desc((unsigned long)&ldt_target));
 
     /* Still mapped writable where the LDT is: the load faults there. */
     check_rc(map_frame_at(W(0), ldt, PTE_RW), 0);
-    check_rc(set_ldt(W(0), 1), 0);
+    check_rc(mmuext_set_ldt(W(0), 1), 0);
     ex = load_fs(LDT_SEL);
     if ( ex != EXINFO(X86_EXC_PF, 0) )
         test_fail("LDT frame writable: loading %#x gave %#lx, expected #PF",
@@ -199,7 +188,7 @@ static void test_ldt(void)
     check_rc(map_frame_at(W(1), ldt, PTE_RW), -XEN_EBUSY);
 
     /* ents = 0: no LDT, and the frame is free again. */
-    check_rc(set_ldt(0, 0), 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
     if ( lar(LDT_SEL, &ar) )
         test_fail("no LDT: lar %#x still valid", LDT_SEL);
     ex = load_fs(LDT_SEL);
