@@ -45,7 +45,7 @@ void netback_work(void)
             continue;
         if ( !cpu )
         {
-            spin_lock(&v->lock);
+            spin_lock_irq_on_wait(&v->lock);
             vif_drained(v);
             if ( v->close )
                 vif_close_broken(v);
@@ -63,7 +63,7 @@ void netback_work(void)
             if ( ACCESS_ONCE(q->cpu) != cpu )
                 continue;
             /* By the slot's lock, as blkback_work()'s rings. */
-            spin_lock(&v->queue_lock[n]);
+            spin_lock_irq_on_wait(&v->queue_lock[n]);
             if ( ACCESS_ONCE(q->vif) == v )
             {
                 nb_rx_flush(q);
@@ -74,7 +74,7 @@ void netback_work(void)
         }
         if ( !cpu )
         {
-            spin_lock(&v->lock);
+            spin_lock_irq_on_wait(&v->lock);
             if ( v->removing && !v->forced && !vif_let_go(v) &&
                  backend_remove_due(v->remove_by) )
                 vif_force_close(v);

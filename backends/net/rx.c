@@ -255,7 +255,7 @@ void nb_receive(struct net_dev *dev, struct net_rx *rx, void *data)
     if ( nr )
     {
         q = &v->q[rx->queue % nr];
-        spin_lock(vif_queue_lock(q));
+        spin_lock_irq_on_wait(vif_queue_lock(q));
         if ( q->open && !ACCESS_ONCE(v->broken) && q->have_rx )
             done = receive(v, q, rx);
         spin_unlock(vif_queue_lock(q));

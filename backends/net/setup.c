@@ -107,7 +107,7 @@ static bool add_vif(struct net_dev *dev)
         BUILD_BUG_ON(offsetof(struct vif, devid) !=
                      offsetof(struct vif, queue_lock) +
                      sizeof(v->queue_lock));
-        spin_lock(&v->lock);
+        spin_lock_irq_on_wait(&v->lock);
         memset(&v->devid, 0, sizeof(*v) - offsetof(struct vif, devid));
         spin_unlock(&v->lock);
     }
@@ -280,7 +280,7 @@ static void remove_hook(struct net_dev *dev)
         net_release(dev);
         return;
     }
-    spin_lock(&vifs[i]->lock);
+    spin_lock_irq_on_wait(&vifs[i]->lock);
     vif_remove_start(vifs[i]);
     spin_unlock(&vifs[i]->lock);
     backend_remove_wake(vifs[i]->remove_by);

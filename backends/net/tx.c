@@ -152,7 +152,7 @@ static void tx_done(struct net_tx *tx, enum net_status s)
     struct nb_queue *q = r->q;
 
     ASSERT(pv_backend_locked());
-    spin_lock(vif_queue_lock(q));
+    spin_lock_irq_on_wait(vif_queue_lock(q));
     finish(r, s == NET_OK ? NETIF_RSP_OKAY : NETIF_RSP_ERROR);
     spin_unlock(vif_queue_lock(q));
 }

@@ -92,7 +92,7 @@ static void release(struct vif *v)
     {
         struct nb_queue *q = &v->q[i];
 
-        spin_lock(vif_queue_lock(q));
+        spin_lock_irq_on_wait(vif_queue_lock(q));
         ASSERT(!q->open);
         if ( q->have_tx )
             pv_grant_unmap_dev(q->tx_handle);
@@ -132,7 +132,7 @@ static void disconnect(struct vif *v)
     {
         struct nb_queue *q = &v->q[i];
 
-        spin_lock(vif_queue_lock(q));
+        spin_lock_irq_on_wait(vif_queue_lock(q));
         q->open = false;
         nb_tx_abort_stalled(q);
         nb_rx_give_back(q);
@@ -307,7 +307,7 @@ static bool connect(struct vif *v)
     v->rx_warned = false;
     for ( i = 0; i < nq; i++ )
     {
-        spin_lock(vif_queue_lock(&v->q[i]));
+        spin_lock_irq_on_wait(vif_queue_lock(&v->q[i]));
         v->q[i].open = true;            /* set up, seen whole */
         spin_unlock(vif_queue_lock(&v->q[i]));
     }

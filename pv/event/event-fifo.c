@@ -48,7 +48,7 @@ void evtchn_fifo_init(struct domain *d, struct evtchn *chn)
 
     chn->priority = EVTCHN_FIFO_PRIORITY_DEFAULT;
     if ( w && word_test(w, EVTCHN_FIFO_LINKED) )
-        printk(XENLOG_WARNING "d1: port %u already on a queue\n",
+        printk(XENLOG_DEBUG "d1: port %u already on a queue\n",
                evtchn_port(d, chn));
 }
 
@@ -78,7 +78,7 @@ static bool set_link(event_word_t *word, uint32_t link)
             w = __atomic_or_fetch(word, 1u << EVTCHN_FIFO_BUSY,
                                   __ATOMIC_SEQ_CST);
     }
-    printk(XENLOG_WARNING "d1: port %u not linked\n", link);
+    printk(XENLOG_DEBUG "d1: port %u not linked\n", link);
     word_clear(word, EVTCHN_FIFO_BUSY);
     return true;
 }
