@@ -224,6 +224,9 @@ static bool icr_wait_idle(void)
 
 bool apic_icr_write(uint32_t icr, uint32_t dest)
 {
+    unsigned long flags;
+    bool ok;
+
     if ( x2apic )
     {
         /*
@@ -237,11 +240,21 @@ bool apic_icr_write(uint32_t icr, uint32_t dest)
     }
     if ( dest > 0xff && !(icr & APIC_DEST_SHORTHAND_MASK) )
         return false;                   /* only x2APIC mode reaches it */
-    if ( !icr_wait_idle() )
-        return false;
-    apic_write(APIC_ICR2, dest << 24);
-    apic_write(APIC_ICR, icr);
-    return icr_wait_idle();
+    /*
+     * ICR2 then ICR with no interrupt between: a handler that sends an
+     * IPI of its own (a flush's halt_kick()) would leave its destination
+     * in ICR2, and this one go there (Xen's and Linux's the same).
+     */
+    local_irq_save(flags);
+    ok = icr_wait_idle();
+    if ( ok )
+    {
+        apic_write(APIC_ICR2, dest << 24);
+        apic_write(APIC_ICR, icr);
+        ok = icr_wait_idle();
+    }
+    local_irq_restore(flags);
+    return ok;
 }
 
 void apic_self_ipi(unsigned int vector)

@@ -113,8 +113,8 @@ static inline void halt_kick(const void *addr, unsigned long tag)
 /*
  * A fixed IPI of @vector to every online CPU in @mask (this one too, if
  * it is in @mask), to this CPU alone, or to every online CPU but this
- * one.  Interrupts off.  Stores made before the call are visible to the
- * targets when the interrupt arrives.
+ * one, interrupts on or off (each ICR write is whole).  Stores made
+ * before the call are visible to the targets when the interrupt arrives.
  */
 void send_IPI_mask(unsigned long mask, unsigned int vector);
 void send_IPI_self(unsigned int vector);
