@@ -202,13 +202,17 @@ static void leaf7(uint32_t sub, uint32_t r[4], const struct pv_cpuid_host *h)
 
 /*
  * XSAVE: only the states the shim enabled, since XCR0 is the shim's
- * (Xen's recalculate_xstate() with MPX and PKRU hidden).  EBX of subleaf 0
- * is the hardware's size for that XCR0, which is also the largest.
+ * (Xen's recalculate_xstate() with MPX and PKRU hidden).  EBX of subleaf
+ * 0 is the hardware's size for the XCR0 loaded, the guest's (a new vCPU's
+ * is x87 and SSE only); ECX the size for every state offered, where the
+ * last of them ends, as Xen's: a guest sizing its save area by ECX and
+ * enabling AVX later must have room for it.
  */
 static void leaf_d(uint32_t sub, uint32_t r[4], const struct pv_cpuid_host *h)
 {
     uint64_t states = h->xcr0 & (XSTATE_FP_SSE | XSTATE_YMM | XSTATE_AVX512);
     uint32_t da1;
+    unsigned int i;
 
     if ( (states & XSTATE_AVX512) != XSTATE_AVX512 )
         states &= ~XSTATE_AVX512;
@@ -221,7 +225,10 @@ static void leaf_d(uint32_t sub, uint32_t r[4], const struct pv_cpuid_host *h)
     {
     case 0:
         r[0] = states;
-        r[2] = r[1];
+        r[2] = 512 + 64;                /* the legacy area and the header */
+        for ( i = 2; i < ARRAY_SIZE(h->xstate_end); i++ )
+            if ( states & (1ULL << i) )
+                r[2] = MAX(r[2], h->xstate_end[i]);
         r[3] = states >> 32;
         break;
     case 1:

@@ -30,6 +30,7 @@ static const struct pv_cpuid_host *host_facts(void)
     static struct pv_cpuid_host h;
     static bool done;
     uint32_t a, b, c, d = 0;
+    unsigned int i;
 
     if ( done )
         return &h;
@@ -47,6 +48,12 @@ static const struct pv_cpuid_host *host_facts(void)
         .rdtscp = cpu_has(X86_FEATURE_RDTSCP),
         .maddr_bits = maddr_bits(),
     };
+    for ( i = 2; i < ARRAY_SIZE(h.xstate_end); i++ )
+        if ( h.xcr0 & (1ULL << i) )
+        {
+            cpuid_count(0xd, i, &a, &b, &c, &d);
+            h.xstate_end[i] = a + b;
+        }
     done = true;
     return &h;
 }

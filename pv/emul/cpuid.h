@@ -16,6 +16,8 @@ struct pv_cpuid_host {
     uint32_t max_leaf;          /* raw CPUID.0.EAX */
     uint32_t max_ext_leaf;      /* raw CPUID.0x80000000.EAX */
     uint64_t xcr0;              /* XSAVE states the shim enabled; 0: none */
+    /* Of each such state i of 2-7: where it ends (CPUID.0xD.i EBX + EAX). */
+    uint32_t xstate_end[8];
     bool global_pages;          /* global-pages on: PGE is the guest's too */
     bool osxsave;               /* leak the real CR4.OSXSAVE (see leaf 1) */
     uint32_t xen_version;       /* major << 16 | minor */

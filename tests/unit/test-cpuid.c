@@ -157,10 +157,19 @@ static void xstate(void)
     uint32_t r[4];
 
     h.xcr0 = 0x207;                     /* with PKRU: not the guest's */
+    h.xstate_end[2] = 0x240 + 0x100;    /* AVX: 256 bytes at 576 */
     r[EAX] = 0x2ff; r[EBX] = 0x340; r[ECX] = 0x988; r[EDX] = 0;
     pv_cpuid_policy(0xd, 0, r, &h);
     CHECK_EQ(r[EAX], 0x7);
     CHECK_EQ(r[EBX], 0x340);
+    CHECK_EQ(r[ECX], 0x340);
+    /*
+     * XCR0 x87 and SSE (a new vCPU's): EBX that size, ECX still room
+     * for AVX, which the guest may enable later.
+     */
+    r[EAX] = 0x2ff; r[EBX] = 0x240; r[ECX] = 0x988; r[EDX] = 0;
+    pv_cpuid_policy(0xd, 0, r, &h);
+    CHECK_EQ(r[EBX], 0x240);
     CHECK_EQ(r[ECX], 0x340);
     ones(0xd, 1, r, &h);
     CHECK_EQ(r[EAX], BIT(XSAVEOPT) | BIT(XSAVEC) | BIT(XGETBV1));
