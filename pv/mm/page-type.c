@@ -34,11 +34,12 @@
  * Xen keeps the count at 1 through _put_final_page_type().
  *
  * Every change is one cmpxchg of the word that holds it, so there is no
- * lock; the flush stamp is written by the CPU that ends a type before the
- * cmpxchg that ends it (a page table's by each CPU that drops a reference
- * a walk may follow, before the cmpxchg that drops it:
- * page_stamp_unlinked()), and read by the one that next holds the frame
- * VALIDATING (the cmpxchgs order them).
+ * lock; the flush stamp is written by the CPU that ends a writable or
+ * seg_desc type after the cmpxchg that makes its last reference ENDING
+ * and before the store that ends it (a page table's by each CPU that
+ * drops a reference a walk may follow, before the cmpxchg that drops it:
+ * page_stamp_unlinked(), an atomic max), and read by the one that next
+ * holds the frame VALIDATING (the cmpxchgs order them).
  *
  * A seg_desc frame is not validated here: the caller checks its
  * descriptors after taking the type (and after any flush its stamp
@@ -116,6 +117,9 @@ static int __hot_text get_type(struct page_info *pg, enum page_type type,
             }
             continue;
         }
+        /* Its last reference going (put_type()): wait, then take it. */
+        if ( flags & PGF_ENDING )
+            return PGT_BUSY;
         if ( PAGE_TYPE(x) != type || PAGE_TCOUNT(x) == PAGE_TYPE_COUNT_MAX )
             return -XEN_EINVAL;
         /* Being validated or devalidated: wait, or reaching itself. */
@@ -244,9 +248,11 @@ static bool holds_pin(uint64_t x)
 static int put_type(struct page_info *pg, bool unpin)
 {
     uint64_t x = page_tinfo(pg), nx;
+    bool ending;
     int rc;
 
     do {
+        ending = false;
         if ( unpin ? !holds_pin(x) : !holds_type_ref(x) )
             return -1;
         nx = x & ~PAGE_TINFO(0, 0, unpin ? PGF_PINNED : 0);
@@ -263,11 +269,24 @@ static int put_type(struct page_info *pg, bool unpin)
         }
         else
         {
-            /* The type ends: stamped before anyone can take another. */
-            pg->flush_stamp = tlbflush_stamp();
-            nx = PAGE_TINFO(PGT_NONE, 0, 0);
+            /*
+             * The type ends, stamped before anyone can take another, but
+             * after the swap: a stamp taken before it could be older than
+             * a mapping other CPUs made and dropped meanwhile, leaving the
+             * word as it was (the swap would not see it), whose TLB entry
+             * the next type's flush would then leave alone.  ENDING holds
+             * off getters until the stamp is written.
+             */
+            nx = PAGE_TINFO(PAGE_TYPE(x), 1, PGF_ENDING);
+            ending = true;
         }
     } while ( !cas(&pg->type_info, &x, nx) );
+    if ( ending )
+    {
+        pg->flush_stamp = tlbflush_stamp();
+        __atomic_store_n(&pg->type_info, PAGE_TINFO(PGT_NONE, 0, 0),
+                         __ATOMIC_RELEASE);
+    }
     return rc;
 }
 

@@ -62,6 +62,12 @@ enum page_owner {
  * (Xen's PGT_locked); the lock holds a type reference of its own.
  */
 #define PGF_LOCKED      0x10
+/*
+ * A writable or seg_desc type's last reference going: its flush stamp
+ * is being written (put_type()); a getter waits (PGT_BUSY), so no
+ * mapping of it can come and go unstamped in between.
+ */
+#define PGF_ENDING      0x20
 
 /*
  * A frame's counts live in two words, each changed only by cmpxchg (or,

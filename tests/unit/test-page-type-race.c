@@ -12,7 +12,8 @@
  * frame mapped writable is never also a page table), and no one uses a
  * page-table type that is not validated; page locks are held by one
  * thread at a time on a table that stays validated meanwhile (pins and
- * puts going on around it).  At the end every frame is back
+ * puts going on around it); a new type's flush stamp is never older
+ * than a translation of the type before.  At the end every frame is back
  * to one general reference and no type.  Without the cmpxchg loops (plain
  * read-modify-write, as when one domain lock serialised every caller)
  * the counts drift within the first few thousand operations.
@@ -35,6 +36,14 @@ void page_wait_relax(void)
 #define OPS         1000000
 
 static struct page_info frames[NR_FRAMES];
+/*
+ * Per frame, the latest clock at which a thread holding it writable or
+ * seg_desc "loaded a translation" (as a CPU may while a mapping exists):
+ * a new type's flush_stamp must be at least that, or a CPU that flushed
+ * before that load and loaded then would keep its entry past the next
+ * type's flush (tlbflush_filter() would leave it out).
+ */
+static uint64_t last_use[NR_FRAMES];
 /* References held, by frame and type, across all threads. */
 static int held[NR_FRAMES][PGT_NR];
 static int pins[NR_FRAMES];
@@ -110,6 +119,10 @@ static bool take_type(unsigned int f, unsigned int t, bool pin, uint64_t *s)
     {
         /* Nobody else may hold any type of it while it validates. */
         check_exclusive(f, PGT_NONE);
+        if ( __atomic_load_n(&pg->flush_stamp, __ATOMIC_SEQ_CST) <
+             __atomic_load_n(&last_use[f], __ATOMIC_SEQ_CST) )
+            violation("stamped before a translation of its last type", f,
+                      t);
         if ( is_page_table_type(t) && rnd(s) % 8 == 0 )
         {
             page_type_invalid(pg);
@@ -199,6 +212,17 @@ static void *worker(void *arg)
         __atomic_fetch_add(&held[f][t], 1, __ATOMIC_SEQ_CST);
         check_exclusive(f, t);
         mine[f][t]++;
+        if ( t == PGT_WRITABLE || t == PGT_SEG_DESC )
+        {
+            uint64_t now = __atomic_load_n(&tlbflush_clock, __ATOMIC_SEQ_CST),
+                     seen = __atomic_load_n(&last_use[f], __ATOMIC_SEQ_CST);
+
+            while ( seen < now &&
+                    !__atomic_compare_exchange_n(&last_use[f], &seen, now,
+                                                 false, __ATOMIC_SEQ_CST,
+                                                 __ATOMIC_SEQ_CST) )
+                ;
+        }
     }
     for ( f = 0; f < NR_FRAMES; f++ )
         for ( t = 0; t < PGT_NR; t++ )
