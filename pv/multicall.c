@@ -64,8 +64,8 @@ static always_inline long multicall(unsigned long call_list,
          * Xen continues a long batch when work is pending; we do it every
          * hypercall-batch entries, or once it has run MULTICALL_SLICE_NS
          * (looked at every 8 entries: each entry's own work is bounded,
-         * its call continuing itself, below), so the shim is back on its return path after bounded
-         * work, invisibly to the guest.
+         * its call continuing itself, below), so the shim is back on its
+         * return path after bounded work, invisibly to the guest.
          */
         if ( i && opt_hypercall_batch &&
              (i >= opt_hypercall_batch ||

@@ -30,9 +30,9 @@ boolean_param("pv-p2m-reverse", opt_p2m_reverse);
  * only tenant, may not see (the host hands it over zeroed; what firmware
  * and loaders leave there is the VM's own), the shim's own frames are
  * never in it (those freed before, the APs' trampoline tables and a
- * failed driver's memory, are cleared as they are), and every frame whose contents matter (page tables, rings,
- * start_info, .bss) is zeroed explicitly.  Under TCG a full scrub costs
- * over a second per 512 MiB.
+ * failed driver's memory, are cleared as they are), and every frame
+ * whose contents matter (page tables, rings, start_info, .bss) is zeroed
+ * explicitly.  Under TCG a full scrub costs over a second per 512 MiB.
  */
 static bool opt_bootscrub;
 boolean_param("bootscrub", opt_bootscrub);
