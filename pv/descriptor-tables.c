@@ -376,6 +376,16 @@ static void destroy_ldt(struct vcpu *v)
 }
 
 /*
+ * @v's kernel page tables changed (NEW_BASEPTR): the LDT's base is an
+ * address in them, so what it maps is mapped again, from the new ones,
+ * as the CPU reads it (Xen's new_guest_cr3() -> pv_destroy_ldt()).
+ */
+void pv_ldt_unmap(struct vcpu *v)
+{
+    destroy_ldt(v);
+}
+
+/*
  * MMUEXT_SET_LDT: Xen's checks (page aligned, a guest address, at most
  * 8192 entries); nothing is mapped or checked until the CPU reads it.
  */

@@ -39,6 +39,8 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr);
  * already mapped); false if its descriptor can't be read here.
  */
 bool pv_seg_base(unsigned int sel, uint32_t *base);
+/* @v's LDT pages unmapped (its base and size kept): its tables changed. */
+void pv_ldt_unmap(struct vcpu *v);
 /* May a #PF at @addr be one pv_ldt_fault() handles (a first look)? */
 bool pv_in_ldt(const struct vcpu *v, unsigned long addr);
 void pv_ldt_init(void);

@@ -11,6 +11,7 @@
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
+#include "pv/descriptor-tables.h"
 #include "pv/mm/entry-refs.h"
 #include "pv/mm/m2p.h"
 #include "pv/mm/mm.h"
@@ -200,6 +201,8 @@ int new_guest_cr3(struct vcpu *v, unsigned long mfn)
     else if ( !(dom.vm_assist & (1UL << VMASST_TYPE_m2p_strict)) )
         pv_fill_ro_mpt(mfn);
     v->guest_table = mfn;
+    /* The LDT's base names an address in the tables that go. */
+    pv_ldt_unmap(v);
     /* Everything goes, global entries too, as in Xen's write_ptbase. */
     if ( v->kernel_mode || dom.compat )
         switch_cr3(pv_vcpu_cr3(v));

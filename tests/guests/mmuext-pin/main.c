@@ -15,8 +15,9 @@
 const char test_title[] =
     "mmuext_op: pin, unpin, NEW_BASEPTR, NEW_USER_BASEPTR";
 
-static uint8_t win[1][PAGE_SIZE] __page_aligned;
+static uint8_t win[2][PAGE_SIZE] __page_aligned;
 #define W0          ((unsigned long)win[0])
+#define W1          ((unsigned long)win[1])
 
 static unsigned long shim_mfn, beyond_ram;
 
@@ -203,6 +204,45 @@ static unsigned long make_l4(void)
     return l4;
 }
 
+/*
+ * An LDT's pages were mapped from the kernel tables NEW_BASEPTR leaves:
+ * unmapped, their frames released (Xen's pv_destroy_ldt()), and mapped
+ * again from the new tables as the CPU next reads them.
+ */
+#ifdef __x86_64__
+#define LDT_SEL     (4 | 3)
+#else
+#define LDT_SEL     (4 | 1)
+#endif
+static exinfo_t load_es(unsigned int sel)
+{
+    unsigned int was;
+    exinfo_t ex;
+
+    asm volatile ( "mov %%es, %k0" : "=r" (was) );
+    ex = TRY("mov %k1, %%es", "r" (sel));
+    asm volatile ( "mov %k0, %%es" :: "r" (was) );
+    return ex;
+}
+
+static void test_ldt_new_baseptr(void)
+{
+    unsigned long boot = pt_base_mfn(), l4 = make_l4(), ldt = alloc_frame();
+
+    frame_set_pte(ldt, 0, 0x00cff3000000ffffULL);   /* data, DPL 3 */
+    check_rc(map_frame_at(W1, ldt, PTE_RO), 0);
+    check_rc(mmuext_set_ldt(W1, 1), 0);
+    check_rc(load_es(LDT_SEL), 0);
+    check_rc(try_map_rw(ldt), -XEN_EBUSY);              /* descriptors */
+    check_rc(mmuext1(MMUEXT_NEW_BASEPTR, l4), 0);
+    check_rc(try_map_rw(ldt), 0);                       /* let go */
+    check_rc(load_es(LDT_SEL), 0);                      /* mapped again */
+    check_rc(try_map_rw(ldt), -XEN_EBUSY);
+    check_rc(mmuext1(MMUEXT_NEW_BASEPTR, boot), 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
+    check_rc(remap_initial(W1), 0);
+}
+
 static void test_new_baseptr(void)
 {
     unsigned long boot = pt_base_mfn(), l4 = make_l4(), junk = alloc_frame();
@@ -268,6 +308,7 @@ void test_main(void)
     test_pin_writable();
     test_pin_errors();
     test_new_baseptr();
+    test_ldt_new_baseptr();
 
     test_success();
 }
