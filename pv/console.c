@@ -58,7 +58,10 @@ static void guest_put(char c)
  * (0, whatever the pointer) and a bad pointer part-way prints what came
  * before it.  A chunk is copied with no lock, then added to the line
  * under pbuf_lock: two vCPUs' writes meet only at chunk boundaries (a
- * line of up to 128 bytes in one call stays whole, as on Xen).
+ * line of up to 128 bytes in one call stays whole, as on Xen).  A long
+ * write continues itself every hypercall-batch bytes, as Xen's does
+ * between chunks when work is pending: the serial line is slow, the
+ * guest's count up to 4 GiB, and a buffer of newlines a line each.
  */
 static long console_write(unsigned long count, unsigned long buffer)
 {
@@ -68,6 +71,12 @@ static long console_write(unsigned long count, unsigned long buffer)
     for ( done = 0; done < count; done += i )
     {
         unsigned long n = MIN(count - done, sizeof(chunk));
+
+        if ( done && hypercall_preempt_check(done) )
+            return hypercall_create_continuation(__HYPERVISOR_console_io,
+                                                 CONSOLEIO_write,
+                                                 count - done,
+                                                 buffer + done, 0);
 
         if ( copy_from_guest(chunk, buffer + done, n) )
             return -XEN_EFAULT;
