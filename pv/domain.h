@@ -72,7 +72,11 @@ struct evtchn_fifo_queue {
 #define GNTTAB_MAX_FRAMES           64
 #define GNTTAB_MAX_STATUS_FRAMES    8       /* grant_to_status_frames(64) */
 #define GNTTAB_MAX_MAPTRACK_FRAMES  1024
-#define GNTTAB_MAX_ACTIVE_FRAMES    256     /* >= 64 * 512 active entries */
+/*
+ * The active entries' frames for GNTTAB_MAX_FRAMES * 512 entries: 386 at
+ * 48 bytes an entry (pv/grant/grant-table.c checks it at build time).
+ */
+#define GNTTAB_MAX_ACTIVE_FRAMES    512
 
 struct active_grant_entry;
 struct grant_mapping;

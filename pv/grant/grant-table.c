@@ -227,9 +227,15 @@ int gnttab_grow_table(unsigned int req)
     struct grant_table *t = gt();
     unsigned int i, act;
 
+    /* Room for every entry's active one, whatever size it has. */
+    BUILD_BUG_ON(DIV_ROUND_UP(GNTTAB_MAX_FRAMES * SHGNT_PER_PAGE_V1,
+                              ACGNT_PER_PAGE) >
+                 ARRAY_SIZE(((struct grant_table *)0)->active));
     ASSERT(rw_is_write_locked_by_me(&t->lock));
     req = MAX(req, (unsigned int)GNT_INITIAL_FRAMES);
     act = DIV_ROUND_UP(req * SHGNT_PER_PAGE_V1, ACGNT_PER_PAGE);
+    if ( req > GNTTAB_MAX_FRAMES || act > ARRAY_SIZE(t->active) )
+        return -XEN_EINVAL;
     for ( ; t->nr_active_frames < act; t->nr_active_frames++ )
         if ( !(t->active[t->nr_active_frames] = alloc_active_frame()) )
             return -XEN_ENOMEM;
