@@ -30,7 +30,12 @@ int gnt_v2_pin_check(uint16_t flags, domid_t domid, bool pinned,
 {
     uint16_t type = flags & pin_mask(mapflag);
 
-    if ( !pinned && ((type != GTF_permit_access && type != GTF_transitive) ||
+    /*
+     * A transitive entry may be copied from, never mapped: its frame
+     * field is the next grant's reference (Xen's fix of the same).
+     */
+    if ( !pinned && ((type != GTF_permit_access &&
+                      (mapflag || type != GTF_transitive)) ||
                      domid != ldomid) )
         return GNTST_general_error;
     if ( !readonly && (flags & GTF_readonly) )

@@ -184,6 +184,9 @@ static void test_copy_to_pinned(unsigned int v)
 
 static void test_v2_only(void)
 {
+    static uint8_t win[PAGE_SIZE] __gnt_page;
+    struct gnttab_map_grant_ref mop;
+    int16_t st;
     struct gnttab_copy op = frames_op(0, 0, 32);
 
     /* Sub-page: the copy must stay inside [page_off, page_off + length). */
@@ -217,6 +220,25 @@ static void test_v2_only(void)
     gnt_v2[61].transitive.trans_domid = 77;
     check_rc(copy1(&op), GNTST_general_error);
     check_rc(gnt_status_bits(2, 61), 0);
+
+    /*
+     * Never mapped, even with the bytes where a full page's frame would
+     * be naming one of ours (the next grant's reference there): Xen's
+     * fix of transitive grants mapped as if they were full pages.
+     */
+    gnt_v2[62].full_page.frame = src_mfn;
+    gnt_v2[62].hdr.domid = GNT_SELF_ID;
+    __atomic_store_n(&gnt_v2[62].hdr.flags, GTF_transitive, __ATOMIC_SEQ_CST);
+    st = gnt_map1(&mop, GNT_SELF_ID, 62, GNTMAP_host_map | GNTMAP_readonly,
+                  (unsigned long)win);
+    check_rc(st, GNTST_general_error);
+    if ( st == GNTST_okay )
+    {
+        gnt_unmap1((unsigned long)win, mop.handle, 0);
+        remap_initial((unsigned long)win);
+    }
+    check_rc(gnt_status_bits(2, 62), 0);
+    gnt_v2[62].hdr.flags = 0;
 }
 
 static void test_batch(void)
