@@ -28,20 +28,31 @@ void cpu_raise_softirq(unsigned int cpu, unsigned int nr)
         send_IPI_mask(1UL << cpu, EVENT_CHECK_VECTOR);
 }
 
-void __hot_text do_softirq_mask(unsigned long mask)
+/* What is pending of @mask now, taken; each handler run once. */
+static bool __hot_text softirq_round(unsigned long mask)
 {
-    unsigned long *bits = this_cpu_softirqs();
-    unsigned long pending;
+    unsigned long pending = __atomic_fetch_and(this_cpu_softirqs(), ~mask,
+                                               __ATOMIC_SEQ_CST) & mask;
     unsigned int nr;
 
-    while ( (pending = __atomic_fetch_and(bits, ~mask, __ATOMIC_SEQ_CST) &
-                       mask) )
-        for ( nr = 0; nr < NR_SOFTIRQS; nr++ )
-            if ( (pending & (1UL << nr)) && softirq_handlers[nr] )
-            {
-                perfc_incra(softirqs, nr);
-                softirq_handlers[nr]();
-            }
+    for ( nr = 0; nr < NR_SOFTIRQS; nr++ )
+        if ( (pending & (1UL << nr)) && softirq_handlers[nr] )
+        {
+            perfc_incra(softirqs, nr);
+            softirq_handlers[nr]();
+        }
+    return pending;
+}
+
+void __hot_text do_softirq_mask(unsigned long mask)
+{
+    while ( softirq_round(mask) )
+        continue;
+}
+
+void __hot_text do_softirq_once(unsigned long mask)
+{
+    softirq_round(mask);
 }
 
 void do_softirq(void)

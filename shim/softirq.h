@@ -55,6 +55,12 @@ static inline bool softirq_pending(void)
 void do_softirq(void);
 /* Only those of @mask (1 << nr each); the others stay pending. */
 void do_softirq_mask(unsigned long mask);
+/*
+ * The same, one round: each of @mask's softirqs pending now runs once,
+ * and one raised meanwhile (its handler's own, say: a backend with more
+ * work than its budget) is left pending for the caller's next round.
+ */
+void do_softirq_once(unsigned long mask);
 
 /* Are any of @mask pending on this CPU? */
 static inline bool softirq_pending_mask(unsigned long mask)

@@ -304,8 +304,14 @@ void __hot_text pv_do_softirq(void)
         do_softirq_mask(LOCK_FREE_SOFTIRQS);
         if ( softirq_pending_mask(BACKEND_SOFTIRQS) )
         {
+            /*
+             * One round under the lock: a backend with more than its
+             * budget raises itself again, and a guest keeping its rings
+             * full would otherwise hold the lock (its writers waiting)
+             * and this CPU's timers off for as long as it liked.
+             */
             taken = pv_backends_read_lock_unless_held();
-            do_softirq_mask(BACKEND_SOFTIRQS);
+            do_softirq_once(BACKEND_SOFTIRQS);
             pv_backends_unlock_taken(taken);
         }
         else if ( softirq_pending_mask(DOMAIN_SOFTIRQS) )
