@@ -72,7 +72,9 @@ static bool read_ulong(const struct vbd *v, const char *name,
 /* Xen's xenbus_dev_fatal(): the reason in "error", then Closing. */
 static void fatal(struct vbd *v, const char *why)
 {
-    printk(XENLOG_WARNING "blkback: %s: %s\n", v->name, why);
+    /* Logged once a closing, as netback's (net/xenbus.c). */
+    if ( v->be_state != XenbusStateClosing )
+        printk(XENLOG_WARNING "blkback: %s: %s\n", v->name, why);
     vbd_nodes(v, false, "error", why);
     switch_state(v, XenbusStateClosing);
 }

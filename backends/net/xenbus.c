@@ -53,7 +53,14 @@ fatal(struct vif *v, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    printk(XENLOG_WARNING "netback: %s: %s\n", v->name, msg);
+    /*
+     * Logged once a closing: a frontend writing a bad state in a loop
+     * gets one line, not one per write (each synchronous on the serial
+     * line, under the vif's lock); the next needs it to close and start
+     * again.  "error" says each.
+     */
+    if ( v->be_state != XenbusStateClosing )
+        printk(XENLOG_WARNING "netback: %s: %s\n", v->name, msg);
     xs_shim_writef(v->be, "error", "%s", msg);
     switch_state(v, XenbusStateClosing);
 }
@@ -398,6 +405,9 @@ void vif_frontend_changed(struct vif *v)
         v->broken = false;
         break;
     default:
+        /* Connected, closing as set_state() does: the queues go first. */
+        if ( v->be_state == XenbusStateConnected )
+            disconnect(v);
         fatal(v, "saw state %lu at the frontend", state);
         break;
     }

@@ -15,6 +15,8 @@
 #                     a seed of its own in each pass
 #   initrd FILE       a second module
 #   log REGEX         a console line that must appear (may repeat)
+#   log-max N REGEX   at most N console lines may match REGEX (a log the
+#                     guest could flood)
 #   memory SIZE       the VM's memory (default 128M)
 #   disk IF SIZE [OPT]... a disk (may repeat: xvda, xvdb...): a fresh raw
 #                     image of SIZE (K or M) each run, every 512-byte
@@ -245,9 +247,9 @@ disk_opts() {
 
 run_one() {
     local name=$1 elf=$elfdir/$1.elf exp=tests/guests/$1/expect
-    local status=0 result= status_set= cmdline= logs=() why= rc key val
+    local status=0 result= status_set= cmdline= logs=() log_max=() why= rc key val
     local memory=128M
-    local extra=() disks=() d i=0 mons=() pid mon
+    local extra=() disks=() d i=0 mons=() pid mon n
     local log=$logdir/$name.log
 
     # Outside a pass, one log per configuration.
@@ -269,6 +271,7 @@ run_one() {
             guest-cmdline) extra+=(--guest-cmdline "${val//@pass@/$pass_nr}") ;;
             initrd) extra+=(--initrd "$val") ;;
             log) logs+=("$val") ;;
+            log-max) log_max+=("$val") ;;
             memory) memory=$val ;;
             disk) disks+=("$val") ;;
             net) extra+=(--net "$val") ;;
@@ -325,6 +328,11 @@ run_one() {
     fi
     for val in "${logs[@]}"; do
         grep -aqE -- "$val" "$log" || why="${why:+$why; }no line matches '$val'"
+    done
+    for val in "${log_max[@]}"; do
+        n=$(grep -acE -- "${val#* }" "$log")
+        [ "$n" -le "${val%% *}" ] ||
+            why="${why:+$why; }$n lines match '${val#* }', at most ${val%% *} wanted"
     done
     # Whatever the guest did, the shim must not have faulted or panicked,
     # nor its frame table gone inconsistent.

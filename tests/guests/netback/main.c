@@ -866,6 +866,24 @@ static void bad_connect(const char *node, unsigned int value,
     arp(error);
 }
 
+/*
+ * A frontend writing a state that isn't one, twenty times: the vif
+ * closes, the reason in its error node each time, the log's line once
+ * (expect: log-max), not a line a write.
+ */
+static void bad_state_flood(void)
+{
+    unsigned int i;
+
+    for ( i = 0; i < 20; i++ )
+        fe_num("state", 9);
+    wait_be_state(XenbusStateClosing);
+    expect_node(BE "/error", "saw state 9 at the frontend");
+    reconnect("a bad state", true, 1);
+    rx_post_all();
+    arp("a bad state");
+}
+
 /* Each breaks the protocol: the vif closes, a reconnect works. */
 static void fatal(void)
 {
@@ -1018,6 +1036,7 @@ void test_main(void)
     rx_hostile();
     revoked_mid_flight();
     fatal();
+    bad_state_flood();
     multi_queue();
     reconnect("at the end", true, 1);
     stuck_removal();
