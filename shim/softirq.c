@@ -19,12 +19,19 @@ void __hot_text raise_softirq(unsigned int nr)
     __atomic_or_fetch(this_cpu_softirqs(), 1UL << nr, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * The IPI only if the bit was clear: one already set has had its IPI,
+ * and the CPU looks at its bits before it takes them (a guest's VCPUOP
+ * on another vCPU's timers in a loop would otherwise send one a call).
+ */
 void cpu_raise_softirq(unsigned int cpu, unsigned int nr)
 {
+    unsigned long was;
+
     ASSERT(cpu < NR_CPUS && percpu_area[cpu]);
-    __atomic_or_fetch(&cpu_info_of(cpu)->softirq_bits, 1UL << nr,
-                      __ATOMIC_SEQ_CST);
-    if ( cpu != smp_processor_id() )
+    was = __atomic_fetch_or(&cpu_info_of(cpu)->softirq_bits, 1UL << nr,
+                            __ATOMIC_SEQ_CST);
+    if ( cpu != smp_processor_id() && !(was & (1UL << nr)) )
         send_IPI_mask(1UL << cpu, EVENT_CHECK_VECTOR);
 }
 
