@@ -192,6 +192,19 @@ int xs_rm_node(struct xs_ctx *c, const char *path)
     if ( rc )
         return rc;
     parent = n->parent;
+    /*
+     * In a transaction, the parent as it was before this change of its
+     * own (its generation bumped below, in the transaction's copy): a
+     * later look at it must not take that for another's change.
+     */
+    if ( c->trans )
+    {
+        char ppath[XENSTORE_ABS_PATH_MAX + 1];
+
+        xs_node_path(parent, ppath, sizeof(ppath));
+        if ( (rc = xs_trans_note(c->trans, ppath, parent)) )
+            return rc;
+    }
     for ( pp = &parent->children; *pp != n; pp = &(*pp)->next )
         continue;
     *pp = n->next;

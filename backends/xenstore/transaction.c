@@ -11,6 +11,7 @@
 struct xs_seen {
     struct xs_seen *next;
     uint64_t gen;
+    size_t len;                     /* strlen(path): compared first */
     char path[];
 };
 
@@ -85,14 +86,21 @@ int xs_trans_note(struct xs_trans *t, const char *path,
     struct xs_seen *s;
     size_t len = strlen(path);
 
+    /*
+     * The lengths first: a path created deep in a transaction notes each
+     * of its prefixes, all alike but in length, and comparing their
+     * bytes each time would be quadratic in the path's length.
+     */
     for ( s = t->seen; s; s = s->next )
-        if ( !strcmp(s->path, path) )
+        if ( s->len == len && !memcmp(s->path, path, len) )
             return 0;
     if ( t->nr_seen >= XS_QUOTA_TRANS_NODES )
         return XEN_ENOSPC;
     if ( !(s = xs_alloc(sizeof(*s) + len + 1)) )
         return XEN_ENOMEM;
     memcpy(s->path, path, len);
+    s->path[len] = '\0';
+    s->len = len;
     s->gen = n ? n->gen : 0;
     s->next = t->seen;
     t->seen = s;

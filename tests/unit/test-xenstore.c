@@ -519,6 +519,31 @@ static void test_transactions(void)
     CHECK_STR(RQS(XS_TRANSACTION_END, 0, "T"), "ENOENT");
     CHECK_STR(RQS(XS_TRANSACTION_END, t, "F"), "OK");
     CHECK_STR(wr("name", "x"), "EACCES");
+
+    /*
+     * A node removed and then its parent looked at, written under or
+     * listed: the parent's change is the transaction's own, no conflict.
+     */
+    wr("data/x", "1");
+    t = start();
+    CHECK_STR(RQS(XS_RM, t, "data/x"), "OK");
+    CHECK_STR(rq(XS_WRITE, t, "data/y\0" "1", 8), "OK");
+    CHECK_STR(RQS(XS_TRANSACTION_END, t, "T"), "OK");
+    CHECK_STR(RQS(XS_READ, 0, "data/x"), "ENOENT");
+    CHECK_STR(RQS(XS_READ, 0, "data/y"), "1");
+    t = start();
+    CHECK_STR(RQS(XS_RM, t, "data/y"), "OK");
+    RQS(XS_DIRECTORY, t, "data");
+    CHECK_EQ(rtype, XS_DIRECTORY);
+    CHECK_STR(RQS(XS_TRANSACTION_END, t, "T"), "OK");
+    CHECK_STR(RQS(XS_READ, 0, "data/y"), "ENOENT");
+    /* Another's change to the parent meanwhile still conflicts. */
+    wr("data/x", "1");
+    t = start();
+    wr("data/z", "1");
+    CHECK_STR(RQS(XS_RM, t, "data/x"), "OK");
+    CHECK_STR(RQS(XS_TRANSACTION_END, t, "T"), "EAGAIN");
+    CHECK_STR(RQS(XS_READ, 0, "data/x"), "1");
 }
 
 static void test_transaction_quota(void)
