@@ -11,7 +11,13 @@
 #include "backends/xenstore/xs.h"
 
 #define XS_ARENA_SIZE       (4u << 20)
-#define XS_ARENA_RESERVE    (64u << 10)
+/*
+ * The shim's: every device's backend and frontend directories (about
+ * 6.5 KiB a disk or NIC, up to 16 disks and 8 NICs, hot-added ones too,
+ * which come from here once the guest has filled its part) and the
+ * control and balloon nodes, with room to spare.
+ */
+#define XS_ARENA_RESERVE    (256u << 10)
 #define XS_MIN_SHIFT        5           /* 32-byte blocks */
 #define XS_MAX_SHIFT        14          /* 16 KiB blocks */
 #define XS_NR_CLASSES       (XS_MAX_SHIFT - XS_MIN_SHIFT + 1)
