@@ -31,10 +31,12 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include "arch/x86/desc.h"
+#include "arch/x86/exception.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
 #include "arch/x86/percpu.h"
 #include "arch/x86/segment.h"
+#include "arch/x86/traps.h"
 #include "pv/compat/handle.h"
 #include "pv/descriptor-tables.h"
 #include "pv/guest-access.h"
@@ -42,6 +44,7 @@
 #include "pv/mm/mm.h"
 #include "pv/traps.h"
 #include "shim/frame.h"
+#include "shim/perfc.h"
 
 bool pv_check_descriptor(uint64_t *d)
 {
@@ -409,12 +412,6 @@ void pv_load_ldt(struct vcpu *v)
     load_ldt(v);
 }
 
-/* Before any guest L4 is validated: its copy of the slot must see it. */
-void pv_ldt_init(void)
-{
-    paging_reserve(ONDEMAND_VIRT_START, MAX_VCPUS * LDT_VIRT_SIZE);
-}
-
 bool pv_seg_base(unsigned int sel, uint32_t *base)
 {
     struct vcpu *v = current_vcpu();
@@ -456,28 +453,27 @@ static bool fix_desc_frame(unsigned long mfn)
  * current LDT, map it (true: retry) or give the guest its #PF at the LDT's
  * own address (true: delivered).  False: not an LDT access.
  */
-bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
+/*
+ * Map page @page of @v's LDT, not yet mapped, from the kernel's page
+ * tables (from user mode too: the LDT is the kernel's): false if the
+ * guest's address there maps nothing a descriptor table may be.
+ */
+static bool ldt_map_page(struct vcpu *v, unsigned int page)
 {
-    struct vcpu *v = current_vcpu();
-    unsigned long off = addr - LDT_VIRT(v), l1, mfn;
-    unsigned int page = off / PAGE_SIZE, idx;
+    unsigned long l1, mfn;
+    unsigned int idx;
     uint64_t e;
 
-    if ( addr < LDT_VIRT(v) || off >= (unsigned long)v->ldt_ents * 8 ||
-         v->ldt_frames[page] )
-        return false;                   /* not ours, or mapped already */
-
-    /* The kernel's tables, from user mode too: the LDT is the kernel's. */
     if ( guest_kern_l1_slot(v, v->ldt_base + page * PAGE_SIZE, &l1, &idx) )
-        goto guest_fault;
+        return false;
     e = ((uint64_t *)__va(l1 << PAGE_SHIFT))[idx];
     mfn = (e & PADDR_MASK) >> PAGE_SHIFT;
     if ( !(e & _PAGE_PRESENT) || get_desc_frame(mfn) )
-        goto guest_fault;
+        return false;
     if ( !fix_desc_frame(mfn) )
     {
         put_page_and_type(mfn);
-        goto guest_fault;
+        return false;
     }
     v->ldt_frames[page] = mfn;
     /*
@@ -490,9 +486,58 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
     map_pages(LDT_VIRT(v) + page * PAGE_SIZE, mfn << PAGE_SHIFT, PAGE_SIZE,
               _PAGE_RW | page_nx_bit());
     return true;
+}
 
-guest_fault:
-    pv_set_guest_cr2(v, v->ldt_base + off);
-    pv_inject_exception(regs, X86_EXC_PF, regs->error_code);
+/* @addr in @v's LDT window, its page not yet mapped: that page. */
+static bool ldt_unmapped(const struct vcpu *v, unsigned long addr,
+                         unsigned int *page)
+{
+    unsigned long off = addr - LDT_VIRT(v);
+
+    *page = off / PAGE_SIZE;
+    return addr >= LDT_VIRT(v) && off < (unsigned long)v->ldt_ents * 8 &&
+           !v->ldt_frames[*page];
+}
+
+bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned int page;
+
+    if ( !ldt_unmapped(v, addr, &page) )
+        return false;                   /* not ours, or mapped already */
+    if ( !ldt_map_page(v, page) )
+    {
+        pv_set_guest_cr2(v, v->ldt_base + (addr - LDT_VIRT(v)));
+        pv_inject_exception(regs, X86_EXC_PF, regs->error_code);
+    }
     return true;
+}
+
+/*
+ * A #PF in the shim's own code (trap_set_pf_fixup()): the CPU reading
+ * the current vCPU's LDT for a selector the shim loads on the guest's
+ * behalf (a vCPU's segments as it starts, SEGBASE_GS_USER_SEL).  Mapped,
+ * as Xen's handle_ldt_mapping_fault() maps it for its own loads too:
+ * true to retry.  False (not the LDT, or nothing to map there) leaves
+ * the fault to the instruction's fix-up, which loads NUL.
+ */
+static bool ldt_fault_shim(const struct cpu_regs *regs, unsigned long addr)
+{
+    struct vcpu *v = current_vcpu();
+    unsigned int page;
+
+    if ( !v || (regs->error_code & (PFEC_page_present | PFEC_user_mode |
+                                    PFEC_reserved_bit)) ||
+         !ldt_unmapped(v, addr, &page) )
+        return false;
+    perfc_incr(ldt_faults);
+    return ldt_map_page(v, page);
+}
+
+/* Before any guest L4 is validated: its copy of the slot must see it. */
+void pv_ldt_init(void)
+{
+    paging_reserve(ONDEMAND_VIRT_START, MAX_VCPUS * LDT_VIRT_SIZE);
+    trap_set_pf_fixup(ldt_fault_shim);
 }

@@ -132,7 +132,7 @@ struct vcpu {
      * shim's slots as in every L4 (Xen's setup_compat_l4()).
      */
     unsigned long compat_l4;
-    uint16_t compat_data_sel[4];        /* compat: ds es fs gs to start on */
+    uint16_t data_sel[4];               /* ds es fs gs to (re)start on */
     unsigned long ctrlreg0_ts;          /* fpu_taskswitch: guest's CR0.TS */
     unsigned long cr4_guest;            /* CR4 bits it set: TSD, OSXSAVE */
     unsigned long debugreg[8];          /* set_debugreg(): DR0-3, 6, 7 */

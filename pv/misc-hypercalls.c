@@ -234,24 +234,13 @@ unsigned long do_get_debugreg(unsigned long reg)
 }
 
 /*
- * Would `mov sel, %gs` succeed?  false for a selector beyond the table,
- * a descriptor not visible at RPL 3, or one not present (the #NP case).
- */
-static bool selector_loadable(unsigned int sel)
-{
-    return lar(sel) & _SEGMENT_P;
-}
-
-/*
  * SEGBASE_GS_USER_SEL: load the guest user's %gs selector (and so its
  * base) from the GDT/LDT, as Xen does.  While the guest kernel runs its
  * base is the active GS_BASE and the user's is in SHADOW_GS_BASE, so
- * swapgs around the load.  A selector that faults loads NUL instead:
- * Xen never reported the error (Linux BUG()s on one).  A not-present
- * one would raise #NP, which the shim's fix-ups don't cover: refuse it
- * first, with the same result.  So is an LDT selector: the guest has no
- * LDT until MMUEXT_SET_LDT exists (in Xen an empty LDT faults), and the
- * CPU's LDTR is not ours to read through.
+ * swapgs around the load.  A selector that faults (#GP, #NP; an LDT with
+ * nothing to map) loads NUL instead: Xen never reported the error (Linux
+ * BUG()s on one).  An LDT page not yet mapped is mapped on the way, as
+ * the guest's own loads map it (ldt_fault_shim(), descriptor-tables.c).
  */
 static void load_user_gs_sel(struct vcpu *v, unsigned int sel)
 {
@@ -259,11 +248,9 @@ static void load_user_gs_sel(struct vcpu *v, unsigned int sel)
 
     if ( sel > 3 )
         sel |= 3;
-    if ( sel > 3 && ((sel & 4) || !selector_loadable(sel)) )
-        sel = 0;
     /* On AMD a NUL load keeps the old base: load a flat one first. */
-    if ( sel <= 3 && (boot_cpu.vendor == VENDOR_AMD ||
-                      boot_cpu.vendor == VENDOR_HYGON) )
+    else if ( boot_cpu.vendor == VENDOR_AMD ||
+              boot_cpu.vendor == VENDOR_HYGON )
         write_sreg(gs, FLAT_USER_DS32);
     load_gs_or_nul(sel, FLAT_USER_DS32);
 

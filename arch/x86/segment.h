@@ -74,6 +74,14 @@ static inline void swapgs(void)
 #define write_sreg(seg, sel) \
     asm volatile ( "mov %0, %%" #seg :: "r" (sel) )
 
+/* The selector in segment register @seg (ds, es, fs or gs). */
+#define read_sreg(seg) ({                                               \
+    unsigned int s_;                                                    \
+                                                                        \
+    asm volatile ( "mov %%" #seg ", %k0" : "=r" (s_) );                 \
+    (uint16_t)s_;                                                       \
+})
+
 /* NUL into %ds, %es, %fs and %gs. */
 static inline void load_nul_data_segments(void)
 {

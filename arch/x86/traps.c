@@ -7,6 +7,7 @@
 #include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/debugreg.h"
+#include "arch/x86/exception.h"
 #include "arch/x86/irq.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/traps.h"
@@ -109,6 +110,14 @@ void show_execution_state(const struct cpu_regs *regs)
     show_stack_trace((const void *)regs->rbp);
 }
 
+static bool (*pf_fixup)(const struct cpu_regs *regs, unsigned long addr);
+
+void trap_set_pf_fixup(bool (*fn)(const struct cpu_regs *regs,
+                                  unsigned long addr))
+{
+    pf_fixup = fn;
+}
+
 void do_trap(struct cpu_regs *regs)
 {
     unsigned int vec = regs->entry_vector;
@@ -136,6 +145,9 @@ void do_trap(struct cpu_regs *regs)
         do_IRQ(regs);
         return;
     }
+
+    if ( vec == X86_EXC_PF && pf_fixup && pf_fixup(regs, read_cr2()) )
+        return;
 
     /*
      * A fault the code expected (a guest-memory copy, an iretq to a frame

@@ -8,6 +8,15 @@
 
 void do_trap(struct cpu_regs *regs);
 
+/*
+ * A page fault in the shim's own code that the layer above may resolve
+ * (@fn maps what was missing: true to retry the instruction) before the
+ * instruction's fix-up or the panic: the guest's LDT, mapped on first use
+ * for loads the shim makes on the guest's behalf.
+ */
+void trap_set_pf_fixup(bool (*fn)(const struct cpu_regs *regs,
+                                  unsigned long addr));
+
 /* The general-purpose registers of a frame, in Xen's dump layout. */
 void show_gprs(const struct cpu_regs *r);
 

@@ -231,8 +231,8 @@ void pv_setup_vcpu(struct domain *d, const struct pv_layout *l,
     regs->ss = d->compat ? COMPAT_FLAT_KERNEL_SS : FLAT_KERNEL_SS;
     regs->rflags = X86_EFLAGS_IF | X86_EFLAGS_MBS;
     /* Xen's new-vCPU data selectors for a 32-bit guest: its flat DS. */
-    for ( i = 0; i < ARRAY_SIZE(v->compat_data_sel); i++ )
-        v->compat_data_sel[i] = d->compat ? COMPAT_FLAT_KERNEL_DS : 0;
+    for ( i = 0; i < ARRAY_SIZE(v->data_sel); i++ )
+        v->data_sel[i] = d->compat ? COMPAT_FLAT_KERNEL_DS : 0;
 
     v->running = true;                  /* this CPU holds its tables now */
     load_cr3(pv_vcpu_cr3(v));

@@ -189,29 +189,51 @@ void __hot_text vcpu_kick(struct vcpu *v)
 }
 
 /*
- * Segment bases and selectors as @v had them (none yet loaded here).  A
- * selector the guest chose may name a descriptor it has since made not
- * present or removed (update_descriptor before VCPUOP_up): the load
- * faults in the shim, and the register is left null instead, as Xen's
- * loadsegment() fix-up does.
+ * Segment selectors and bases as @v had them (none yet loaded here): the
+ * selectors first, then a 64-bit vCPU's bases, which the selectors' loads
+ * may have changed (Xen's load_segments()).  A selector the guest chose
+ * may name a descriptor it has since made not present or removed
+ * (update_descriptor before VCPUOP_up): the load faults in the shim, and
+ * the register is left null instead, as Xen's loadsegment() fix-up does.
+ * One in the LDT maps the LDT's page on the way (ldt_fault_shim() in
+ * pv/descriptor-tables.c).
  */
 static void load_segments(struct vcpu *v)
 {
-    const uint16_t *sel = v->compat_data_sel;
+    const uint16_t *sel = v->data_sel;
 
+    loadsegment(ds, sel[0]);
+    loadsegment(es, sel[1]);
+    loadsegment(fs, sel[2]);
+    loadsegment(gs, sel[3]);
     if ( dom.compat )
-    {
-        loadsegment(ds, sel[0]);
-        loadsegment(es, sel[1]);
-        loadsegment(fs, sel[2]);
-        loadsegment(gs, sel[3]);
-    }
-    else
-        load_nul_data_segments();
+        return;
     wrmsr(MSR_FS_BASE, v->fs_base);
     wrmsr(MSR_GS_BASE, v->kernel_mode ? v->gs_base_kernel : v->gs_base_user);
     wrmsr(MSR_SHADOW_GS_BASE,
           v->kernel_mode ? v->gs_base_user : v->gs_base_kernel);
+}
+
+/*
+ * The other half, as Xen's save_segments(): @v (this CPU's) leaves it
+ * with the selectors and bases the CPU holds, which the guest changes
+ * without the shim seeing (a selector load sets its base; a 64-bit
+ * kernel's wrmsr and set_segment_base pass through, but a user's
+ * `mov %fs` does not).
+ */
+static void save_segments(struct vcpu *v)
+{
+    v->data_sel[0] = read_sreg(ds);
+    v->data_sel[1] = read_sreg(es);
+    v->data_sel[2] = read_sreg(fs);
+    v->data_sel[3] = read_sreg(gs);
+    if ( dom.compat )
+        return;
+    v->fs_base = rdmsr(MSR_FS_BASE);
+    *(v->kernel_mode ? &v->gs_base_kernel : &v->gs_base_user) =
+        rdmsr(MSR_GS_BASE);
+    *(v->kernel_mode ? &v->gs_base_user : &v->gs_base_kernel) =
+        rdmsr(MSR_SHADOW_GS_BASE);
 }
 
 /*
@@ -251,7 +273,8 @@ static noreturn void vcpu_start(struct vcpu *v)
 }
 
 /*
- * @v (this CPU's) is down: keep its registers for VCPUOP_up, leave its
+ * @v (this CPU's) is down: keep its registers and segments for VCPUOP_up
+ * (where it resumes as it was, as on Xen), leave its
  * page tables for the shim's own, flushing every translation, global
  * ones too (so this CPU can drop out of pv_domain_cpumask()), and go back
  * to the idle loop on a fresh stack.  Its timers keep running, as Xen's
@@ -261,6 +284,7 @@ static noreturn void vcpu_stop(struct vcpu *v, const struct cpu_regs *regs)
 {
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     v->start_regs = *regs;
+    save_segments(v);
     v->blocked = v->polling = false;    /* downed in SCHEDOP_block/poll */
     vcpu_runstate_change(v, RUNSTATE_offline);
     switch_cr3(__pa(shim_l4()));

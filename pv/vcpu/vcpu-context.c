@@ -169,13 +169,14 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
     {
         v->event_callback_cs = pv_compat_selector(cs->event);
         v->failsafe_callback_cs = pv_compat_selector(cs->failsafe);
-        memcpy(v->compat_data_sel, data_sel, sizeof(v->compat_data_sel));
+        memcpy(v->data_sel, data_sel, sizeof(v->data_sel));
         v->fs_base = fs_base;
         v->gs_base_kernel = v->gs_base_user = gs_base;
     }
     else
     {
         /* A non-null selector kills the base, as Xen. */
+        memset(v->data_sel, 0, sizeof(v->data_sel));
         v->fs_base = !(c->user_regs.fs & ~3) ? c->fs_base : 0;
         v->gs_base_kernel = c->gs_base_kernel;
         v->gs_base_user = !(c->user_regs.gs & ~3) ? c->gs_base_user : 0;

@@ -5,8 +5,11 @@
  * %gs selector, where a selector that can't be loaded silently loads NUL.
  * The bases are checked through %fs: and %gs: reads of our own pages; the
  * user GS base, inactive in kernel mode, through rdmsr if it is emulated.
+ * A selector in the LDT is loaded as Xen loads it, the LDT's page mapped
+ * on the way.
  */
 #include "guest.h"
+#include "mm.h"
 
 const char test_title[] = "set_segment_base: FS/GS bases, user %gs selector";
 
@@ -143,6 +146,16 @@ static void test_gs_sel(void)
     check_sel(FLAT_USER_DS32, FLAT_USER_DS32);
     check_sel(0x000f, 0);               /* the LDT, which has none */
     check_user_base("GS_USER_SEL bad", 0);
+
+    /*
+     * An LDT over nothing: the hypervisor's load finds no page to map
+     * for it and loads NUL.  (One that maps: vcpu-down-segments.)
+     */
+    check_rc(mmuext_set_ldt((unsigned long)BAD_UNMAPPED, 2), 0);
+    check_sel(FLAT_USER_DS32, FLAT_USER_DS32);
+    check_sel(0x000f, 0);
+    check_user_base("GS_USER_SEL unmapped LDT", 0);
+    check_rc(mmuext_set_ldt(0, 0), 0);
 
     /* A base set afterwards is the user's again. */
     check_rc(set_base(SEGBASE_GS_USER, (unsigned long)user_page), 0);
