@@ -170,6 +170,7 @@ struct vcpu {
     int poll_evtchn;                    /* the one port polled, -1 many */
     struct timer poll_timer;
     struct vcpu_runstate_info runstate;
+    unsigned int runstate_seq;          /* odd while its CPU changes it */
     unsigned long runstate_guest;       /* guest VA, or 0 */
     bool runstate_update_pending;       /* failed in user mode: retry in */
     bool nmi_masked;                    /* in the NMI callback, until iret */

@@ -148,13 +148,26 @@ void pv_update_runstate_area(struct vcpu *v)
         v->runstate_update_pending = false;
 }
 
+/*
+ * The runstate is its own vCPU's to change, on that vCPU's CPU, with no
+ * lock; another CPU reads it (VCPUOP_get_runstate_info of another vCPU)
+ * under a sequence count, where Xen takes the vCPU's scheduler lock, so
+ * never half of a change.  The change's time is taken inside it: a reader
+ * that copied the state before can't have read a later clock.
+ */
 void vcpu_runstate_change(struct vcpu *v, int new_state)
 {
-    uint64_t now = NOW();
+    uint64_t now;
 
+    ACCESS_ONCE(v->runstate_seq) = v->runstate_seq + 1;     /* odd */
+    smp_wmb();
+    now = NOW();
     v->runstate.time[v->runstate.state] += now - v->runstate.state_entry_time;
     v->runstate.state = new_state;
     v->runstate.state_entry_time = now;
+    smp_wmb();
+    ACCESS_ONCE(v->runstate_seq) = v->runstate_seq + 1;     /* even */
+
     /* Waking is a context switch in Xen: the guest's time is refreshed. */
     if ( new_state == RUNSTATE_running )
         pv_update_vcpu_system_time(v);
@@ -163,11 +176,26 @@ void vcpu_runstate_change(struct vcpu *v, int new_state)
         v->runstate_update_pending = true;
 }
 
-/* Xen's vcpu_runstate_get(): the current state's time up to now. */
+/*
+ * Xen's vcpu_runstate_get(): the current state's time up to now (never
+ * less: another CPU's clock may read a little behind the one that
+ * stamped the state).
+ */
 static void runstate_get(const struct vcpu *v, struct vcpu_runstate_info *r)
 {
-    *r = v->runstate;
-    r->time[r->state] += NOW() - r->state_entry_time;
+    unsigned int seq;
+    uint64_t now;
+
+    do {
+        while ( (seq = ACCESS_ONCE(v->runstate_seq)) & 1 )
+            cpu_relax();
+        smp_rmb();
+        *r = v->runstate;
+        now = NOW();
+        smp_rmb();
+    } while ( ACCESS_ONCE(v->runstate_seq) != seq );
+    if ( (int64_t)(now - r->state_entry_time) > 0 )
+        r->time[r->state] += now - r->state_entry_time;
 }
 
 /*

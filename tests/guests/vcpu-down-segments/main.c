@@ -12,6 +12,7 @@
 #include "guest.h"
 #include "event.h"
 #include "mm.h"
+#include "smp.h"
 #include "vcpu.h"
 
 const char test_title[] = "VCPUOP_down and up keep a vCPU's segments";
@@ -117,21 +118,11 @@ static void __attribute__((used, noreturn)) vcpu_main(unsigned long n)
         ;
 }
 
-static void wait_stage(unsigned int s)
-{
-    uint64_t end = system_time() + 10000000000ULL;
-
-    while ( stage < s && system_time() < end )
-        cpu_relax();
-    if ( stage < s )
-        test_fail("vCPU 1 never reached stage %u", s);
-}
-
 static void wait_down(void)
 {
-    uint64_t end = system_time() + 10000000000ULL;
+    uint64_t end = smp_time() + SMP_WAIT_NS;
 
-    while ( vcpu_op(VCPUOP_is_up, 1, NULL) && system_time() < end )
+    while ( vcpu_op(VCPUOP_is_up, 1, NULL) && smp_time() < end )
         cpu_relax();
     if ( vcpu_op(VCPUOP_is_up, 1, NULL) )
         test_fail("vCPU 1 never went down");
@@ -162,6 +153,8 @@ void test_main(void)
     unsigned long ldt = alloc_frame();
     unsigned int i;
 
+    if ( map_shared_info() )
+        return test_error("can't map shared_info");
     if ( vcpu_op(VCPUOP_is_up, 1, NULL) == -XEN_ENOENT )
         return test_skip("one vCPU only");
     for ( i = 0; i < 512; i++ )
@@ -179,12 +172,12 @@ void test_main(void)
                   true);
     check_rc(vcpu_op(VCPUOP_initialise, 1, &ctx), 0);
     check_rc(vcpu_op(VCPUOP_up, 1, NULL), 0);
-    wait_stage(1);
+    smp_wait_count(&stage, 1, SMP_WAIT_NS, "vCPU 1's segments");
     expect("before VCPUOP_down", &before);
     wait_down();
 
     check_rc(vcpu_op(VCPUOP_up, 1, NULL), 0);
-    wait_stage(2);
+    smp_wait_count(&stage, 2, SMP_WAIT_NS, "vCPU 1 back up");
     expect("after VCPUOP_up", &after);
     wait_down();
     printf("vcpu-down-segments: vCPU 1 resumed with its segments\n");

@@ -10,6 +10,7 @@
 #include "guest.h"
 #include "event.h"
 #include "mm.h"
+#include "smp.h"
 #include "vcpu.h"
 
 const char test_title[] = "VCPUOP_up with a data selector gone stale";
@@ -48,8 +49,9 @@ static void __attribute__((used, noreturn)) vcpu_main(unsigned long n)
 void test_main(void)
 {
     unsigned long mfn = virt_to_mfn(gdt);
-    uint64_t end;
 
+    if ( map_shared_info() )
+        return test_error("can't map shared_info");
     if ( vcpu_op(VCPUOP_is_up, 1, NULL) == -XEN_ENOENT )
         return test_skip("one vCPU only");
 
@@ -71,11 +73,9 @@ void test_main(void)
              0);
     check_rc(vcpu_op(VCPUOP_up, 1, NULL), 0);
 
-    end = system_time() + 10000000000ULL;
-    while ( !seen.done && system_time() < end )
-        ;
+    smp_wait_count(&seen.done, 1, SMP_WAIT_NS, "vCPU 1's report");
     if ( !seen.done )
-        return test_fail("vCPU 1 never reported");
+        return;
     if ( seen.fs != 0 || seen.ds != FLAT_KERNEL_DS )
         test_fail("vCPU 1 started with fs %#x ds %#x, wanted 0 and %#x",
                   seen.fs, seen.ds, FLAT_KERNEL_DS);
