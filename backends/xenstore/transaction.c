@@ -4,7 +4,8 @@
  * transaction works on its own copy of the tree, notes the generation of
  * every node it looks at (0: absent) and logs its changes; at the end,
  * if any noted node changed meanwhile it fails with EAGAIN, else its
- * logged requests are replayed on the store, firing their watches.
+ * logged requests are replayed on the store, firing their watches, all
+ * of them or (an error) none.
  */
 #include "backends/xenstore/xs.h"
 
@@ -165,23 +166,58 @@ static void trans_free(struct xs_trans *t)
     nr_transactions--;
 }
 
-int xs_trans_end(uint32_t id, bool commit)
+/*
+ * Replay @t's requests on @tree (quietly, or firing their watches): 0,
+ * or the first error, after which the rest are not tried.
+ */
+static int replay(const struct xs_trans *t, struct xs_tree *tree, bool fire)
+{
+    struct xs_ctx c = { .dom = XS_DOM_GUEST, .tree = tree };
+    const struct xs_op *op;
+    int rc;
+
+    for ( op = t->ops; op; op = op->next )
+        if ( (rc = xs_apply(&c, op->type, op->body, op->len, fire)) )
+            return rc;
+    return 0;
+}
+
+/*
+ * A commit is all or nothing, as xenstored's: nothing it depends on
+ * changed, but the requests can still fail where they did not in its
+ * own tree (the guest's node quota, filled meanwhile outside it, or the
+ * arena).  So they are tried first on a copy of the store; only if all
+ * succeed are they replayed on the store itself, where, from the same
+ * state and with the copy's memory given back, each does as it did on
+ * the copy.
+ */
+static int commit(const struct xs_trans *t)
+{
+    struct xs_tree trial;
+    int rc;
+
+    if ( conflicts(t) )
+        return XEN_EAGAIN;
+    if ( !t->ops )
+        return 0;
+    if ( !xs_tree_copy(&trial, &xs_main_tree) )
+        return XEN_ENOMEM;
+    rc = replay(t, &trial, false);
+    xs_tree_free(&trial);
+    if ( rc )
+        return rc;
+    return replay(t, &xs_main_tree, true);
+}
+
+int xs_trans_end(uint32_t id, bool commit_it)
 {
     struct xs_trans *t = find(id);
-    struct xs_ctx c = { .dom = XS_DOM_GUEST, .tree = &xs_main_tree };
-    const struct xs_op *op;
-    int rc = 0, err;
+    int rc = 0;
 
     if ( !t )
         return XEN_ENOENT;
-    if ( commit && conflicts(t) )
-        rc = XEN_EAGAIN;
-    else if ( commit )
-        /* Nothing it depends on changed: each request does as it did. */
-        for ( op = t->ops; op; op = op->next )
-            if ( (err = xs_apply(&c, op->type, op->body, op->len, true)) &&
-                 !rc )
-                rc = err;
+    if ( commit_it )
+        rc = commit(t);
     trans_free(t);
     return rc;
 }

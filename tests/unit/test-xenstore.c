@@ -586,6 +586,59 @@ static void test_node_quota(void)
     CHECK_STR(wr("data/big", big), "OK");
 }
 
+/*
+ * A commit whose requests fail in the store where they passed in the
+ * transaction's copy (the node quota, filled meanwhile outside it)
+ * applies none of them: before, the first was left in the store.
+ */
+static void test_commit_all_or_nothing(void)
+{
+    char path[32];
+    unsigned int i;
+    uint32_t t;
+
+    reset();
+    CHECK_STR(RQS(XS_MKDIR, 0, "data/a"), "OK");
+    CHECK_STR(RQS(XS_MKDIR, 0, "data/b"), "OK");
+    for ( i = 0; i < XS_QUOTA_NODES + 10; i++ )
+    {
+        snprintf(path, sizeof(path), "data/n%u/%u", i / 100, i);
+        if ( strcmp(wr(path, ""), "OK") )
+            break;
+    }
+    CHECK_STR(rbody, "ENOSPC");
+    /* Room for two nodes exactly. */
+    while ( XS_QUOTA_NODES - xs_main_tree.guest_nodes < 2 )
+    {
+        i--;
+        snprintf(path, sizeof(path), "data/n%u/%u", i / 100, i);
+        CHECK_STR(RQS(XS_RM, 0, path), "OK");
+    }
+    CHECK_EQ(XS_QUOTA_NODES - xs_main_tree.guest_nodes, 2);
+
+    CHECK_STR(RQ(XS_WATCH, 0, "data/a\0w"), "OK");
+    t = start();
+    CHECK_STR(rq(XS_WRITE, t, "data/a/1\0" "1", 10), "OK");
+    CHECK_STR(rq(XS_WRITE, t, "data/a/2\0" "2", 10), "OK");
+    CHECK_STR(wr("data/b/1", "1"), "OK");          /* no conflict */
+    nr_events = 0;
+    CHECK_STR(RQS(XS_TRANSACTION_END, t, "T"), "ENOSPC");
+    CHECK_STR(RQS(XS_READ, 0, "data/a/1"), "ENOENT");
+    CHECK_STR(RQS(XS_READ, 0, "data/a/2"), "ENOENT");
+    CHECK(!event_seen("data/a/1|w"));
+    CHECK_EQ(XS_QUOTA_NODES - xs_main_tree.guest_nodes, 1);
+
+    /* With the room, the same commit is whole, its watches fired. */
+    CHECK_STR(RQS(XS_RM, 0, "data/b/1"), "OK");
+    t = start();
+    CHECK_STR(rq(XS_WRITE, t, "data/a/1\0" "1", 10), "OK");
+    CHECK_STR(rq(XS_WRITE, t, "data/a/2\0" "2", 10), "OK");
+    CHECK_STR(RQS(XS_TRANSACTION_END, t, "T"), "OK");
+    CHECK_STR(RQS(XS_READ, 0, "data/a/1"), "1");
+    CHECK_STR(RQS(XS_READ, 0, "data/a/2"), "2");
+    CHECK(event_seen("data/a/1|w") && event_seen("data/a/2|w"));
+}
+
 static void test_ring_partial_and_wrap(void)
 {
     struct xsd_sockmsg hdr = { XS_READ, 42, 0, 6 }, m;
@@ -827,6 +880,7 @@ int main(void)
     RUN(test_transactions);
     RUN(test_transaction_quota);
     RUN(test_node_quota);
+    RUN(test_commit_all_or_nothing);
     RUN(test_ring_partial_and_wrap);
     RUN(test_ring_big_reply);
     RUN(test_ring_flood);
