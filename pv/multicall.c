@@ -35,6 +35,19 @@
  * guests that rely on more get caught.  An iret ends the batch.  Entered
  * without the domain lock: each entry takes it if it needs it.
  */
+/* The batch's time slice, begun at the first look (*@start 0), is over. */
+static bool slice_over(uint64_t *start)
+{
+    uint64_t now = NOW();
+
+    if ( !*start )
+    {
+        *start = now;
+        return false;
+    }
+    return now - *start >= MULTICALL_SLICE_NS;
+}
+
 static always_inline long multicall(unsigned long call_list,
                                     unsigned long nr_calls, bool compat)
 {
@@ -51,7 +64,7 @@ static always_inline long multicall(unsigned long call_list,
     unsigned long i, entry;
 
     struct vcpu *v = current_vcpu();
-    uint64_t start = NOW();
+    uint64_t start = 0;
 
     perfc_incr(calls_to_multicall);
     if ( nr_calls >= ~0UL / size || !guest_range_ok(call_list, 1) )
@@ -63,13 +76,14 @@ static always_inline long multicall(unsigned long call_list,
         /*
          * Xen continues a long batch when work is pending; we do it every
          * hypercall-batch entries, or once it has run MULTICALL_SLICE_NS
-         * (looked at every 8 entries: each entry's own work is bounded,
-         * its call continuing itself, below), so the shim is back on its
+         * (looked at every 8 entries, from the 8th, so a short batch
+         * never reads the clock: each entry's own work is bounded, its
+         * call continuing itself, below), so the shim is back on its
          * return path after bounded work, invisibly to the guest.
          */
         if ( i && opt_hypercall_batch &&
              (i >= opt_hypercall_batch ||
-              (!(i % 8) && NOW() - start >= MULTICALL_SLICE_NS)) )
+              (!(i % 8) && slice_over(&start))) )
             return hypercall_create_continuation(__HYPERVISOR_multicall,
                                                  entry, nr_calls - i, 0, 0);
 

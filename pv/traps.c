@@ -280,9 +280,10 @@ static bool pf_may_be_ptwr(const struct vcpu *v, const struct cpu_regs *regs)
  * A kernel that takes the same page fault again and again, each time
  * bounced, is stuck: a guest that takes the fault as spurious (its own
  * walk of its tables allows the access) while the walk the CPU makes
- * does not, or a guest bug.  Say so once per vCPU, with the CPU's walk
- * of the address and the frame table's view of each table, so that a
- * hang has its cause on the console.
+ * does not, or a guest bug.  Say so once per such fault (its
+ * PF_REPEATS_SAID-th bounce in a row, the same %rip and address), with
+ * the CPU's walk of the address and the frame table's view of each
+ * table, so that a hang has its cause on the console.
  */
 #define PF_REPEATS_SAID     100000
 

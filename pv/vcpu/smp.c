@@ -72,11 +72,13 @@ void pv_pause_others(void)
         send_IPI_mask(others, EVENT_CHECK_VECTOR);
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
     {
-        uint64_t again = NOW() + PAUSE_RESEND_NS;
+        uint64_t again;
         unsigned long q;
 
-        while ( ((others >> cpu) & 1) &&
-                (q = __atomic_load_n(&quiescent[cpu], __ATOMIC_ACQUIRE)) !=
+        if ( !((others >> cpu) & 1) )
+            continue;
+        again = NOW() + PAUSE_RESEND_NS;
+        while ( (q = __atomic_load_n(&quiescent[cpu], __ATOMIC_ACQUIRE)) !=
                 seq && q != LOCK_WAIT )
         {
             local_irq_window();         /* a flush they wait for */

@@ -28,18 +28,6 @@ const char test_title[] = "LDT data segments: the accessed bit, and from user mo
 
 static uint8_t win[PAGE_SIZE] __page_aligned;
 
-/* %es = @sel: 0, or the fault. */
-static exinfo_t load_es(unsigned int sel)
-{
-    unsigned int was;
-    exinfo_t ex;
-
-    asm volatile ( "mov %%es, %k0" : "=r" (was) );
-    ex = TRY("mov %k1, %%es", "r" (sel));
-    asm volatile ( "mov %k0, %%es" :: "r" (was) );
-    return ex;
-}
-
 #ifdef __x86_64__
 /*
  * User mode on its own L4 (user_l4(): nothing of the kernel's in it, so

@@ -287,6 +287,17 @@ long mmuext_set_ldt(unsigned long va, unsigned int ents)
     return hypercall_mmuext_op(&op, 1, NULL, DOMID_SELF);
 }
 
+exinfo_t load_es(unsigned int sel)
+{
+    unsigned int was;
+    exinfo_t ex;
+
+    asm volatile ( "mov %%es, %k0" : "=r" (was) );
+    ex = TRY("mov %k1, %%es", "r" (sel));
+    asm volatile ( "mov %k0, %%es" :: "r" (was) );
+    return ex;
+}
+
 long mmuext_flush(unsigned int cmd, unsigned long va,
                   const unsigned long *mask)
 {

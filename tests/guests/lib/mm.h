@@ -234,6 +234,8 @@ long mmu_update1(uint64_t ptr, uint64_t val);
 long mmuext1(unsigned int cmd, unsigned long arg1);
 /* MMUEXT_SET_LDT: @ents descriptors at @va (0, 0: none). */
 long mmuext_set_ldt(unsigned long va, unsigned int ents);
+/* %es = @sel and back: 0, or the load's fault. */
+exinfo_t load_es(unsigned int sel);
 /* One flush: MMUEXT_<cmd> of @va, the _MULTI forms to the vCPUs in @mask. */
 long mmuext_flush(unsigned int cmd, unsigned long va,
                   const unsigned long *mask);

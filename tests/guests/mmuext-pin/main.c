@@ -214,17 +214,6 @@ static unsigned long make_l4(void)
 #else
 #define LDT_SEL     (4 | 1)
 #endif
-static exinfo_t load_es(unsigned int sel)
-{
-    unsigned int was;
-    exinfo_t ex;
-
-    asm volatile ( "mov %%es, %k0" : "=r" (was) );
-    ex = TRY("mov %k1, %%es", "r" (sel));
-    asm volatile ( "mov %k0, %%es" :: "r" (was) );
-    return ex;
-}
-
 static void test_ldt_new_baseptr(void)
 {
     unsigned long boot = pt_base_mfn(), l4 = make_l4(), ldt = alloc_frame();
