@@ -55,8 +55,19 @@ integer_param("max-vcpus", opt_max_vcpus);
 
 unsigned int pv_max_vcpus(void)
 {
-    unsigned int n = num_online_cpus();
+    unsigned int n = 0;
 
+    /*
+     * vCPU n runs on CPU n: the CPUs online from 0 up to the first that
+     * isn't.  A CPU lost while coming up keeps its number (smpboot.c), so
+     * those after it are online but can't host vCPUs in order.
+     */
+    while ( n < NR_CPUS && cpu_online(n) )
+        n++;
+    if ( n < num_online_cpus() )
+        printk(XENLOG_WARNING "%u vCPUs at most: CPU%u is not online, "
+               "so the %u CPU(s) after it host none\n", n, n,
+               num_online_cpus() - n);
     return opt_max_vcpus && opt_max_vcpus < n ? opt_max_vcpus : n;
 }
 
