@@ -31,6 +31,7 @@
 #include <xen/xen.h>
 #include <xen/errno.h>
 #include "arch/x86/desc.h"
+#include "arch/x86/eflags.h"
 #include "arch/x86/exception.h"
 #include "arch/x86/layout.h"
 #include "arch/x86/page.h"
@@ -520,15 +521,20 @@ bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
  * behalf (a vCPU's segments as it starts, SEGBASE_GS_USER_SEL).  Mapped,
  * as Xen's handle_ldt_mapping_fault() maps it for its own loads too:
  * true to retry.  False (not the LDT, or nothing to map there) leaves
- * the fault to the instruction's fix-up, which loads NUL.
+ * the fault to the instruction's fix-up, which loads NUL.  Only where
+ * interrupts were on, as Xen's fixup_page_fault(): the mapping may
+ * flush other CPUs, which lets interrupts in, and code that runs with
+ * them off may rely on none coming (the exit's iretq, whose own fix-up
+ * takes an LDT fault back through the exit's checks: pv_iret_fault()).
  */
 static bool ldt_fault_shim(const struct cpu_regs *regs, unsigned long addr)
 {
     struct vcpu *v = current_vcpu();
     unsigned int page;
 
-    if ( !v || (regs->error_code & (PFEC_page_present | PFEC_user_mode |
-                                    PFEC_reserved_bit)) ||
+    if ( !v || !(regs->rflags & X86_EFLAGS_IF) ||
+         (regs->error_code & (PFEC_page_present | PFEC_user_mode |
+                              PFEC_reserved_bit)) ||
          !ldt_unmapped(v, addr, &page) )
         return false;
     perfc_incr(ldt_faults);

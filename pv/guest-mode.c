@@ -47,9 +47,11 @@ void pv_user_cpu_init(void)
 /*
  * Xen's toggle_guest_mode(): the other mode's page tables and %gs base.
  * The guest's GS bases live in the MSRs (GS_BASE the running mode's,
- * SHADOW_GS_BASE the other's), so swapgs exchanges them; the guest can't
- * change them behind our back (no FSGSBASE), so the cached copies stay
- * right.  The CR3 write is a plain one: user mappings are global with
+ * SHADOW_GS_BASE the other's), so swapgs exchanges them.  The vCPU's
+ * copies are right only until the guest loads a selector (which sets a
+ * base without the shim seeing): load_segments() reads them after
+ * save_segments() took them from the MSRs.  The CR3 write is a plain
+ * one: user mappings are global with
  * global pages on, and survive it as on Xen, which doesn't tick the TLB
  * flush clock here either; with global pages off it flushes everything,
  * and load_cr3() notes it so (arch/x86/tlbflush.h).

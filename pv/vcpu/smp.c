@@ -203,17 +203,28 @@ void __hot_text vcpu_kick(struct vcpu *v)
 static void load_segments(struct vcpu *v)
 {
     const uint16_t *sel = v->data_sel;
+    bool swap = !dom.compat && v->kernel_mode;
 
     loadsegment(ds, sel[0]);
     loadsegment(es, sel[1]);
     loadsegment(fs, sel[2]);
+    /* A 64-bit kernel's %gs selector is its user's: load it as theirs. */
+    if ( swap )
+        swapgs();
     loadsegment(gs, sel[3]);
     if ( dom.compat )
         return;
-    wrmsr(MSR_FS_BASE, v->fs_base);
-    wrmsr(MSR_GS_BASE, v->kernel_mode ? v->gs_base_kernel : v->gs_base_user);
-    wrmsr(MSR_SHADOW_GS_BASE,
-          v->kernel_mode ? v->gs_base_user : v->gs_base_kernel);
+    /*
+     * As Xen's: a base of 0 with a selector loaded is the descriptor's
+     * (VCPUOP_initialise keeps a base only with a null selector).
+     */
+    if ( v->fs_base || !(sel[2] & ~3) )
+        wrmsr(MSR_FS_BASE, v->fs_base);
+    if ( v->gs_base_user || !(sel[3] & ~3) )
+        wrmsr(MSR_GS_BASE, v->gs_base_user);
+    wrmsr(MSR_SHADOW_GS_BASE, v->gs_base_kernel);
+    if ( swap )
+        swapgs();
 }
 
 /*
@@ -262,7 +273,14 @@ static noreturn void vcpu_start(struct vcpu *v)
     load_cr3(pv_vcpu_cr3(v));
     pv_load_gdt(v);
     pv_load_ldt(v);
+    /*
+     * Interrupts on while the loads may fault, as Xen's context_switch()
+     * has them: an LDT page is mapped only so (ldt_fault_shim()).  The
+     * exit looks for what they left.
+     */
+    local_irq_enable();
     load_segments(v);
+    local_irq_disable();
     pv_load_debugregs(v);
     if ( v->ctrlreg0_ts )
         stts();
@@ -382,5 +400,11 @@ noreturn void pv_start_guest(void)
     pv_domain_lock();
     pv_cpu_init();
     ASSERT(v->running);
+    /*
+     * Its data selectors, as every other start loads them: left as the
+     * shim's (DPL 0), the entry's iretq would null them, a 32-bit
+     * kernel's %ds with them, and on hardware its first access faults.
+     */
+    load_segments(v);
     pv_enter_guest();
 }

@@ -176,7 +176,10 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
     else
     {
         /* A non-null selector kills the base, as Xen. */
-        memset(v->data_sel, 0, sizeof(v->data_sel));
+        v->data_sel[0] = c->user_regs.ds;
+        v->data_sel[1] = c->user_regs.es;
+        v->data_sel[2] = c->user_regs.fs;
+        v->data_sel[3] = c->user_regs.gs;
         v->fs_base = !(c->user_regs.fs & ~3) ? c->fs_base : 0;
         v->gs_base_kernel = c->gs_base_kernel;
         v->gs_base_user = !(c->user_regs.gs & ~3) ? c->gs_base_user : 0;

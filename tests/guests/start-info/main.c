@@ -3,8 +3,10 @@
  * The start-of-day state against xen.h's contract ("Start-of-day memory
  * layout"): start_info's fields, the p2m list and the M2P agreeing, the
  * bootstrap page tables mapped read-only, everything else in the initial
- * mapping writable, .bss zeroed, the initrd and command line delivered.
- * Booted with an initrd and a command line (see expect).
+ * mapping writable, .bss zeroed, the initrd and command line delivered,
+ * and the data selectors Xen's domain builder gives (FLAT_KERNEL_DS:
+ * flat for a 32-bit kernel, null for a 64-bit one).  Booted with an
+ * initrd and a command line (see expect).
  */
 #include "guest.h"
 
@@ -21,6 +23,15 @@ void test_main(void)
     const unsigned long *p2m = (const void *)si->mfn_list;
     unsigned long pfn, va, end, i;
     const char *initrd;
+    unsigned int sel[4];
+
+    asm volatile ( "mov %%ds, %0; mov %%es, %1; mov %%fs, %2; mov %%gs, %3"
+                   : "=r" (sel[0]), "=r" (sel[1]), "=r" (sel[2]),
+                     "=r" (sel[3]) );
+    for ( i = 0; i < 4; i++ )
+        if ( (sel[i] & 0xffff) != FLAT_KERNEL_DS )
+            test_fail("%cs %#x at start, wanted %#x", "defg"[i],
+                      sel[i] & 0xffff, FLAT_KERNEL_DS);
 
     if ( strncmp(si->magic, GUEST_SI_MAGIC, 32) )
         test_fail("magic \"%.32s\"", si->magic);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A 32-bit vCPU's data selectors come from its VCPUOP_initialise context
- * and are loaded by the hypervisor as the vCPU starts.  The guest may
- * take the descriptor away in between (update_descriptor on the vCPU's
- * GDT before VCPUOP_up): the load then faults in the hypervisor, which
- * must survive it and start the vCPU with that register null, as Xen's
- * loadsegment() fix-up does.  (A 64-bit vCPU's data selectors are null.)
+ * A vCPU's data selectors come from its VCPUOP_initialise context and
+ * are loaded by the hypervisor as the vCPU starts, as Xen's
+ * load_segments() loads them: a selector keeps its descriptor's base
+ * (a 64-bit context's fs_base counts only with a null %fs, as Xen).
+ * The guest may take a descriptor away in between (update_descriptor on
+ * the vCPU's GDT before VCPUOP_up): that load then faults in the
+ * hypervisor, which must survive it and start the vCPU with that
+ * register null, as Xen's loadsegment() fix-up does.
  */
 #include "guest.h"
 #include "event.h"
@@ -13,33 +15,44 @@
 #include "smp.h"
 #include "vcpu.h"
 
-const char test_title[] = "VCPUOP_up with a data selector gone stale";
+const char test_title[] = "VCPUOP_up: data selectors, one gone stale";
 
 #ifdef __x86_64__
-void test_main(void)
-{
-    test_skip("a 32-bit guest's data selectors only");
-}
+#define DATA        0x00cff2000000ffffULL   /* flat data, DPL 3 */
+#define RPL         3
 #else
-
-#define DATA_R1     0x00cfb2000000ffffULL   /* flat data, DPL 1 */
-#define SEL1        ((1 << 3) | 1)
+#define DATA        0x00cfb2000000ffffULL   /* flat data, DPL 1 */
+#define RPL         1
+#endif
+#define SEL(i)      ((i) << 3 | RPL)
 
 static struct vcpu_guest_context ctx;
 static uint64_t gdt[512] __page_aligned;
+static unsigned long page[512] __page_aligned;
 static uint8_t stack[8192] __attribute__((aligned(16)));
 static volatile struct {
     unsigned int done;
-    unsigned int fs, ds;
+    unsigned int fs, gs;
+    unsigned long fs0;
 } seen;
+
+/* A data descriptor like @d with base @base (32 bits). */
+static uint64_t with_base(uint64_t d, uint32_t base)
+{
+    return d | (uint64_t)(base & 0xffffff) << 16 |
+           (uint64_t)(base >> 24) << 56;
+}
 
 static void __attribute__((used, noreturn)) vcpu_main(unsigned long n)
 {
-    unsigned int fs, ds;
+    unsigned int fs, gs;
+    unsigned long fs0;
 
-    asm volatile ( "mov %%fs, %0; mov %%ds, %1" : "=r" (fs), "=r" (ds) );
-    seen.fs = fs;
-    seen.ds = ds;
+    asm volatile ( "mov %%fs, %0; mov %%gs, %1; mov %%fs:0, %2"
+                   : "=r" (fs), "=r" (gs), "=r" (fs0) );
+    seen.fs = fs & 0xffff;
+    seen.gs = gs & 0xffff;
+    seen.fs0 = fs0;
     seen.done = 1;
     vcpu_op(VCPUOP_down, n, NULL);
     for ( ;; )
@@ -49,37 +62,47 @@ static void __attribute__((used, noreturn)) vcpu_main(unsigned long n)
 void test_main(void)
 {
     unsigned long mfn = virt_to_mfn(gdt);
+    unsigned int i;
 
     if ( map_shared_info() )
         return test_error("can't map shared_info");
     if ( vcpu_op(VCPUOP_is_up, 1, NULL) == -XEN_ENOENT )
         return test_skip("one vCPU only");
+    for ( i = 0; i < 512; i++ )
+        page[i] = 0xc7ed0000UL | i;
 
-    /* vCPU 1's GDT: entry 1 a ring-1 data segment; its %fs names it. */
-    gdt[1] = DATA_R1;
+    /*
+     * vCPU 1's GDT: entry 1 data based at page[] for its %fs, entry 2
+     * for its %gs.
+     */
+    gdt[1] = with_base(DATA, (unsigned long)page);
+    gdt[2] = DATA;
     check_rc(hypercall_update_va_mapping((unsigned long)gdt,
                                          pte_make(mfn, PTE_RO), UVMF_INVLPG),
              0);
     vcpu_ctx_init(&ctx, (unsigned long)vcpu_main, 1, stack + sizeof(stack),
                   true);
     ctx.gdt_frames[0] = mfn;
-    ctx.gdt_ents = 2;
-    ctx.user_regs.fs = SEL1;
+    ctx.gdt_ents = 3;
+    ctx.user_regs.fs = SEL(1);
+    ctx.user_regs.gs = SEL(2);
     check_rc(vcpu_op(VCPUOP_initialise, 1, &ctx), 0);
 
-    /* The descriptor goes before the vCPU runs. */
+    /* %gs's descriptor goes before the vCPU runs. */
     check_rc(HYPERCALL_N(__HYPERVISOR_update_descriptor,
-                         HC_U64((uint64_t)mfn << PAGE_SHIFT | 8), HC_U64(0)),
+                         HC_U64((uint64_t)mfn << PAGE_SHIFT | 16),
+                         HC_U64(0)),
              0);
     check_rc(vcpu_op(VCPUOP_up, 1, NULL), 0);
 
     smp_wait_count(&seen.done, 1, SMP_WAIT_NS, "vCPU 1's report");
     if ( !seen.done )
         return;
-    if ( seen.fs != 0 || seen.ds != FLAT_KERNEL_DS )
-        test_fail("vCPU 1 started with fs %#x ds %#x, wanted 0 and %#x",
-                  seen.fs, seen.ds, FLAT_KERNEL_DS);
-    printf("vcpu-stale-selector: vCPU 1 started with a null fs\n");
+    if ( seen.fs != SEL(1) || seen.fs0 != page[0] )
+        test_fail("vCPU 1 started with fs %#x reading %#lx, wanted %#x "
+                  "reading %#lx", seen.fs, seen.fs0, SEL(1), page[0]);
+    if ( seen.gs != 0 )
+        test_fail("vCPU 1 started with gs %#x, wanted 0", seen.gs);
+    printf("vcpu-stale-selector: vCPU 1 started with its fs and a null gs\n");
     test_success();
 }
-#endif
