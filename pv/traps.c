@@ -5,7 +5,8 @@
  * (xen/arch/x86/x86_64/entry.S create_bounce_frame):
  *
  *   guest kernel stack, 16-byte aligned, low to high:
- *     RCX, R11, [error code], RIP, CS | upcall_mask << 32, RFLAGS, RSP, SS
+ *     RCX, R11, [DS, ES, FS, GS], [error code], RIP,
+ *     CS | upcall_mask << 32, RFLAGS, RSP, SS
  */
 #include "shim/lib.h"
 #include <xen/xen.h>
@@ -73,7 +74,8 @@ void __hot_text pv_sysret_regs(struct cpu_regs *regs)
  * the interrupted esp and ss; from ring 1 below the interrupted esp:
  *
  *   guest kernel stack, low to high, 4 bytes each:
- *     [error code], EIP, CS | upcall_mask << 16, EFLAGS, [ESP, SS]
+ *     [DS, ES, FS, GS], [error code], EIP, CS | upcall_mask << 16,
+ *     EFLAGS, [ESP, SS]
  *
  * The handler runs at @cs:@eip (the trap table's or callback's selector,
  * never a null one).  The stack segment is taken as flat, as every
@@ -86,8 +88,8 @@ static void compat_bounce_frame(struct cpu_regs *regs, unsigned int cs,
     struct vcpu *v = current_vcpu();
     uint8_t mask = v->vcpu_info->evtchn_upcall_mask;
     bool outer = regs->cs & 2;
-    uint32_t frame[6], sp, ss, eflags;
-    unsigned int n = 0;
+    uint32_t frame[10], sp, ss, eflags;
+    unsigned int n = 0, i;
 
     if ( !(cs & ~3) )
         domain_crash("bounce to a null selector (%#x:%#lx)", cs, eip);
@@ -98,6 +100,9 @@ static void compat_bounce_frame(struct cpu_regs *regs, unsigned int cs,
     if ( dom.vm_assist & (1UL << VMASST_TYPE_architectural_iopl) )
         eflags |= v->iopl;
 
+    if ( flags & TBF_FAILSAFE )
+        for ( i = 0; i < ARRAY_SIZE(v->data_sel); i++ )
+            frame[n++] = v->data_sel[i];
     if ( flags & TBF_EXCEPTION_ERRCODE )
         frame[n++] = error_code;
     frame[n++] = regs->rip;
@@ -144,8 +149,8 @@ void __hot_text pv_bounce_to(struct cpu_regs *regs, unsigned int handler_cs,
 {
     struct vcpu *v = current_vcpu();
     uint8_t mask = v->vcpu_info->evtchn_upcall_mask;
-    unsigned long frame[8], sp, cs = regs->cs, rflags;
-    unsigned int n = 0;
+    unsigned long frame[12], sp, cs = regs->cs, rflags;
+    unsigned int n = 0, i;
 
     if ( !eip )
         domain_crash("bounce to a null handler (flags %#x, error code %#x)",
@@ -174,6 +179,9 @@ void __hot_text pv_bounce_to(struct cpu_regs *regs, unsigned int handler_cs,
 
     frame[n++] = regs->rcx;
     frame[n++] = regs->r11;
+    if ( flags & TBF_FAILSAFE )
+        for ( i = 0; i < ARRAY_SIZE(v->data_sel); i++ )
+            frame[n++] = v->data_sel[i];
     if ( flags & TBF_EXCEPTION_ERRCODE )
         frame[n++] = error_code;
     frame[n++] = regs->rip;

@@ -17,6 +17,11 @@
 #define TBF_EXCEPTION           1
 #define TBF_EXCEPTION_ERRCODE   2
 #define TBF_INTERRUPT           8
+/*
+ * Not Xen's flag, its failsafe frame (load_segments()): the vCPU's data
+ * selectors (ds, es, fs, gs: v->data_sel) under the return frame.
+ */
+#define TBF_FAILSAFE            0x100
 void pv_create_bounce_frame(struct cpu_regs *regs, unsigned long eip,
                             unsigned int flags, uint32_t error_code);
 /* The same, to @cs:@eip for a 32-bit guest (a 64-bit one ignores @cs). */

@@ -17,6 +17,7 @@
 #include "arch/x86/smp.h"
 #include "pv/pv.h"
 #include "pv/descriptor-tables.h"
+#include "pv/traps.h"
 #include "pv/domain.h"
 #include "pv/emul/emul-cr.h"
 #include "pv/event/event.h"
@@ -27,6 +28,7 @@
 #include "pv/entry.h"
 #include "pv/lifecycle.h"
 #include "pv/vcpu/smp.h"
+#include "shim/console.h"
 #include "shim/idle.h"
 #include "shim/softirq.h"
 #include "shim/timer.h"
@@ -196,14 +198,14 @@ void __hot_text vcpu_kick(struct vcpu *v)
  * may have changed (Xen's load_segments()).  A selector the guest chose
  * may name a descriptor it has since made not present or removed
  * (update_descriptor before VCPUOP_up): the load faults in the shim, and
- * the register is left null instead, as Xen's loadsegment() fix-up does.
- * One in the LDT maps the LDT's page on the way (ldt_fault_shim() in
- * pv/descriptor-tables.c).
+ * the register is left null instead, as Xen's loadsegment() fix-up does;
+ * false then (Xen's !all_segs_okay).  One in the LDT maps the LDT's page
+ * on the way (ldt_fault_shim() in pv/descriptor-tables.c).
  */
-static void load_segments(struct vcpu *v)
+static bool load_segments(struct vcpu *v)
 {
     const uint16_t *sel = v->data_sel;
-    bool swap = !dom.compat && v->kernel_mode;
+    bool swap = !dom.compat && v->kernel_mode, ok;
 
     loadsegment(ds, sel[0]);
     loadsegment(es, sel[1]);
@@ -212,8 +214,10 @@ static void load_segments(struct vcpu *v)
     if ( swap )
         swapgs();
     loadsegment(gs, sel[3]);
+    ok = read_sreg(ds) == sel[0] && read_sreg(es) == sel[1] &&
+         read_sreg(fs) == sel[2] && read_sreg(gs) == sel[3];
     if ( dom.compat )
-        return;
+        return ok;
     /*
      * As Xen's: a base of 0 with a selector loaded is the descriptor's
      * (VCPUOP_initialise keeps a base only with a null selector).
@@ -225,6 +229,7 @@ static void load_segments(struct vcpu *v)
     wrmsr(MSR_SHADOW_GS_BASE, v->gs_base_kernel);
     if ( swap )
         swapgs();
+    return ok;
 }
 
 /*
@@ -255,9 +260,25 @@ static void save_segments(struct vcpu *v)
  * segment bases and debug registers of @v, and the registers it starts
  * or resumes from.  The lock goes on the way into the guest.
  */
+/*
+ * Xen's load_segments() when a selector would not load: the vCPU goes to
+ * its failsafe callback, the selectors it had on the frame (the guest
+ * crashed if it has none).
+ */
+static void failsafe_callback(struct vcpu *v, struct cpu_regs *regs)
+{
+    printk(XENLOG_DEBUG "d1v%u: a data selector of %04x %04x %04x %04x "
+           "won't load: its failsafe callback\n", v->id, v->data_sel[0],
+           v->data_sel[1], v->data_sel[2], v->data_sel[3]);
+    pv_bounce_to(regs, v->failsafe_callback_cs, v->failsafe_callback_eip,
+                 TBF_FAILSAFE |
+                 (v->failsafe_disables_events ? TBF_INTERRUPT : 0), 0);
+}
+
 static noreturn void vcpu_start(struct vcpu *v)
 {
     struct cpu_info *ci = get_cpu_info();
+    bool segs_ok;
 
     ASSERT(spin_is_locked_by_me(&dom.domain_lock));
     ASSERT(v->id == smp_processor_id());
@@ -279,7 +300,7 @@ static noreturn void vcpu_start(struct vcpu *v)
      * exit looks for what they left.
      */
     local_irq_enable();
-    load_segments(v);
+    segs_ok = load_segments(v);
     local_irq_disable();
     pv_load_debugregs(v);
     if ( v->ctrlreg0_ts )
@@ -287,6 +308,8 @@ static noreturn void vcpu_start(struct vcpu *v)
     else
         clts();
     ci->guest_regs = v->start_regs;
+    if ( !segs_ok )
+        failsafe_callback(v, &ci->guest_regs);
     pv_time_vcpu_start(v);
     vcpu_runstate_change(v, RUNSTATE_running);
     pv_enter_guest();
@@ -404,7 +427,8 @@ noreturn void pv_start_guest(void)
      * Its data selectors, as every other start loads them: left as the
      * shim's (DPL 0), the entry's iretq would null them, a 32-bit
      * kernel's %ds with them, and on hardware its first access faults.
+     * The builder's flat ones always load.
      */
-    load_segments(v);
+    (void)load_segments(v);
     pv_enter_guest();
 }

@@ -6,8 +6,10 @@
  * (a 64-bit context's fs_base counts only with a null %fs, as Xen).
  * The guest may take a descriptor away in between (update_descriptor on
  * the vCPU's GDT before VCPUOP_up): that load then faults in the
- * hypervisor, which must survive it and start the vCPU with that
- * register null, as Xen's loadsegment() fix-up does.
+ * hypervisor, which must survive it, leave that register null, as Xen's
+ * loadsegment() fix-up does, and start the vCPU at its failsafe
+ * callback with the selectors it had on the frame, as Xen's
+ * load_segments() does.
  */
 #include "guest.h"
 #include "event.h"
@@ -31,16 +33,55 @@ static uint64_t gdt[512] __page_aligned;
 static unsigned long page[512] __page_aligned;
 static uint8_t stack[8192] __attribute__((aligned(16)));
 static volatile struct {
-    unsigned int done;
+    unsigned int done, failsafe;
     unsigned int fs, gs;
     unsigned long fs0;
+    unsigned long frame_sel[4], frame_ip;
 } seen;
+
+/*
+ * The failsafe callback's frame, low to high: 64-bit RCX, R11, DS, ES,
+ * FS, GS, RIP, ...; 32-bit DS, ES, FS, GS, EIP, ...  Its C half records
+ * it and goes on as the vCPU's entry would.
+ */
+void failsafe_entry(void);
+void __attribute__((used, noreturn)) failsafe_c(const unsigned long *f);
+#ifdef __x86_64__
+#define FRAME_SEL   2
+asm ( ".pushsection .text\n"
+      "failsafe_entry:\n\t"
+      "mov %rsp, %rdi\n\t"
+      "and $~15, %rsp\n\t"
+      "call failsafe_c\n"
+      ".popsection" );
+#else
+#define FRAME_SEL   0
+asm ( ".pushsection .text\n"
+      "failsafe_entry:\n\t"
+      "mov %esp, %eax\n\t"
+      "push %eax\n\t"
+      "call failsafe_c\n"
+      ".popsection" );
+#endif
 
 /* A data descriptor like @d with base @base (32 bits). */
 static uint64_t with_base(uint64_t d, uint32_t base)
 {
     return d | (uint64_t)(base & 0xffffff) << 16 |
            (uint64_t)(base >> 24) << 56;
+}
+
+static void __attribute__((used, noreturn)) vcpu_main(unsigned long n);
+
+void failsafe_c(const unsigned long *f)
+{
+    unsigned int i;
+
+    for ( i = 0; i < 4; i++ )
+        seen.frame_sel[i] = f[FRAME_SEL + i];
+    seen.frame_ip = f[FRAME_SEL + 4];
+    seen.failsafe = 1;
+    vcpu_main(1);
 }
 
 static void __attribute__((used, noreturn)) vcpu_main(unsigned long n)
@@ -86,6 +127,10 @@ void test_main(void)
     ctx.gdt_ents = 3;
     ctx.user_regs.fs = SEL(1);
     ctx.user_regs.gs = SEL(2);
+#ifndef __x86_64__
+    ctx.failsafe_callback_cs = FLAT_KERNEL_CS;
+#endif
+    ctx.failsafe_callback_eip = (unsigned long)failsafe_entry;
     check_rc(vcpu_op(VCPUOP_initialise, 1, &ctx), 0);
 
     /* %gs's descriptor goes before the vCPU runs. */
@@ -103,6 +148,15 @@ void test_main(void)
                   "reading %#lx", seen.fs, seen.fs0, SEL(1), page[0]);
     if ( seen.gs != 0 )
         test_fail("vCPU 1 started with gs %#x, wanted 0", seen.gs);
-    printf("vcpu-stale-selector: vCPU 1 started with its fs and a null gs\n");
+    if ( !seen.failsafe )
+        test_fail("vCPU 1 never went to its failsafe callback");
+    else if ( seen.frame_sel[2] != SEL(1) || seen.frame_sel[3] != SEL(2) ||
+              seen.frame_ip != (unsigned long)vcpu_main )
+        test_fail("failsafe frame: ds %#lx es %#lx fs %#lx gs %#lx ip %#lx,"
+                  " wanted fs %#x gs %#x ip %p", seen.frame_sel[0],
+                  seen.frame_sel[1], seen.frame_sel[2], seen.frame_sel[3],
+                  seen.frame_ip, SEL(1), SEL(2), vcpu_main);
+    printf("vcpu-stale-selector: vCPU 1 started at its failsafe callback "
+           "with its fs and a null gs\n");
     test_success();
 }
