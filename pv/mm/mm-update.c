@@ -28,32 +28,41 @@ static bool is_shim_l4_slot(unsigned int i)
            i < L4_SLOT(HYPERVISOR_VIRT_END);
 }
 
+/* How mod_entry() writes: over what is there, keeping A/D, or exactly. */
+enum commit { COMMIT_PLAIN, COMMIT_PRESERVE_AD, COMMIT_EXACT };
+
 /*
  * Xen's update_intpte(): write @val over the entry that read @old.  With
- * @preserve_ad, the entry's Accessed and Dirty bits survive, those a
- * CPU's page walk sets between the read and the write too: a cmpxchg
+ * COMMIT_PRESERVE_AD, the entry's Accessed and Dirty bits survive, those
+ * a CPU's page walk sets between the read and the write too: a cmpxchg
  * loop, retried with what the walk left (nothing else may change an
- * entry of a validated table behind the shim's back).
+ * entry of a validated table behind the shim's back).  COMMIT_EXACT: only
+ * if the entry still is @old (Xen's paging_cmpxchg_guest_entry()), false
+ * if a walk changed it.
  */
-static void update_intpte(uint64_t *slot, uint64_t old, uint64_t val,
-                          bool preserve_ad)
+static bool update_intpte(uint64_t *slot, uint64_t old, uint64_t val,
+                          enum commit how)
 {
     const uint64_t ad = _PAGE_ACCESSED | _PAGE_DIRTY;
 
-    if ( !preserve_ad )
+    if ( how == COMMIT_PLAIN )
     {
         ACCESS_ONCE(*slot) = val;
-        return;
+        return true;
     }
     for ( ;; )
     {
         uint64_t seen = old;
 
-        if ( __atomic_compare_exchange_n(slot, &seen, val | (old & ad),
+        if ( __atomic_compare_exchange_n(slot, &seen,
+                                         how == COMMIT_EXACT ? val
+                                                             : val | (old & ad),
                                          false, __ATOMIC_SEQ_CST,
                                          __ATOMIC_SEQ_CST) )
-            return;
+            return true;
         ASSERT(!((seen ^ old) & ~ad));
+        if ( how == COMMIT_EXACT )
+            return false;
         old = seen;
     }
 }
@@ -77,11 +86,12 @@ void pv_note_table_lock(struct page_info *pg, bool locked)
 }
 #endif
 
-int __hot_text mod_entry(unsigned long table_mfn, unsigned int level,
-                         unsigned int idx, uint64_t val, bool preserve_ad)
+static always_inline int commit_entry(unsigned long table_mfn,
+                                      unsigned int level, unsigned int idx,
+                                      uint64_t old, uint64_t val,
+                                      enum commit how)
 {
     uint64_t *slot = (uint64_t *)__va(table_mfn << PAGE_SHIFT) + idx;
-    uint64_t old = ACCESS_ONCE(*slot);
     int rc;
 
 #ifdef CONFIG_DEBUG
@@ -106,7 +116,7 @@ int __hot_text mod_entry(unsigned long table_mfn, unsigned int level,
         printk(XENLOG_DEBUG "d1: L2 slot %u is the hypervisor's\n", idx);
         return -XEN_EPERM;
     }
-    if ( preserve_ad )
+    if ( how == COMMIT_PRESERVE_AD )
         val |= old & (_PAGE_ACCESSED | _PAGE_DIRTY);     /* as checked */
 
     /*
@@ -118,24 +128,50 @@ int __hot_text mod_entry(unsigned long table_mfn, unsigned int level,
     {
         if ( (rc = pv_check_entry(level, &val)) )
             return rc;
-        update_intpte(slot, old, val, preserve_ad);
-        return 0;
+        return update_intpte(slot, old, val, how) ? 0 : -XEN_EAGAIN;
     }
 
-    /* An L1's (mmu_update's, ptwr's), with its references' work inline. */
+    /*
+     * An L1's (mmu_update's, ptwr's), with its references' work inline;
+     * an exact write that finds the entry changed gives back the new
+     * entry's references, and the caller tries again.
+     */
     if ( level == 1 )
     {
         if ( (val & _PAGE_PRESENT) && (rc = get_l1e(&val)) )
             return rc;
-        update_intpte(slot, old, val, preserve_ad);
+        if ( !update_intpte(slot, old, val, how) )
+        {
+            put_l1e(val, table_mfn);
+            return -XEN_EAGAIN;
+        }
         put_l1e(old, table_mfn);
         return 0;
     }
     if ( (rc = get_page_from_entry(level, &val, table_mfn)) )
         return rc;
-    update_intpte(slot, old, val, preserve_ad);
+    if ( !update_intpte(slot, old, val, how) )
+    {
+        put_page_from_entry(level, val, table_mfn);
+        return -XEN_EAGAIN;
+    }
     put_page_from_entry(level, old, table_mfn);
     return 0;
+}
+
+int __hot_text mod_entry(unsigned long table_mfn, unsigned int level,
+                         unsigned int idx, uint64_t val, bool preserve_ad)
+{
+    uint64_t *slot = (uint64_t *)__va(table_mfn << PAGE_SHIFT) + idx;
+
+    return commit_entry(table_mfn, level, idx, ACCESS_ONCE(*slot), val,
+                        preserve_ad ? COMMIT_PRESERVE_AD : COMMIT_PLAIN);
+}
+
+int mod_entry_cmpxchg(unsigned long table_mfn, unsigned int level,
+                      unsigned int idx, uint64_t old, uint64_t val)
+{
+    return commit_entry(table_mfn, level, idx, old, val, COMMIT_EXACT);
 }
 
 /* The page-table type of a root table: L3 for a 32-bit guest. */

@@ -119,6 +119,14 @@ static inline void pv_unlock_table(struct page_info *pg)
  */
 int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
               uint64_t val, bool preserve_ad);
+/*
+ * The same, written only if the entry still is @old (what the caller
+ * read and decided on): -XEN_EAGAIN, nothing changed, if a CPU's page
+ * walk set its Accessed or Dirty bit meanwhile.  For the emulated writes
+ * of ptwr, atomic as the guest's instruction would have been.
+ */
+int mod_entry_cmpxchg(unsigned long table_mfn, unsigned int level,
+                      unsigned int idx, uint64_t old, uint64_t val);
 
 /* The page table level a page type stands for (1-4), or 0. */
 static inline unsigned int type_level(unsigned int type)

@@ -21,6 +21,7 @@
 #include "pv/traps.h"
 #include "shim/console.h"
 #include "shim/param.h"
+#include "shim/perfc.h"
 
 /* The guest's GPRs in x86 encoding order (rax, rcx, rdx, rbx, rsp...). */
 static uint64_t *gpr_slot(struct cpu_regs *r, int n)
@@ -75,19 +76,63 @@ static uint64_t cmp_flags(uint64_t a, uint64_t b, unsigned int size)
     return f & X86_EFLAGS_ARITH_MASK;
 }
 
+/* One try at an emulated write: done, refused (the guest's #PF), or again. */
+enum ptwr_try { PTWR_REFUSED, PTWR_DONE, PTWR_AGAIN };
+
+/*
+ * ptwr-ad-race (a test aid): as each emulated write first commits, set
+ * the entry's Accessed bit (and Dirty, in a writable L1 entry), as a
+ * page walk on another CPU may between the read and the write, so that
+ * the retry shows (ptwr-ad-race test).
+ */
+static bool __read_mostly opt_ptwr_ad_race;
+boolean_param("ptwr-ad-race", opt_ptwr_ad_race);
+
+static void walk_sets_ad(unsigned long table, unsigned int level,
+                         unsigned int idx)
+{
+    uint64_t *slot = (uint64_t *)__va(table << PAGE_SHIFT) + idx;
+    uint64_t e = ACCESS_ONCE(*slot);
+
+    if ( e & _PAGE_PRESENT )
+        __atomic_fetch_or(slot, _PAGE_ACCESSED |
+                          (level == 1 && (e & _PAGE_RW) ? _PAGE_DIRTY : 0),
+                          __ATOMIC_SEQ_CST);
+}
+
+/* A try's write: mod_entry_cmpxchg()'s -XEN_EAGAIN is another try. */
+static enum ptwr_try commit(unsigned long table, unsigned int level,
+                            unsigned int idx, uint64_t old, uint64_t val,
+                            bool first)
+{
+    int rc;
+
+    if ( unlikely(opt_ptwr_ad_race) && first )
+        walk_sets_ad(table, level, idx);
+    rc = mod_entry_cmpxchg(table, level, idx, old, val);
+
+    return rc == -XEN_EAGAIN ? PTWR_AGAIN : rc ? PTWR_REFUSED : PTWR_DONE;
+}
+
 /*
  * OR/AND/XOR/BTS/BTR/BTC on the entry: the whole read-modify-write happens
- * here, under the table's page lock, so it is atomic to the guest whether
- * it was locked or not.  The new entry must pass mod_entry() like
- * any write; an unchanged one is not written (as Xen's emulator), but the
- * flags still come out as the instruction leaves them.
+ * here, under the table's page lock, and is written only over the entry
+ * it read (a CPU's page walk may set the Accessed or Dirty bit meanwhile:
+ * then it is tried again on what the walk left), so it is atomic to the
+ * guest whether it was locked or not.  The new entry must pass
+ * mod_entry()'s checks like any write; an unchanged one is not written
+ * (as Xen's emulator), but the flags still come out as the instruction
+ * leaves them.
  */
-static bool emulate_rmw(struct cpu_regs *regs, const struct ptwr_insn *in,
-                        unsigned long table, unsigned int level,
-                        unsigned int idx, unsigned int off)
+static enum ptwr_try emulate_rmw(struct cpu_regs *regs,
+                                 const struct ptwr_insn *in,
+                                 unsigned long table, unsigned int level,
+                                 unsigned int idx, unsigned int off,
+                                 bool first)
 {
-    uint64_t old = ((uint64_t *)__va(table << PAGE_SHIFT))[idx];
+    uint64_t old = ACCESS_ONCE(((uint64_t *)__va(table << PAGE_SHIFT))[idx]);
     uint64_t cur = part(old, off, in->size), src = in->imm, flags, val;
+    enum ptwr_try t;
 
     if ( in->src_reg != PTWR_NO_REG )
         src = *gpr_slot(regs, in->src_reg) >> (in->src_high8 ? 8 : 0);
@@ -95,24 +140,35 @@ static bool emulate_rmw(struct cpu_regs *regs, const struct ptwr_insn *in,
     val = ptwr_rmw(in, cur, src, &flags);
 
     if ( val != cur &&
-         mod_entry(table, level, idx, merge(old, val, off, in->size), false) )
-        return false;                   /* refused: the guest's #PF */
+         (t = commit(table, level, idx, old,
+                     merge(old, val, off, in->size), first)) != PTWR_DONE )
+        return t;
 
     regs->rflags = flags;
     regs->rip += in->len;
-    return true;
+    return PTWR_DONE;
 }
 
-static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
-                    unsigned long table, unsigned int level, unsigned int idx,
-                    unsigned int off)
+/*
+ * Any other write (mov, xchg, cmpxchg, cmpxchg8b), likewise over the
+ * entry it read: a 4-byte store to one half must not undo a Dirty bit a
+ * walk set in the other, and an xchg or cmpxchg hands back the entry as
+ * it was when written.
+ */
+static enum ptwr_try emulate_try(struct cpu_regs *regs,
+                                 const struct ptwr_insn *in,
+                                 unsigned long table, unsigned int level,
+                                 unsigned int idx, unsigned int off,
+                                 bool first)
 {
     uint64_t *entry = (uint64_t *)__va(table << PAGE_SHIFT) + idx;
-    uint64_t old = *entry, cur = part(old, off, in->size), val, cmp;
+    uint64_t old = ACCESS_ONCE(*entry), cur = part(old, off, in->size);
+    uint64_t val, cmp, rflags = regs->rflags;
     bool store = true;
+    enum ptwr_try t;
 
     if ( ptwr_is_rmw(in->kind) )
-        return emulate_rmw(regs, in, table, level, idx, off);
+        return emulate_rmw(regs, in, table, level, idx, off, first);
 
     val = in->src_reg == PTWR_NO_REG ? in->imm : *gpr_slot(regs, in->src_reg);
     if ( in->kind == PTWR_CMPXCHG8B )
@@ -127,14 +183,17 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
               : *gpr_slot(regs, in->cmp_reg);
         if ( in->size == 4 )
             cmp = (uint32_t)cmp;
-        regs->rflags = (regs->rflags & ~X86_EFLAGS_ARITH_MASK) |
-                       cmp_flags(cmp, cur, in->size);
+        rflags = (rflags & ~X86_EFLAGS_ARITH_MASK) |
+                 cmp_flags(cmp, cur, in->size);
         store = cmp == cur;
     }
 
-    if ( store && mod_entry(table, level, idx,
-                            merge(old, val, off, in->size), false) )
+    if ( store &&
+         (t = commit(table, level, idx, old,
+                     merge(old, val, off, in->size), first)) != PTWR_DONE )
     {
+        if ( t == PTWR_AGAIN )
+            return t;
         /*
          * Xen's ptwr_emulated_update(): a 32-bit guest that writes a PAE
          * entry's upper half first, by a plain store, may make it invalid
@@ -143,9 +202,11 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
          */
         val = merge(old, val, off, in->size);
         if ( !dom.compat || level != 1 || in->size != 4 || off != 4 ||
-             in->kind == PTWR_CMPXCHG || !(val & _PAGE_PRESENT) ||
-             mod_entry(table, 1, idx, val & ~_PAGE_PRESENT, false) )
-            return false;               /* refused: the guest's #PF */
+             in->kind == PTWR_CMPXCHG || !(val & _PAGE_PRESENT) )
+            return PTWR_REFUSED;        /* refused: the guest's #PF */
+        if ( (t = commit(table, 1, idx, old, val & ~_PAGE_PRESENT,
+                         false)) != PTWR_DONE )
+            return t;
     }
 
     /* What the instruction hands back in registers. */
@@ -167,8 +228,30 @@ static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
         }
         break;
     }
+    regs->rflags = rflags;
     regs->rip += in->len;
-    return true;
+    return PTWR_DONE;
+}
+
+/*
+ * Tried until written or refused: only a page walk's Accessed and Dirty
+ * bits change an entry behind the table's lock, each once, so a few
+ * tries always do.
+ */
+static bool emulate(struct cpu_regs *regs, const struct ptwr_insn *in,
+                    unsigned long table, unsigned int level, unsigned int idx,
+                    unsigned int off)
+{
+    enum ptwr_try t;
+    bool first = true;
+
+    while ( (t = emulate_try(regs, in, table, level, idx, off, first)) ==
+            PTWR_AGAIN )
+    {
+        perfc_incr(ptwr_retries);
+        first = false;
+    }
+    return t == PTWR_DONE;
 }
 
 /*
