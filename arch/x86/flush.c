@@ -201,8 +201,13 @@ static unsigned int merge_flags(unsigned int a, unsigned int b)
 {
     unsigned int tlb = (a | b) & (FLUSH_TLB | FLUSH_TLB_GLOBAL);
 
+    /*
+     * Two addresses: the whole TLB, global entries too, as an invlpg of
+     * each would drop theirs (a CR3 reload keeps them, and with global
+     * pages on every guest user mapping is global).
+     */
     if ( !tlb )
-        tlb = FLUSH_TLB;                /* two addresses: the whole TLB */
+        tlb = FLUSH_TLB_GLOBAL;
     if ( tlb & FLUSH_TLB_GLOBAL )
         tlb = FLUSH_TLB_GLOBAL;
     return tlb | ((a | b) & FLUSH_CACHE);
