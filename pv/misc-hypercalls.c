@@ -252,7 +252,10 @@ static void load_user_gs_sel(struct vcpu *v, unsigned int sel)
     else if ( boot_cpu.vendor == VENDOR_AMD ||
               boot_cpu.vendor == VENDOR_HYGON )
         write_sreg(gs, FLAT_USER_DS32);
+    /* Interrupts on, as Xen's hypercalls run: an LDT page maps only so. */
+    local_irq_enable();
     load_gs_or_nul(sel, FLAT_USER_DS32);
+    local_irq_disable();
 
     v->gs_base_user = rdmsr(MSR_GS_BASE);
     swapgs();

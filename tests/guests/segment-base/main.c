@@ -123,6 +123,25 @@ static void check_sel(unsigned long arg, unsigned int want)
     check_rc(read_gs0(), gs_page[0]);
 }
 
+static uint8_t ldt_win[PAGE_SIZE] __page_aligned;
+
+static void ldt_sel(void)
+{
+    unsigned long ldt = alloc_frame(), base = (unsigned long)user_page;
+
+    /* Entry 1: DPL 3 data based at user_page (below 4 GiB here). */
+    frame_set_pte(ldt, 1, 0x00cff2000000ffffULL |
+                          (uint64_t)(base & 0xffffff) << 16 |
+                          (uint64_t)(base >> 24) << 56);
+    check_rc(map_frame_at((unsigned long)ldt_win, ldt, PTE_RO), 0);
+    check_rc(mmuext_set_ldt((unsigned long)ldt_win, 2), 0);
+    check_sel(0x000f, 0x000f);          /* LDT entry 1, RPL 3 */
+    check_user_base("GS_USER_SEL from the LDT", base);
+    check_sel(FLAT_USER_DS32, FLAT_USER_DS32);
+    check_rc(mmuext_set_ldt(0, 0), 0);
+    check_rc(remap_initial((unsigned long)ldt_win), 0);
+}
+
 static void test_gs_sel(void)
 {
     check_sel(FLAT_USER_DS32, FLAT_USER_DS32);
@@ -148,8 +167,15 @@ static void test_gs_sel(void)
     check_user_base("GS_USER_SEL bad", 0);
 
     /*
+     * An LDT whose page nothing has read yet: the hypervisor's load maps
+     * it, as the guest's own loads do, and the user base is the
+     * descriptor's.
+     */
+    ldt_sel();
+
+    /*
      * An LDT over nothing: the hypervisor's load finds no page to map
-     * for it and loads NUL.  (One that maps: vcpu-down-segments.)
+     * for it and loads NUL.
      */
     check_rc(mmuext_set_ldt((unsigned long)BAD_UNMAPPED, 2), 0);
     check_sel(FLAT_USER_DS32, FLAT_USER_DS32);
