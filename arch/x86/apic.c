@@ -114,9 +114,17 @@ static void lapic_enable(void)
 {
     uint64_t base = rdmsr(MSR_APIC_BASE);
 
-    /* From reset, xAPIC mode (EN) comes before x2APIC (EN | EXTD). */
+    /*
+     * xAPIC mode (EN) comes before x2APIC (EN | EXTD): disabled straight
+     * to x2APIC is an invalid transition, a #GP (SDM 10.12.5), should
+     * firmware have left the APIC off.
+     */
     if ( x2apic )
+    {
+        if ( !(base & APIC_BASE_EN) )
+            wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN);
         wrmsr(MSR_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
+    }
     else
         wrmsr(MSR_APIC_BASE,
               (base & ~APIC_BASE_ADDR) | xapic_base | APIC_BASE_EN);
@@ -128,6 +136,13 @@ static void lapic_timer_mode(void)
 {
     apic_write(APIC_LVTT, LOCAL_TIMER_VECTOR |
                (tsc_deadline ? LVTT_TSC_DEADLINE : LVTT_ONESHOT));
+    /*
+     * The mode's write (an MMIO store in xAPIC mode) before any write of
+     * the deadline MSR, which is not serialising (SDM 10.5.4.1; Linux's
+     * lapic_timer_set_oneshot() fences too).
+     */
+    if ( tsc_deadline )
+        asm volatile ( "mfence" ::: "memory" );
 }
 
 void lapic_init(void)

@@ -205,7 +205,7 @@ void __hot_text vcpu_kick(struct vcpu *v)
 static bool load_segments(struct vcpu *v)
 {
     const uint16_t *sel = v->data_sel;
-    bool swap = !dom.compat && v->kernel_mode, ok;
+    bool swap = !dom.compat && v->kernel_mode, ok, fs_ok, gs_ok;
 
     loadsegment(ds, sel[0]);
     loadsegment(es, sel[1]);
@@ -214,17 +214,21 @@ static bool load_segments(struct vcpu *v)
     if ( swap )
         swapgs();
     loadsegment(gs, sel[3]);
-    ok = read_sreg(ds) == sel[0] && read_sreg(es) == sel[1] &&
-         read_sreg(fs) == sel[2] && read_sreg(gs) == sel[3];
+    fs_ok = read_sreg(fs) == sel[2];
+    gs_ok = read_sreg(gs) == sel[3];
+    ok = read_sreg(ds) == sel[0] && read_sreg(es) == sel[1] && fs_ok &&
+         gs_ok;
     if ( dom.compat )
         return ok;
     /*
      * As Xen's: a base of 0 with a selector loaded is the descriptor's
-     * (VCPUOP_initialise keeps a base only with a null selector).
+     * (VCPUOP_initialise keeps a base only with a null selector).  One
+     * that failed to load is NUL, whose load on AMD kept the old base:
+     * written then too.
      */
-    if ( v->fs_base || !(sel[2] & ~3) )
+    if ( v->fs_base || !(sel[2] & ~3) || !fs_ok )
         wrmsr(MSR_FS_BASE, v->fs_base);
-    if ( v->gs_base_user || !(sel[3] & ~3) )
+    if ( v->gs_base_user || !(sel[3] & ~3) || !gs_ok )
         wrmsr(MSR_GS_BASE, v->gs_base_user);
     wrmsr(MSR_SHADOW_GS_BASE, v->gs_base_kernel);
     if ( swap )
