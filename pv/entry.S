@@ -195,8 +195,10 @@ int82_entry:
  * From arch/x86/entry.S: an exception taken in the guest.  Registers on
  * entry: %rsp = %rdi = the saved frame (the guest frame in cpu_info,
  * or an IST stack for #DB, NMI, #DF and #MC).  A #DB is the guest's to
- * have: its frame moves to cpu_info's guest frame (free while the guest
- * runs), and the rest is as for any exception, on the primary stack.
+ * have, and an NMI the exit's to pass on: the frame moves to cpu_info's
+ * guest frame (free while the guest runs), and the rest is as for any
+ * exception, on the primary stack, so that an NMI coming once the exit's
+ * interrupt windows have unblocked NMIs finds its IST stack free.
  */
         .globl  pv_exception_entry
 pv_exception_entry:
@@ -215,8 +217,10 @@ pv_exception_entry:
         cmp     %rax, %rsp
         je      1f
         cmpl    $1, REGS_entry_vector(%rsp)
+        je      2f
+        cmpl    $2, REGS_entry_vector(%rsp)
         jne     1f
-        mov     %rsp, %rsi
+2:      mov     %rsp, %rsi
         mov     %rax, %rdi
         mov     $REGS_sizeof / 8, %ecx
         rep movsq

@@ -479,6 +479,17 @@ void __hot_text pv_exception(struct cpu_regs *regs)
         __pv_exit_to_guest(regs, pv_domain_locked());
         return;
     }
+    /*
+     * An NMI in the guest (its frame moved off the IST stack by the
+     * entry): noted, for its softirq on the way out (nmi=, arch/x86/
+     * traps.c), with no lock, like an interrupt.
+     */
+    if ( vec == X86_EXC_NMI && regs == &get_cpu_info()->guest_regs )
+    {
+        do_trap(regs);
+        __pv_exit_to_guest(regs, pv_domain_locked());
+        return;
+    }
     pv_compat_entry_mode(current_vcpu(), regs);
     perfc_incra(exceptions, vec);
 

@@ -108,6 +108,7 @@ noreturn void start_shim(struct boot_info *bi)
     ioapic_init();
     console_input_init();
     keyhandler_init();
+    traps_init();
     perfc_init();
     acpi_sci_init();
     smp_boot_cpus(trampoline_page);

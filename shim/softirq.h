@@ -23,6 +23,7 @@ enum {
     NETBACK_SOFTIRQ,        /* a network backend's rings or handshake */
     BALLOON_SOFTIRQ,        /* the host's balloon: its wish, a batch done */
     PCI_HOTPLUG_SOFTIRQ,    /* the host added or removes a PCI device */
+    NMI_SOFTIRQ,            /* an NMI came (arch/x86/traps.c) */
     NR_SOFTIRQS
 };
 

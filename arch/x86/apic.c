@@ -45,6 +45,9 @@
 #define  LVTT_ONESHOT       (0u << 17)
 #define  LVTT_TSC_DEADLINE  (2u << 17)
 #define  LVT_MASKED         (1u << 16)
+#define APIC_LVT0           0x350           /* LINT0: the 8259's, unused */
+#define APIC_LVT1           0x360           /* LINT1: the platform's NMI */
+#define  LVT_DM_NMI         (4u << 8)
 #define APIC_TMICT          0x380           /* initial count */
 #define APIC_TMCCT          0x390           /* current count */
 #define APIC_TDCR           0x3e0
@@ -160,6 +163,13 @@ void lapic_init(void)
     }
 
     lapic_enable();
+    /*
+     * The platform's NMI (QEMU's nmi command, a host's inject-nmi) comes
+     * in on LINT1: taken on the boot CPU, as Linux sets it up; the 8259's
+     * LINT0 masked (its pins are masked too: the I/O APIC is used).
+     */
+    apic_write(APIC_LVT0, LVT_MASKED);
+    apic_write(APIC_LVT1, LVT_DM_NMI);
     if ( !tsc_deadline )
         apic_timer_khz = calibrate_apic_timer();
     if ( !tsc_deadline && !apic_timer_khz )
@@ -181,6 +191,8 @@ void lapic_init(void)
 void lapic_init_secondary(void)
 {
     lapic_enable();
+    apic_write(APIC_LVT0, LVT_MASKED);
+    apic_write(APIC_LVT1, LVT_MASKED | LVT_DM_NMI);   /* the boot CPU's */
     lapic_timer_mode();
 }
 

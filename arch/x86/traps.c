@@ -4,17 +4,21 @@
  * did not expect: a register dump and a symbolised stack trace in Xen's
  * format, then the VM stops with SHIM_EXIT_FAULT.
  */
+#include <xen/errno.h>
 #include "arch/x86/apic.h"
 #include "arch/x86/cr.h"
 #include "arch/x86/debugreg.h"
 #include "arch/x86/exception.h"
+#include "arch/x86/io.h"
 #include "arch/x86/irq.h"
 #include "arch/x86/msr.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/uaccess.h"
 #include "shim/console.h"
 #include "shim/panic.h"
+#include "shim/param.h"
 #include "shim/perfc.h"
+#include "shim/softirq.h"
 
 static const char *const vector_names[32] = {
     "divide error", "debug", "nmi", "breakpoint", "overflow", "bounds",
@@ -110,6 +114,78 @@ void show_execution_state(const struct cpu_regs *regs)
     show_stack_trace((const void *)regs->rbp);
 }
 
+/*
+ * nmi=<guest|ignore|fatal> (Xen's nmi=, whose dom0 is guest here): what
+ * an NMI does.  None is expected (no watchdog, no performance counters):
+ * one is the host's (QEMU's nmi monitor command, libvirt's inject-nmi,
+ * which reach every CPU) or an error the platform reports so.  guest:
+ * said, and handed to the guest's vCPU 0 as Xen's `xl trigger nmi`
+ * does (its NMI callback; Linux's dumps its state or panics as told);
+ * ignore: said; fatal: a register dump and the VM's end, as a debug Xen.
+ */
+enum { NMI_GUEST, NMI_IGNORE, NMI_FATAL };
+static unsigned int __read_mostly opt_nmi = NMI_GUEST;
+
+static int parse_nmi(const char *s)
+{
+    if ( !strcmp(s, "guest") || !strcmp(s, "dom0") )
+        opt_nmi = NMI_GUEST;
+    else if ( !strcmp(s, "ignore") )
+        opt_nmi = NMI_IGNORE;
+    else if ( !strcmp(s, "fatal") )
+        opt_nmi = NMI_FATAL;
+    else
+        return -XEN_EINVAL;
+    return 0;
+}
+custom_param("nmi", parse_nmi);
+
+/* The NMI status port's bits (SERR, IOCHK) from each CPU's last NMI. */
+#define NMI_REASON_PORT     0x61
+static uint8_t nmi_reason[NR_CPUS];
+static unsigned long nmi_count[NR_CPUS];
+static void (*nmi_forward)(void);
+
+void trap_set_nmi_forward(void (*fn)(void))
+{
+    nmi_forward = fn;
+}
+
+/* In the NMI: nothing that may wait or take a lock; the rest later. */
+static void do_nmi(const struct cpu_regs *regs)
+{
+    unsigned int cpu = smp_processor_id();
+
+    nmi_reason[cpu] = inb(NMI_REASON_PORT);
+    nmi_count[cpu]++;
+    if ( opt_nmi == NMI_FATAL )
+    {
+        console_force_unlock();
+        printk(XENLOG_ERR "Uhhuh. NMI received for unknown reason %02x "
+               "on CPU%u.\n", nmi_reason[cpu], cpu);
+        show_execution_state(regs);
+        panic("NMI (nmi=fatal)");
+    }
+    cpu_raise_softirq(cpu, NMI_SOFTIRQ);
+}
+
+static void nmi_softirq(void)
+{
+    unsigned int cpu = smp_processor_id();
+    bool forward = opt_nmi == NMI_GUEST && nmi_forward;
+
+    printk(XENLOG_INFO "CPU%u: NMI received (reason %02x, %lu so far)%s\n",
+           cpu, nmi_reason[cpu], nmi_count[cpu],
+           forward ? ": to d1v0" : "");
+    if ( forward )
+        nmi_forward();
+}
+
+void traps_init(void)
+{
+    open_softirq(NMI_SOFTIRQ, nmi_softirq);
+}
+
 static bool (*pf_fixup)(const struct cpu_regs *regs, unsigned long addr);
 
 void trap_set_pf_fixup(bool (*fn)(const struct cpu_regs *regs,
@@ -136,6 +212,12 @@ void do_trap(struct cpu_regs *regs)
     if ( vec == 1 )
     {
         write_dr6(read_dr6() & ~X86_DR6_BS);
+        return;
+    }
+
+    if ( vec == X86_EXC_NMI )
+    {
+        do_nmi(regs);
         return;
     }
 

@@ -8,6 +8,9 @@
 
 void do_trap(struct cpu_regs *regs);
 
+/* The NMI's softirq (nmi=, arch/x86/traps.c). */
+void traps_init(void);
+
 /*
  * A page fault in the shim's own code that the layer above may resolve
  * (@fn maps what was missing: true to retry the instruction) before the
@@ -16,6 +19,13 @@ void do_trap(struct cpu_regs *regs);
  */
 void trap_set_pf_fixup(bool (*fn)(const struct cpu_regs *regs,
                                   unsigned long addr));
+
+/*
+ * An NMI, with nmi=guest (the default): @fn is called from a softirq on
+ * the CPU that took it, to hand it to the guest, as Xen's `xl trigger
+ * nmi` does to a domU.
+ */
+void trap_set_nmi_forward(void (*fn)(void));
 
 /* The general-purpose registers of a frame, in Xen's dump layout. */
 void show_gprs(const struct cpu_regs *r);

@@ -15,6 +15,7 @@
 #include "arch/x86/percpu.h"
 #include "arch/x86/segment.h"
 #include "arch/x86/smp.h"
+#include "arch/x86/traps.h"
 #include "pv/pv.h"
 #include "pv/descriptor-tables.h"
 #include "pv/traps.h"
@@ -362,7 +363,7 @@ void pv_vcpu_check_down(struct cpu_regs *regs)
  * beside the guest and not under its locks.  The debug keys, which read
  * the whole domain, under the domain lock.
  */
-#define LOCK_FREE_SOFTIRQS  (1UL << TIMER_SOFTIRQ)
+#define LOCK_FREE_SOFTIRQS  ((1UL << TIMER_SOFTIRQ) | (1UL << NMI_SOFTIRQ))
 #define DOMAIN_SOFTIRQS     (1UL << KEYPRESS_SOFTIRQ)
 #define BACKEND_SOFTIRQS    (~(LOCK_FREE_SOFTIRQS | DOMAIN_SOFTIRQS))
 
@@ -418,10 +419,24 @@ void pv_idle_work(void)
     pv_domain_unlock();
 }
 
+/*
+ * The host's NMI (nmi=guest): to vCPU 0, as Xen's `xl trigger nmi` sends
+ * a domU's (VCPUOP_send_nmi's atomics: no lock).
+ */
+static void nmi_to_guest(void)
+{
+    struct vcpu *v = &dom.vcpu[0];
+
+    if ( !__atomic_exchange_n(&v->nmi_pending, true, __ATOMIC_SEQ_CST) )
+        vcpu_unblock(v);
+}
+
 /* CPU 0 enters vCPU 0, which the builder made: from here on, the lock. */
 noreturn void pv_start_guest(void)
 {
     struct vcpu *v = &dom.vcpu[0];
+
+    trap_set_nmi_forward(nmi_to_guest);
 
     idle_set_work(pv_idle_work);
     pv_domain_lock();
