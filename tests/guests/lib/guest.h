@@ -151,6 +151,24 @@ typedef unsigned long exinfo_t;
 })
 
 /*
+ * rdmsr where the hypervisor may emulate it (a guest kernel's): 0 and
+ * the value in *@val, or the fault.  The low half goes through another
+ * register: %eax may be the exinfo_t.
+ */
+static inline exinfo_t rdmsr_safe(uint32_t msr, uint64_t *val)
+{
+    exinfo_t ex = 0;
+    uint32_t lo = 0, hi = 0;
+
+    asm volatile ( "1: rdmsr; mov %%eax, %[lo]; xor %%eax, %%eax; 2:\n\t"
+                   ASM_EXTABLE(1b, 2b)
+                   : "+a" (ex), "+d" (hi), [lo] "+r" (lo) : "c" (msr)
+                   : "memory" );
+    *val = ((uint64_t)hi << 32) | lo;
+    return ex;
+}
+
+/*
  * In a loop that waits for another vCPU, as Linux's cpu_relax(): under
  * QEMU's one TCG thread a pause hands the thread to the next vCPU (which
  * is what such a loop waits for) instead of spinning out its time slice.

@@ -236,6 +236,12 @@ long mmuext1(unsigned int cmd, unsigned long arg1);
 long mmuext_set_ldt(unsigned long va, unsigned int ents);
 /* %es = @sel and back: 0, or the load's fault. */
 exinfo_t load_es(unsigned int sel);
+/* Segment descriptor @d (its base 0) based at @base instead. */
+static inline uint64_t desc_set_base(uint64_t d, uint32_t base)
+{
+    return d | (uint64_t)(base & 0xffffff) << 16 |
+           (uint64_t)(base >> 24) << 56;
+}
 /* One flush: MMUEXT_<cmd> of @va, the _MULTI forms to the vCPUs in @mask. */
 long mmuext_flush(unsigned int cmd, unsigned long va,
                   const unsigned long *mask);

@@ -30,20 +30,6 @@ const char test_title[] = "rdmsr/wrmsr: segment bases, EFER, unknown MSRs";
 #define EFER_LMA            (1UL << 10)
 #define EFER_SVME           (1UL << 12)
 
-/* The low half goes through another register: %eax may be the exinfo_t. */
-static exinfo_t rdmsr_ex(uint32_t msr, uint64_t *val)
-{
-    exinfo_t ex = 0;
-    uint32_t lo = 0, hi = 0;
-
-    asm volatile ( "1: rdmsr; mov %%eax, %[lo]; xor %%eax, %%eax; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (ex), "+d" (hi), [lo] "+r" (lo) : "c" (msr)
-                   : "memory" );
-    *val = ((uint64_t)hi << 32) | lo;
-    return ex;
-}
-
 static exinfo_t wrmsr_ex(uint32_t msr, uint64_t val)
 {
     exinfo_t ex = (uint32_t)val;
@@ -58,7 +44,7 @@ static exinfo_t wrmsr_ex(uint32_t msr, uint64_t val)
 static uint64_t rdmsr(uint32_t msr)
 {
     uint64_t val;
-    exinfo_t ex = rdmsr_ex(msr, &val);
+    exinfo_t ex = rdmsr_safe(msr, &val);
 
     if ( ex )
         test_fail("rdmsr %#x: exinfo %#lx", msr, ex);
@@ -156,7 +142,7 @@ static void test_bases(void)
 
     for ( i = 0; i < ARRAY_SIZE(bases); i++ )
     {
-        check_gp("rdmsr of a segment base", rdmsr_ex(bases[i], &v));
+        check_gp("rdmsr of a segment base", rdmsr_safe(bases[i], &v));
         check_gp("wrmsr of a segment base", wrmsr_ex(bases[i], 0x4000));
     }
 }
@@ -216,7 +202,7 @@ static void test_others(void)
 
     for ( i = 0; i < ARRAY_SIZE(unknown); i++ )
     {
-        check_gp("rdmsr of an unhandled MSR", rdmsr_ex(unknown[i], &v));
+        check_gp("rdmsr of an unhandled MSR", rdmsr_safe(unknown[i], &v));
         check_gp("wrmsr of an unhandled MSR", wrmsr_ex(unknown[i], 0));
         check_gp("wrmsr of an unhandled MSR", wrmsr_ex(unknown[i], ~0UL));
     }
@@ -248,7 +234,7 @@ static void test_pat_ucode(void)
                (unsigned long long)rdmsr(MSR_UCODE_REV));
         break;
     default:
-        check_gp("rdmsr UCODE_REV", rdmsr_ex(MSR_UCODE_REV, &v));
+        check_gp("rdmsr UCODE_REV", rdmsr_safe(MSR_UCODE_REV, &v));
         break;
     }
     check_gp("wrmsr UCODE_REV 1", wrmsr_ex(MSR_UCODE_REV, 1));
@@ -280,7 +266,7 @@ static void test_pmu(void)
         check_rc(rdmsr(mine[i]), 0);
     }
     for ( i = 0; i < nr_other; i++ )
-        check_gp("the other vendor's counter", rdmsr_ex(other[i], &v));
+        check_gp("the other vendor's counter", rdmsr_safe(other[i], &v));
 }
 
 static uint8_t win[PAGE_SIZE] __page_aligned;
@@ -356,7 +342,7 @@ static void test_tsc_aux(void)
                    : "0" (0x80000001), "2" (0) );
     if ( !(d & (1u << 27)) )
     {
-        check_gp("rdmsr TSC_AUX without RDTSCP", rdmsr_ex(MSR_TSC_AUX, &v));
+        check_gp("rdmsr TSC_AUX without RDTSCP", rdmsr_safe(MSR_TSC_AUX, &v));
         printf("  no RDTSCP: TSC_AUX not checked\n");
         return;
     }

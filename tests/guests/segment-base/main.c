@@ -48,27 +48,9 @@ static unsigned int gs_sel(void)
     return sel & 0xffff;
 }
 
-/*
- * rdmsr, which a PV kernel may use where the hypervisor emulates it.  On
- * success %rax holds the low half (bit 63 clear), else the exinfo_t.
- */
-static exinfo_t rdmsr_safe(unsigned int msr, unsigned long *val)
-{
-    unsigned long rax = 0;
-    unsigned int hi = 0;
-
-    asm volatile ( "1: rdmsr; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (rax), "+d" (hi) : "c" (msr) );
-    if ( rax & EXINFO_FAULT )
-        return rax;
-    *val = ((unsigned long)hi << 32) | (uint32_t)rax;
-    return 0;
-}
-
 static void check_user_base(const char *what, unsigned long want)
 {
-    unsigned long val;
+    uint64_t val;
 
     if ( rdmsr_safe(MSR_SHADOW_GS_BASE, &val) )
         printf("  %s: user GS base not checked (no rdmsr)\n", what);
@@ -130,9 +112,7 @@ static void ldt_sel(void)
     unsigned long ldt = alloc_frame(), base = (unsigned long)user_page;
 
     /* Entry 1: DPL 3 data based at user_page (below 4 GiB here). */
-    frame_set_pte(ldt, 1, 0x00cff2000000ffffULL |
-                          (uint64_t)(base & 0xffffff) << 16 |
-                          (uint64_t)(base >> 24) << 56);
+    frame_set_pte(ldt, 1, desc_set_base(0x00cff2000000ffffULL, base));
     check_rc(map_frame_at((unsigned long)ldt_win, ldt, PTE_RO), 0);
     check_rc(mmuext_set_ldt((unsigned long)ldt_win, 2), 0);
     check_sel(0x000f, 0x000f);          /* LDT entry 1, RPL 3 */

@@ -37,17 +37,10 @@ static unsigned long page_c[512] __page_aligned;
 struct segs {
     unsigned int es, fs, gs;
     unsigned long fs0, gs0;             /* %fs:0, %gs:0, or ~0 */
-    unsigned long user_gs_base;         /* 64-bit: SHADOW_GS_BASE */
+    uint64_t user_gs_base;              /* 64-bit: SHADOW_GS_BASE */
 };
 static volatile struct segs before, after;
 static volatile unsigned int stage;
-
-/* A data descriptor like @d with base @base (32 bits). */
-static uint64_t with_base(uint64_t d, uint32_t base)
-{
-    return d | (uint64_t)(base & 0xffffff) << 16 |
-           (uint64_t)(base >> 24) << 56;
-}
 
 #define READ_SEG0(seg) ({                                               \
     exinfo_t ex_ = 0;                                                   \
@@ -66,31 +59,19 @@ static uint64_t with_base(uint64_t d, uint32_t base)
     s_ & 0xffff;                                                        \
 })
 
-#ifdef __x86_64__
-/* An emulated rdmsr's value, or ~0 if it faulted. */
-static unsigned long rdmsr(unsigned int msr)
-{
-    unsigned long rax = 0;
-    unsigned int hi = 0;
-
-    asm volatile ( "1: rdmsr; 2:\n\t"
-                   ASM_EXTABLE(1b, 2b)
-                   : "+a" (rax), "+d" (hi) : "c" (msr) );
-    if ( rax & EXINFO_FAULT )
-        return ~0UL;
-    return (unsigned long)hi << 32 | (uint32_t)rax;
-}
-#endif
-
 static void look(volatile struct segs *s)
 {
+#ifdef __x86_64__
+    uint64_t base;
+#endif
+
     s->es = SREG("es");
     s->fs = SREG("fs");
     s->gs = SREG("gs");
     s->fs0 = READ_SEG0("fs");
     s->gs0 = READ_SEG0("gs");
 #ifdef __x86_64__
-    s->user_gs_base = rdmsr(MSR_SHADOW_GS_BASE);
+    s->user_gs_base = rdmsr_safe(MSR_SHADOW_GS_BASE, &base) ? ~0ULL : base;
 #endif
 }
 
@@ -140,8 +121,8 @@ static void expect(const char *when, const volatile struct segs *s)
         test_fail("%s: %%gs:0 %#lx, wanted the kernel's %#lx", when, s->gs0,
                   page_c[0]);
     if ( s->user_gs_base != (unsigned long)page_b )
-        test_fail("%s: user GS base %#lx, wanted %p", when, s->user_gs_base,
-                  page_b);
+        test_fail("%s: user GS base %#llx, wanted %p", when,
+                  (unsigned long long)s->user_gs_base, page_b);
 #else
     if ( s->gs0 != page_b[0] )
         test_fail("%s: %%gs:0 %#lx, wanted %#lx", when, s->gs0, page_b[0]);
@@ -163,8 +144,8 @@ void test_main(void)
         page_b[i] = 0xbbbb0000UL | i;
         page_c[i] = 0xcccc0000UL | i;
     }
-    frame_set_pte(ldt, 0, with_base(LDT_DATA, (unsigned long)page_a));
-    frame_set_pte(ldt, 1, with_base(LDT_DATA, (unsigned long)page_b));
+    frame_set_pte(ldt, 0, desc_set_base(LDT_DATA, (unsigned long)page_a));
+    frame_set_pte(ldt, 1, desc_set_base(LDT_DATA, (unsigned long)page_b));
     frame_set_pte(ldt, 2, LDT_DATA);
     check_rc(map_frame_at((unsigned long)win, ldt, PTE_RO), 0);
 

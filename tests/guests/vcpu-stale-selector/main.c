@@ -64,13 +64,6 @@ asm ( ".pushsection .text\n"
       ".popsection" );
 #endif
 
-/* A data descriptor like @d with base @base (32 bits). */
-static uint64_t with_base(uint64_t d, uint32_t base)
-{
-    return d | (uint64_t)(base & 0xffffff) << 16 |
-           (uint64_t)(base >> 24) << 56;
-}
-
 static void __attribute__((used, noreturn)) vcpu_main(unsigned long n);
 
 void failsafe_c(const unsigned long *f)
@@ -116,7 +109,7 @@ void test_main(void)
      * vCPU 1's GDT: entry 1 data based at page[] for its %fs, entry 2
      * for its %gs.
      */
-    gdt[1] = with_base(DATA, (unsigned long)page);
+    gdt[1] = desc_set_base(DATA, (unsigned long)page);
     gdt[2] = DATA;
     check_rc(hypercall_update_va_mapping((unsigned long)gdt,
                                          pte_make(mfn, PTE_RO), UVMF_INVLPG),
