@@ -488,6 +488,12 @@ void __hot_text pv_exception(struct cpu_regs *regs)
     {
         do_trap(regs);
         __pv_exit_to_guest(regs, pv_domain_locked());
+        /*
+         * Out by iretq, whatever the exit's work bounced: only an iret
+         * ends the CPU's blocking of NMIs (rcx and r11 are already the
+         * guest's to lose where a bounce marked the frame for sysretq).
+         */
+        regs->entry_vector &= ~ENTRY_SYSCALL;
         return;
     }
     pv_compat_entry_mode(current_vcpu(), regs);

@@ -284,12 +284,17 @@ bool apic_icr_write(uint32_t icr, uint32_t dest)
     return ok;
 }
 
+/*
+ * The self shorthand needs no destination: only the ICR's low half is
+ * written, so an NMI's self-IPI between another IPI's two writes leaves
+ * that one's destination (ICR2) as it was.
+ */
 void apic_self_ipi(unsigned int vector)
 {
     if ( x2apic )
         wrmsr(MSR_X2APIC_SELF_IPI, vector);
-    else
-        apic_icr_write(APIC_DEST_SELF | APIC_DM_FIXED | vector, 0);
+    else if ( icr_wait_idle() )
+        apic_write(APIC_ICR, APIC_DEST_SELF | APIC_DM_FIXED | vector);
 }
 
 uint32_t lapic_error_status(void)

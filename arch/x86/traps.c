@@ -167,6 +167,12 @@ static void do_nmi(const struct cpu_regs *regs)
         panic("NMI (nmi=fatal)");
     }
     cpu_raise_softirq(cpu, NMI_SOFTIRQ);
+    /*
+     * Raising one's own softirq sends no IPI, and the NMI may have come
+     * after this CPU's last look before a halt or the guest's entry:
+     * an interrupt makes it look again (Xen's handle_ist_exception).
+     */
+    apic_self_ipi(EVENT_CHECK_VECTOR);
 }
 
 static void nmi_softirq(void)

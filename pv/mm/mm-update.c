@@ -128,7 +128,7 @@ static always_inline int commit_entry(unsigned long table_mfn,
     {
         if ( (rc = pv_check_entry(level, &val)) )
             return rc;
-        return update_intpte(slot, old, val, how) ? 0 : -XEN_EAGAIN;
+        return update_intpte(slot, old, val, how) ? 0 : MOD_ENTRY_CHANGED;
     }
 
     /*
@@ -143,7 +143,7 @@ static always_inline int commit_entry(unsigned long table_mfn,
         if ( !update_intpte(slot, old, val, how) )
         {
             put_l1e(val, table_mfn);
-            return -XEN_EAGAIN;
+            return MOD_ENTRY_CHANGED;
         }
         put_l1e(old, table_mfn);
         return 0;
@@ -153,7 +153,7 @@ static always_inline int commit_entry(unsigned long table_mfn,
     if ( !update_intpte(slot, old, val, how) )
     {
         put_page_from_entry(level, val, table_mfn);
-        return -XEN_EAGAIN;
+        return MOD_ENTRY_CHANGED;
     }
     put_page_from_entry(level, old, table_mfn);
     return 0;

@@ -121,10 +121,12 @@ int mod_entry(unsigned long table_mfn, unsigned int level, unsigned int idx,
               uint64_t val, bool preserve_ad);
 /*
  * The same, written only if the entry still is @old (what the caller
- * read and decided on): -XEN_EAGAIN, nothing changed, if a CPU's page
- * walk set its Accessed or Dirty bit meanwhile.  For the emulated writes
- * of ptwr, atomic as the guest's instruction would have been.
+ * read and decided on): MOD_ENTRY_CHANGED (no error code any check could
+ * return), nothing changed, if a CPU's page walk set its Accessed or
+ * Dirty bit meanwhile.  For the emulated writes of ptwr, atomic as the
+ * guest's instruction would have been.
  */
+#define MOD_ENTRY_CHANGED   1
 int mod_entry_cmpxchg(unsigned long table_mfn, unsigned int level,
                       unsigned int idx, uint64_t old, uint64_t val);
 

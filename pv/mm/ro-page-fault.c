@@ -100,7 +100,7 @@ static void walk_sets_ad(unsigned long table, unsigned int level,
                           __ATOMIC_SEQ_CST);
 }
 
-/* A try's write: mod_entry_cmpxchg()'s -XEN_EAGAIN is another try. */
+/* A try's write: an entry changed meanwhile is another try. */
 static enum ptwr_try commit(unsigned long table, unsigned int level,
                             unsigned int idx, uint64_t old, uint64_t val,
                             bool first)
@@ -111,7 +111,8 @@ static enum ptwr_try commit(unsigned long table, unsigned int level,
         walk_sets_ad(table, level, idx);
     rc = mod_entry_cmpxchg(table, level, idx, old, val);
 
-    return rc == -XEN_EAGAIN ? PTWR_AGAIN : rc ? PTWR_REFUSED : PTWR_DONE;
+    return rc == MOD_ENTRY_CHANGED ? PTWR_AGAIN
+                                   : rc ? PTWR_REFUSED : PTWR_DONE;
 }
 
 /*
