@@ -260,12 +260,6 @@ static void save_segments(struct vcpu *v)
 }
 
 /*
- * This CPU starts (or resumes) running its vCPU @v, under the domain
- * lock: the syscall entries and CR4, the page tables, descriptor tables,
- * segment bases and debug registers of @v, and the registers it starts
- * or resumes from.  The lock goes on the way into the guest.
- */
-/*
  * Xen's load_segments() when a selector would not load: the vCPU goes to
  * its failsafe callback, the selectors it had on the frame (the guest
  * crashed if it has none).
@@ -280,6 +274,12 @@ static void failsafe_callback(struct vcpu *v, struct cpu_regs *regs)
                  (v->failsafe_disables_events ? TBF_INTERRUPT : 0), 0);
 }
 
+/*
+ * This CPU starts (or resumes) running its vCPU @v, under the domain
+ * lock: the syscall entries and CR4, the page tables, descriptor tables,
+ * segment bases and debug registers of @v, and the registers it starts
+ * or resumes from.  The lock goes on the way into the guest.
+ */
 static noreturn void vcpu_start(struct vcpu *v)
 {
     struct cpu_info *ci = get_cpu_info();
