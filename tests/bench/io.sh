@@ -108,7 +108,11 @@ tap)
 esac
 
 . tests/bench/lib.sh
-if [ "$net" = tap ]; then bench_results io-tap; else bench_results io; fi
+# Each variant's files under its own name: make check runs io and io-tap
+# at once, and a shared disk image, fifo or console log was one run's to
+# delete under the other.
+if [ "$net" = tap ]; then pfx=io-tap; else pfx=io; fi
+bench_results $pfx
 size=${IO_BENCH_MIB:-${short:+64}}
 size=${size:-512}
 secs=${IO_BENCH_SECONDS:-${short:+3}}
@@ -116,7 +120,7 @@ secs=${secs:-20}
 # Seconds a boot may take, start to finish: only against a hang (a short
 # run's native boot took over 300 s once beside a loaded make check).
 limit=${IO_BENCH_TIMEOUT:-600}
-work=$out/io
+work=$out/$pfx
 say() {
     if [ -n "$short" ]; then echo "$*" >> "$res"; else echo "$*" | tee -a "$res"; fi
 }
@@ -155,7 +159,7 @@ kernel=$work-vmlinuz initrd=$work-initrd.img
 off=$(( ($(stat -c %s "$img") + 1048575) / 1048576 ))
 profile=
 [ "${IO_BENCH_PROFILE:-0}" = 1 ] && profile=16     # MiB for the kallsyms
-rm -f "$out"/io-*.samples "$out"/io-*.profile "$out"/io-*.kallsyms
+rm -f "$out"/$pfx-{native,pvshim}*.{samples,profile,kallsyms}
 rm -f "$disk" "$kernel" "$initrd"
 cp --sparse=always "$img" "$disk" &&
     truncate -s $(( (off + size + ${profile:-0}) * 1048576 )) "$disk" &&
@@ -195,14 +199,14 @@ if [ "${IO_BENCH_PERFC:-0}" = 1 ]; then
     perfc=1
     shim_dir=build/perfc
     make -s CONFIG=perfc >/dev/null || { verdict 1 "make CONFIG=perfc failed"; exit 1; }
-    rm -f "$out"/io-*.perfc
+    rm -f "$out"/$pfx-pvshim*.perfc
 fi
 locks=
 shim_cmdline=${IO_BENCH_SHIM_CMDLINE:-}
 if [ "${IO_BENCH_LOCKS:-0}" = 1 ]; then
     locks=1
     shim_cmdline+="${shim_cmdline:+ }lock-profile"
-    rm -f "$out"/io-*.locks
+    rm -f "$out"/$pfx-pvshim*.locks
 fi
 eval "qemu=($(tools/pvshim-run "$kernel" --initrd "$initrd" --memory 1G \
     --vcpus "$vcpus" \
@@ -230,7 +234,7 @@ perf_pid= prof_pid= fills=
 if [ "${IO_BENCH_FILLS:-0}" = 1 ]; then
     fills_probe_add && fills=1 ||
         echo "bench: io: no uprobe on QEMU's x86_cpu_tlb_fill: no fills" >&2
-    rm -f "$out"/io-*.fills
+    rm -f "$out"/$pfx-{native,pvshim}*.fills
 fi
 shim_syms=$shim_dir/pvshim-syms
 if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
@@ -249,15 +253,15 @@ watch_start() {  # name, part
     fi
     if [ "${IO_BENCH_PROFILE:-0}" = 1 ]; then
         tools/pvshim-profile "127.0.0.1:$gdb_port" --seconds 3600 \
-            --raw "$out/io-$1-$2.samples" 2>/dev/null &
+            --raw "$out/$pfx-$1-$2.samples" 2>/dev/null &
         prof_pid=$!
     fi
     if [ -n "$fills" ]; then
-        fills_file=$out/io-$1-$2.fills
+        fills_file=$out/$pfx-$1-$2.fills
         fills_record "$pid" "$fills_file"
     fi
     [ "${IO_BENCH_PERF:-0}" = 1 ] || return 0
-    perf_data=$out/io-$1-$2.perf
+    perf_data=$out/$pfx-$1-$2.perf
     perf record -q -F 999 -g -p "$pid" -o "$perf_data" >/dev/null 2>&1 &
     perf_pid=$!
 }
@@ -267,11 +271,11 @@ watch_stop() {
         fills_file=
     fi
     if [ -n "${perfc_part:-}" ]; then
-        perfc_save "$out/io-pvshim.log" "$out/io-pvshim-$perfc_part.perfc"
+        perfc_save "$out/$pfx-pvshim.log" "$out/$pfx-pvshim-$perfc_part.perfc"
         perfc_part=
     fi
     if [ -n "${locks_part:-}" ]; then
-        lockprof_save "$out/io-pvshim.log" "$out/io-pvshim-$locks_part.locks"
+        lockprof_save "$out/$pfx-pvshim.log" "$out/$pfx-pvshim-$locks_part.locks"
         locks_part=
     fi
     if [ -n "$prof_pid" ]; then
@@ -309,7 +313,7 @@ declare -A bytes bw iops cpu vcpu wall reqs sects irqs ctxts
 
 # One boot: wait for each marker, read QEMU's CPU time, let it go on.
 boot() {        # name, command...
-    local name=$1 log=$out/io-$1.log pid end t0 t1 part rc=0 j rev
+    local name=$1 log=$out/$pfx-$1.log pid end t0 t1 part rc=0 j rev
     shift
     rm -f "$work.in"
     mkfifo "$work.in" || return 1
@@ -363,7 +367,7 @@ boot() {        # name, command...
     done
     if [ $rc = 0 ] && wait_for 'io-bench: iperf3 ready' && [ -n "$iperf" ]; then
         for part in in out; do
-            j=$out/io-$name-iperf3-$part.json
+            j=$out/$pfx-$name-iperf3-$part.json
             t0=$(cputicks $pid) v0=$(vcputicks $pid) w0=$(nowticks)
             watch_start $name tcp$part
             rev=()
@@ -394,11 +398,11 @@ PY
     if [ -n "$profile" ]; then
         # The guest's kallsyms, then each part's report with them.
         dd if="$disk" bs=1M skip=$((off + size)) count="$profile" 2>/dev/null |
-            gunzip 2>/dev/null > "$out/io-$name.kallsyms"
-        for j in "$out/io-$name"-*.samples; do
+            gunzip 2>/dev/null > "$out/$pfx-$name.kallsyms"
+        for j in "$out/$pfx-$name"-*.samples; do
             [ -e "$j" ] || continue
             tools/pvshim-profile --report "$j" --syms "$shim_syms" \
-                --syms "$out/io-$name.kallsyms" --out "${j%.samples}.profile"
+                --syms "$out/$pfx-$name.kallsyms" --out "${j%.samples}.profile"
         done
     fi
     # "io-bench: result NAME bytes=B ms=T bw=BYTES/S iops=N"
@@ -551,11 +555,11 @@ pvshim_cols() {     # extension
     local p b
     cols=()
     for p in seqwrite seqread randread; do
-        cols+=("$p/req=$out/io-pvshim-$p.$1:${reqs[pvshim,$p]:--}")
+        cols+=("$p/req=$out/$pfx-pvshim-$p.$1:${reqs[pvshim,$p]:--}")
     done
     for p in tcpin tcpout; do
         b=${bytes[pvshim,$p]:-}
-        cols+=("$p/MiB=$out/io-pvshim-$p.$1:${b:+$(awk -v b="$b" 'BEGIN { print b / 1048576 }')}")
+        cols+=("$p/MiB=$out/$pfx-pvshim-$p.$1:${b:+$(awk -v b="$b" 'BEGIN { print b / 1048576 }')}")
     done
 }
 
@@ -583,12 +587,12 @@ if [ -n "$fills" ]; then
     cols=()
     for name in "${names[@]}"; do
         for p in seqwrite seqread randread tcpin tcpout; do
-            [ -s "$out/io-$name-$p.fills" ] || continue
+            [ -s "$out/$pfx-$name-$p.fills" ] || continue
             case $p in
             tcp*) b=${bytes[$name,$p]:-}
                   b=${b:+$(awk -v b="$b" 'BEGIN { print b / 1048576 }')}
-                  cols+=("$name $p/MiB=$out/io-$name-$p.fills:${b:-0}") ;;
-            *) cols+=("$name $p/req=$out/io-$name-$p.fills:${reqs[$name,$p]:-0}") ;;
+                  cols+=("$name $p/MiB=$out/$pfx-$name-$p.fills:${b:-0}") ;;
+            *) cols+=("$name $p/req=$out/$pfx-$name-$p.fills:${reqs[$name,$p]:-0}") ;;
             esac
         done
     done
@@ -596,7 +600,7 @@ if [ -n "$fills" ]; then
     say "QEMU's soft-TLB fills per device request (disk) and MiB (TCP):"
     while IFS= read -r line; do say "$line"; done < <(tests/bench/tlb-fills.py \
         --syms "$shim_syms" --top "${IO_BENCH_FILLS_TOP:-12}" "${cols[@]}")
-    [ -n "${IO_BENCH_FILLS_KEEP:-}" ] || rm -f "$out"/io-*.fills   # tens of MB each
+    [ -n "${IO_BENCH_FILLS_KEEP:-}" ] || rm -f "$out"/$pfx-{native,pvshim}*.fills   # tens of MB each
 fi
 
 failed=0
@@ -611,15 +615,15 @@ for name in "${names[@]}"; do
         for p in seqread seqwrite randread; do
             for l in 'xvda->ring_lock\[0\]' 'virtio-blk0->q\[0\]\.lock'; do
                 grep -aA1 "Domain 1 $l: \|Global lock $l: " \
-                    "$out/io-pvshim-$p.locks" 2>/dev/null |
+                    "$out/$pfx-pvshim-$p.locks" 2>/dev/null |
                     grep -aq '^  lock:[1-9]' || miss+=" $p's ${l//\\/} profile"
             done
         done
     fi
-    if grep -aqE 'Panic on CPU|FATAL TRAP' "$out/io-$name.log"; then
-        verdict 1 "$name: the shim failed ($out/io-$name.log)"; failed=1
+    if grep -aqE 'Panic on CPU|FATAL TRAP' "$out/$pfx-$name.log"; then
+        verdict 1 "$name: the shim failed ($out/$pfx-$name.log)"; failed=1
     elif [ -n "$miss" ]; then
-        verdict 1 "$name: no figure for$miss ($out/io-$name.log)"; failed=1
+        verdict 1 "$name: no figure for$miss ($out/$pfx-$name.log)"; failed=1
     else
         verdict 0 "$name: seq read $(num "${bw[$name,seqread]}" 1e6) MB/s, write $(num "${bw[$name,seqwrite]}" 1e6) MB/s, rand read $(num "${iops[$name,randread]}" 1) IOPS${iperf:+, TCP in $(num "${bw[$name,tcpin]}" 1e6) out $(num "${bw[$name,tcpout]}" 1e6) Mbit/s}"
     fi
