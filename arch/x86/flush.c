@@ -196,20 +196,17 @@ void flush_area_mask(unsigned long mask, unsigned long va,
     spin_unlock(&flush_lock);
 }
 
-/* Several requests at once: one flush as wide as the widest. */
+/*
+ * Several requests at once: one flush as wide as the widest.  A CR3
+ * reload (FLUSH_TLB) only where every request was one: an address's
+ * invlpg drops its global entry too, which a CR3 reload keeps (and with
+ * global pages on every guest user mapping is global).
+ */
 static unsigned int merge_flags(unsigned int a, unsigned int b)
 {
-    unsigned int tlb = (a | b) & (FLUSH_TLB | FLUSH_TLB_GLOBAL);
+    unsigned int tlb = (a | b) & (FLUSH_VA | FLUSH_TLB_GLOBAL)
+                       ? FLUSH_TLB_GLOBAL : FLUSH_TLB;
 
-    /*
-     * Two addresses: the whole TLB, global entries too, as an invlpg of
-     * each would drop theirs (a CR3 reload keeps them, and with global
-     * pages on every guest user mapping is global).
-     */
-    if ( !tlb )
-        tlb = FLUSH_TLB_GLOBAL;
-    if ( tlb & FLUSH_TLB_GLOBAL )
-        tlb = FLUSH_TLB_GLOBAL;
     return tlb | ((a | b) & FLUSH_CACHE);
 }
 
