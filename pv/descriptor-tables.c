@@ -450,11 +450,6 @@ static bool fix_desc_frame(unsigned long mfn)
 }
 
 /*
- * A #PF at @addr: if it is the CPU reading a not yet mapped page of the
- * current LDT, map it (true: retry) or give the guest its #PF at the LDT's
- * own address (true: delivered).  False: not an LDT access.
- */
-/*
  * Map page @page of @v's LDT, not yet mapped, from the kernel's page
  * tables (from user mode too: the LDT is the kernel's): false if the
  * guest's address there maps nothing a descriptor table may be.
@@ -500,6 +495,11 @@ static bool ldt_unmapped(const struct vcpu *v, unsigned long addr,
            !v->ldt_frames[*page];
 }
 
+/*
+ * A #PF at @addr: if it is the CPU reading a not yet mapped page of the
+ * current LDT, map it (true: retry) or give the guest its #PF at the LDT's
+ * own address (true: delivered).  False: not an LDT access.
+ */
 bool pv_ldt_fault(struct cpu_regs *regs, unsigned long addr)
 {
     struct vcpu *v = current_vcpu();

@@ -22,19 +22,6 @@
 /* A batch's time before it continues itself (entries may be long). */
 #define MULTICALL_SLICE_NS  1000000ULL
 
-/*
- * -EFAULT if the array is bad (checked up front as Xen does: its start,
- * and that its size doesn't overflow) or an entry can't be read or its
- * result written; the entries before it have run.  An entry whose call
- * continues itself (a long mmu_update, grant copy, memory op) gets its
- * new arguments written back and the batch continues from it, so no
- * entry's work runs unbounded: the guest sees an entry's arguments
- * changed, as on Xen.  A sub-call's own
- * error is only that entry's result.  Only `result` is written back; a
- * debug build poisons the rest of each entry, as a debug Xen does, so
- * guests that rely on more get caught.  An iret ends the batch.  Entered
- * without the domain lock: each entry takes it if it needs it.
- */
 /* The batch's time slice, begun at the first look (*@start 0), is over. */
 static bool slice_over(uint64_t *start)
 {
@@ -48,6 +35,19 @@ static bool slice_over(uint64_t *start)
     return now - *start >= MULTICALL_SLICE_NS;
 }
 
+/*
+ * -EFAULT if the array is bad (checked up front as Xen does: its start,
+ * and that its size doesn't overflow) or an entry can't be read or its
+ * result written; the entries before it have run.  An entry whose call
+ * continues itself (a long mmu_update, grant copy, memory op) gets its
+ * new arguments written back and the batch continues from it, so no
+ * entry's work runs unbounded: the guest sees an entry's arguments
+ * changed, as on Xen.  A sub-call's own
+ * error is only that entry's result.  Only `result` is written back; a
+ * debug build poisons the rest of each entry, as a debug Xen does, so
+ * guests that rely on more get caught.  An iret ends the batch.  Entered
+ * without the domain lock: each entry takes it if it needs it.
+ */
 static always_inline long multicall(unsigned long call_list,
                                     unsigned long nr_calls, bool compat)
 {

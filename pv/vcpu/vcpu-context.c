@@ -69,26 +69,23 @@ static unsigned long desc_base(uint64_t d)
 }
 
 /*
- * A 32-bit vCPU starts with its context's ds, es, fs and gs loaded
- * (pv/vcpu/smp.c's load_segments(), as Xen's), from ring 0: each must load
- * without a fault from the GDT it starts with.  Xen would bounce the
- * vCPU to its failsafe callback when it first ran; the shim, which loads
- * them with no fix-up, refuses the context instead (-EINVAL).  The fs and
- * gs bases are the descriptors', as loading the selectors sets them
- * (load_segments() writes the base MSRs after the selectors).
+ * A 32-bit vCPU starts with its context's ds, es, fs and gs (@sel)
+ * loaded (pv/vcpu/smp.c's load_segments(), as Xen's), from ring 0: each
+ * must load without a fault from the GDT it starts with.  Xen would
+ * bounce the vCPU to its failsafe callback when it first ran (as
+ * load_segments() does here for one gone stale since); the shim refuses
+ * the context instead (-EINVAL).  The fs and gs bases are the
+ * descriptors', as loading the selectors sets them (load_segments()
+ * writes the base MSRs after the selectors).
  */
 static long compat_data_selectors(const struct vcpu *v,
-                                  const struct vcpu_guest_context *c,
-                                  uint16_t sel[4], unsigned long *fs_base,
+                                  const uint16_t sel[4],
+                                  unsigned long *fs_base,
                                   unsigned long *gs_base)
 {
     uint64_t desc[4];
     unsigned int i;
 
-    sel[0] = c->user_regs.ds;
-    sel[1] = c->user_regs.es;
-    sel[2] = c->user_regs.fs;
-    sel[3] = c->user_regs.gs;
     for ( i = 0; i < 4; i++ )
     {
         desc[i] = (sel[i] & ~3) ? start_gdt_desc(v, sel[i]) : 0;
@@ -130,8 +127,12 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
         return -XEN_EINVAL;
     if ( (rc = pv_set_gdt(v, c->gdt_frames, c->gdt_ents)) )
         return rc;
+    data_sel[0] = c->user_regs.ds;
+    data_sel[1] = c->user_regs.es;
+    data_sel[2] = c->user_regs.fs;
+    data_sel[3] = c->user_regs.gs;
     if ( compat &&
-         (rc = compat_data_selectors(v, c, data_sel, &fs_base, &gs_base)) )
+         (rc = compat_data_selectors(v, data_sel, &fs_base, &gs_base)) )
         goto bad_gdt;
 
     /* A 32-bit guest's root is its L3 (pv_root_type()). */
@@ -169,21 +170,17 @@ static long set_info_guest(struct vcpu *v, struct vcpu_guest_context *c,
     {
         v->event_callback_cs = pv_compat_selector(cs->event);
         v->failsafe_callback_cs = pv_compat_selector(cs->failsafe);
-        memcpy(v->data_sel, data_sel, sizeof(v->data_sel));
         v->fs_base = fs_base;
         v->gs_base_kernel = v->gs_base_user = gs_base;
     }
     else
     {
         /* A non-null selector kills the base, as Xen. */
-        v->data_sel[0] = c->user_regs.ds;
-        v->data_sel[1] = c->user_regs.es;
-        v->data_sel[2] = c->user_regs.fs;
-        v->data_sel[3] = c->user_regs.gs;
         v->fs_base = !(c->user_regs.fs & ~3) ? c->fs_base : 0;
         v->gs_base_kernel = c->gs_base_kernel;
         v->gs_base_user = !(c->user_regs.gs & ~3) ? c->gs_base_user : 0;
     }
+    memcpy(v->data_sel, data_sel, sizeof(v->data_sel));
     v->ldt_base = c->ldt_base;
     v->ldt_ents = c->ldt_ents;
     v->ctrlreg0_ts = c->ctrlreg[0] & X86_CR0_TS;
