@@ -77,4 +77,24 @@ exception_common:
         add     $8, %rsp
         RESTORE_ALL
         add     $8, %rsp                /* error_code, entry_vector */
-        iretq
+        /*
+         * Back to the shim from an IST stack (an NMI or #DB; #MC and #DF
+         * never return): that may be the exit's tail, past its VERW with
+         * the guest's registers in place, and the handler's values have
+         * filled the buffers since: VERW again, as Xen's restore_all_xen
+         * (XSA-452).  Only %rsp and flags are free: its offset in the
+         * stack block is below the guard page (STACK_GUARD_PAGE * 4096,
+         * a power of two, above every IST page) on an IST stack.
+         */
+        .if (STACK_GUARD_PAGE * 4096) & (STACK_GUARD_PAGE * 4096 - 1)
+        .error "the IST stacks' end is not a power of two"
+        .endif
+        .irp    page, IST_MC_PAGE, IST_NMI_PAGE, IST_DF_PAGE, IST_DB_PAGE
+        .if \page >= STACK_GUARD_PAGE
+        .error "an IST stack above the guard page"
+        .endif
+        .endr
+        testl   $((STACK_SIZE - 1) & ~(STACK_GUARD_PAGE * 4096 - 1)), %esp
+        jnz     1f
+        SPEC_CTRL_COND_VERW
+1:      iretq
