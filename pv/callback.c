@@ -12,6 +12,7 @@
 #include "pv/hypercall.h"
 #include "pv/compat/layout.h"
 #include "pv/compat/xlat.h"
+#include "pv/vcpu/smp.h"
 
 #define TRAP_TABLE_MAX 4096
 
@@ -117,6 +118,7 @@ static long register_callback(const struct callback_register *r,
         return 0;
     case CALLBACKTYPE_nmi:
         v->nmi_callback_eip = r->address;
+        pv_nmi_callback_registered(v);
         return 0;
     default:
         return -XEN_ENOSYS;

@@ -12,13 +12,17 @@
 #include "arch/x86/io.h"
 #include "arch/x86/irq.h"
 #include "arch/x86/msr.h"
+#include "arch/x86/smp.h"
+#include "arch/x86/time.h"
 #include "arch/x86/traps.h"
 #include "arch/x86/uaccess.h"
 #include "shim/console.h"
+#include "shim/keyhandler.h"
 #include "shim/panic.h"
 #include "shim/param.h"
 #include "shim/perfc.h"
 #include "shim/softirq.h"
+#include <xen/nmi.h>                /* XEN_NMIREASON_*, after the types */
 
 static const char *const vector_names[32] = {
     "divide error", "debug", "nmi", "breakpoint", "overflow", "bounds",
@@ -140,32 +144,99 @@ static int parse_nmi(const char *s)
 }
 custom_param("nmi", parse_nmi);
 
-/* The NMI status port's bits (SERR, IOCHK) from each CPU's last NMI. */
+/*
+ * The NMI status and control port (the PC's system control port B): it
+ * reads PCI SERR in bit 7 and IOCHK in bit 6; a write with bit 2 (3)
+ * set clears and disables SERR (IOCHK) reports, bits 4-7 are read-only
+ * and written as 0.  Only the boot CPU takes the platform's NMIs (its
+ * LINT1), as Xen's nmi_cpu: only it reads the port.
+ */
 #define NMI_REASON_PORT     0x61
-static uint8_t nmi_reason[NR_CPUS];
-static unsigned long nmi_count[NR_CPUS];
-static void (*nmi_forward)(void);
+#define NMI_REASON_SERR     0x80
+#define NMI_REASON_IOCHK    0x40
+#define NMI_REASON_CTRL     0x0f        /* the writable bits */
+#define NMI_SERR_DISABLE    0x04
+#define NMI_IOCHK_DISABLE   0x08
 
-void trap_set_nmi_forward(void (*fn)(void))
+static uint8_t nmi_reason[NR_CPUS];     /* the port as CPU 0 last read it */
+static unsigned int nmi_report[NR_CPUS];    /* XEN_NMIREASON_*, to say */
+static unsigned long nmi_count[NR_CPUS];
+static void (*nmi_forward)(unsigned int reasons);
+
+void trap_set_nmi_forward(void (*fn)(unsigned int reasons))
 {
     nmi_forward = fn;
 }
 
-/* In the NMI: nothing that may wait or take a lock; the rest later. */
+/* nmi=fatal: Xen's fatal_trap() for an NMI, with what it was. */
+static noreturn void nmi_fatal(const struct cpu_regs *regs, const char *what,
+                               uint8_t reason)
+{
+    console_force_unlock();
+    printk(XENLOG_ERR "NMI: %s (port 61: %02x) on CPU%u\n", what, reason,
+           smp_processor_id());
+    show_execution_state(regs);
+    panic("NMI (nmi=fatal)");
+}
+
+/*
+ * The port's error bits, as Xen's pci_serr_error() and io_check_error():
+ * SERR is cleared and left disabled until the softirq has said it (a
+ * line that stays asserted would otherwise NMI for ever); IOCHK is
+ * cleared and enabled again at once.
+ */
+static unsigned int nmi_platform_reason(const struct cpu_regs *regs,
+                                        uint8_t reason)
+{
+    unsigned int report = 0;
+
+    /* No port there (-machine pit=off): all ones, neither error. */
+    if ( reason == 0xff )
+        reason = 0;
+    if ( reason & NMI_REASON_SERR )
+    {
+        if ( opt_nmi == NMI_FATAL )
+            nmi_fatal(regs, "PCI system error (SERR)", reason);
+        outb((inb(NMI_REASON_PORT) & NMI_REASON_CTRL) | NMI_SERR_DISABLE,
+             NMI_REASON_PORT);
+        report |= XEN_NMIREASON_pci_serr;
+    }
+    if ( reason & NMI_REASON_IOCHK )
+    {
+        if ( opt_nmi == NMI_FATAL )
+            nmi_fatal(regs, "I/O check error (IOCHK)", reason);
+        outb((inb(NMI_REASON_PORT) & NMI_REASON_CTRL) | NMI_IOCHK_DISABLE,
+             NMI_REASON_PORT);
+        udelay(1000);
+        outb(inb(NMI_REASON_PORT) & (NMI_REASON_CTRL & ~NMI_IOCHK_DISABLE),
+             NMI_REASON_PORT);
+        report |= XEN_NMIREASON_io_error;
+    }
+    if ( !report )
+    {
+        if ( opt_nmi == NMI_FATAL )
+            nmi_fatal(regs, "unknown reason", reason);
+        report = XEN_NMIREASON_unknown;
+    }
+    return report;
+}
+
+/*
+ * In the NMI: nothing that may wait or take a lock; the rest later.  The
+ * other CPUs' NMIs (a host that sends one to every CPU, as KVM's) are
+ * counted only, as Xen's.
+ */
 static void do_nmi(const struct cpu_regs *regs)
 {
     unsigned int cpu = smp_processor_id();
 
-    nmi_reason[cpu] = inb(NMI_REASON_PORT);
     nmi_count[cpu]++;
-    if ( opt_nmi == NMI_FATAL )
-    {
-        console_force_unlock();
-        printk(XENLOG_ERR "Uhhuh. NMI received for unknown reason %02x "
-               "on CPU%u.\n", nmi_reason[cpu], cpu);
-        show_execution_state(regs);
-        panic("NMI (nmi=fatal)");
-    }
+    if ( cpu != 0 )
+        return;
+    nmi_reason[cpu] = inb(NMI_REASON_PORT);
+    __atomic_fetch_or(&nmi_report[cpu],
+                      nmi_platform_reason(regs, nmi_reason[cpu]),
+                      __ATOMIC_RELAXED);
     cpu_raise_softirq(cpu, NMI_SOFTIRQ);
     /*
      * Raising one's own softirq sends no IPI, and the NMI may have come
@@ -178,18 +249,42 @@ static void do_nmi(const struct cpu_regs *regs)
 static void nmi_softirq(void)
 {
     unsigned int cpu = smp_processor_id();
+    unsigned int report = __atomic_exchange_n(&nmi_report[cpu], 0,
+                                              __ATOMIC_RELAXED);
     bool forward = opt_nmi == NMI_GUEST && nmi_forward;
 
+    if ( !report )
+        return;
     printk(XENLOG_INFO "CPU%u: NMI received (reason %02x, %lu so far)%s\n",
            cpu, nmi_reason[cpu], nmi_count[cpu],
            forward ? ": to d1v0" : "");
+    if ( report & XEN_NMIREASON_pci_serr )
+    {
+        printk(XENLOG_ERR "NMI - PCI system error (SERR)\n");
+        /* Reports on again (Xen's pci_serr_softirq()). */
+        outb(inb(NMI_REASON_PORT) & (NMI_REASON_CTRL & ~NMI_SERR_DISABLE),
+             NMI_REASON_PORT);
+    }
     if ( forward )
-        nmi_forward();
+        nmi_forward(report);
+}
+
+/* 'n', Xen's do_nmi_stats(): each CPU's NMIs. */
+static void nmi_stats(unsigned char key)
+{
+    unsigned int cpu;
+
+    (void)key;
+    printk("CPU\tNMI\n");
+    for ( cpu = 0; cpu < NR_CPUS; cpu++ )
+        if ( cpu_online(cpu) )
+            printk("%3u\t%3lu\n", cpu, ACCESS_ONCE(nmi_count[cpu]));
 }
 
 void traps_init(void)
 {
     open_softirq(NMI_SOFTIRQ, nmi_softirq);
+    register_keyhandler('n', nmi_stats, "NMI statistics", true);
 }
 
 static bool (*pf_fixup)(const struct cpu_regs *regs, unsigned long addr);

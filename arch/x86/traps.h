@@ -21,11 +21,12 @@ void trap_set_pf_fixup(bool (*fn)(const struct cpu_regs *regs,
                                   unsigned long addr));
 
 /*
- * An NMI, with nmi=guest (the default): @fn is called from a softirq on
- * the CPU that took it, to hand it to the guest, as Xen's `xl trigger
- * nmi` does to a domU.
+ * The platform's NMI (the boot CPU's), with nmi=guest (the default): @fn
+ * is called from a softirq on the boot CPU with what it was
+ * (XEN_NMIREASON_* bits), to hand it to the guest as Xen hands one to
+ * dom0 (nmi=dom0).
  */
-void trap_set_nmi_forward(void (*fn)(void));
+void trap_set_nmi_forward(void (*fn)(unsigned int reasons));
 
 /* The general-purpose registers of a frame, in Xen's dump layout. */
 void show_gprs(const struct cpu_regs *r);

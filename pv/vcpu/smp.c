@@ -17,6 +17,7 @@
 #include "arch/x86/smp.h"
 #include "arch/x86/traps.h"
 #include "pv/pv.h"
+#include "pv/compat/layout.h"
 #include "pv/descriptor-tables.h"
 #include "pv/traps.h"
 #include "pv/domain.h"
@@ -419,16 +420,49 @@ void pv_idle_work(void)
     pv_domain_unlock();
 }
 
+/* shared_info's arch.nmi_reason, in the guest's layout. */
+static unsigned long *nmi_reason_word(void)
+{
+    return &dom.shared_info->arch.nmi_reason;
+}
+
+static uint32_t *compat_nmi_reason_word(void)
+{
+    BUILD_BUG_ON(COMPAT_MSIZE(shared_info, arch__nmi_reason) != 4);
+    return compat_ptr(dom.shared_info, shared_info, arch__nmi_reason);
+}
+
 /*
- * The host's NMI (nmi=guest): to vCPU 0, as Xen's `xl trigger nmi` sends
- * a domU's (VCPUOP_send_nmi's atomics: no lock).
+ * The host's NMI (nmi=guest): to vCPU 0 with its reasons in shared_info
+ * (XEN_NMIREASON_*, which Linux's xen_get_nmi_reason() reads as port
+ * 0x61's bits), as Xen's nmi_hwdom_report() hands dom0 one; left set, as
+ * Xen leaves them.  VCPUOP_send_nmi's atomics: no lock.
  */
-static void nmi_to_guest(void)
+static void nmi_to_guest(unsigned int reasons)
 {
     struct vcpu *v = &dom.vcpu[0];
 
+    if ( dom.compat )
+        __atomic_fetch_or(compat_nmi_reason_word(), reasons,
+                          __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_or(nmi_reason_word(), reasons, __ATOMIC_SEQ_CST);
     if ( !__atomic_exchange_n(&v->nmi_pending, true, __ATOMIC_SEQ_CST) )
         vcpu_unblock(v);
+}
+
+/*
+ * Xen's register_guest_nmi_callback(): an NMI that came before vCPU 0
+ * had a callback was dropped ("the NMI edge lost"): its reason left in
+ * shared_info raises it again.
+ */
+void pv_nmi_callback_registered(struct vcpu *v)
+{
+    if ( v->id == 0 &&
+         (dom.compat ? __atomic_load_n(compat_nmi_reason_word(),
+                                       __ATOMIC_SEQ_CST)
+                     : __atomic_load_n(nmi_reason_word(), __ATOMIC_SEQ_CST)) )
+        __atomic_store_n(&v->nmi_pending, true, __ATOMIC_SEQ_CST);
 }
 
 /* CPU 0 enters vCPU 0, which the builder made: from here on, the lock. */

@@ -15,6 +15,9 @@
 
 struct cpu_regs;
 
+/* CALLBACKTYPE_nmi registered by @v: a host NMI it missed comes again. */
+void pv_nmi_callback_registered(struct vcpu *v);
+
 void pv_domain_lock(void);
 void pv_domain_unlock(void);
 /* Does this CPU hold it?  (Only the holder writes its own id there.) */

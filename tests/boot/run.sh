@@ -535,14 +535,17 @@ section_keys() {
         '+console-ring-input: got "back-to-the-guest"' '+Test result: SUCCESS' \
         -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" \
         --shim-cmdline "lock-profile"
-    # With four CPUs, 'd' and 't' reach the other three by IPI.
-    typed_case "keys: 'd' and 't' reach every CPU of four" \
-        "^A^A^A d t ^A^A^A back-to-the-guest^M" \
+    # With four CPUs, 'd' and 't' reach the other three by IPI; 'n' counts
+    # each one's NMIs (none).
+    typed_case "keys: 'd' and 't' reach every CPU of four, 'n' lists them" \
+        "^A^A^A d t n ^A^A^A back-to-the-guest^M" \
         "+\*\*\* Dumping CPU0 guest state \(d1v0\): \*\*\*" \
         "+\*\*\* Dumping CPU1 host state: \*\*\*" \
         "+\*\*\* Dumping CPU2 host state: \*\*\*" \
         "+\*\*\* Dumping CPU3 host state: \*\*\*" "-did not answer" \
         "+Synced stime skew: max=[0-9]+ns avg=[0-9]+ns samples=1 current=[0-9]+ns" \
+        "+CPU[[:space:]]+NMI" \
+        "+  3[[:space:]]+  0" \
         '+console-ring-input: got "back-to-the-guest"' '+Test result: SUCCESS' \
         -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" --vcpus 4
     # After 'L' every count is zero again: the second 'l' shows it.
