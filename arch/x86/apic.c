@@ -112,8 +112,13 @@ static uint64_t calibrate_apic_timer(void)
     return ok ? span.ticks * cpu_khz() / span.tsc : 0;
 }
 
-/* This CPU's local APIC on, in the mode the boot CPU chose. */
-static void lapic_enable(void)
+/*
+ * This CPU's local APIC on, in the mode the boot CPU chose.  The
+ * platform's NMI (QEMU's nmi command, a host's inject-nmi) comes in on
+ * LINT1: taken on the boot CPU (@bsp) only, as Linux sets it up; the
+ * 8259's LINT0 masked (its pins are masked too: the I/O APIC is used).
+ */
+static void lapic_enable(bool bsp)
 {
     uint64_t base = rdmsr(MSR_APIC_BASE);
 
@@ -133,6 +138,8 @@ static void lapic_enable(void)
               (base & ~APIC_BASE_ADDR) | xapic_base | APIC_BASE_EN);
     apic_write(APIC_TPR, 0);
     apic_write(APIC_SVR, APIC_SVR_ENABLE | SPURIOUS_VECTOR);
+    apic_write(APIC_LVT0, LVT_MASKED);
+    apic_write(APIC_LVT1, (bsp ? 0 : LVT_MASKED) | LVT_DM_NMI);
 }
 
 static void lapic_timer_mode(void)
@@ -162,14 +169,7 @@ void lapic_init(void)
         xapic_mmio = __va(xapic_base);
     }
 
-    lapic_enable();
-    /*
-     * The platform's NMI (QEMU's nmi command, a host's inject-nmi) comes
-     * in on LINT1: taken on the boot CPU, as Linux sets it up; the 8259's
-     * LINT0 masked (its pins are masked too: the I/O APIC is used).
-     */
-    apic_write(APIC_LVT0, LVT_MASKED);
-    apic_write(APIC_LVT1, LVT_DM_NMI);
+    lapic_enable(true);
     if ( !tsc_deadline )
         apic_timer_khz = calibrate_apic_timer();
     if ( !tsc_deadline && !apic_timer_khz )
@@ -190,9 +190,7 @@ void lapic_init(void)
  */
 void lapic_init_secondary(void)
 {
-    lapic_enable();
-    apic_write(APIC_LVT0, LVT_MASKED);
-    apic_write(APIC_LVT1, LVT_MASKED | LVT_DM_NMI);   /* the boot CPU's */
+    lapic_enable(false);
     lapic_timer_mode();
 }
 
