@@ -303,12 +303,15 @@ uint32_t lapic_error_status(void)
 
 void __hot_text do_IRQ(struct cpu_regs *regs)
 {
+    bool was_idle;
+
     this_cpu()->nr_irqs++;
     perfc_incr(irqs);
+    if ( regs->entry_vector == SPURIOUS_VECTOR )
+        return;                         /* never acknowledged (10.9) */
+    was_idle = flush_idle_irq_enter();
     switch ( regs->entry_vector )
     {
-    case SPURIOUS_VECTOR:
-        return;                         /* never acknowledged (10.9) */
     case LOCAL_TIMER_VECTOR:
         perfc_incr(apic_timer);
         raise_softirq(TIMER_SOFTIRQ);
@@ -338,4 +341,5 @@ void __hot_text do_IRQ(struct cpu_regs *regs)
         break;
     }
     lapic_eoi();
+    flush_idle_irq_exit(was_idle);
 }

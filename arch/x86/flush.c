@@ -60,9 +60,14 @@ static unsigned long flush_done[NR_CPUS][NR_CPUS];  /* [target][initiator] */
  * touches any guest address.  Each side writes its word with a locked
  * instruction before it acts (Dekker): a flusher that finds the CPU awake
  * sends the IPI, and an owed flush is seen by the exchange at the wake.
- * Only interrupts run meanwhile, and none reads or writes a guest
- * address; one that halts itself (a lock in a handler) leaves the CPU
- * TLB_RUNNING, which only costs IPIs.  Xen sends these IPIs (its scheduler
+ * Only interrupts run meanwhile, and each is awake while it runs
+ * (flush_idle_irq_enter(), from do_IRQ()): an owed flush is done before
+ * its handler, and flushers send it IPIs (answered once it halts again),
+ * so no handler, a 'd' key's dump of the guest's stack or a speculative
+ * walk, ever uses a translation or paging-structure cache entry of a
+ * table freed meanwhile.  One that halts itself (a lock in a handler)
+ * marks the CPU and leaves it awake, and the handler's end marks it
+ * halted again.  Xen sends these IPIs (its scheduler
  * keeps descheduled vCPUs out of a domain's dirty mask); under TCG, or on
  * a host that descheduled the halted vCPU, each costs waking a host
  * thread.
@@ -74,6 +79,32 @@ void flush_idle_enter(void)
 {
     __atomic_store_n(&tlb_idle[smp_processor_id()], TLB_IDLE,
                      __ATOMIC_SEQ_CST);
+}
+
+/*
+ * An interrupt on a CPU halted (marked so): awake, its owed flush done,
+ * until flush_idle_irq_exit(); true if it was halted.
+ */
+bool flush_idle_irq_enter(void)
+{
+    unsigned int *s = &tlb_idle[smp_processor_id()];
+
+    if ( __atomic_load_n(s, __ATOMIC_RELAXED) == TLB_RUNNING )
+        return false;
+    if ( __atomic_exchange_n(s, TLB_RUNNING, __ATOMIC_SEQ_CST) == TLB_OWED )
+    {
+        perfc_incr(tlb_flush_owed_done);
+        flush_area_local(0, FLUSH_TLB_GLOBAL);
+    }
+    return true;
+}
+
+/* The handler's end: halted again, flushes owed from here on. */
+void flush_idle_irq_exit(bool was_idle)
+{
+    if ( was_idle )
+        __atomic_store_n(&tlb_idle[smp_processor_id()], TLB_IDLE,
+                         __ATOMIC_SEQ_CST);
 }
 
 void flush_idle_exit(void)

@@ -68,6 +68,12 @@ void flush_area_mask(unsigned long mask, unsigned long va,
  */
 void flush_idle_enter(void);
 void flush_idle_exit(void);
+/*
+ * Around an interrupt's handler (do_IRQ()): a halted CPU is awake while
+ * it runs, its owed flush done first.
+ */
+bool flush_idle_irq_enter(void);
+void flush_idle_irq_exit(bool was_idle);
 /* @mask without the halted CPUs that now owe it (not @flags' cache flush). */
 unsigned long flush_owe_idle(unsigned long mask, unsigned int flags);
 
