@@ -152,7 +152,7 @@ static always_inline int commit_entry(unsigned long table_mfn,
         return rc;
     if ( !update_intpte(slot, old, val, how) )
     {
-        put_page_from_entry(level, val, table_mfn);
+        put_page_from_unwritten_entry(level, val, table_mfn);
         return MOD_ENTRY_CHANGED;
     }
     put_page_from_entry(level, old, table_mfn);

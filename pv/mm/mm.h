@@ -36,6 +36,9 @@ int get_page_from_entry(unsigned int level, uint64_t *e,
                         unsigned long table_mfn);
 void put_page_from_entry(unsigned int level, uint64_t e,
                          unsigned long table_mfn);
+/* The same for an entry never written: no walk can have followed it. */
+void put_page_from_unwritten_entry(unsigned int level, uint64_t e,
+                                   unsigned long table_mfn);
 
 /* The guest is 32-bit: PTE rules for a ring-1 kernel (pte_policy.compat). */
 void pv_mm_set_compat(void);

@@ -591,6 +591,13 @@ void put_page_from_entry(unsigned int level, uint64_t e,
     put_entry(level, e, table_mfn, UNLINKED_NOW);
 }
 
+/* An entry that never reached its table (an exact write that lost). */
+void put_page_from_unwritten_entry(unsigned int level, uint64_t e,
+                                   unsigned long table_mfn)
+{
+    put_entry(level, e, table_mfn, 0);
+}
+
 static int put_l1e_cb(unsigned int level, uint64_t *e,
                       unsigned long table_mfn)
 {
