@@ -162,14 +162,14 @@ static enum ptwr_try emulate_try(struct cpu_regs *regs,
                                  unsigned int idx, unsigned int off,
                                  bool first)
 {
-    uint64_t *entry = (uint64_t *)__va(table << PAGE_SHIFT) + idx;
-    uint64_t old = ACCESS_ONCE(*entry), cur = part(old, off, in->size);
-    uint64_t val, cmp, rflags = regs->rflags;
+    uint64_t old, cur, val, cmp, rflags = regs->rflags;
     bool store = true;
     enum ptwr_try t;
 
     if ( ptwr_is_rmw(in->kind) )
         return emulate_rmw(regs, in, table, level, idx, off, first);
+    old = ACCESS_ONCE(((uint64_t *)__va(table << PAGE_SHIFT))[idx]);
+    cur = part(old, off, in->size);
 
     val = in->src_reg == PTWR_NO_REG ? in->imm : *gpr_slot(regs, in->src_reg);
     if ( in->kind == PTWR_CMPXCHG8B )
