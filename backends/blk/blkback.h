@@ -18,6 +18,7 @@
 #include "backends/blk/gpt.h"
 #include "drivers/block.h"
 #include "shim/frame.h"
+#include "shim/log-budget.h"
 #include "shim/spinlock.h"
 
 #define VBD_MAX         BLK_MAX_DEVS    /* xvda .. xvdp */
@@ -116,6 +117,7 @@ struct vbd {
     spinlock_t ring_lock[VBD_MAX_QUEUES];
     unsigned int devid;             /* xl's: (202 << 8) | (disk << 4) */
     char name[8];                   /* "xvda" */
+    struct log_budget log;          /* its frontend's doings, said */
     struct blk_dev *dev;
     /*
      * The device's sectors the guest sees: all of them, or one GPT
@@ -157,6 +159,11 @@ struct vbd {
     unsigned long req_used;         /* req[n] taken: bit n */
     struct vbd_req *req;            /* VBD_REQS of them */
 };
+
+/* A line about @v its frontend caused: "blkback: xvda: ...", budgeted. */
+#define vbd_printk(v, level, fmt, ...)                                      \
+    budget_printk(&(v)->log, level, "blkback", (v)->name,                  \
+                  "blkback: %s: " fmt, (v)->name, ##__VA_ARGS__)
 
 static inline spinlock_t *vbd_ring_lock(struct vbd_ring *r)
 {

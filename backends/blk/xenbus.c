@@ -74,7 +74,7 @@ static void fatal(struct vbd *v, const char *why)
 {
     /* Logged once a closing, as netback's (net/xenbus.c). */
     if ( v->be_state != XenbusStateClosing )
-        printk(XENLOG_WARNING "blkback: %s: %s\n", v->name, why);
+        vbd_printk(v, XENLOG_WARNING, "%s\n", why);
     vbd_nodes(v, false, "error", why);
     switch_state(v, XenbusStateClosing);
 }
@@ -112,10 +112,10 @@ static void release(struct vbd *v)
 
         /* Where each queue's requests were served, for one connection. */
         if ( v->nr_rings > 1 && r->reqs )
-            printk(XENLOG_INFO "blkback: %s: queue %u on CPU %u: %lu "
-                   "request%s, %lu of them on other CPUs; %lu waits for "
-                   "a slot\n", v->name, r->index, r->cpu, r->reqs,
-                   r->reqs == 1 ? "" : "s", r->away, r->no_slot);
+            vbd_printk(v, XENLOG_INFO, "queue %u on CPU %u: %lu request%s, "
+                       "%lu of them on other CPUs; %lu waits for a slot\n",
+                       r->index, r->cpu, r->reqs, r->reqs == 1 ? "" : "s",
+                       r->away, r->no_slot);
         for ( p = 0; p < r->nr_pages; p++ )
             pv_grant_unmap_dev(r->ring_handle[p]);
         if ( r->port )
@@ -193,8 +193,8 @@ static bool connect_queue(struct vbd *v, struct vbd_ring *r, const char *dir,
         if ( (rc = pv_grant_map_dev(ref, false, &r->ring_handle[i],
                                     &maddr)) )
         {
-            printk(XENLOG_WARNING "blkback: %s: %s %lu: status %d\n",
-                   v->name, name, ref, rc);
+            vbd_printk(v, XENLOG_WARNING, "%s %lu: status %d\n", name, ref,
+                       rc);
             fatal(v, "mapping ring");
             return false;
         }
@@ -272,11 +272,11 @@ static void connect(struct vbd *v)
         return;
     v->connected = true;
     open_rings(v, true);                /* each set up, seen whole */
-    printk(XENLOG_INFO "blkback: %s: connected, protocol %s, %u queue%s, "
-           "%u-page ring%s, port %u\n", v->name,
-           v->x86_32 ? "x86_32-abi" : "x86_64-abi", v->nr_rings,
-           v->nr_rings > 1 ? "s" : "", v->rings[0].nr_pages,
-           v->nr_rings > 1 ? "s" : "", v->rings[0].port);
+    vbd_printk(v, XENLOG_INFO, "connected, protocol %s, %u queue%s, "
+               "%u-page ring%s, port %u\n",
+               v->x86_32 ? "x86_32-abi" : "x86_64-abi", v->nr_rings,
+               v->nr_rings > 1 ? "s" : "", v->rings[0].nr_pages,
+               v->nr_rings > 1 ? "s" : "", v->rings[0].port);
     switch_state(v, XenbusStateConnected);
     /* What the frontend queued before: each ring looked at on its CPU. */
     for ( i = 0; i < v->nr_rings; i++ )
@@ -297,8 +297,7 @@ void vbd_frontend_changed(struct vbd *v)
         {
             disconnect(v);
             v->broken = false;
-            printk(XENLOG_INFO "blkback: %s: frontend reconnecting\n",
-                   v->name);
+            vbd_printk(v, XENLOG_INFO, "frontend reconnecting\n");
             switch_state(v, XenbusStateInitWait);
         }
         break;
@@ -377,8 +376,8 @@ void vbd_broken(struct vbd_ring *r, const char *why, unsigned int a,
         return;
     if ( v->nr_rings > 1 )
         snprintf(queue, sizeof(queue), " on queue %u", r->index);
-    printk(XENLOG_WARNING "blkback: %s: %s (%u, %u)%s: disconnecting\n",
-           v->name, why, a, b, queue);
+    vbd_printk(v, XENLOG_WARNING, "%s (%u, %u)%s: disconnecting\n", why, a,
+               b, queue);
     __atomic_store_n(&v->close_owed, true, __ATOMIC_SEQ_CST);
     cpu_raise_softirq(0, BLKBACK_SOFTIRQ);
 }

@@ -15,6 +15,7 @@
 
 #include "backends/net/netif-ring.h"
 #include "drivers/net.h"
+#include "shim/log-budget.h"
 #include "shim/spinlock.h"
 
 #define VIF_MAX             NET_MAX_DEVS
@@ -80,6 +81,7 @@ struct vif {
     spinlock_t queue_lock[VIF_MAX_QUEUES];
     unsigned int devid;                 /* 0, 1, ... */
     char name[12];                      /* "vif1.0", as Linux's netback */
+    struct log_budget log;              /* its frontend's doings, said */
     struct net_dev *dev;
     char be[48], fe[48];                /* the two xenstore directories */
     unsigned int be_state;              /* XenbusState last written */
@@ -105,6 +107,11 @@ struct vif {
     struct nb_queue q[VIF_MAX_QUEUES];
     bool rx_warned;                     /* atomic */
 };
+
+/* A line about @v its frontend caused: "netback: vif1.0: ...", budgeted. */
+#define vif_printk(v, level, fmt, ...)                                      \
+    budget_printk(&(v)->log, level, "netback", (v)->name,                  \
+                  "netback: %s: " fmt, (v)->name, ##__VA_ARGS__)
 
 static inline spinlock_t *vif_queue_lock(struct nb_queue *q)
 {

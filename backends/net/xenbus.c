@@ -60,7 +60,7 @@ fatal(struct vif *v, const char *fmt, ...)
      * again.  "error" says each.
      */
     if ( v->be_state != XenbusStateClosing )
-        printk(XENLOG_WARNING "netback: %s: %s\n", v->name, msg);
+        vif_printk(v, XENLOG_WARNING, "%s\n", msg);
     xs_shim_writef(v->be, "error", "%s", msg);
     switch_state(v, XenbusStateClosing);
 }
@@ -157,16 +157,16 @@ static void disconnect(struct vif *v)
     }
     /* Where each queue's TX was served, for one connection. */
     for ( i = 0; v->connected && v->nr_queues > 1 && i < v->nr_queues; i++ )
-        printk(XENLOG_INFO "netback: %s: queue %u on CPU %u: %lu TX "
-               "packet%s, %lu of them on other CPUs\n", v->name, i,
-               v->q[i].cpu, v->q[i].tx_taken,
+        vif_printk(v, XENLOG_INFO, "queue %u on CPU %u: %lu TX packet%s, "
+                   "%lu of them on other CPUs\n", i, v->q[i].cpu,
+                   v->q[i].tx_taken,
                v->q[i].tx_taken == 1 ? "" : "s", v->q[i].tx_away);
     if ( v->connected )
     {
-        printk(XENLOG_INFO "netback: %s: disconnected (sent %lu packets, "
-               "%lu GSO, %lu refused; received %lu, %lu GSO, %lu to sum, "
-               "%lu dropped)\n", v->name, n[0], n[1], n[2], n[3], n[4],
-               n[5], n[6]);
+        vif_printk(v, XENLOG_INFO, "disconnected (sent %lu packets, %lu "
+                   "GSO, %lu refused; received %lu, %lu GSO, %lu to sum, "
+                   "%lu dropped)\n", n[0], n[1], n[2], n[3], n[4], n[5],
+                   n[6]);
         /* The next frontend may take none. */
         net_rx_gso(v->dev, 0);
     }
@@ -193,8 +193,8 @@ static void *map_ring(struct vif *v, unsigned long ref, unsigned int *h)
         return NULL;
     if ( (rc = pv_grant_map_dev(ref, false, h, &maddr)) )
     {
-        printk(XENLOG_WARNING "netback: %s: ring-ref %lu: status %d\n",
-               v->name, ref, rc);
+        vif_printk(v, XENLOG_WARNING, "ring-ref %lu: status %d\n", ref,
+                   rc);
         return NULL;
     }
     return __va(maddr);
@@ -327,12 +327,12 @@ static bool connect(struct vif *v)
                               ? NET_F_GSO_RX4 : 0) |
                              (v->sg && v->gso6 && v->ipv6_csum
                               ? NET_F_GSO_RX6 : 0)) )
-        printk(XENLOG_WARNING "netback: %s: %s refuses to change its GSO "
-               "to us\n", v->name, v->dev->name);
-    printk(XENLOG_INFO "netback: %s: connected, %lu queue%s, %s event "
-           "channels%s%s\n", v->name, nq, nq > 1 ? "s" : "",
-           v->q[0].tx_port != v->q[0].rx_port ? "split" : "shared",
-           v->sg ? ", sg" : "", v->gso4 || v->gso6 ? ", gso" : "");
+        vif_printk(v, XENLOG_WARNING, "%s refuses to change its GSO to "
+                   "us\n", v->dev->name);
+    vif_printk(v, XENLOG_INFO, "connected, %lu queue%s, %s event "
+               "channels%s%s\n", nq, nq > 1 ? "s" : "",
+               v->q[0].tx_port != v->q[0].rx_port ? "split" : "shared",
+               v->sg ? ", sg" : "", v->gso4 || v->gso6 ? ", gso" : "");
     /* What the frontend queued before: each queue looked at on its CPU. */
     for ( i = 0; i < nq; i++ )
         cpu_raise_softirq(v->q[i].cpu, NETBACK_SOFTIRQ);
@@ -460,8 +460,8 @@ void vif_broken(struct vif *v, const char *why, unsigned int a,
 {
     if ( __atomic_exchange_n(&v->broken, true, __ATOMIC_SEQ_CST) )
         return;
-    printk(XENLOG_WARNING "netback: %s: %s (%u, %u): disconnecting\n",
-           v->name, why, a, b);
+    vif_printk(v, XENLOG_WARNING, "%s (%u, %u): disconnecting\n", why, a,
+               b);
     __atomic_store_n(&v->close, true, __ATOMIC_SEQ_CST);
     cpu_raise_softirq(0, NETBACK_SOFTIRQ);
 }

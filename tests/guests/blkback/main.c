@@ -1112,6 +1112,21 @@ static void sectors_4k(void)
 }
 
 /*
+ * A frontend reconnecting in a loop (a hostile one, or a driver reloaded
+ * again and again): every connection works, and the backend's lines
+ * about them stop at the disk's log budget (shim/log-budget.h; the
+ * expect file's log-max), where each would have been a line again.
+ */
+static void reconnect_flood(void)
+{
+    unsigned int i;
+
+    for ( i = 0; i < 80; i++ )
+        reconnect("in a loop");
+    check_read_5("after reconnecting in a loop");
+}
+
+/*
  * While connected the backend holds the ring: the grant in use (the
  * guest can't end access, nor switch versions), and a frame the guest
  * gives back stays the ring's, not reused, until the backend lets go.
@@ -1207,6 +1222,7 @@ void test_main(void)
     multi_page();
     multi_queue();
     sectors_4k();
+    reconnect_flood();
     ring_given_back();
     test_success();
 }
