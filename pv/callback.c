@@ -7,6 +7,7 @@
 #include "shim/lib.h"
 #include <xen/xen.h>
 #include <xen/callback.h>
+#include <xen/nmi.h>
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
@@ -175,6 +176,51 @@ static always_inline long callback_op(unsigned long cmd, unsigned long arg,
 long do_callback_op(unsigned long cmd, unsigned long arg)
 {
     return callback_op(cmd, arg, false);
+}
+
+/*
+ * Xen's nmi_op, the older way to the NMI callback (CALLBACKTYPE_nmi is
+ * the newer): XENNMI_register_callback with the handler's address (its
+ * pad not looked at), XENNMI_unregister_callback; both widths as one
+ * but for the structure.
+ */
+static always_inline long nmi_op(unsigned long cmd, unsigned long arg,
+                                 bool compat)
+{
+    uint8_t c[COMPAT_SIZEOF(xennmi_callback)];
+    struct xennmi_callback cb;
+    struct callback_register r = { .type = CALLBACKTYPE_nmi };
+
+    switch ( cmd )
+    {
+    case XENNMI_register_callback:
+        if ( compat )
+        {
+            if ( copy_from_guest(c, arg, sizeof(c)) )
+                return -XEN_EFAULT;
+            r.address = compat_get(c, xennmi_callback, handler_address);
+        }
+        else if ( copy_from_guest(&cb, arg, sizeof(cb)) )
+            return -XEN_EFAULT;
+        else
+            r.address = cb.handler_address;
+        return register_callback(&r, 0);
+    case XENNMI_unregister_callback:
+        current_vcpu()->nmi_callback_eip = 0;
+        return 0;
+    default:
+        return -XEN_ENOSYS;
+    }
+}
+
+long do_nmi_op(unsigned long cmd, unsigned long arg)
+{
+    return nmi_op(cmd, arg, false);
+}
+
+long compat_nmi_op(unsigned long cmd, unsigned long arg)
+{
+    return nmi_op(cmd, arg, true);
 }
 
 long compat_callback_op(unsigned long cmd, unsigned long arg)

@@ -263,6 +263,9 @@ static always_inline long dispatch(struct cpu_regs *regs, unsigned long nr,
     case __HYPERVISOR_callback_op:
         return compat ? compat_callback_op((unsigned int)A(0), A(1))
                       : do_callback_op((unsigned int)A(0), A(1));
+    case __HYPERVISOR_nmi_op:
+        return compat ? compat_nmi_op((unsigned int)A(0), A(1))
+                      : do_nmi_op((unsigned int)A(0), A(1));
     case __HYPERVISOR_event_channel_op:
         return do_event_channel_op((unsigned int)A(0), A(1));
     case __HYPERVISOR_physdev_op:

@@ -76,6 +76,7 @@ static always_inline bool pv_hypercall_exit_work(unsigned long nr)
     case __HYPERVISOR_set_trap_table:
     case __HYPERVISOR_set_callbacks:
     case __HYPERVISOR_callback_op:
+    case __HYPERVISOR_nmi_op:
     case __HYPERVISOR_set_debugreg:
     case __HYPERVISOR_get_debugreg:
     case __HYPERVISOR_vm_assist:
@@ -108,6 +109,7 @@ long compat_set_trap_table(unsigned long traps);
 long compat_set_callbacks(unsigned long event_cs, unsigned long event,
                           unsigned long failsafe_cs, unsigned long failsafe);
 long compat_callback_op(unsigned long cmd, unsigned long arg);
+long compat_nmi_op(unsigned long cmd, unsigned long arg);
 long compat_mmuext_op(unsigned long uops, unsigned long count,
                       unsigned long pdone, unsigned long foreigndom);
 long compat_iret(struct cpu_regs *regs);
@@ -144,6 +146,7 @@ long do_iret(struct cpu_regs *regs);
 long do_set_segment_base(unsigned long which, unsigned long base);
 long do_sched_op(unsigned long cmd, unsigned long arg);
 long do_callback_op(unsigned long cmd, unsigned long arg);
+long do_nmi_op(unsigned long cmd, unsigned long arg);
 long do_event_channel_op(unsigned long cmd, unsigned long arg);
 long do_event_channel_op_compat(unsigned long arg);
 long do_sched_op_compat(unsigned long cmd, unsigned long arg);

@@ -17,6 +17,7 @@
 #include <xen/event_channel.h>
 #include <xen/grant_table.h>
 #include <xen/memory.h>
+#include <xen/nmi.h>
 #include <xen/physdev.h>
 #include <xen/sched.h>
 #include <xen/vcpu.h>
@@ -203,6 +204,10 @@ void compat_layout(void)
     FIELD(callback_register, flags);
     MEMBER(callback_register, address__cs, address.cs);
     MEMBER(callback_register, address__eip, address.eip);
+
+    /* nmi.h */
+    STRUCT(xennmi_callback);
+    FIELD(xennmi_callback, handler_address);
 
     /* sched.h */
     STRUCT(sched_poll);

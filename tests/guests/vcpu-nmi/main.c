@@ -7,10 +7,12 @@
  * (Xen's async_exception_cleanup()).  An NMI for a vCPU on another CPU,
  * which only makes hypercalls that take no lock (xen_version), is taken
  * at once: its kick makes it exit, and that exit delivers the NMI.
+ * nmi_op registers and unregisters the callback as callback_op does.
  */
 #include "guest.h"
 #include "event.h"
 #include "vcpu.h"
+#include <xen/nmi.h>
 
 const char test_title[] = "VCPUOP_send_nmi: checks, callback, events masked";
 
@@ -84,6 +86,43 @@ static void test_remote(void)
         printf("vCPU 1 took its NMI after %lu hypercalls\n", after);
 }
 
+void nmi_entry(void);                   /* the library's (lib/event.c) */
+
+/*
+ * nmi_op, the older way to the NMI callback: taken away, refused a bad
+ * argument, given back, and the NMI comes to it again.
+ */
+static void test_nmi_op(void)
+{
+    struct xennmi_callback cb = { .handler_address =
+                                  (unsigned long)nmi_entry };
+    unsigned int before = nmi_count;
+
+    check_rc(HYPERCALL(__HYPERVISOR_nmi_op, XENNMI_unregister_callback,
+                       NULL, 0, 0, 0), 0);
+    check_rc(vcpu_op(VCPUOP_send_nmi, 0, NULL), 0);
+    if ( nmi_count != before )
+        test_fail("nmi_op: an NMI reached the callback taken away");
+    check_rc(HYPERCALL(__HYPERVISOR_nmi_op, XENNMI_register_callback,
+                       BAD_XEN, 0, 0, 0), -XEN_EFAULT);
+    check_rc(HYPERCALL(__HYPERVISOR_nmi_op, 2, &cb, 0, 0, 0), -XEN_ENOSYS);
+#ifdef __x86_64__
+    cb.handler_address = 0x0000800000000000UL;     /* not canonical */
+    check_rc(HYPERCALL(__HYPERVISOR_nmi_op, XENNMI_register_callback, &cb,
+                       0, 0, 0), -XEN_EINVAL);
+    cb.handler_address = (unsigned long)nmi_entry;
+#endif
+    check_rc(vcpu_op(VCPUOP_send_nmi, 0, NULL), 0);
+    if ( nmi_count != before )
+        test_fail("nmi_op: an NMI reached a callback refused");
+    check_rc(HYPERCALL(__HYPERVISOR_nmi_op, XENNMI_register_callback, &cb,
+                       0, 0, 0), 0);
+    check_rc(vcpu_op(VCPUOP_send_nmi, 0, NULL), 0);
+    if ( nmi_count != before + 1 )
+        test_fail("nmi_op: NMI taken %u times after registering, not 1",
+                  nmi_count - before);
+}
+
 void test_main(void)
 {
     long ipi;
@@ -121,6 +160,7 @@ void test_main(void)
     if ( nmi_count != 3 )
         test_fail("third NMI: taken %u times in all, not 3", nmi_count);
     events_disable();
+    test_nmi_op();
     test_remote();
     test_success();
 }
