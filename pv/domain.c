@@ -257,6 +257,7 @@ static void end_locked(void)
 {
     if ( !pv_domain_locked() )
         pv_domain_lock();
+    ACCESS_ONCE(dom.shutting_down) = true;
     if ( !pv_pause_on() )               /* else this CPU's own, under it */
         pv_pause_others();
     (void)pv_backends_lock_unless_held();

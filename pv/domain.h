@@ -226,6 +226,9 @@ struct p2m_run {
 
 #define MAX_VCPUS   NR_CPUS
 
+/* SCHEDOP_watchdog's timers a domain may have, as Xen's. */
+#define NR_DOMAIN_WATCHDOG_TIMERS   2
+
 struct domain {
     unsigned long nr_pages;             /* guest pseudo-physical pages */
     unsigned long tot_pages;            /* frames it holds (Xen's): nr_pages
@@ -285,8 +288,15 @@ struct domain {
     unsigned int console_port, store_port;
 
     char cmdline[MAX_GUEST_CMDLINE];
-    bool shutting_down;
+    bool shutting_down;                 /* the VM is ending (end_locked()) */
     unsigned int shutdown_code;         /* SCHEDOP_shutdown_code, or ~0 */
+    /*
+     * SCHEDOP_watchdog's timers (Xen's d->watchdog_*; CPU 0's), the ones
+     * set up a bit each in watchdog_inuse, under watchdog_lock.
+     */
+    spinlock_t watchdog_lock;
+    unsigned int watchdog_inuse;
+    struct timer watchdog_timer[NR_DOMAIN_WATCHDOG_TIMERS];
     unsigned long unknown_hypercalls;   /* counted, reported at exit */
 
     /* Event channels: ports, ABI (2-level or FIFO) (pv/event/). */

@@ -63,6 +63,10 @@ static void dump_domains(unsigned char key)
            "%02x%02x%02x%02x%02x%02x vm_assist=%08lx\n", h[0], h[1], h[2],
            h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12],
            h[13], h[14], h[15], d->vm_assist);
+    for ( i = 0; i < NR_DOMAIN_WATCHDOG_TIMERS; i++ )
+        if ( ACCESS_ONCE(d->watchdog_inuse) & (1u << i) )
+            printk("    watchdog %u expires in %d seconds\n", i,
+                   (int)((d->watchdog_timer[i].expires - NOW()) >> 30));
     printk("VCPU information and callbacks for domain %u:\n", PV_DOMID);
     for ( i = 0; i < d->max_vcpus; i++ )
     {

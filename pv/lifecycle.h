@@ -22,6 +22,9 @@ void pv_cpu_init(void);
  * error: the reason logged, its registers dumped, the VM ended.
  */
 noreturn void domain_shutdown(unsigned int reason);
+/* The domain's SCHEDOP_watchdog timers (pv/vcpu/sched.c), once. */
+struct domain;
+void pv_watchdog_init(struct domain *d);
 noreturn void domain_crash(const char *fmt, ...) __printf(1, 2);
 
 #endif /* PV_LIFECYCLE_H */

@@ -57,6 +57,7 @@ void pv_domain_locks_init(struct domain *d)
     spin_lock_init_prof(d, page_alloc_lock, LOCK_RANK_PAGE_ALLOC);
     spin_lock_init_prof(d, event_lock, LOCK_RANK_EVENT);
     spin_lock_init_prof(d, domain_lock, LOCK_RANK_DOMAIN);
+    spin_lock_init_prof(d, watchdog_lock, LOCK_RANK_WATCHDOG);
     for ( unsigned int i = 0; i < ARRAY_SIZE(d->vcpu); i++ )
         spin_lock_init(&d->vcpu[i].gdt_lock, LOCK_RANK_GDT);
     /* The grant table's, named as their fields in Xen's struct grant_table. */

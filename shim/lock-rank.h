@@ -118,6 +118,8 @@ enum lock_rank {
     LOCK_RANK_PCI_CONF,
     /* The frame allocator's bitmap (shim/frame.c, Xen's heap_lock). */
     LOCK_RANK_HEAP,
+    /* SCHEDOP_watchdog's timers (pv/vcpu/sched.c, Xen's watchdog_lock). */
+    LOCK_RANK_WATCHDOG,
     /*
      * A CPU's timer list (shim/timer.c): a leaf, taken under any of the
      * above (the domain lock, a vbd's or vif's, event_lock, a vCPU's).
@@ -184,6 +186,7 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_NET_CTRL:            return "net_ctrl";
     case LOCK_RANK_PCI_CONF:            return "pci_conf_lock";
     case LOCK_RANK_HEAP:                return "heap_lock";
+    case LOCK_RANK_WATCHDOG:            return "watchdog_lock";
     case LOCK_RANK_TIMER:               return "timer";
     case LOCK_RANK_CONSOLE_PBUF:        return "pbuf_lock";
     case LOCK_RANK_CONSOLE:             return "console_lock";

@@ -230,6 +230,7 @@ void pv_domain_build(struct boot_info *bi)
     printk("*** Building a PV Dom1 ***\n");
     pv_domain_init(pv_max_vcpus());
     pv_domain_locks_init(&dom);
+    pv_watchdog_init(&dom);
     if ( pv_kernel_image(kern, &img, msg, sizeof(msg)) )
         refuse("%s", msg);
     if ( pv_elf_parse(img.data, img.size, &k, &why) )

@@ -23,6 +23,7 @@
 #include "pv/lifecycle.h"
 #include "pv/mm/guest-flush.h"
 #include "pv/vcpu/smp.h"
+#include "shim/console.h"
 #include "shim/softirq.h"
 #include "shim/perfc.h"
 
@@ -170,6 +171,68 @@ static long do_poll(const struct sched_poll *p)
 }
 
 /*
+ * SCHEDOP_watchdog, as Xen's domain_watchdog(): id 0 sets up the first
+ * free timer to run out @timeout seconds from now and returns its id
+ * (its index + 1, -ENOSPC if none is free); a timer's id with a timeout
+ * pokes it (from now), with 0 takes it down; an id not set up, or past
+ * the last, is -EINVAL.  One that runs out shuts the domain down
+ * (SHUTDOWN_watchdog: the VM ends as a crashed guest, as xl's default
+ * on_watchdog destroys the domain).  Linux's xen_wdt driver is the
+ * guest's /dev/watchdog on it.
+ */
+static void watchdog_fired(void *data)
+{
+    if ( ACCESS_ONCE(dom.shutting_down) )
+        return;
+    printk("Watchdog timer %u fired for d1\n", (unsigned int)(uintptr_t)data);
+    domain_shutdown(SHUTDOWN_watchdog);
+}
+
+void pv_watchdog_init(struct domain *d)
+{
+    unsigned int i;
+
+    for ( i = 0; i < NR_DOMAIN_WATCHDOG_TIMERS; i++ )
+        init_timer(&d->watchdog_timer[i], watchdog_fired,
+                   (void *)(uintptr_t)i, 0);
+}
+
+static long domain_watchdog(uint32_t id, uint32_t timeout)
+{
+    uint64_t expires = NOW() + timeout * 1000000000ULL;
+    long rc = 0;
+
+    if ( id > NR_DOMAIN_WATCHDOG_TIMERS )
+        return -XEN_EINVAL;
+    spin_lock(&dom.watchdog_lock);
+    if ( id == 0 )
+    {
+        for ( ; id < NR_DOMAIN_WATCHDOG_TIMERS; id++ )
+            if ( !(dom.watchdog_inuse & (1u << id)) )
+                break;
+        if ( id == NR_DOMAIN_WATCHDOG_TIMERS )
+            rc = -XEN_ENOSPC;
+        else
+        {
+            dom.watchdog_inuse |= 1u << id;
+            set_timer(&dom.watchdog_timer[id], expires);
+            rc = id + 1;
+        }
+    }
+    else if ( !(dom.watchdog_inuse & (1u << --id)) )
+        rc = -XEN_EINVAL;
+    else if ( !timeout )
+    {
+        stop_timer(&dom.watchdog_timer[id]);
+        dom.watchdog_inuse &= ~(1u << id);
+    }
+    else
+        set_timer(&dom.watchdog_timer[id], expires);
+    spin_unlock(&dom.watchdog_lock);
+    return rc;
+}
+
+/*
  * A 32-bit guest's arguments are laid out alike but for SCHEDOP_poll's,
  * whose port list is a 32-bit handle (Xen's compat/schedule.c builds the
  * same code on struct compat_sched_poll).
@@ -180,6 +243,7 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
     uint8_t c[COMPAT_SIZEOF(sched_poll)];
     struct sched_shutdown s;
     struct sched_poll poll;
+    struct sched_watchdog w;
 
     perfc_incra(sched_ops, cmd);
     evtchn_release_batched();       /* the CPU goes back: backends run */
@@ -219,6 +283,11 @@ static always_inline long sched_op(unsigned long cmd, unsigned long arg,
         (void)__sync_val_compare_and_swap(&dom.shutdown_code, ~0u,
                                           (uint8_t)s.reason);
         return 0;
+
+    case SCHEDOP_watchdog:
+        if ( copy_from_guest(&w, arg, sizeof(w)) )
+            return -XEN_EFAULT;
+        return domain_watchdog(w.id, w.timeout);
 
     case SCHEDOP_remote_shutdown:
     case SCHEDOP_pin_override:

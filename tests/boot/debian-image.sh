@@ -9,7 +9,8 @@
 # Linux mounts its root from xvda1 and systemd gives a login on hvc0.
 # The test logs in as root on the console, writes two files (8 MiB
 # random, whose sha256 the guest prints, and 4 MiB of a known pattern),
-# syncs, waits for eth0's DHCP lease (a virtio-net NIC on QEMU's user
+# syncs, loads Linux's xen_wdt and stops it again (the shim's
+# SCHEDOP_watchdog), waits for eth0's DHCP lease (a virtio-net NIC on QEMU's user
 # network restricted to the host, under the shim's network backend),
 # fetches rand.bin from an HTTP server in the guest through hostfwd on
 # 127.0.0.1 and compares its checksum, and presses the VM's power button (the QEMU monitor's
@@ -163,6 +164,14 @@ want_yes=$(yes pvshim-debian-image | head -c 4194304 | sha256sum | cut -c1-64)
 [ -n "$rand" ] || fail "the guest printed no checksum of rand.bin"
 [ "$yes" = "$want_yes" ] ||
     fail "the guest's yes.txt has sha256 '$yes', not $want_yes"
+
+# Linux's xen_wdt on the shim's SCHEDOP_watchdog: probed, started by the
+# open, stopped by the magic close ('V'), so the poweroff below is not
+# a watchdog's shutdown.
+type "modprobe xen_wdt && printf V >/dev/watchdog &&
+dmesg | grep -m1 'xen_wdt.*initialized' && echo watchdog-ok-\$((6 * 7))"
+wait_for 'watchdog-ok-42' 300 ||
+    fail "Linux's xen_wdt found no watchdog (SCHEDOP_watchdog)"
 
 # The network: eth0 (the shim's network backend over the VM's
 # virtio-net) has its DHCP lease from ifupdown, and the host fetches
