@@ -18,9 +18,14 @@ bool log_budget_take(struct log_budget *b, uint64_t now_s,
         unsigned int used = old & USED_MASK;
         unsigned int h = (old >> HELD_SHIFT) & HELD_MAX;
         uint32_t since = old >> SINCE_SHIFT;
-        uint32_t back = (uint32_t)(now - since) / LOG_BUDGET_REFILL_S;
+        /*
+         * A line back for each period since the refill clock started;
+         * none if another CPU's later clock started it after this one
+         * read its own (wrapping, that would refill it all).
+         */
+        uint32_t back = (int32_t)(now - since) < 0
+                        ? 0 : (uint32_t)(now - since) / LOG_BUDGET_REFILL_S;
 
-        /* A line back for each period since the refill clock started. */
         if ( used && back )
         {
             used = back >= used ? 0 : used - back;

@@ -30,8 +30,8 @@ static void dropped(struct vif *v, struct nb_queue *q, const char *why)
 {
     q->rx_dropped++;
     if ( !__atomic_exchange_n(&v->rx_warned, true, __ATOMIC_RELAXED) )
-        printk(XENLOG_INFO "netback: %s: packet dropped: %s (counted in "
-               "rx_dropped from now on)\n", v->name, why);
+        vif_printk(v, XENLOG_INFO, "packet dropped: %s (counted in "
+                   "rx_dropped from now on)\n", why);
 }
 
 /* Copy slot @s of the frame into the guest's frame @gref; its status. */

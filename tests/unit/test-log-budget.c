@@ -82,11 +82,27 @@ static void test_wrap(void)
     CHECK_EQ(held, 1);
 }
 
+/*
+ * Two CPUs: one's clock read a second before the other's line restarted
+ * the refill clock: no refill for it (time going back is none, not the
+ * wrap of four billion seconds).
+ */
+static void test_clock_behind(void)
+{
+    struct log_budget b = { 0 };
+    unsigned int held;
+
+    CHECK_EQ(take_n(&b, 100, LOG_BUDGET_BURST + 3, &held), LOG_BUDGET_BURST);
+    CHECK_EQ(take_n(&b, 100 + LOG_BUDGET_REFILL_S, 1, &held), 1);
+    CHECK_EQ(take_n(&b, 100 + LOG_BUDGET_REFILL_S - 1, 10, &held), 0);
+}
+
 int main(void)
 {
     RUN(test_burst_then_held);
     RUN(test_quiet_refills);
     RUN(test_held_saturates);
     RUN(test_wrap);
+    RUN(test_clock_behind);
     UNIT_EXIT();
 }
