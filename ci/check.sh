@@ -283,6 +283,15 @@ if [ -e build/linux/vmlinux ]; then
             LINUX_LABEL='linux: $n vCPUs' tests/boot/linux.sh"
     done
 fi
+# iommu=soft: its swiotlb-xen makes 64 MiB of DMA buffers machine-
+# contiguous below 4 GiB with XENMEM_exchange, 256 KiB at a time.
+job "linux iommu=soft" "" "LINUX_IMAGE=elf \
+    LINUX_CMDLINE='console=hvc0 earlyprintk=xen iommu=soft' \
+    LINUX_WANT_LOG='software IO TLB: mapped .*\(64MB\)' \
+    LINUX_REFUSE_LOG='Failed to remap|contiguous memory for DMA' \
+    LINUX_LOG=$log/linux-iommu-soft.log \
+    LINUX_LABEL='linux: iommu=soft (swiotlb-xen, XENMEM_exchange)' \
+    tests/boot/linux.sh"
 job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
 # Its xen-blkfront against the shim's block backend, over each device;
 # then one boot each: 64 MiB written (checked in the image) and read,

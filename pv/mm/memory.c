@@ -24,6 +24,8 @@
 #include "pv/domain.h"
 #include "pv/guest-access.h"
 #include "pv/hypercall.h"
+#include "arch/x86/flush.h"
+#include "pv/mm/guest-flush.h"
 #include "pv/mm/m2p.h"
 #include "pv/mm/memop-bits.h"
 #include "pv/mm/mm.h"
@@ -441,6 +443,262 @@ static always_inline long populate(unsigned int op,
 }
 
 /*
+ * XENMEM_exchange's steal, as Xen's steal_page() with MEMF_no_refcount:
+ * a frame of the guest's that only its allocation references (nothing
+ * maps it, no type, pin or grant mapping holds it; not shared_info, nor
+ * a grant table frame) becomes no one's, still counted in tot_pages,
+ * where the exchange's new frames take its place.  Its M2P entry stays
+ * until the exchange can't fail.
+ */
+static bool exchange_steal(unsigned long mfn)
+{
+    struct page_info *pg = mfn_to_page(mfn);
+    bool ok;
+
+    if ( !pg || mfn == dom.shared_info_mfn )
+        return false;
+    gnttab_hold();
+    ok = !gnttab_shares_frame(mfn);
+    if ( ok )
+    {
+        spin_lock(&dom.page_alloc_lock);
+        ok = page_release(pg, PGO_GUEST);
+        spin_unlock(&dom.page_alloc_lock);
+    }
+    gnttab_unhold();
+    return ok;
+}
+
+/*
+ * Frames of a chunk: the stolen and the new, to give back or keep (two
+ * frames from the allocator while the call runs: a chunk has at most
+ * 2^9 of each).
+ */
+struct exchange_chunk {
+    unsigned long *in, *out;
+    unsigned int nr_in, nr_out;
+};
+
+/* A chunk that failed: the stolen frames the guest's again, as they were. */
+static void exchange_undo(struct exchange_chunk *c, unsigned int out_order)
+{
+    while ( c->nr_in )
+        pv_mm_give_frame(c->in[--c->nr_in]);
+    while ( c->nr_out )
+        frames_free(c->out[--c->nr_out], 1UL << out_order);
+}
+
+static int exchange_write_done(unsigned long arg, unsigned long done,
+                               bool compat)
+{
+    uint8_t c[COMPAT_MSIZE(xen_memory_exchange, nr_exchanged)];
+
+    if ( !compat )
+        return copy_to_guest(arg + offsetof(struct xen_memory_exchange,
+                                            nr_exchanged), &done,
+                             sizeof(xen_ulong_t));
+    compat_store(c, sizeof(c), done);
+    return copy_to_guest(arg + COMPAT_OFFSET(xen_memory_exchange,
+                                             nr_exchanged), c, sizeof(c));
+}
+
+/*
+ * XENMEM_exchange, as Xen's memory_exchange() for a PV guest: the frames
+ * in.extent_start names (mfns, extents of 2^in.extent_order) for as many
+ * new ones, extents of 2^out.extent_order below out.mem_flags' address
+ * bits, their M2P entries pointing at the gpfns out.extent_start names,
+ * where their mfns go back.  Linux's xen_create_contiguous_region() (its
+ * swiotlb-xen, iommu=soft) makes machine-contiguous buffers so.  A chunk
+ * (the larger extent's size) at a time: its frames stolen (each must be
+ * referenced by its allocation alone, or -EINVAL), its new ones taken
+ * from the allocator (-ENOMEM if none), and only then the old ones
+ * freed, after one flush; a failed chunk gives the stolen frames back.
+ * nr_exchanged (input extents done) goes back to the guest whatever
+ * happens, and preempted, the call continues from it.  Orders past 9
+ * -EPERM; lists whose sizes differ, domains that differ, or
+ * nr_exchanged past the list, or an exact machine node -EINVAL; a list
+ * out of range -EFAULT; a foreign domain -ESRCH (dom0's -EPERM, as
+ * XSM's).  The stolen frames
+ * stay counted and the new ones aren't, so tot_pages never moves; for a
+ * moment a chunk has both, at most 2 MiB a vCPU, as in Xen.
+ */
+static always_inline long memory_exchange(unsigned long start_extent,
+                                          unsigned long arg, bool compat)
+{
+    struct exchange_chunk chunk = { 0 }, *c = &chunk;
+    const size_t esize = XEN_PFN_SIZE(compat);
+    uint8_t cx[COMPAT_SIZEOF(xen_memory_exchange)];
+    struct xen_memory_exchange x;
+    unsigned long in_list, out_list, in_chunk, out_chunk, i, j, k;
+    unsigned long gmfn, gpfn, mfn, limit;
+    unsigned int in_co, out_co;
+    long rc = 0;
+    int bits;
+
+    if ( start_extent )
+        return -XEN_EINVAL;
+    if ( compat )
+    {
+        if ( copy_from_guest(cx, arg, sizeof(cx)) )
+            return -XEN_EFAULT;
+        xlat_memory_exchange_from_compat(&x, cx);
+    }
+    else if ( copy_from_guest(&x, arg, sizeof(x)) )
+        return -XEN_EFAULT;
+
+    if ( x.in.extent_order > DOMU_MAX_ORDER ||
+         x.out.extent_order > DOMU_MAX_ORDER )
+    {
+        rc = -XEN_EPERM;
+        goto early;
+    }
+    if ( x.nr_exchanged > x.in.nr_extents || x.in.domid != x.out.domid ||
+         (~0UL >> x.in.extent_order) < x.in.nr_extents ||
+         (~0UL >> x.out.extent_order) < x.out.nr_extents ||
+         (x.in.nr_extents << x.in.extent_order) !=
+         (x.out.nr_extents << x.out.extent_order) )
+    {
+        rc = -XEN_EINVAL;
+        goto early;
+    }
+    if ( x.nr_exchanged == x.in.nr_extents )
+        return 0;
+    in_co = x.in.extent_order < x.out.extent_order
+            ? x.out.extent_order - x.in.extent_order : 0;
+    out_co = x.in.extent_order > x.out.extent_order
+             ? x.in.extent_order - x.out.extent_order : 0;
+    in_list = (unsigned long)x.in.extent_start.p;
+    out_list = (unsigned long)x.out.extent_start.p;
+    in_chunk = 1UL << in_co;
+    out_chunk = 1UL << out_co;
+    if ( compat ? !compat_handle_okay(in_list, x.in.nr_extents, esize) ||
+                  !compat_handle_okay(out_list, x.out.nr_extents, esize)
+                : x.in.nr_extents > ~0UL / esize ||
+                  x.out.nr_extents > ~0UL / esize ||
+                  !guest_range_ok(in_list, x.in.nr_extents * esize) ||
+                  !guest_range_ok(out_list, x.out.nr_extents * esize) )
+    {
+        rc = -XEN_EFAULT;
+        goto early;
+    }
+    if ( x.in.domid != DOMID_SELF && x.in.domid != PV_DOMID )
+    {
+        rc = x.in.domid == 0 ? -XEN_EPERM : -XEN_ESRCH;
+        goto early;
+    }
+    /*
+     * As Xen's: an exact machine node is refused (propagate_node()); the
+     * address bits go to the allocator as they are, so too few for any
+     * frame are -ENOMEM, the stolen frames given back.
+     */
+    if ( memop_address_bits(x.out.mem_flags & ~XENMEMF_address_bits(~0u),
+                            frames_max_pfn()) < 0 )
+    {
+        rc = -XEN_EINVAL;
+        goto early;
+    }
+    bits = XENMEMF_get_address_bits(x.out.mem_flags);
+    if ( bits >= (int)(memop_order_from_pages(frames_max_pfn()) +
+                       PAGE_SHIFT) )
+        bits = 0;
+    limit = memop_limit_pfn(bits, compat ? compat_alloc_bits() : 0);
+    BUILD_BUG_ON((sizeof(*c->in) << DOMU_MAX_ORDER) != PAGE_SIZE);
+    if ( (mfn = frames_alloc(2, 1, 0)) == INVALID_PFN )
+    {
+        rc = -XEN_ENOMEM;
+        goto early;
+    }
+    c->in = __va(mfn << PAGE_SHIFT);
+    c->out = c->in + (1UL << DOMU_MAX_ORDER);
+
+    for ( i = x.nr_exchanged >> in_co; i < x.in.nr_extents >> in_co; i++ )
+    {
+        if ( i != x.nr_exchanged >> in_co &&
+             hypercall_preempt_check(((i - (x.nr_exchanged >> in_co)) <<
+                                      in_co) << x.in.extent_order) )
+        {
+            frames_free(__pa(c->in) >> PAGE_SHIFT, 2);
+            if ( exchange_write_done(arg, i << in_co, compat) )
+                return -XEN_EFAULT;
+            return hypercall_create_continuation(__HYPERVISOR_memory_op,
+                                                 XENMEM_exchange, arg, 0, 0);
+        }
+
+        /* The chunk's frames stolen from the guest. */
+        c->nr_in = c->nr_out = 0;
+        for ( j = 0; j < in_chunk; j++ )
+        {
+            if ( copy_elem_from_guest(&gmfn, in_list, (i << in_co) + j,
+                                      esize) )
+            {
+                rc = -XEN_EFAULT;
+                goto fail;
+            }
+            for ( k = 0; k < (1UL << x.in.extent_order); k++ )
+            {
+                if ( !exchange_steal(gmfn + k) )
+                {
+                    printk(XENLOG_DEBUG "d1: exchange: mfn %#lx is not "
+                           "the guest's alone\n", gmfn + k);
+                    rc = -XEN_EINVAL;
+                    goto fail;
+                }
+                c->in[c->nr_in++] = gmfn + k;
+            }
+        }
+
+        /* Its new frames. */
+        for ( j = 0; j < out_chunk; j++ )
+        {
+            mfn = frames_alloc(1UL << x.out.extent_order, x.out.extent_order,
+                               limit);
+            if ( mfn == INVALID_PFN )
+            {
+                rc = -XEN_ENOMEM;
+                goto fail;
+            }
+            c->out[c->nr_out++] = mfn;
+        }
+
+        /* No failing from here on: the old frames go, after a flush. */
+        for ( j = 0; j < c->nr_in; j++ )
+            pv_m2p_set(c->in[j], ~0UL);
+        pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+        for ( j = 0; j < c->nr_in; j++ )
+            frames_free(c->in[j], 1);
+        for ( j = 0; j < c->nr_out; j++ )
+        {
+            unsigned long nr = 1UL << x.out.extent_order;
+
+            mfn = c->out[j];
+            memset(__va(mfn << PAGE_SHIFT), 0, nr << PAGE_SHIFT);
+            if ( copy_elem_from_guest(&gpfn, out_list, (i << out_co) + j,
+                                      esize) )
+                rc = -XEN_EFAULT;       /* the guest's, with no M2P entry */
+            else
+                pv_m2p_set_run(mfn, gpfn, nr, 1);
+            pv_mm_give_frames(mfn, nr);
+            if ( rc != -XEN_EFAULT &&
+                 copy_elem_to_guest(out_list, (i << out_co) + j, mfn, esize) )
+                rc = -XEN_EFAULT;
+        }
+        c->nr_in = c->nr_out = 0;
+    }
+    x.nr_exchanged = x.in.nr_extents;
+    goto done;
+
+ fail:
+    exchange_undo(c, x.out.extent_order);
+    x.nr_exchanged = i << in_co;
+ done:
+    frames_free(__pa(c->in) >> PAGE_SHIFT, 2);
+ early:
+    if ( exchange_write_done(arg, x.nr_exchanged, compat) )
+        rc = -XEN_EFAULT;
+    return rc;
+}
+
+/*
  * XENMEM_machphys_mapping for a 32-bit guest, as Xen's
  * compat_arch_memory_op(): where its M2P is (pv/mm/m2p.c), and the
  * highest mfn it has an entry for.
@@ -503,7 +761,8 @@ static always_inline long memory_op(unsigned long cmd, unsigned long arg,
 
     moved_frames[smp_processor_id()] =
         op == XENMEM_decrease_reservation ||
-        op == XENMEM_increase_reservation || op == XENMEM_populate_physmap;
+        op == XENMEM_increase_reservation || op == XENMEM_populate_physmap ||
+        op == XENMEM_exchange;
     switch ( op )
     {
     case XENMEM_maximum_ram_page:
@@ -529,6 +788,9 @@ static always_inline long memory_op(unsigned long cmd, unsigned long arg,
     case XENMEM_increase_reservation:
     case XENMEM_populate_physmap:
         return populate(op, start_extent, arg, compat);
+
+    case XENMEM_exchange:
+        return memory_exchange(start_extent, arg, compat);
 
     default:
         return arch_memory_op(cmd, arg, compat);

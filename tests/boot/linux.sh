@@ -26,6 +26,9 @@
 # (build/linux).  Without busybox-static (no network) the kernel boots
 # without an initrd; LINUX_INITRD=none boots it without one on purpose
 # (a boot loader that brings its own: tests/boot/pvgrub-linux.sh).
+# LINUX_CMDLINE replaces the kernel's command line; LINUX_WANT_LOG, a
+# regex, must match a console line too (what the command line asked
+# for happened), and LINUX_REFUSE_LOG must match none.
 # Debian's own bzImage is booted second, through the shim's decompressor,
 # and must reach the same milestone ("linux: bzImage", console in
 # build/check/linux-bzimage.log); LINUX_IMAGE=elf or =bzimage boots only
@@ -290,6 +293,14 @@ name=none
 what="reached $name (wanted at least $LINUX_EXPECT; $stopped$initrd_note)"
 if grep -aqE 'Panic on CPU|FATAL TRAP' "$log"; then
     echo "FAIL: $label: the shim itself failed; $what (console: $log)"
+elif [ -n "${LINUX_WANT_LOG:-}" ] &&
+     ! grep -aqE -- "$LINUX_WANT_LOG" "$log"; then
+    echo "FAIL: $label: no line matches '$LINUX_WANT_LOG'; $what" \
+         "(console: $log)"
+elif [ -n "${LINUX_REFUSE_LOG:-}" ] &&
+     grep -aqE -- "$LINUX_REFUSE_LOG" "$log"; then
+    echo "FAIL: $label: $(grep -aE -- "$LINUX_REFUSE_LOG" "$log" |
+         head -n 1); $what (console: $log)"
 elif [ "$got" -ge "$want" ]; then
     echo "PASS: $label: $what"
 else
