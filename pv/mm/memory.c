@@ -720,9 +720,23 @@ static long compat_machphys_mapping(unsigned long arg)
 }
 
 /*
- * Xen's arch_memory_op() compares the whole cmd: no start extent here.
- * XENMEM_machphys_mapping is answered to a 32-bit guest only, so far.
+ * XENMEM_machphys_mapping for a 64-bit guest, as Xen's subarch_memory_op()
+ * answers a domU: the M2P's place in the ABI's reserved range, and as many
+ * entries as the range holds (Xen names the RAM's end to dom0 alone).
+ * Linux's xen_setup_machphys_mapping() bounds its M2P lookups by it.
  */
+static long machphys_mapping(unsigned long arg)
+{
+    const struct xen_machphys_mapping m = {
+        .v_start = MACH2PHYS_VIRT_START,
+        .v_end = MACH2PHYS_VIRT_END,
+        .max_mfn = MACH2PHYS_NR_ENTRIES - 1,
+    };
+
+    return copy_to_guest(arg, &m, sizeof(m)) ? -XEN_EFAULT : 0;
+}
+
+/* Xen's arch_memory_op() compares the whole cmd: no start extent here. */
 static always_inline long arch_memory_op(unsigned long cmd,
                                          unsigned long arg, bool compat)
 {
@@ -732,9 +746,7 @@ static always_inline long arch_memory_op(unsigned long cmd,
         return memory_map(arg, compat);
 
     case XENMEM_machphys_mapping:
-        if ( compat )
-            return compat_machphys_mapping(arg);
-        return -XEN_ENOSYS;
+        return compat ? compat_machphys_mapping(arg) : machphys_mapping(arg);
 
     default:
         return -XEN_ENOSYS;
