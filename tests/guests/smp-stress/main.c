@@ -72,7 +72,10 @@
  *   timers set and stopped by all four (its last singleshot fires, a
  *   periodic one set after ticks and stops when stopped); four
  *   decrease_reservations of one frame (one 1, three 0: the frame went
- *   once, vCPU 0 takes one back); four long console lines at once.
+ *   once, vCPU 0 takes one back), after four XENMEM_exchanges of one
+ *   frame (one 0, its new frame at its gpfn, three -EINVAL with nothing
+ *   exchanged, the old frame gone once); four long console lines at
+ *   once.
  *
  * A vCPU that stops making progress (a barrier waits WAIT_NS) is named
  * with the step and operation it was in.  Command line: rounds=N
@@ -1533,6 +1536,28 @@ static void vc_end(struct cpu *c)
 #define LONG_LINE       240
 
 static unsigned long race_mfn;      /* the frame four vCPUs give back */
+static unsigned long race_xmfn;     /* the frame four vCPUs exchange */
+static xen_pfn_t race_xout[NR_VCPUS];
+static xen_ulong_t race_xdone[NR_VCPUS];
+#define EXCHANGE_PFN(v) (start_info->nr_pages + 96 + (v))
+
+/* vCPU @v's exchange of race_xmfn for a frame at its own gpfn. */
+static long exchange_one(unsigned int v)
+{
+    xen_pfn_t in = race_xmfn;
+    struct xen_memory_exchange x = {
+        .in = { .nr_extents = 1, .domid = DOMID_SELF },
+        .out = { .nr_extents = 1, .domid = DOMID_SELF },
+    };
+    long rc;
+
+    race_xout[v] = EXCHANGE_PFN(v);
+    set_xen_guest_handle(x.in.extent_start, &in);
+    set_xen_guest_handle(x.out.extent_start, &race_xout[v]);
+    rc = memory_op(XENMEM_exchange, &x);
+    race_xdone[v] = x.nr_exchanged;
+    return rc;
+}
 
 /* One frame back to the guest at @pfn: its mfn, or 0 after a failure. */
 static unsigned long populate_one(struct cpu *c, unsigned long pfn)
@@ -1755,7 +1780,7 @@ static void sync(struct cpu *c, const char *what)
  * race_rc[race][vCPU]; vCPU 0 checks them afterwards (race_end()).
  */
 enum { R_PIN, R_UNPIN, R_VIRQ, R_BINDI, R_UNMAP, R_MAP, R_DECREASE,
-       NR_RACES };
+       R_EXCHANGE, NR_RACES };
 static long race_rc[NR_RACES][NR_VCPUS];
 static grant_handle_t race_handle[NR_VCPUS + 1];    /* the last: vCPU 0's */
 static evtchn_port_t race_port;
@@ -2055,6 +2080,9 @@ static void race_phase(struct cpu *c)
     race_timers_end(c);
     sync(c, "race: timers checked");
 
+    /* The exchange first: its new frame may be any free one. */
+    race_rc[R_EXCHANGE][id] = exchange_one(id);
+    sync(c, "race: XENMEM_exchange of one frame");
     f = race_mfn;
     race_rc[R_DECREASE][id] = reservation_op(XENMEM_decrease_reservation,
                                              &f, 1, 0, 0, DOMID_SELF);
@@ -2098,6 +2126,23 @@ static void race_end(struct cpu *c)
     if ( mfn_to_pfn(race_mfn) != ~0UL )
         fail(c, "frame %#lx given back in the race: M2P entry %#lx",
              race_mfn, mfn_to_pfn(race_mfn));
+    one_winner(c, R_EXCHANGE, "XENMEM_exchange of one frame", -XEN_EINVAL,
+               false);
+    if ( mfn_to_pfn(race_xmfn) != ~0UL )
+        fail(c, "frame %#lx exchanged in the race: M2P entry %#lx",
+             race_xmfn, mfn_to_pfn(race_xmfn));
+    for ( v = 0; v < NR_VCPUS; v++ )
+        if ( race_xdone[v] != !race_rc[R_EXCHANGE][v] )
+            fail(c, "race of exchanges: vCPU %u: nr_exchanged %lu, rc %ld",
+                 v, (unsigned long)race_xdone[v], race_rc[R_EXCHANGE][v]);
+        else if ( !race_rc[R_EXCHANGE][v] )
+        {
+            if ( mfn_to_pfn(race_xout[v]) != EXCHANGE_PFN(v) )
+                fail(c, "race of exchanges: new mfn %#lx's M2P entry %#lx",
+                     (unsigned long)race_xout[v],
+                     mfn_to_pfn(race_xout[v]));
+            race_xmfn = race_xout[v];   /* the next round's */
+        }
     race_mfn = populate_one(c, BALLOON_PFN(NR_VCPUS)) ?: race_mfn;
     if ( exinfo_vector(probe_read(race_gwin[NR_VCPUS])) != X86_EXC_PF )
         fail(c, "the window still reads after the race of unmaps");
@@ -2216,6 +2261,7 @@ static void setup_mmu(void)
     sl2 = alloc_frame();
     race_l1 = alloc_frame();
     race_mfn = alloc_frame();
+    race_xmfn = alloc_frame();
     gdt_mfn = alloc_frame();
     frame_set_pte(race_l1, 0, pte_make(data_mfn[0], PTE_RO));
     frame_set_pte(race_l1, 1, pte_make(data_mfn[1], PTE_RW));
