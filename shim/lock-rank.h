@@ -74,6 +74,12 @@ enum lock_rank {
      * keeping each copy in step.  Xen maps the frames instead.
      */
     LOCK_RANK_GDT,
+    /*
+     * XENMEM_exchange's one chunk in flight (pv/mm/memory.c): its frames
+     * stolen under the grant table's lock and page_alloc_lock, taken
+     * from the allocator, flushed.
+     */
+    LOCK_RANK_EXCHANGE,
     /* The grant table's rwlock (Xen's gt->lock). */
     LOCK_RANK_GRANT_TABLE,
     /* One active grant entry's lock (Xen's active_grant_entry.lock). */
@@ -168,6 +174,7 @@ static inline const char *lock_rank_name(unsigned int r)
     case LOCK_RANK_EVTCHN_FIFO_QUEUE:   return "evtchn_fifo_queue";
     case LOCK_RANK_VCPU:                return "vcpu";
     case LOCK_RANK_GDT:                 return "gdt_lock";
+    case LOCK_RANK_EXCHANGE:            return "exchange_lock";
     case LOCK_RANK_GRANT_TABLE:         return "grant_table";
     case LOCK_RANK_GRANT_ACTIVE:        return "grant_active";
     case LOCK_RANK_MAPTRACK:            return "maptrack";

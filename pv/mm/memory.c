@@ -466,26 +466,33 @@ static bool exchange_steal(unsigned long mfn)
         spin_unlock(&dom.page_alloc_lock);
     }
     gnttab_unhold();
+    /* Every type reference comes with a general one: none can be left. */
+    ASSERT(!ok || !page_type_count(pg));
     return ok;
 }
 
 /*
- * Frames of a chunk: the stolen and the new, to give back or keep (two
- * frames from the allocator while the call runs: a chunk has at most
- * 2^9 of each).
+ * A chunk's frames, the stolen and the new, to give back or keep: at most
+ * 2^9 of each.  One chunk is in flight at a time, domain-wide
+ * (exchange_lock): its new frames come from the allocator before the
+ * stolen ones go back, uncounted (the stolen stay counted), so a guest
+ * at its maximum reservation holds at most one chunk (2 MiB) of the
+ * shim's reserve for a moment, not one a vCPU.
  */
-struct exchange_chunk {
-    unsigned long *in, *out;
+static struct {
+    unsigned long in[1UL << DOMU_MAX_ORDER];
+    unsigned long out[1UL << DOMU_MAX_ORDER];
     unsigned int nr_in, nr_out;
-};
+} xc;
+static DEFINE_SPINLOCK(exchange_lock, LOCK_RANK_EXCHANGE);
 
 /* A chunk that failed: the stolen frames the guest's again, as they were. */
-static void exchange_undo(struct exchange_chunk *c, unsigned int out_order)
+static void exchange_undo(unsigned int out_order)
 {
-    while ( c->nr_in )
-        pv_mm_give_frame(c->in[--c->nr_in]);
-    while ( c->nr_out )
-        frames_free(c->out[--c->nr_out], 1UL << out_order);
+    while ( xc.nr_in )
+        pv_mm_give_frame(xc.in[--xc.nr_in]);
+    while ( xc.nr_out )
+        frames_free(xc.out[--xc.nr_out], 1UL << out_order);
 }
 
 static int exchange_write_done(unsigned long arg, unsigned long done,
@@ -503,34 +510,106 @@ static int exchange_write_done(unsigned long arg, unsigned long done,
 }
 
 /*
+ * One chunk, under exchange_lock: its in-extents' frames stolen, its new
+ * ones taken, then (no failing after that) the stolen freed after a
+ * flush and the new ones the guest's.  0, or the error that stops the
+ * exchange: before the commit (nothing of the chunk done), or -EFAULT
+ * after it, as Xen's: an out extent whose gpfn won't read is the guest's
+ * with no M2P entry, one whose mfn won't write back has its entry.
+ */
+static always_inline long exchange_chunk(const struct xen_memory_exchange *x,
+                                         unsigned long i, unsigned int in_co,
+                                         unsigned int out_co,
+                                         unsigned long limit, bool compat)
+{
+    const size_t esize = XEN_PFN_SIZE(compat);
+    const unsigned long in_list = (unsigned long)x->in.extent_start.p;
+    const unsigned long out_list = (unsigned long)x->out.extent_start.p;
+    const unsigned long nr = 1UL << x->out.extent_order;
+    unsigned long j, k, gmfn, gpfn, mfn;
+    long rc = 0;
+
+    xc.nr_in = xc.nr_out = 0;
+    for ( j = 0; j < (1UL << in_co); j++ )
+    {
+        if ( copy_elem_from_guest(&gmfn, in_list, (i << in_co) + j, esize) )
+        {
+            exchange_undo(x->out.extent_order);
+            return -XEN_EFAULT;
+        }
+        for ( k = 0; k < (1UL << x->in.extent_order); k++ )
+        {
+            if ( !exchange_steal(gmfn + k) )
+            {
+                printk(XENLOG_DEBUG "d1: exchange: mfn %#lx is not the "
+                       "guest's alone\n", gmfn + k);
+                exchange_undo(x->out.extent_order);
+                return -XEN_EINVAL;
+            }
+            xc.in[xc.nr_in++] = gmfn + k;
+        }
+    }
+    for ( j = 0; j < (1UL << out_co); j++ )
+    {
+        if ( (mfn = frames_alloc(nr, x->out.extent_order, limit)) ==
+             INVALID_PFN )
+        {
+            exchange_undo(x->out.extent_order);
+            return -XEN_ENOMEM;
+        }
+        xc.out[xc.nr_out++] = mfn;
+    }
+
+    for ( j = 0; j < xc.nr_in; j++ )
+        pv_m2p_set(xc.in[j], ~0UL);
+    pv_flush_domain(0, FLUSH_TLB_GLOBAL);
+    for ( j = 0; j < xc.nr_in; j++ )
+        frames_free(xc.in[j], 1);
+    for ( j = 0; j < xc.nr_out; j++ )
+    {
+        bool gpfn_ok;
+
+        mfn = xc.out[j];
+        memset(__va(mfn << PAGE_SHIFT), 0, nr << PAGE_SHIFT);
+        gpfn_ok = !copy_elem_from_guest(&gpfn, out_list, (i << out_co) + j,
+                                        esize);
+        if ( gpfn_ok )
+            pv_m2p_set_run(mfn, gpfn, nr, 1);
+        pv_mm_give_frames(mfn, nr);
+        if ( !gpfn_ok ||
+             copy_elem_to_guest(out_list, (i << out_co) + j, mfn, esize) )
+            rc = -XEN_EFAULT;
+    }
+    xc.nr_in = xc.nr_out = 0;
+    return rc;
+}
+
+/*
  * XENMEM_exchange, as Xen's memory_exchange() for a PV guest: the frames
  * in.extent_start names (mfns, extents of 2^in.extent_order) for as many
  * new ones, extents of 2^out.extent_order below out.mem_flags' address
  * bits, their M2P entries pointing at the gpfns out.extent_start names,
  * where their mfns go back.  Linux's xen_create_contiguous_region() (its
  * swiotlb-xen, iommu=soft) makes machine-contiguous buffers so.  A chunk
- * (the larger extent's size) at a time: its frames stolen (each must be
- * referenced by its allocation alone, or -EINVAL), its new ones taken
- * from the allocator (-ENOMEM if none), and only then the old ones
- * freed, after one flush; a failed chunk gives the stolen frames back.
- * nr_exchanged (input extents done) goes back to the guest whatever
- * happens, and preempted, the call continues from it.  Orders past 9
- * -EPERM; lists whose sizes differ, domains that differ, or
- * nr_exchanged past the list, or an exact machine node -EINVAL; a list
- * out of range -EFAULT; a foreign domain -ESRCH (dom0's -EPERM, as
- * XSM's).  The stolen frames
- * stay counted and the new ones aren't, so tot_pages never moves; for a
- * moment a chunk has both, at most 2 MiB a vCPU, as in Xen.
+ * (the larger extent's size) at a time (exchange_chunk()): each frame
+ * must be referenced by its allocation alone, or -EINVAL; no new frame
+ * below the address bits is -ENOMEM; a failed chunk gives its stolen
+ * frames back.  nr_exchanged (input extents done, the chunk that failed
+ * not among them) goes back to the guest whatever happens, and
+ * preempted, the call continues from it.  Orders past 9 or dom0 -EPERM;
+ * lists whose sizes differ, domains that differ, nr_exchanged past the
+ * list, a start extent or an exact machine node -EINVAL; a list out of
+ * range -EFAULT; another domain -ESRCH.  The stolen frames stay counted
+ * and the new ones aren't, so tot_pages never moves (Xen's
+ * MEMF_no_refcount).
  */
 static always_inline long memory_exchange(unsigned long start_extent,
                                           unsigned long arg, bool compat)
 {
-    struct exchange_chunk chunk = { 0 }, *c = &chunk;
     const size_t esize = XEN_PFN_SIZE(compat);
     uint8_t cx[COMPAT_SIZEOF(xen_memory_exchange)];
     struct xen_memory_exchange x;
-    unsigned long in_list, out_list, in_chunk, out_chunk, i, j, k;
-    unsigned long gmfn, gpfn, mfn, limit;
+    unsigned long in_list, out_list, i, first, limit;
     unsigned int in_co, out_co;
     long rc = 0;
     int bits;
@@ -550,7 +629,7 @@ static always_inline long memory_exchange(unsigned long start_extent,
          x.out.extent_order > DOMU_MAX_ORDER )
     {
         rc = -XEN_EPERM;
-        goto early;
+        goto out;
     }
     if ( x.nr_exchanged > x.in.nr_extents || x.in.domid != x.out.domid ||
          (~0UL >> x.in.extent_order) < x.in.nr_extents ||
@@ -559,7 +638,7 @@ static always_inline long memory_exchange(unsigned long start_extent,
          (x.out.nr_extents << x.out.extent_order) )
     {
         rc = -XEN_EINVAL;
-        goto early;
+        goto out;
     }
     if ( x.nr_exchanged == x.in.nr_extents )
         return 0;
@@ -569,8 +648,6 @@ static always_inline long memory_exchange(unsigned long start_extent,
              ? x.in.extent_order - x.out.extent_order : 0;
     in_list = (unsigned long)x.in.extent_start.p;
     out_list = (unsigned long)x.out.extent_start.p;
-    in_chunk = 1UL << in_co;
-    out_chunk = 1UL << out_co;
     if ( compat ? !compat_handle_okay(in_list, x.in.nr_extents, esize) ||
                   !compat_handle_okay(out_list, x.out.nr_extents, esize)
                 : x.in.nr_extents > ~0UL / esize ||
@@ -579,120 +656,50 @@ static always_inline long memory_exchange(unsigned long start_extent,
                   !guest_range_ok(out_list, x.out.nr_extents * esize) )
     {
         rc = -XEN_EFAULT;
-        goto early;
+        goto out;
+    }
+    /* Xen's propagate_node(): an exact machine node, not for a domU. */
+    if ( XENMEMF_get_node(x.out.mem_flags) != MEMOP_NO_NODE &&
+         (x.out.mem_flags & XENMEMF_exact_node_request) )
+    {
+        rc = -XEN_EINVAL;
+        goto out;
     }
     if ( x.in.domid != DOMID_SELF && x.in.domid != PV_DOMID )
     {
         rc = x.in.domid == 0 ? -XEN_EPERM : -XEN_ESRCH;
-        goto early;
+        goto out;
     }
     /*
-     * As Xen's: an exact machine node is refused (propagate_node()); the
-     * address bits go to the allocator as they are, so too few for any
-     * frame are -ENOMEM, the stolen frames given back.
+     * The address bits go to the allocator as they are (Xen's
+     * domain_clamp_alloc_bitsize()): too few for any frame is -ENOMEM.
      */
-    if ( memop_address_bits(x.out.mem_flags & ~XENMEMF_address_bits(~0u),
-                            frames_max_pfn()) < 0 )
-    {
-        rc = -XEN_EINVAL;
-        goto early;
-    }
     bits = XENMEMF_get_address_bits(x.out.mem_flags);
     if ( bits >= (int)(memop_order_from_pages(frames_max_pfn()) +
                        PAGE_SHIFT) )
         bits = 0;
     limit = memop_limit_pfn(bits, compat ? compat_alloc_bits() : 0);
-    BUILD_BUG_ON((sizeof(*c->in) << DOMU_MAX_ORDER) != PAGE_SIZE);
-    if ( (mfn = frames_alloc(2, 1, 0)) == INVALID_PFN )
-    {
-        rc = -XEN_ENOMEM;
-        goto early;
-    }
-    c->in = __va(mfn << PAGE_SHIFT);
-    c->out = c->in + (1UL << DOMU_MAX_ORDER);
 
-    for ( i = x.nr_exchanged >> in_co; i < x.in.nr_extents >> in_co; i++ )
+    first = x.nr_exchanged >> in_co;
+    for ( i = first; i < x.in.nr_extents >> in_co; i++ )
     {
-        if ( i != x.nr_exchanged >> in_co &&
-             hypercall_preempt_check(((i - (x.nr_exchanged >> in_co)) <<
-                                      in_co) << x.in.extent_order) )
+        if ( i != first &&
+             hypercall_preempt_check(((i - first) << in_co) <<
+                                     x.in.extent_order) )
         {
-            frames_free(__pa(c->in) >> PAGE_SHIFT, 2);
             if ( exchange_write_done(arg, i << in_co, compat) )
                 return -XEN_EFAULT;
             return hypercall_create_continuation(__HYPERVISOR_memory_op,
                                                  XENMEM_exchange, arg, 0, 0);
         }
-
-        /* The chunk's frames stolen from the guest. */
-        c->nr_in = c->nr_out = 0;
-        for ( j = 0; j < in_chunk; j++ )
-        {
-            if ( copy_elem_from_guest(&gmfn, in_list, (i << in_co) + j,
-                                      esize) )
-            {
-                rc = -XEN_EFAULT;
-                goto fail;
-            }
-            for ( k = 0; k < (1UL << x.in.extent_order); k++ )
-            {
-                if ( !exchange_steal(gmfn + k) )
-                {
-                    printk(XENLOG_DEBUG "d1: exchange: mfn %#lx is not "
-                           "the guest's alone\n", gmfn + k);
-                    rc = -XEN_EINVAL;
-                    goto fail;
-                }
-                c->in[c->nr_in++] = gmfn + k;
-            }
-        }
-
-        /* Its new frames. */
-        for ( j = 0; j < out_chunk; j++ )
-        {
-            mfn = frames_alloc(1UL << x.out.extent_order, x.out.extent_order,
-                               limit);
-            if ( mfn == INVALID_PFN )
-            {
-                rc = -XEN_ENOMEM;
-                goto fail;
-            }
-            c->out[c->nr_out++] = mfn;
-        }
-
-        /* No failing from here on: the old frames go, after a flush. */
-        for ( j = 0; j < c->nr_in; j++ )
-            pv_m2p_set(c->in[j], ~0UL);
-        pv_flush_domain(0, FLUSH_TLB_GLOBAL);
-        for ( j = 0; j < c->nr_in; j++ )
-            frames_free(c->in[j], 1);
-        for ( j = 0; j < c->nr_out; j++ )
-        {
-            unsigned long nr = 1UL << x.out.extent_order;
-
-            mfn = c->out[j];
-            memset(__va(mfn << PAGE_SHIFT), 0, nr << PAGE_SHIFT);
-            if ( copy_elem_from_guest(&gpfn, out_list, (i << out_co) + j,
-                                      esize) )
-                rc = -XEN_EFAULT;       /* the guest's, with no M2P entry */
-            else
-                pv_m2p_set_run(mfn, gpfn, nr, 1);
-            pv_mm_give_frames(mfn, nr);
-            if ( rc != -XEN_EFAULT &&
-                 copy_elem_to_guest(out_list, (i << out_co) + j, mfn, esize) )
-                rc = -XEN_EFAULT;
-        }
-        c->nr_in = c->nr_out = 0;
+        spin_lock_irq_on_wait(&exchange_lock);
+        rc = exchange_chunk(&x, i, in_co, out_co, limit, compat);
+        spin_unlock(&exchange_lock);
+        if ( rc )
+            break;
     }
-    x.nr_exchanged = x.in.nr_extents;
-    goto done;
-
- fail:
-    exchange_undo(c, x.out.extent_order);
     x.nr_exchanged = i << in_co;
- done:
-    frames_free(__pa(c->in) >> PAGE_SHIFT, 2);
- early:
+ out:
     if ( exchange_write_done(arg, x.nr_exchanged, compat) )
         rc = -XEN_EFAULT;
     return rc;

@@ -11,9 +11,10 @@
  * guest's, one past RAM (the chunk before it done, nr_exchanged saying
  * so); lists whose sizes differ, domains that differ, other domains,
  * orders past 9, nr_exchanged past the list, a start extent, faulting
- * pointers; and too few address bits for any frame (-ENOMEM).  An out
- * list that faults only as the new frames' gpfns are read is -EFAULT
- * with the frames exchanged, as in Xen.  mm-audit
+ * pointers, an exact machine node, a frame named twice; and too few
+ * address bits for any frame (-ENOMEM).  An out list that faults only
+ * as the new frames' gpfns are read ends the exchange after that chunk,
+ * -EFAULT, as in Xen.  mm-audit
  * checks the frame table after each call; memory-exchange-preempt runs
  * it all with a continuation after every chunk.
  */
@@ -237,16 +238,31 @@ static void refusals(void)
     check_rc(memory_op(XENMEM_exchange, BAD_XEN), -XEN_EFAULT);
     check_kept("refused early", in, 4);
 
-    /*
-     * An out list in range but unmapped: as in Xen, each chunk is done
-     * before its gpfn is read, so all four go, to frames with no M2P
-     * entry whose mfns the guest never learns, and -EFAULT says so.
-     */
+    /* A machine node asked for exactly (Xen's propagate_node()). */
     set_xen_guest_handle(x.in.extent_start, in);
-    set_xen_guest_handle(x.out.extent_start, (xen_pfn_t *)BAD_UNMAPPED);
-    check_rc(memory_op(XENMEM_exchange, &x), -XEN_EFAULT);
-    check_rc(x.nr_exchanged, 4);
-    check_gone("an out list unmapped", in, 4);
+    x.out.mem_flags = XENMEMF_node(0) | XENMEMF_exact_node_request;
+    check_rc(memory_op(XENMEM_exchange, &x), -XEN_EINVAL);
+    x.out.mem_flags = 0;
+    check_kept("refused early", in, 4);
+
+    /* One frame named twice in a chunk: stolen once, given back once. */
+    old[0] = in[0];
+    in[1] = in[0];
+    check_rc(exchange(in, 2, 0, out, 1, 1, 0), -XEN_EINVAL);
+    check_kept("named twice", old, 1);
+
+    /*
+     * An out list in range but unmapped: as in Xen, the first chunk is
+     * done before its gpfn is read (its new frame the guest's, with no
+     * M2P entry, its mfn never told) and the exchange stops there,
+     * -EFAULT, nr_exchanged not counting it; the other three stay.
+     */
+    fresh(in, 4, true);
+    check_rc(exchange(in, 4, 0, (xen_pfn_t *)BAD_UNMAPPED, 4, 0, 0),
+             -XEN_EFAULT);
+    check_rc(x.nr_exchanged, 0);
+    check_gone("an out list unmapped", in, 1);
+    check_kept("an out list unmapped", &in[1], 3);
 }
 
 void test_main(void)
