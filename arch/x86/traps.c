@@ -162,10 +162,13 @@ static uint8_t nmi_reason[NR_CPUS];     /* the port as CPU 0 last read it */
 static unsigned int nmi_report[NR_CPUS];    /* XEN_NMIREASON_*, to say */
 static unsigned long nmi_count[NR_CPUS];
 static void (*nmi_forward)(unsigned int reasons);
+static void (*nmi_stats_guest)(void);
 
-void trap_set_nmi_forward(void (*fn)(unsigned int reasons))
+void trap_set_nmi_forward(void (*fn)(unsigned int reasons),
+                          void (*stats)(void))
 {
     nmi_forward = fn;
+    nmi_stats_guest = stats;
 }
 
 /* nmi=fatal: Xen's fatal_trap() for an NMI, with what it was. */
@@ -269,7 +272,7 @@ static void nmi_softirq(void)
         nmi_forward(report);
 }
 
-/* 'n', Xen's do_nmi_stats(): each CPU's NMIs. */
+/* 'n', Xen's do_nmi_stats(): each CPU's NMIs, then vCPU 0's state. */
 static void nmi_stats(unsigned char key)
 {
     unsigned int cpu;
@@ -279,6 +282,8 @@ static void nmi_stats(unsigned char key)
     for ( cpu = 0; cpu < NR_CPUS; cpu++ )
         if ( cpu_online(cpu) )
             printk("%3u\t%3lu\n", cpu, ACCESS_ONCE(nmi_count[cpu]));
+    if ( nmi_stats_guest )
+        nmi_stats_guest();
 }
 
 void traps_init(void)

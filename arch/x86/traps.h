@@ -24,9 +24,10 @@ void trap_set_pf_fixup(bool (*fn)(const struct cpu_regs *regs,
  * The platform's NMI (the boot CPU's), with nmi=guest (the default): @fn
  * is called from a softirq on the boot CPU with what it was
  * (XEN_NMIREASON_* bits), to hand it to the guest as Xen hands one to
- * dom0 (nmi=dom0).
+ * dom0 (nmi=dom0).  @stats prints the guest's side for the 'n' key.
  */
-void trap_set_nmi_forward(void (*fn)(unsigned int reasons));
+void trap_set_nmi_forward(void (*fn)(unsigned int reasons),
+                          void (*stats)(void));
 
 /* The general-purpose registers of a frame, in Xen's dump layout. */
 void show_gprs(const struct cpu_regs *r);

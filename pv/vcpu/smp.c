@@ -451,6 +451,19 @@ static void nmi_to_guest(unsigned int reasons)
         vcpu_unblock(v);
 }
 
+/* The 'n' key's last line, as Xen's do_nmi_stats(): vCPU 0's NMI state. */
+static void nmi_stats_guest(void)
+{
+    const struct vcpu *v = &dom.vcpu[0];
+    bool pend = ACCESS_ONCE(v->nmi_pending), mask = ACCESS_ONCE(v->nmi_masked);
+
+    if ( pend || mask )
+        printk("d1v0: NMI%s%s\n", pend ? " pending" : "",
+               mask ? " masked" : "");
+    else
+        printk("d1v0: NMI neither pending nor masked\n");
+}
+
 /*
  * Xen's register_guest_nmi_callback(): an NMI that came before vCPU 0
  * had a callback was dropped ("the NMI edge lost"): its reason left in
@@ -470,7 +483,7 @@ noreturn void pv_start_guest(void)
 {
     struct vcpu *v = &dom.vcpu[0];
 
-    trap_set_nmi_forward(nmi_to_guest);
+    trap_set_nmi_forward(nmi_to_guest, nmi_stats_guest);
 
     idle_set_work(pv_idle_work);
     pv_domain_lock();

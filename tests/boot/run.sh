@@ -545,7 +545,7 @@ section_keys() {
         "+\*\*\* Dumping CPU3 host state: \*\*\*" "-did not answer" \
         "+Synced stime skew: max=[0-9]+ns avg=[0-9]+ns samples=1 current=[0-9]+ns" \
         "+CPU[[:space:]]+NMI" \
-        "+  3[[:space:]]+  0" \
+        "+  3[[:space:]]+  0" "+d1v0: NMI neither pending nor masked" \
         '+console-ring-input: got "back-to-the-guest"' '+Test result: SUCCESS' \
         -- build/guests/console-ring-input.elf --guest-cmdline "wait=60" --vcpus 4
     # After 'L' every count is zero again: the second 'l' shows it.
