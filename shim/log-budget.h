@@ -36,16 +36,17 @@ bool log_budget_take(struct log_budget *b, uint64_t now_s,
 
 /*
  * printk() a line of @b, a device called @name: "@prefix: @name: N lines
- * held back" first if any were.
+ * held back" first if any were, as a warning whatever the line's level
+ * (what was held back may have been warnings).
  */
-#define budget_printk(b, level, prefix, name, fmt, ...) do {               \
+#define budget_printk(b, level, prefix, name, fmt, ...) do {                \
     unsigned int held_;                                                     \
                                                                             \
     if ( log_budget_take(b, NOW() / 1000000000ULL, &held_) )                \
     {                                                                       \
         if ( held_ )                                                        \
-            printk(level "%s: %s: %u lines held back (a line a minute "     \
-                   "after the first %u)\n", prefix, name, held_,            \
+            printk(XENLOG_WARNING "%s: %s: %u lines held back (a line a "   \
+                   "minute after the first %u)\n", prefix, name, held_,     \
                    LOG_BUDGET_BURST);                                       \
         printk(level fmt, ##__VA_ARGS__);                                   \
     }                                                                       \
