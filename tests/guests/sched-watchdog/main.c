@@ -52,16 +52,16 @@ void test_main(void)
     check_rc(wd(1, 0), 0);
 
     /*
-     * A 3 s timer poked every 250 ms for 3.5 s outlives its first
-     * timeout (a host would have to stall the guest for 2.75 s to fire
-     * it); one taken down at once never fires.
+     * A 6 s timer poked after half a second for a minute outlives its
+     * first timeout, and poked a few times more it stays set up (a host
+     * would have to stall the guest for 5.5 s to fire it); one taken
+     * down at once never fires.
      */
-    check_rc(wd(0, 3), 1);
-    for ( i = 0; i < 14; i++ )
-    {
-        spin_for(250 * MS);
-        check_rc(wd(1, 3), 0);
-    }
+    check_rc(wd(0, 6), 1);
+    spin_for(500 * MS);
+    for ( i = 0; i < 3; i++ )
+        check_rc(wd(1, 60), 0);
+    spin_for(6 * SEC);
     check_rc(wd(1, 0), 0);
     check_rc(wd(0, 1), 1);
     check_rc(wd(1, 0), 0);
