@@ -88,7 +88,7 @@ struct blk_dev_ops {
 };
 
 #define BLK_MAX_QUEUES      16
-#define BLK_MAX_DEVS        16      /* xvda .. xvdp: the disks xl names */
+#define BLK_MAX_DEVS        26      /* xvda .. xvdz: the disks xl names */
 
 struct blk_dev {
     char name[16];              /* "virtio-blk0" */

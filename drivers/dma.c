@@ -10,7 +10,7 @@
 #include "shim/spinlock.h"
 
 /*
- * Pieces of an owner: room for sixteen disks and eight NICs of eight
+ * Pieces of an owner: room for twenty-six disks and eight NICs of eight
  * queue pairs many times over; a piece past it is only never given back.
  */
 #define DMA_PIECES  2048

@@ -140,7 +140,7 @@ int pv_grant_map_dev(uint32_t ref, bool readonly, unsigned int *handle,
  * share (backends/backends.c checks they add up), so one backend's load
  * never makes another's maps fail.
  */
-#define PV_BACKEND_MAPS     24576
+#define PV_BACKEND_MAPS     36864
 void pv_grant_unmap_dev(unsigned int handle);
 
 #endif /* PV_PV_H */

@@ -21,7 +21,7 @@
 #include "shim/log-budget.h"
 #include "shim/spinlock.h"
 
-#define VBD_MAX         BLK_MAX_DEVS    /* xvda .. xvdp */
+#define VBD_MAX         BLK_MAX_DEVS    /* xvda .. xvdz */
 #define VBD_MAX_QUEUES  BLK_MAX_QUEUES  /* multi-queue-max-queues at most */
 #define VBD_REQS        32          /* requests in flight, per vbd */
 BUILD_BUG_ON(VBD_REQS > 8 * sizeof(unsigned long));   /* vbd.req_used */

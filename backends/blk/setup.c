@@ -157,8 +157,8 @@ static void vbd_probe(struct vbd *v)
 
 /*
  * @dev, or its partition @p (NULL: the whole device), as the next disk,
- * named @vdev ((disk << 4) | partition, as xl's xvd<disk><partition>),
- * or -1: the next letter.
+ * named @vdev (VBD_VDEV(disk, partition), as xl's
+ * xvd<disk><partition>), or -1: the slot's letter.
  */
 static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
                     const struct gpt_part *p, int vdev)
@@ -170,6 +170,7 @@ static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
     struct vbd_req *req = NULL;
     const char *what;
 
+    BUILD_BUG_ON(VBD_MAX > VBD_MAX_DISKS);
     /* A removed disk's slot first, with its requests' frames. */
     for ( slot = 0; slot < nr_vbds && !vbds[slot].gone; slot++ )
         continue;
@@ -214,13 +215,9 @@ static bool add_vbd(struct blk_dev *dev, bool ro, bool cdrom,
     }
     v->lbs = dev->sector_size / BLK_SECTOR_SIZE;
     if ( vdev < 0 )
-        vdev = slot << 4;
-    v->devid = (202 << 8) | vdev;
-    if ( vdev & 15 )
-        snprintf(v->name, sizeof(v->name), "xvd%c%u", 'a' + (vdev >> 4),
-                 vdev & 15);
-    else
-        snprintf(v->name, sizeof(v->name), "xvd%c", 'a' + (vdev >> 4));
+        vdev = VBD_VDEV(slot, 0);
+    v->devid = vbd_vdev_devid(vdev);
+    vbd_vdev_name(v->name, sizeof(v->name), vdev);
     /*
      * In the lock profile by the disk's name: a reused slot's renamed,
      * its rings past the last disk's new (nothing takes a ring's lock
@@ -332,8 +329,8 @@ static void choose_devices(void)
         }
         if ( !(d = entry_dev(p, o.name_len, &o.sel, &part)) )
             continue;
-        vdev = o.vdev >= 0 ? o.vdev : (int)(nr_vbds << 4);
-        for ( i = 0; i < nr_vbds && vbds[i].devid != ((202u << 8) | vdev);
+        vdev = o.vdev >= 0 ? o.vdev : (int)VBD_VDEV(nr_vbds, 0);
+        for ( i = 0; i < nr_vbds && vbds[i].devid != vbd_vdev_devid(vdev);
               i++ )
             continue;
         if ( i < nr_vbds )
@@ -422,12 +419,13 @@ static void add_hook(struct blk_dev *dev)
     {
         for ( i = 0; i < nr_vbds; i++ )
             if ( !vbds[i].gone &&
-                 vbds[i].devid == ((202u << 8) | (letter << 4)) )
+                 vbds[i].devid == vbd_vdev_devid(VBD_VDEV(letter, 0)) )
                 break;
         if ( i == nr_vbds )
             break;
     }
-    if ( letter == VBD_MAX || !add_vbd(dev, false, false, NULL, letter << 4) )
+    if ( letter == VBD_MAX ||
+         !add_vbd(dev, false, false, NULL, VBD_VDEV(letter, 0)) )
     {
         printk(XENLOG_WARNING "blkback: %s added: no room for it\n",
                dev->name);

@@ -2,7 +2,7 @@
 /*
  * One entry of vbd= (docs/command-line.md): which device, which of its
  * GPT partitions (gpt.c's selectors), the name xl's vdev= would give it
- * (docs/misc/vbd-interface.txt: xvd<a-p> a disk, xvd<a-p><1-15> a
+ * (docs/misc/vbd-interface.txt: xvd<a-z> a disk, xvd<a-z><1-15> a
  * partition), read-only or not, a CD-ROM (read-only, as xl's
  * devtype=cdrom implies access=ro) or not.  Fields after the first are ':'
  * separated; a device's name has no '=', so a first field that is a
@@ -33,7 +33,7 @@ int vbd_parse_vdev(const char *f, size_t len)
     unsigned int disk, part = 0;
 
     if ( len < 9 || len > 11 || strncmp(f, "vdev=xvd", 8) ||
-         f[8] < 'a' || f[8] > 'p' )
+         f[8] < 'a' || f[8] > 'a' + VBD_MAX_DISKS - 1 )
         return -1;
     disk = f[8] - 'a';
     if ( len >= 10 )
@@ -43,7 +43,25 @@ int vbd_parse_vdev(const char *f, size_t len)
             return -1;
         part = len == 11 ? 10 + f[10] - '0' : f[9] - '0';
     }
-    return (disk << 4) | part;
+    return VBD_VDEV(disk, part);
+}
+
+unsigned int vbd_vdev_devid(unsigned int vdev)
+{
+    unsigned int disk = VBD_VDEV_DISK(vdev), part = VBD_VDEV_PART(vdev);
+
+    if ( disk < 16 && part < 16 )
+        return (202u << 8) | (disk << 4) | part;
+    return (1u << 28) | (disk << 8) | part;
+}
+
+void vbd_vdev_name(char *buf, size_t size, unsigned int vdev)
+{
+    if ( VBD_VDEV_PART(vdev) )
+        snprintf(buf, size, "xvd%c%u", 'a' + VBD_VDEV_DISK(vdev),
+                 VBD_VDEV_PART(vdev));
+    else
+        snprintf(buf, size, "xvd%c", 'a' + VBD_VDEV_DISK(vdev));
 }
 
 const char *vbd_parse_option(const char *p, const char *end,
@@ -70,7 +88,7 @@ const char *vbd_parse_option(const char *p, const char *end,
         else if ( next - f >= 5 && !strncmp(f, "vdev=", 5) )
         {
             if ( o->vdev >= 0 || (o->vdev = vbd_parse_vdev(f, next - f)) < 0 )
-                return "vdev= wants one xvd<a-p>[<1-15>]";
+                return "vdev= wants one xvd<a-z>[<1-15>]";
         }
         else if ( o->sel.by != GPT_BY_NONE ||
                   !gpt_parse_sel(f, next - f, &o->sel) )

@@ -13,7 +13,7 @@
 #define XS_ARENA_SIZE       (4u << 20)
 /*
  * The shim's: every device's backend and frontend directories (about
- * 6.5 KiB a disk or NIC, up to 16 disks and 8 NICs, hot-added ones too,
+ * 6.5 KiB a disk or NIC, up to 26 disks and 8 NICs, hot-added ones too,
  * which come from here once the guest has filled its part) and the
  * control and balloon nodes, with room to spare.
  */

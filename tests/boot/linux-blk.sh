@@ -28,10 +28,11 @@
 #          monitor, once the guest says it waits): blkfront sees the new
 #          size, the new last sector written lands at the file's end,
 #          the old sectors are as made
-#   many   16 disks (the last four on NVMe controllers of their own) and 5
-#          NICs, every one the shim drives: Linux sees xvda to xvdp each
-#          with its own file's sectors, in the order given, and eth0 to
-#          eth4 up with their MACs; every disk connected
+#   many   18 disks (the last four on NVMe controllers of their own) and 5
+#          NICs, every one the shim drives: Linux sees xvda to xvdr each
+#          with its own file's sectors, in the order given (xvdq and xvdr
+#          by xl's extended device ids), and eth0 to eth4 up with their
+#          MACs; every disk connected
 #   part   a GPT disk (sfdisk) whose second partition alone is xvda
 #          (vbd=virtio-blk0:partlabel=guest; on NVMe vbd=partuuid=...,
 #          no device named, and the primary GPT header's CRC broken, so
@@ -104,7 +105,7 @@ rm -f "$img"
 vcpus=1 opts= shimopts= extra=() gextra=
 # The many mode's disks (the first on virtio-blk, the last MANY_NVME on
 # NVMe, the rest on virtio-blk) and NICs: disk k's sectors from k * 1000.
-MANY_DISKS=16 MANY_NVME=4 MANY_NICS=5
+MANY_DISKS=18 MANY_NVME=4 MANY_NICS=5
 # The part mode's partition: sectors PSTART.. of the image, PSIZE of them.
 PSTART=4096 PSIZE=8192
 PUUID=6a0c1f0e-3d2b-4c5a-9e8f-0123456789ab
@@ -302,7 +303,7 @@ many)
         grep -aq "pvshim-blk: many eth$k mac 52:54:00:12:34:6$k carrier 1" "$log" ||
             fail "eth$k is not up with the MAC 52:54:00:12:34:6$k"
     done
-    n=$(grep -ac "blkback: xvd[a-p]: connected" "$log")
+    n=$(grep -ac "blkback: xvd[a-z]: connected" "$log")
     [ "$n" = "$MANY_DISKS" ] || fail "$n disks connected, not $MANY_DISKS"
     n=$(grep -ac "netback: vif1\.[0-9]: connected" "$log")
     [ "$n" = "$MANY_NICS" ] || fail "$n NICs connected, not $MANY_NICS"

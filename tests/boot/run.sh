@@ -851,17 +851,17 @@ section_virtio_blk() {
         -- --memory 256M --shim-cmdline "loglvl=all blk-selftest pci-probe=0"
     disk_case "virtio-blk: pci-probe=0, the file is untouched" blk-off no
 
-    # One disk more than the shim drives (xvda to xvdp): the 17th is
+    # One disk more than the shim drives (xvda to xvdz): the 27th is
     # left alone, said once, and the guest boots.
     local many=()
     make_disk "$logdir/blk-many.img"
-    for i in $(seq 0 16); do
+    for i in $(seq 0 26); do
         many+=(-drive "file=$logdir/blk-many.img,if=none,id=m$i,format=raw,readonly=on"
                -device "virtio-blk-pci,drive=m$i,disable-legacy=on")
     done
-    expect "virtio-blk: a 17th disk is not used" 0 \
-        "+virtio-blk15: " "-virtio-blk16" \
-        "+virtio-blk: more than 16 disks: the rest are not used" \
+    expect "virtio-blk: a 27th disk is not used" 0 \
+        "+virtio-blk25: " "-virtio-blk26" \
+        "+virtio-blk: more than 26 disks: the rest are not used" \
         "+$guest_ok" "+$clean" -- "$demo" --memory 256M -- "${many[@]}"
 
     # A device that fails reads (QEMU's blkdebug), and one that holds a
