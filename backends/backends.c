@@ -27,6 +27,13 @@
 BUILD_BUG_ON(VBD_MAX * VBD_ALL_MAPS + VIF_MAX * VIF_ALL_MAPS >
              PV_BACKEND_MAPS);
 BUILD_BUG_ON(VBD_MAPS < VBD_SEGS_MAX);
+/*
+ * Each disk and NIC watches its frontend; each ring has a port (a NIC's
+ * queue two, split), beside the console's and xenstore's.
+ */
+BUILD_BUG_ON(VBD_MAX + VIF_MAX > XS_SHIM_WATCHES);
+BUILD_BUG_ON(2 + VBD_MAX * VBD_MAX_QUEUES + VIF_MAX * VIF_MAX_QUEUES * 2 >
+             PV_BACKEND_PORTS);
 
 void backend_watch_frontend(const char *who, const char *name,
                             const char *fe, xs_shim_watch_fn *fn,

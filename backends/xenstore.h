@@ -57,6 +57,7 @@ int xs_shim_rm(const char *path);
  * the middle of a request; @fn must be static where it is registered
  * (the image is PIE).  XEN_ENOSPC when the shim's watches are all taken.
  */
+#define XS_SHIM_WATCHES     40      /* backends.c: one a disk or NIC fits */
 typedef void xs_shim_watch_fn(const char *path, void *data);
 int xs_shim_watch(const char *path, xs_shim_watch_fn *fn, void *data);
 void xs_shim_unwatch(const char *path, xs_shim_watch_fn *fn, void *data);

@@ -297,7 +297,7 @@ job pvgrub-linux "" "tests/boot/pvgrub-linux.sh"
 # then one boot each: 64 MiB written (checked in the image) and read,
 # a read-only disk and a CD-ROM, an ext4 filesystem fsck-clean
 # afterwards, a GPT partition as the whole disk, a disk grown under it,
-# sixteen disks and five NICs at once.
+# eighteen disks (two past xvdp) and five NICs at once.
 job "linux blkfront" "" "tests/boot/linux-blk.sh"
 job "linux blkfront nvme" "" "LINUX_BLK_IF=nvme tests/boot/linux-blk.sh"
 for m in write read ro ext4 part resize many; do

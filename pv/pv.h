@@ -115,6 +115,12 @@ bool pv_backend_locked(void);
  */
 int pv_evtchn_bind_backend(unsigned int guest_port, unsigned int softirq,
                            unsigned int cpu);
+/*
+ * The shim's ports (domain 0's 1 to PV_BACKEND_PORTS): the console's,
+ * xenstore's and every backend ring's at once (backends/backends.c
+ * checks they fit).
+ */
+#define PV_BACKEND_PORTS    512
 void pv_evtchn_unbind_backend(unsigned int backend_port);
 bool pv_evtchn_backend_bound(unsigned int backend_port);
 

@@ -115,7 +115,7 @@ struct vbd {
      */
     spinlock_t lock;
     spinlock_t ring_lock[VBD_MAX_QUEUES];
-    unsigned int devid;             /* xl's: (202 << 8) | (disk << 4) */
+    unsigned int devid;             /* xl's: vbd_vdev_devid() */
     char name[8];                   /* "xvda" */
     struct log_budget log;          /* its frontend's doings, said */
     struct blk_dev *dev;

@@ -5,6 +5,7 @@
  * fires the watches inside it, with the watch's own path.  A relative
  * watch is on /local/domain/1/... and its events carry relative paths.
  */
+#include "backends/xenstore.h"
 #include "backends/xenstore/xs.h"
 
 #define DOMAIN_PATH     "/local/domain/1"
@@ -119,7 +120,6 @@ static void fire(const struct xs_watch *w, const char *path)
  * calls it once for any number of changes, after the request that made
  * them (Xen's watches fire once when set, too).
  */
-#define XS_SHIM_WATCHES     32      /* each disk's (16) and NIC's (8) */
 #define XS_SHIM_PATH_MAX    127     /* the backends' own paths, short */
 static struct xs_shim_watch {
     char path[XS_SHIM_PATH_MAX + 1];        /* "": free */

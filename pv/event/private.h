@@ -195,7 +195,7 @@ void evtchn_check_pollers(struct domain *d, unsigned int port);
  * NR_BACKEND_PORTS, entry port - 1): the guest port bound to it (0:
  * none), and the softirq a send from the guest raises, on CPU @cpu.
  */
-#define NR_BACKEND_PORTS    64
+#define NR_BACKEND_PORTS    PV_BACKEND_PORTS
 struct backend_port {
     bool in_use;
     uint16_t guest_port;

@@ -391,21 +391,21 @@ static void test_shim_client(void)
     CHECK_EQ(shim_fired, 5);
 
     /*
-     * Room for every disk's and NIC's (16 + 8) and more; a full table and
+     * Room for every disk's and NIC's (26 + 8) and more; a full table and
      * a path longer than the shim's own are refused, not cut.
      */
     {
         char p[160];
         int i, n = 0;
 
-        for ( i = 0; i < 40; i++ )
+        for ( i = 0; i < 64; i++ )
         {
             snprintf(p, sizeof(p), "/local/domain/1/device/vbd/%d/state", i);
             if ( xs_shim_watch(p, shim_watch_any, &cookie) )
                 break;
             n++;
         }
-        CHECK(n >= 24 && n < 40);
+        CHECK(n >= 34 && n < 64);
         CHECK_EQ(xs_shim_watch(p, shim_watch_any, &cookie), XEN_ENOSPC);
         for ( i = 0; i < n; i++ )
         {
