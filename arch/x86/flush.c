@@ -87,15 +87,10 @@ void flush_idle_enter(void)
  */
 bool flush_idle_irq_enter(void)
 {
-    unsigned int *s = &tlb_idle[smp_processor_id()];
-
-    if ( __atomic_load_n(s, __ATOMIC_RELAXED) == TLB_RUNNING )
+    if ( __atomic_load_n(&tlb_idle[smp_processor_id()], __ATOMIC_RELAXED) ==
+         TLB_RUNNING )
         return false;
-    if ( __atomic_exchange_n(s, TLB_RUNNING, __ATOMIC_SEQ_CST) == TLB_OWED )
-    {
-        perfc_incr(tlb_flush_owed_done);
-        flush_area_local(0, FLUSH_TLB_GLOBAL);
-    }
+    flush_idle_exit();                  /* awake, the owed flush done */
     return true;
 }
 
