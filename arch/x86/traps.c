@@ -158,8 +158,8 @@ custom_param("nmi", parse_nmi);
 #define NMI_SERR_DISABLE    0x04
 #define NMI_IOCHK_DISABLE   0x08
 
-static uint8_t nmi_reason[NR_CPUS];     /* the port as CPU 0 last read it */
-static unsigned int nmi_report[NR_CPUS];    /* XEN_NMIREASON_*, to say */
+static uint8_t nmi_reason;              /* the port as CPU 0 last read it */
+static unsigned int nmi_report;         /* XEN_NMIREASON_*, to say */
 static unsigned long nmi_count[NR_CPUS];
 static void (*nmi_forward)(unsigned int reasons);
 static void (*nmi_stats_guest)(void);
@@ -236,9 +236,8 @@ static void do_nmi(const struct cpu_regs *regs)
     nmi_count[cpu]++;
     if ( cpu != 0 )
         return;
-    nmi_reason[cpu] = inb(NMI_REASON_PORT);
-    __atomic_fetch_or(&nmi_report[cpu],
-                      nmi_platform_reason(regs, nmi_reason[cpu]),
+    nmi_reason = inb(NMI_REASON_PORT);
+    __atomic_fetch_or(&nmi_report, nmi_platform_reason(regs, nmi_reason),
                       __ATOMIC_RELAXED);
     cpu_raise_softirq(cpu, NMI_SOFTIRQ);
     /*
@@ -252,14 +251,14 @@ static void do_nmi(const struct cpu_regs *regs)
 static void nmi_softirq(void)
 {
     unsigned int cpu = smp_processor_id();
-    unsigned int report = __atomic_exchange_n(&nmi_report[cpu], 0,
+    unsigned int report = __atomic_exchange_n(&nmi_report, 0,
                                               __ATOMIC_RELAXED);
     bool forward = opt_nmi == NMI_GUEST && nmi_forward;
 
     if ( !report )
         return;
     printk(XENLOG_INFO "CPU%u: NMI received (reason %02x, %lu so far)%s\n",
-           cpu, nmi_reason[cpu], nmi_count[cpu],
+           cpu, nmi_reason, nmi_count[cpu],
            forward ? ": to d1v0" : "");
     if ( report & XEN_NMIREASON_pci_serr )
     {
