@@ -420,16 +420,20 @@ void pv_idle_work(void)
     pv_domain_unlock();
 }
 
-/* shared_info's arch.nmi_reason, in the guest's layout. */
-static unsigned long *nmi_reason_word(void)
-{
-    return &dom.shared_info->arch.nmi_reason;
-}
-
-static uint32_t *compat_nmi_reason_word(void)
+/*
+ * shared_info's arch.nmi_reason, in the guest's layout: @reasons set in
+ * it, its value before (0 to only read it).
+ */
+static unsigned long nmi_reason_fetch_or(unsigned int reasons)
 {
     BUILD_BUG_ON(COMPAT_MSIZE(shared_info, arch__nmi_reason) != 4);
-    return compat_ptr(dom.shared_info, shared_info, arch__nmi_reason);
+    if ( dom.compat )
+        return __atomic_fetch_or((uint32_t *)compat_ptr(dom.shared_info,
+                                                        shared_info,
+                                                        arch__nmi_reason),
+                                 reasons, __ATOMIC_SEQ_CST);
+    return __atomic_fetch_or(&dom.shared_info->arch.nmi_reason, reasons,
+                             __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -442,11 +446,7 @@ static void nmi_to_guest(unsigned int reasons)
 {
     struct vcpu *v = &dom.vcpu[0];
 
-    if ( dom.compat )
-        __atomic_fetch_or(compat_nmi_reason_word(), reasons,
-                          __ATOMIC_SEQ_CST);
-    else
-        __atomic_fetch_or(nmi_reason_word(), reasons, __ATOMIC_SEQ_CST);
+    nmi_reason_fetch_or(reasons);
     if ( !__atomic_exchange_n(&v->nmi_pending, true, __ATOMIC_SEQ_CST) )
         vcpu_unblock(v);
 }
@@ -471,10 +471,7 @@ static void nmi_stats_guest(void)
  */
 void pv_nmi_callback_registered(struct vcpu *v)
 {
-    if ( v->id == 0 &&
-         (dom.compat ? __atomic_load_n(compat_nmi_reason_word(),
-                                       __ATOMIC_SEQ_CST)
-                     : __atomic_load_n(nmi_reason_word(), __ATOMIC_SEQ_CST)) )
+    if ( v->id == 0 && nmi_reason_fetch_or(0) )
         __atomic_store_n(&v->nmi_pending, true, __ATOMIC_SEQ_CST);
 }
 
